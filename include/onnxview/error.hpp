@@ -1,0 +1,129 @@
+// onnxview/error.hpp - errors as values.
+//
+// Every fallible operation in onnxview returns an `error` (or a `result<T>`
+// holding a value or an error). Nothing in the library throws; the optional
+// throwing accessor `result<T>::value_or_throw()` exists only when the
+// translation unit is compiled with exceptions enabled.
+#ifndef ONNXVIEW_ERROR_HPP
+#define ONNXVIEW_ERROR_HPP
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define ONNXVIEW_HAS_EXCEPTIONS 1
+#include <stdexcept>
+#include <string>
+#else
+#define ONNXVIEW_HAS_EXCEPTIONS 0
+#endif
+
+namespace onnxview {
+
+// What went wrong. Values are stable; new codes are appended.
+enum class errc : std::uint8_t {
+    ok = 0,
+    // --- protobuf wire format -------------------------------------------
+    truncated,             // input ends inside a tag, varint, fixed value or length-delimited payload
+    varint_too_long,       // a varint longer than 10 bytes (a tag longer than 5)
+    bad_field_number,      // field number 0 or above 2^29-1
+    bad_wire_type,         // wire type 6 or 7
+    length_out_of_bounds,  // a length-delimited field extends past its enclosing message
+    depth_exceeded,        // nesting deeper than limits::max_depth
+    unmatched_end_group,   // end-group without start, or with another field number
+    bad_packed_length,     // packed fixed32/fixed64 payload not a multiple of the element size
+    merge_too_deep,        // too many nested levels of merged singular message occurrences
+    // --- ONNX model semantics (model layer) -----------------------------
+    bad_data_type,         // a data type number onnxview does not know, or the wrong one for an access
+    bad_dims,              // negative dimension, or element count overflowing 64 bits
+    payload_size_mismatch, // tensor payload does not hold dims x element size
+    not_found,             // a named thing (tensor, attribute, ...) does not exist
+    buffer_too_small,      // a caller buffer is smaller than the data to copy
+    unaligned,             // a zero-copy span was asked for data that is not aligned for its type
+    not_little_endian,     // a zero-copy span was asked for on a big-endian host
+    // --- files and external data (io layer) -----------------------------
+    io_error,              // the operating system refused (see errno-like detail where available)
+    file_empty,            // a model file of size 0
+    is_directory,          // a path names a directory where a file was expected
+    file_too_large,        // a file larger than this platform's address space
+    external_path_unsafe,  // external data location absolute, with '..', a drive/UNC path, NUL, or leaving the base via a symlink
+    external_bad_entry,    // external data key/value malformed (offset/length not a number, missing location)
+    external_out_of_bounds,// offset+length past the end of the external file, or overflowing
+    external_hard_link,    // external data file has more than one hard link (refused by default)
+    external_limit,        // too many external files or bytes (limits)
+    checksum_mismatch,     // external data SHA-1 checksum does not match
+    invalid_argument,      // a caller passed a value outside the documented range
+};
+
+// Short stable identifier, e.g. "truncated". Never null.
+const char* errc_name(errc code) noexcept;
+// One-sentence description for people. Never null.
+const char* errc_message(errc code) noexcept;
+
+// An error value: what went wrong and where (byte offset from the start of
+// the root buffer the view was made over). `code == errc::ok` means success.
+struct [[nodiscard]] error {
+    errc code = errc::ok;
+    std::uint64_t offset = 0;
+
+    constexpr error() noexcept = default;
+    constexpr error(errc c, std::uint64_t off = 0) noexcept : code(c), offset(off) {}
+    constexpr bool ok() const noexcept { return code == errc::ok; }
+    constexpr explicit operator bool() const noexcept { return code != errc::ok; }
+    friend constexpr bool operator==(error a, error b) noexcept {
+        return a.code == b.code && a.offset == b.offset;
+    }
+    friend constexpr bool operator!=(error a, error b) noexcept { return !(a == b); }
+};
+
+#if ONNXVIEW_HAS_EXCEPTIONS
+// Thrown only by result<T>::value_or_throw().
+class exception : public std::runtime_error {
+public:
+    explicit exception(error e)
+        : std::runtime_error(std::string(errc_message(e.code)) + " at byte " +
+                             std::to_string(e.offset)),
+          err_(e) {}
+    error err() const noexcept { return err_; }
+
+private:
+    error err_;
+};
+#endif
+
+// A value or an error. Cheap to copy when T is. value() on an error is a
+// contract violation (it returns the default-constructed T held inside, never
+// garbage), so check ok() first or use value_or().
+template <class T>
+class [[nodiscard]] result {
+public:
+    constexpr result(T v) noexcept(std::is_nothrow_move_constructible<T>::value)
+        : value_(std::move(v)) {}
+    constexpr result(error e) noexcept : value_(), error_(e) {}
+    constexpr result(errc c, std::uint64_t off = 0) noexcept : value_(), error_(c, off) {}
+
+    constexpr bool ok() const noexcept { return error_.ok(); }
+    constexpr explicit operator bool() const noexcept { return ok(); }
+    constexpr error err() const noexcept { return error_; }
+    constexpr const T& value() const& noexcept { return value_; }
+    constexpr T& value() & noexcept { return value_; }
+    constexpr T&& value() && noexcept { return std::move(value_); }
+    constexpr const T& operator*() const& noexcept { return value_; }
+    constexpr const T* operator->() const noexcept { return &value_; }
+    constexpr T value_or(T fallback) const { return ok() ? value_ : fallback; }
+#if ONNXVIEW_HAS_EXCEPTIONS
+    const T& value_or_throw() const {
+        if (!ok()) throw exception(error_);
+        return value_;
+    }
+#endif
+
+private:
+    T value_;
+    error error_;
+};
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_ERROR_HPP

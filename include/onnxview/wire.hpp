@@ -1,0 +1,254 @@
+// onnxview/wire.hpp - a zero-copy decoder of the protobuf wire format.
+//
+// This layer knows nothing of ONNX. It turns a byte range into fields, and
+// fields into values, without copying and without allocating:
+//
+//   * decode_varint / decode_tag / load_le32 / load_le64: primitives over a
+//     (const char*& p, const char* end) pair.
+//   * field:   one decoded field (number, wire type, value or payload).
+//   * reader:  a trivially copyable forward cursor over one contiguous message.
+//   * message: a view of one message, possibly made of several occurrences of a
+//     singular message field that protobuf merges (see message::merged_child).
+//   * repeated<Elem>: the elements of a repeated scalar field, in order, from
+//     any mix of packed chunks and unpacked occurrences.
+//
+// Lifetime: every view points into the caller's bytes and is valid while
+// those bytes are. Offsets in errors count from the start of the root buffer.
+//
+// Compatibility with libprotobuf (the reference): tags are read as libprotobuf
+// reads them (at most 5 bytes, value kept modulo 2^32); varints as at most 10
+// bytes with bits past 64 dropped. Lengths are 64-bit (up to 10 bytes), so
+// messages over 2 GiB - which libprotobuf refuses by design - are read too.
+#ifndef ONNXVIEW_WIRE_HPP
+#define ONNXVIEW_WIRE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <string_view>
+
+#include "onnxview/error.hpp"
+
+namespace onnxview {
+namespace wire {
+
+enum class wire_type : std::uint8_t {
+    varint = 0,
+    fixed64 = 1,
+    length_delimited = 2,
+    start_group = 3,
+    end_group = 4,
+    fixed32 = 5,
+};
+
+constexpr std::uint32_t max_field_number = (1u << 29) - 1;
+constexpr unsigned max_varint_bytes = 10;
+constexpr unsigned max_tag_bytes = 5;       // libprotobuf's limit for a tag varint
+constexpr std::uint32_t default_max_depth = 100;  // libprotobuf's default recursion limit
+constexpr unsigned max_merge_path = 8;      // nested merged singular messages one view can follow
+
+// ---------------------------------------------------------------------------
+// Primitives. Each reads from p (advancing it on success) and never reads at
+// or past end. On failure p is left unchanged.
+
+// A varint of at most 10 bytes; bits above 64 are dropped as libprotobuf does.
+[[nodiscard]] inline errc decode_varint(const char*& p, const char* end,
+                                        std::uint64_t& value) noexcept {
+    const char* q = p;
+    std::uint64_t result = 0;
+    for (unsigned shift = 0; shift < 7 * max_varint_bytes; shift += 7) {
+        if (q == end) return errc::truncated;
+        const auto byte = static_cast<std::uint8_t>(*q++);
+        result |= static_cast<std::uint64_t>(byte & 0x7F) << shift;  // shift 63: high bits drop
+        if (byte < 0x80) {
+            value = result;
+            p = q;
+            return errc::ok;
+        }
+    }
+    return errc::varint_too_long;
+}
+
+// A tag: at most 5 varint bytes, value modulo 2^32 (libprotobuf's ReadTag).
+// Checks the field number (not 0) and the wire type (not 6 or 7).
+[[nodiscard]] inline errc decode_tag(const char*& p, const char* end, std::uint32_t& number,
+                                     wire_type& type) noexcept {
+    const char* q = p;
+    std::uint32_t tag = 0;
+    for (unsigned i = 0;; ++i) {
+        if (i == max_tag_bytes) return errc::varint_too_long;
+        if (q == end) return errc::truncated;
+        const auto byte = static_cast<std::uint8_t>(*q++);
+        tag |= static_cast<std::uint32_t>(byte & 0x7F) << (7 * i);  // i == 4: bits past 32 drop
+        if (byte < 0x80) break;
+    }
+    const std::uint32_t t = tag & 7u;
+    if (t > 5) return errc::bad_wire_type;
+    if ((tag >> 3) == 0) return errc::bad_field_number;
+    number = tag >> 3;
+    type = static_cast<wire_type>(t);
+    p = q;
+    return errc::ok;
+}
+
+// Little-endian loads through memcpy: protobuf data is unaligned, and this
+// reads correctly on big-endian hosts too.
+inline std::uint32_t load_le32(const char* p) noexcept {
+    unsigned char b[4];
+    std::memcpy(b, p, 4);
+    return static_cast<std::uint32_t>(b[0]) | static_cast<std::uint32_t>(b[1]) << 8 |
+           static_cast<std::uint32_t>(b[2]) << 16 | static_cast<std::uint32_t>(b[3]) << 24;
+}
+inline std::uint64_t load_le64(const char* p) noexcept {
+    return static_cast<std::uint64_t>(load_le32(p)) |
+           static_cast<std::uint64_t>(load_le32(p + 4)) << 32;
+}
+inline float bits_to_float(std::uint32_t bits) noexcept {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+inline double bits_to_double(std::uint64_t bits) noexcept {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+}
+
+constexpr std::uint32_t zigzag_encode32(std::int32_t v) noexcept {
+    return (static_cast<std::uint32_t>(v) << 1) ^ static_cast<std::uint32_t>(-(static_cast<std::uint32_t>(v) >> 31));
+}
+constexpr std::uint64_t zigzag_encode64(std::int64_t v) noexcept {
+    return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(-(static_cast<std::uint64_t>(v) >> 63));
+}
+constexpr std::int32_t zigzag_decode32(std::uint32_t v) noexcept {
+    return static_cast<std::int32_t>((v >> 1) ^ (~(v & 1) + 1));
+}
+constexpr std::int64_t zigzag_decode64(std::uint64_t v) noexcept {
+    return static_cast<std::int64_t>((v >> 1) ^ (~(v & 1) + 1));
+}
+
+// ---------------------------------------------------------------------------
+// One decoded field. For varint/fixed fields `raw` is the value (fixed values
+// as their bit pattern). For length-delimited fields `raw` is the length and
+// [payload, payload + raw) the bytes. For groups [payload, payload + raw) is
+// the group's content, without the end-group tag.
+struct field {
+    const char* tag = nullptr;      // first byte of the tag
+    const char* payload = nullptr;  // first byte after the tag
+    std::uint64_t raw = 0;
+    std::uint32_t number = 0;
+    wire_type type = wire_type::varint;
+
+    std::uint64_t as_uint64() const noexcept { return raw; }
+    std::int64_t as_int64() const noexcept { return static_cast<std::int64_t>(raw); }
+    // int32/enum fields may arrive as 64-bit (sign-extended) varints: keep the low 32 bits.
+    std::int32_t as_int32() const noexcept { return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw)); }
+    std::uint32_t as_uint32() const noexcept { return static_cast<std::uint32_t>(raw); }
+    bool as_bool() const noexcept { return raw != 0; }
+    float as_float() const noexcept { return bits_to_float(static_cast<std::uint32_t>(raw)); }
+    double as_double() const noexcept { return bits_to_double(raw); }
+    std::string_view bytes() const noexcept {
+        return std::string_view(payload, static_cast<std::size_t>(raw));
+    }
+};
+
+// Skips a group's content after its start tag (nested groups included) up to
+// and including the end-group tag of the same number. `depth` is the nesting
+// depth of the group itself. On success p is past the end-group tag and
+// content_end at its first byte; on failure error_at is the offending byte.
+// Defined in src/wire/group.cpp (groups are rare; ONNX never writes them).
+[[nodiscard]] errc skip_group(const char*& p, const char* end, std::uint32_t number,
+                              std::uint32_t depth, std::uint32_t max_depth,
+                              const char*& content_end, const char*& error_at) noexcept;
+
+// ---------------------------------------------------------------------------
+// A forward cursor over the fields of one contiguous message. Trivially
+// copyable: a copy remembers the position. Each next() validates one field's
+// framing (tag, value, length within this message, groups well nested).
+class reader {
+public:
+    reader() noexcept = default;
+    // [begin, end) are the message bytes; base is the start of the root buffer
+    // (for error offsets); depth is this message's nesting depth (root = 0).
+    reader(const char* base, const char* begin, const char* end, std::uint32_t depth = 0,
+           std::uint32_t max_depth = default_max_depth) noexcept
+        : base_(base), p_(begin), end_(end), depth_(depth), max_depth_(max_depth) {}
+
+    bool at_end() const noexcept { return p_ == end_; }
+    const char* position() const noexcept { return p_; }
+    const char* end() const noexcept { return end_; }
+    std::uint64_t offset() const noexcept { return static_cast<std::uint64_t>(p_ - base_); }
+    std::uint32_t depth() const noexcept { return depth_; }
+    std::uint32_t max_depth() const noexcept { return max_depth_; }
+    const char* base() const noexcept { return base_; }
+
+    // Decodes the next field into f. Returns an error (with the offset of the
+    // offending byte) on malformed input; the cursor does not move then.
+    // Precondition: !at_end().
+    [[nodiscard]] error next(field& f) noexcept {
+        const char* q = p_;
+        f.tag = q;
+        errc e = decode_tag(q, end_, f.number, f.type);
+        if (e != errc::ok) return error(e, offset());
+        f.payload = q;
+        switch (f.type) {
+            case wire_type::varint:
+                e = decode_varint(q, end_, f.raw);
+                if (e != errc::ok) return error(e, static_cast<std::uint64_t>(f.payload - base_));
+                break;
+            case wire_type::fixed64:
+                if (end_ - q < 8) return error(errc::truncated, static_cast<std::uint64_t>(q - base_));
+                f.raw = load_le64(q);
+                q += 8;
+                break;
+            case wire_type::fixed32:
+                if (end_ - q < 4) return error(errc::truncated, static_cast<std::uint64_t>(q - base_));
+                f.raw = load_le32(q);
+                q += 4;
+                break;
+            case wire_type::length_delimited: {
+                const char* len_at = q;
+                e = decode_varint(q, end_, f.raw);
+                if (e != errc::ok) return error(e, static_cast<std::uint64_t>(len_at - base_));
+                // Compare with the bytes remaining, never form q + raw first.
+                if (f.raw > static_cast<std::uint64_t>(end_ - q))
+                    return error(q == end_ || f.raw == 0 ? errc::truncated : errc::length_out_of_bounds,
+                                 static_cast<std::uint64_t>(len_at - base_));
+                f.payload = q;
+                q += f.raw;
+                break;
+            }
+            case wire_type::start_group: {
+                const char* content_end = q;
+                const char* err_at = q;
+                e = skip_group(q, end_, f.number, depth_ + 1, max_depth_, content_end, err_at);
+                if (e != errc::ok) return error(e, static_cast<std::uint64_t>(err_at - base_));
+                f.raw = static_cast<std::uint64_t>(content_end - f.payload);
+                break;
+            }
+            case wire_type::end_group:
+                return error(errc::unmatched_end_group, offset());
+        }
+        p_ = q;
+        return error();
+    }
+
+    // Skips one field. Same errors as next().
+    [[nodiscard]] error skip() noexcept {
+        field f;
+        return next(f);
+    }
+
+private:
+    const char* base_ = nullptr;
+    const char* p_ = nullptr;
+    const char* end_ = nullptr;
+    std::uint32_t depth_ = 0;
+    std::uint32_t max_depth_ = default_max_depth;
+};
+
+}  // namespace wire
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_WIRE_HPP

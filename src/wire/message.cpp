@@ -1,0 +1,83 @@
+// The out-of-line parts of wire::message: merged-occurrence walking and
+// whole-message scans.
+#include "onnxview/wire_message.hpp"
+
+namespace onnxview {
+namespace wire {
+
+bool message::cursor::next_merged(field& f) noexcept {
+    for (;;) {
+        reader& r = stack_[level_];
+        if (r.at_end()) {
+            if (level_ == 0) return false;
+            --level_;
+            continue;
+        }
+        field g;
+        err_ = r.next(g);
+        if (!err_.ok()) return false;
+        if (level_ == path_len_) {
+            f = g;
+            return true;
+        }
+        // Occurrences of the merged field with another wire type are unknown
+        // fields to libprotobuf, not part of the merged message.
+        if (g.number != path_[level_] || g.type != wire_type::length_delimited) continue;
+        const std::uint32_t depth = r.depth() + 1;
+        if (depth > r.max_depth()) {
+            err_ = error(errc::depth_exceeded, static_cast<std::uint64_t>(g.tag - r.base()));
+            return false;
+        }
+        stack_[level_ + 1] = reader(r.base(), g.payload, g.payload + g.raw, depth, r.max_depth());
+        ++level_;
+    }
+}
+
+result<message> message::merged_child(std::uint32_t number, const field* last,
+                                      std::uint32_t count) const noexcept {
+    field found;
+    if (count == 0) {
+        auto c = fields();
+        field f;
+        while (c.next(f)) {
+            if (f.number == number && f.type == wire_type::length_delimited) {
+                found = f;
+                ++count;
+            }
+        }
+        if (c.err()) return c.err();
+        last = &found;
+    }
+    if (count == 0) return message(base_, end_, end_, depth_ + 1, max_depth_);
+    if (count == 1) return child(*last);
+    if (depth_ + 1 > max_depth_) return error(errc::depth_exceeded, offset_of(last->tag));
+    if (path_len_ == max_merge_path) return error(errc::merge_too_deep, offset_of(last->tag));
+    message m = *this;
+    m.path_[m.path_len_++] = number;
+    m.depth_ = depth_ + 1;
+    return m;
+}
+
+error message::find_last(std::uint32_t number, field& out, bool& found) const noexcept {
+    found = false;
+    auto c = fields();
+    field f;
+    while (c.next(f)) {
+        if (f.number == number) {
+            out = f;
+            found = true;
+        }
+    }
+    return c.err();
+}
+
+error message::validate() const noexcept {
+    auto c = fields();
+    field f;
+    while (c.next(f)) {
+    }
+    return c.err();
+}
+
+}  // namespace wire
+}  // namespace onnxview
