@@ -54,6 +54,8 @@ enum class errc : std::uint8_t {
     external_limit,        // too many external files or bytes (limits)
     checksum_mismatch,     // external data SHA-1 checksum does not match
     invalid_argument,      // a caller passed a value outside the documented range
+    not_regular_file,      // a path names a device, FIFO or socket where a regular file was expected
+    out_of_memory,         // an allocation the io layer documents failed
 };
 
 // Short stable identifier, e.g. "truncated". Never null.

@@ -38,9 +38,11 @@ constexpr errc_text texts[] = {
     {"external_limit", "external data exceeds the configured limits"},
     {"checksum_mismatch", "external data checksum mismatch"},
     {"invalid_argument", "invalid argument"},
+    {"not_regular_file", "path is not a regular file (device, FIFO or socket)"},
+    {"out_of_memory", "out of memory"},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
-static_assert(text_count == static_cast<std::size_t>(errc::invalid_argument) + 1,
+static_assert(text_count == static_cast<std::size_t>(errc::out_of_memory) + 1,
               "every errc needs a text");
 }  // namespace
 
