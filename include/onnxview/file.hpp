@@ -1,0 +1,190 @@
+// onnxview/file.hpp - the bytes of a file: mapped, read, borrowed or supplied.
+//
+// This is the only place (with external_data.hpp) where onnxview touches the
+// operating system. The model layer knows nothing of files: it takes a
+// std::string_view, and `mapped_file::bytes()` is where that view comes from.
+//
+//   // From a path (mmap on POSIX, MapViewOfFile on Windows, read() fallback):
+//   onnxview::io_detail why;
+//   auto f = onnxview::mapped_file::open("model.onnx", {}, &why);
+//   if (!f) { /* f.err().code, why.sys_errno, why.operation */ }
+//   std::string_view bytes = f->bytes();   // valid while *f lives
+//
+//   // From memory the caller owns (nothing is copied or freed):
+//   auto m = onnxview::mapped_file::from_memory(buf, len);
+//
+//   // From a virtual file system (game engines, archives):
+//   onnxview::file_callbacks cb{};  cb.read_whole = my_read; cb.release = my_free;
+//   auto v = onnxview::mapped_file::from_callbacks("pak://model.onnx", cb);
+//
+// Lifetime rule. Views (wire, model) hold no reference: every view made over
+// `bytes()` is valid while the mapped_file that produced it lives. Moving a
+// mapped_file does not move its bytes, so views survive moves of their owner.
+// When several owners must keep the bytes alive (a model handle, a cache, a
+// second thread), wrap the file in a `shared_file` (one allocation, an atomic
+// count, no std::shared_ptr) and let the last copy unmap it.
+//
+// A file that shrinks while mapped. The mapping keeps the pages that still
+// exist; touching a page past the new end raises SIGBUS on POSIX (an
+// in-page exception on Windows). onnxview cannot prevent this for files it
+// maps: do not truncate a model file while it is in use, or open it with
+// `open_mode::read` (a private copy) or a `copy_below` threshold. The
+// external-data resolver copies small files for this reason (see
+// external_data.hpp).
+#ifndef ONNXVIEW_FILE_HPP
+#define ONNXVIEW_FILE_HPP
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "onnxview/error.hpp"
+
+namespace onnxview {
+
+// Why the operating system refused, for errors whose code is io_error (and
+// the others an open can return). Filled only when the caller passes one.
+struct io_detail {
+    int sys_errno = 0;            // errno on POSIX, GetLastError() on Windows, or a callback's code
+    const char* operation = "";   // the call that failed: "stat", "open", "mmap", "read", "callback"...
+};
+
+// How a path is turned into bytes.
+enum class open_mode : std::uint8_t {
+    automatic = 0,  // map; if the system cannot map this file, read it into memory
+    map,            // map, or fail
+    read,           // always read into one heap buffer (a private copy immune to truncation)
+};
+
+// Access-pattern hints, passed to madvise / posix_fadvise where they exist
+// and ignored elsewhere. They change speed, never results.
+enum class access_hint : std::uint8_t {
+    normal = 0,
+    sequential,  // read front to back once (a parse pass): more read-ahead
+    random,      // scattered tensor reads: less read-ahead
+    willneed,    // start reading these pages now
+    dontneed,    // these pages may be dropped (they are read back on access)
+};
+
+// Options of mapped_file::open. All-zero is the default.
+struct open_options {
+    open_mode mode = open_mode::automatic;
+    access_hint hint = access_hint::normal;  // applied to the whole file after opening
+    // Files smaller than this are read into a heap buffer instead of mapped
+    // (0: never). A copy costs one allocation; it avoids a page-rounded
+    // mapping and makes the bytes immune to later truncation of the file.
+    std::uint64_t copy_below = 0;
+};
+
+// Caller-supplied file access, cgltf style: function pointers plus a
+// user_data pointer; no global state. `map` is tried first when set, then
+// `read_whole`. Each returns 0 on success or a nonzero errno-like code (kept in
+// io_detail::sys_errno). On success *data/*size describe the whole file, which
+// must stay readable and unchanged until `release` is called with the same
+// values (release may be null when the bytes need no freeing).
+struct file_callbacks {
+    int (*map)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
+    int (*read_whole)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
+    void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
+    void* user_data = nullptr;
+};
+
+namespace detail {
+struct file_access;
+}
+
+// The bytes of one whole file, and the ownership of whatever holds them (a
+// mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
+// Move-only RAII; hold it by value (it is 48 bytes and allocates nothing
+// itself; the read() fallback allocates the file's size). Never throws.
+class mapped_file {
+public:
+    enum class storage : std::uint8_t {
+        none = 0,   // default-constructed or moved-from: bytes() is empty
+        mapped,     // mmap / MapViewOfFile, unmapped on destruction
+        buffer,     // a heap copy made with read(), freed on destruction
+        borrowed,   // caller memory, never freed
+        callback,   // from file_callbacks, handed to release() on destruction
+    };
+
+    mapped_file() noexcept = default;
+    mapped_file(const mapped_file&) = delete;
+    mapped_file& operator=(const mapped_file&) = delete;
+    mapped_file(mapped_file&& other) noexcept;
+    mapped_file& operator=(mapped_file&& other) noexcept;
+    ~mapped_file();
+
+    // Opens a regular file by path (UTF-8 on Windows). Errors: file_empty for
+    // size 0, is_directory, not_regular_file (devices, FIFOs, sockets: checked
+    // with stat before open, and opened non-blocking), file_too_large when the
+    // size exceeds SIZE_MAX (32-bit hosts: > 4 GiB), invalid_argument for a
+    // null path, io_error (missing, unreadable, ...) with `detail` filled.
+    static result<mapped_file> open(const char* path, const open_options& options = {},
+                                    io_detail* detail = nullptr) noexcept;
+
+    // Borrows [data, data + size): nothing is copied, nothing is freed. The
+    // caller's memory must outlive this object and every view made over it.
+    static mapped_file from_memory(const void* data, std::size_t size) noexcept;
+
+    // Asks the callbacks for the whole file at `path` (passed through
+    // unchanged). Errors: invalid_argument (no map/read_whole, null path),
+    // io_error (a callback failed; code in detail), file_empty (size 0,
+    // release is called), file_too_large.
+    static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks,
+                                              io_detail* detail = nullptr) noexcept;
+
+    const char* data() const noexcept { return data_; }
+    std::size_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+    std::string_view bytes() const noexcept { return {data_, size_}; }
+    storage kind() const noexcept { return kind_; }
+
+    // Passes an access hint for [offset, offset + length) (length 0: to the
+    // end) to the system. Only mapped storage is affected; elsewhere it is a
+    // no-op that returns ok. Errors: invalid_argument when offset is past the
+    // end; io_error when madvise refuses.
+    error advise(access_hint hint, std::uint64_t offset = 0, std::uint64_t length = 0) const noexcept;
+
+private:
+    friend struct detail::file_access;
+    void reset() noexcept;
+
+    const char* data_ = nullptr;
+    std::size_t size_ = 0;
+    file_callbacks callbacks_{};  // set only for storage::callback
+    storage kind_ = storage::none;
+};
+
+// A mapped_file with shared ownership: copies share one heap block holding the
+// file and an atomic count; the last copy destroys the file. Use it when a
+// model handle (or several threads) must keep the bytes alive while views
+// exist. Costs one allocation in make(); copies cost an atomic increment.
+class shared_file {
+public:
+    shared_file() noexcept = default;
+    shared_file(const shared_file& other) noexcept;
+    shared_file& operator=(const shared_file& other) noexcept;
+    shared_file(shared_file&& other) noexcept : block_(other.block_) { other.block_ = nullptr; }
+    shared_file& operator=(shared_file&& other) noexcept;
+    ~shared_file();
+
+    // Takes ownership of `file`. Error: out_of_memory (file is then released).
+    static result<shared_file> make(mapped_file&& file) noexcept;
+
+    explicit operator bool() const noexcept { return block_ != nullptr; }
+    // Null for an empty shared_file.
+    const mapped_file* get() const noexcept;
+    std::string_view bytes() const noexcept;
+    // Number of shared_file copies of this block (0 when empty).
+    std::uint32_t use_count() const noexcept;
+
+private:
+    struct block;
+    void drop() noexcept;
+    block* block_ = nullptr;
+};
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_FILE_HPP

@@ -1,0 +1,169 @@
+// mapped_file and shared_file: the parts that do not depend on the platform.
+#include <atomic>
+#include <cstdlib>
+#include <limits>
+#include <new>
+
+#include "file_internal.hpp"
+#include "onnxview/file.hpp"
+
+namespace onnxview {
+
+namespace detail {
+// Platform half (file_posix.cpp / file_win32.cpp).
+void unmap(const char* data, std::size_t size) noexcept;
+error advise_mapping(const char* data, std::size_t size, access_hint hint, std::uint64_t offset,
+                     std::uint64_t length) noexcept;
+
+error sys_failure(io_detail* detail, const char* operation, int code) noexcept {
+    if (detail != nullptr) {
+        detail->sys_errno = code;
+        detail->operation = operation;
+    }
+    return error(errc::io_error);
+}
+}  // namespace detail
+
+mapped_file::mapped_file(mapped_file&& other) noexcept
+    : data_(other.data_), size_(other.size_), callbacks_(other.callbacks_), kind_(other.kind_) {
+    other.data_ = nullptr;
+    other.size_ = 0;
+    other.kind_ = storage::none;
+}
+
+mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
+    if (this != &other) {
+        reset();
+        data_ = other.data_;
+        size_ = other.size_;
+        callbacks_ = other.callbacks_;
+        kind_ = other.kind_;
+        other.data_ = nullptr;
+        other.size_ = 0;
+        other.kind_ = storage::none;
+    }
+    return *this;
+}
+
+mapped_file::~mapped_file() { reset(); }
+
+void mapped_file::reset() noexcept {
+    switch (kind_) {
+        case storage::mapped:
+            detail::unmap(data_, size_);
+            break;
+        case storage::buffer:
+            std::free(const_cast<char*>(data_));
+            break;
+        case storage::callback:
+            if (callbacks_.release != nullptr) callbacks_.release(callbacks_.user_data, data_, size_);
+            break;
+        case storage::none:
+        case storage::borrowed:
+            break;
+    }
+    data_ = nullptr;
+    size_ = 0;
+    kind_ = storage::none;
+}
+
+mapped_file mapped_file::from_memory(const void* data, std::size_t size) noexcept {
+    if (data == nullptr) size = 0;
+    return detail::file_access::make(static_cast<const char*>(data), size, storage::borrowed);
+}
+
+result<mapped_file> mapped_file::from_callbacks(const char* path, const file_callbacks& callbacks,
+                                                io_detail* detail) noexcept {
+    if (path == nullptr || (callbacks.map == nullptr && callbacks.read_whole == nullptr)) {
+        return errc::invalid_argument;
+    }
+    const void* data = nullptr;
+    std::uint64_t size = 0;
+    int rc = -1;
+    if (callbacks.map != nullptr) rc = callbacks.map(callbacks.user_data, path, &data, &size);
+    if (rc != 0 && callbacks.read_whole != nullptr) {
+        data = nullptr;
+        size = 0;
+        rc = callbacks.read_whole(callbacks.user_data, path, &data, &size);
+    }
+    if (rc != 0) return detail::sys_failure(detail, "callback", rc);
+    // From here on the callback's bytes are ours: release them on every exit.
+    mapped_file f = detail::file_access::make(static_cast<const char*>(data), 0, storage::callback,
+                                              &callbacks);
+    if (size == 0 || data == nullptr) {
+        f.size_ = static_cast<std::size_t>(size);  // released with the size it was given
+        return errc::file_empty;
+    }
+    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
+    f.size_ = static_cast<std::size_t>(size);
+    return f;
+}
+
+error mapped_file::advise(access_hint hint, std::uint64_t offset, std::uint64_t length) const noexcept {
+    if (offset > size_) return errc::invalid_argument;
+    if (kind_ != storage::mapped) return {};
+    return detail::advise_mapping(data_, size_, hint, offset, length);
+}
+
+// --- shared_file ---------------------------------------------------------
+
+struct shared_file::block {
+    std::atomic<std::uint32_t> refs{1};
+    mapped_file file;
+    explicit block(mapped_file&& f) noexcept : file(std::move(f)) {}
+};
+
+result<shared_file> shared_file::make(mapped_file&& file) noexcept {
+    block* b = new (std::nothrow) block(std::move(file));
+    if (b == nullptr) {
+        mapped_file dropped(std::move(file));  // release it as documented
+        return errc::out_of_memory;
+    }
+    shared_file s;
+    s.block_ = b;
+    return s;
+}
+
+shared_file::shared_file(const shared_file& other) noexcept : block_(other.block_) {
+    if (block_ != nullptr) block_->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+shared_file& shared_file::operator=(const shared_file& other) noexcept {
+    if (block_ != other.block_) {
+        if (other.block_ != nullptr) other.block_->refs.fetch_add(1, std::memory_order_relaxed);
+        drop();
+        block_ = other.block_;
+    }
+    return *this;
+}
+
+shared_file& shared_file::operator=(shared_file&& other) noexcept {
+    if (this != &other) {
+        drop();
+        block_ = other.block_;
+        other.block_ = nullptr;
+    }
+    return *this;
+}
+
+shared_file::~shared_file() { drop(); }
+
+void shared_file::drop() noexcept {
+    // acq_rel: the thread that frees must see every other owner's last use.
+    if (block_ != nullptr && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete block_;
+    block_ = nullptr;
+}
+
+const mapped_file* shared_file::get() const noexcept {
+    return block_ != nullptr ? &block_->file : nullptr;
+}
+
+std::string_view shared_file::bytes() const noexcept {
+    return block_ != nullptr ? block_->file.bytes() : std::string_view();
+}
+
+std::uint32_t shared_file::use_count() const noexcept {
+    return block_ != nullptr ? block_->refs.load(std::memory_order_relaxed) : 0;
+}
+
+}  // namespace onnxview

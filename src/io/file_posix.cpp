@@ -1,0 +1,151 @@
+// mapped_file on POSIX: stat, open, mmap (or read), madvise / posix_fadvise.
+#ifndef _WIN32
+
+#if !defined(_FILE_OFFSET_BITS)
+#define _FILE_OFFSET_BITS 64  // 32-bit hosts: stat sizes above 2 GiB
+#endif
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+
+#include "file_internal.hpp"
+#include "onnxview/file.hpp"
+
+namespace onnxview {
+namespace detail {
+
+namespace {
+
+struct fd_closer {
+    int fd;
+    ~fd_closer() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+int madvice_of(access_hint hint) noexcept {
+    switch (hint) {
+        case access_hint::sequential: return MADV_SEQUENTIAL;
+        case access_hint::random: return MADV_RANDOM;
+        case access_hint::willneed: return MADV_WILLNEED;
+        case access_hint::dontneed: return MADV_DONTNEED;
+        case access_hint::normal: break;
+    }
+    return MADV_NORMAL;
+}
+
+void fadvise(int fd, access_hint hint) noexcept {
+#if defined(POSIX_FADV_SEQUENTIAL)
+    int advice = POSIX_FADV_NORMAL;
+    switch (hint) {
+        case access_hint::sequential: advice = POSIX_FADV_SEQUENTIAL; break;
+        case access_hint::random: advice = POSIX_FADV_RANDOM; break;
+        case access_hint::willneed: advice = POSIX_FADV_WILLNEED; break;
+        case access_hint::dontneed: advice = POSIX_FADV_DONTNEED; break;
+        case access_hint::normal: return;
+    }
+    (void)::posix_fadvise(fd, 0, 0, advice);  // a hint: failure changes nothing
+#else
+    (void)fd;
+    (void)hint;
+#endif
+}
+
+std::size_t page_size() noexcept {
+    const long p = ::sysconf(_SC_PAGESIZE);
+    return p > 0 ? static_cast<std::size_t>(p) : 4096;
+}
+
+}  // namespace
+
+void unmap(const char* data, std::size_t size) noexcept {
+    ::munmap(const_cast<char*>(data), size);
+}
+
+error advise_mapping(const char* data, std::size_t size, access_hint hint, std::uint64_t offset,
+                     std::uint64_t length) noexcept {
+    // madvise wants a page-aligned start; the mapping itself starts on a page.
+    const std::size_t page = page_size();
+    const std::size_t begin = static_cast<std::size_t>(offset) & ~(page - 1);
+    const std::size_t rest = size - static_cast<std::size_t>(offset);
+    const std::size_t len = (length == 0 || length > rest) ? rest : static_cast<std::size_t>(length);
+    const std::size_t end = static_cast<std::size_t>(offset) + len;
+    if (end == begin) return {};
+    if (::madvise(const_cast<char*>(data) + begin, end - begin, madvice_of(hint)) != 0) {
+        return sys_failure(nullptr, "madvise", errno);
+    }
+    return {};
+}
+
+result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& options,
+                            io_detail* detail) noexcept {
+    if (size == 0) return errc::file_empty;
+    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
+    const std::size_t n = static_cast<std::size_t>(size);
+    const bool copy = options.mode == open_mode::read ||
+                      (options.copy_below != 0 && size < options.copy_below);
+    if (!copy) {
+        void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            if (options.hint != access_hint::normal) {
+                (void)::madvise(p, n, madvice_of(options.hint));
+            }
+            return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
+        }
+        if (options.mode == open_mode::map) return sys_failure(detail, "mmap", errno);
+        // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
+    }
+    fadvise(fd, options.hint == access_hint::normal ? access_hint::sequential : options.hint);
+    char* buf = static_cast<char*>(std::malloc(n));
+    if (buf == nullptr) return errc::out_of_memory;
+    std::size_t done = 0;
+    while (done < n) {
+        // Linux moves at most 0x7ffff000 bytes per call; ask for 1 GiB at a time.
+        const std::size_t want = (n - done) < (std::size_t(1) << 30) ? n - done : std::size_t(1) << 30;
+        const ssize_t got = ::pread(fd, buf + done, want, static_cast<off_t>(done));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            const int e = errno;
+            std::free(buf);
+            return sys_failure(detail, "read", e);
+        }
+        if (got == 0) {  // the file shrank after fstat
+            std::free(buf);
+            return sys_failure(detail, "read", EIO);
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return file_access::make(buf, n, mapped_file::storage::buffer);
+}
+
+}  // namespace detail
+
+result<mapped_file> mapped_file::open(const char* path, const open_options& options,
+                                      io_detail* detail) noexcept {
+    if (path == nullptr || *path == '\0') return errc::invalid_argument;
+    // stat before open: opening a FIFO for reading would block until a writer
+    // comes, and opening a device may have side effects.
+    struct stat st;
+    if (::stat(path, &st) != 0) return detail::sys_failure(detail, "stat", errno);
+    if (S_ISDIR(st.st_mode)) return errc::is_directory;
+    if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
+    // O_NONBLOCK: should the path be swapped for a FIFO after the stat, open
+    // still returns at once (and the fstat below refuses it).
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) return detail::sys_failure(detail, "open", errno);
+    detail::fd_closer closer{fd};
+    if (::fstat(fd, &st) != 0) return detail::sys_failure(detail, "fstat", errno);
+    if (S_ISDIR(st.st_mode)) return errc::is_directory;
+    if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
+    return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), options, detail);
+}
+
+}  // namespace onnxview
+
+#endif  // !_WIN32
