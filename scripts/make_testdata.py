@@ -17,6 +17,8 @@ Files written:
   nested_subgraphs.onnx               If -> Loop -> If, three levels deep
   attributes_and_types.onnx           attributes of every type, graph
                                       inputs of every value type
+  summaries/NAME.onnx.summary         oracle summary of each model, made by
+                                      tests/oracle/export_summary.py
 """
 
 import os
@@ -484,6 +486,19 @@ def main():
     _check_and_save(build_sparse(), os.path.join(outdir, "sparse.onnx"))
     _check_and_save(build_nested(), os.path.join(outdir, "nested_subgraphs.onnx"))
     _check_and_save(build_attributes_and_types(), os.path.join(outdir, "attributes_and_types.onnx"))
+    write_summaries(here, outdir)
+
+
+def write_summaries(here, outdir):
+    """Reference oracle summaries: testdata/summaries/NAME.onnx.summary."""
+    sys.path.insert(0, os.path.join(here, "..", "tests", "oracle"))
+    import export_summary  # noqa: E402  (tests/oracle/export_summary.py)
+    sumdir = os.path.join(outdir, "summaries")
+    os.makedirs(sumdir, exist_ok=True)
+    for name in sorted(os.listdir(outdir)):
+        if name.endswith(".onnx"):
+            with open(os.path.join(sumdir, name + ".summary"), "w", encoding="ascii", newline="\n") as f:
+                f.write(export_summary.summarize(os.path.join(outdir, name)))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ is written to OUTDIR/a/b.pb.summary and nothing is printed except a count.
 import math
 import os
 import sys
+import warnings
 import zlib
 
 import numpy as np
@@ -26,6 +27,9 @@ from onnx import (AttributeProto, MapProto, ModelProto, OptionalProto,
                   SequenceProto, TensorProto, numpy_helper)
 
 FIRST_N = 8
+
+# numpy warns when it wraps out-of-range typed values; wrapping is the rule.
+warnings.simplefilter("ignore")
 
 DATA_TYPE_NAMES = {v: k for k, v in TensorProto.DataType.items()}
 ATTR_TYPE_NAMES = {v: k for k, v in AttributeProto.AttributeType.items()}
