@@ -1,0 +1,69 @@
+// onnxview/text_format.hpp - protobuf text format of ONNX messages, as protoc.
+//
+// print_text() writes what
+//   protoc --decode=onnx.ModelProto onnx.proto < model.onnx
+// writes (libprotoc 3.21, Debian's /usr/include/onnx/onnx.proto with
+// options.release = schema::release(1, 12, 0)): known fields in field-number
+// order, repeated elements in wire order, merged occurrences of singular
+// messages, last-wins scalars, oneof semantics, then the unknown fields in
+// wire order as protoc prints them (numbers, 0x-hex fixed values, nested
+// `N { }` for length-delimited payloads that parse as messages, C-escaped
+// strings otherwise, groups). Floats as protobuf's SimpleFtoa/SimpleDtoa,
+// strings and bytes C-escaped with octal.
+//
+// The input is validated completely first (as libprotobuf parses it: framing,
+// nested known messages, packed payloads, depth); an input protoc rejects
+// gives an error with its byte offset and nothing is written.
+//
+// Cost: linear in the input for the validation pass; printing a message is
+// O(fields x present known fields), so a graph of 100k nodes prints in linear
+// time. No heap allocation: output goes through a 4 KiB stack buffer to the
+// sink; recursion depth is bounded by options.max_depth (default 100, as
+// libprotobuf).
+#ifndef ONNXVIEW_TEXT_FORMAT_HPP
+#define ONNXVIEW_TEXT_FORMAT_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "onnxview/error.hpp"
+#include "onnxview/schema.hpp"
+
+namespace onnxview {
+
+// Where printers write: write(user, data, n) is called with consecutive
+// chunks of the output (never more than a few KiB at a time).
+struct output_sink {
+    void (*write)(void* user, const char* data, std::size_t n) = nullptr;
+    void* user = nullptr;
+};
+
+// All-zero means: the newest schema, no eliding, libprotobuf's depth limit.
+struct print_options {
+    // Restrict the schema to an ONNX release (schema::release(1, 12, 0)):
+    // fields and enum values newer than it are printed as unknown fields,
+    // exactly as a protoc built with that release's onnx.proto. 0 = newest.
+    std::uint32_t release = 0;
+    // Print at most this many bytes of each string/bytes value, followed by
+    // a `# ... N bytes elided` comment. NOT protoc-identical. 0 = everything.
+    std::uint64_t max_bytes = 0;
+    // Nesting limit for messages and groups; 0 = 100 (libprotobuf's default).
+    std::uint32_t max_depth = 0;
+};
+
+// Checks that [data, data + size) parses as message `root` as libprotobuf
+// would parse it (framing, every known nested message, packed payloads,
+// depth). Returns the first error and its byte offset.
+error validate_message(const void* data, std::size_t size, const schema::message_desc& root,
+                       const print_options& options = {}) noexcept;
+
+// Validates, then writes the text format of the message to the sink.
+// Errors: any validate_message() error (nothing written); merge_too_deep when
+// merged occurrences of singular messages nest deeper than 8 levels (protoc
+// would print those); invalid_argument when sink.write is null.
+error print_text(const void* data, std::size_t size, const schema::message_desc& root,
+                 output_sink sink, const print_options& options = {}) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_TEXT_FORMAT_HPP
