@@ -535,8 +535,11 @@ def summarize(path):
         except Exception as e:  # noqa: BLE001
             out(0, "error: cannot parse as %s: %s" % (cls.__name__, e))
             return out.text()
-        {"tensor": emit_tensor, "sequence": emit_sequence, "optional": emit_optional,
-         "map": emit_map}[kind](out, 0, msg, base_dir)
+        try:
+            {"tensor": emit_tensor, "sequence": emit_sequence, "optional": emit_optional,
+             "map": emit_map}[kind](out, 0, msg, base_dir)
+        except Exception as e:  # noqa: BLE001 - never crash on one file
+            out(0, "error: internal: %s: %s" % (type(e).__name__, e))
     else:
         m = ModelProto()
         try:
@@ -544,7 +547,10 @@ def summarize(path):
         except Exception as e:  # noqa: BLE001
             out(0, "error: cannot parse as ModelProto: %s" % e)
             return out.text()
-        emit_model(out, m, base_dir)
+        try:
+            emit_model(out, m, base_dir)
+        except Exception as e:  # noqa: BLE001 - never crash on one file
+            out(0, "error: internal: %s: %s" % (type(e).__name__, e))
     return out.text()
 
 
