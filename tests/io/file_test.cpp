@@ -1,0 +1,360 @@
+// mapped_file and shared_file: paths, memory, callbacks, hints, errors.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <utility>
+
+#include "onnxview/file.hpp"
+#include "tmpdir.hpp"
+
+using onnxview::access_hint;
+using onnxview::errc;
+using onnxview::file_callbacks;
+using onnxview::io_detail;
+using onnxview::mapped_file;
+using onnxview::open_mode;
+using onnxview::open_options;
+using onnxview::shared_file;
+using onnxview_test::pattern;
+using onnxview_test::tmpdir;
+using onnxview_test::write_file;
+
+TEST_CASE("mapped_file: maps a file and reads it", "[io][file]") {
+    tmpdir dir;
+    const std::string bytes = pattern(100000);
+    REQUIRE(write_file(dir / "m.onnx", bytes));
+    auto f = mapped_file::open((dir / "m.onnx").c_str());
+    REQUIRE(f.ok());
+    CHECK(f->kind() == mapped_file::storage::mapped);
+    CHECK(f->size() == bytes.size());
+    CHECK(f->bytes() == bytes);
+    CHECK(f->advise(access_hint::sequential).ok());
+    CHECK(f->advise(access_hint::random, 5000, 10).ok());
+    CHECK(f->advise(access_hint::willneed, 4096).ok());
+    CHECK(f->advise(access_hint::dontneed).ok());
+    CHECK(f->bytes() == bytes);  // dropped pages are read back from the file
+    CHECK(f->advise(access_hint::normal, bytes.size() + 1).code == errc::invalid_argument);
+}
+
+TEST_CASE("mapped_file: read mode and copy_below give a private heap copy", "[io][file]") {
+    tmpdir dir;
+    const std::string bytes = pattern(5000);
+    REQUIRE(write_file(dir / "m.onnx", bytes));
+    open_options o;
+    o.mode = open_mode::read;
+    auto f = mapped_file::open((dir / "m.onnx").c_str(), o);
+    REQUIRE(f.ok());
+    CHECK(f->kind() == mapped_file::storage::buffer);
+    CHECK(f->bytes() == bytes);
+    CHECK(f->advise(access_hint::sequential).ok());  // no-op on a copy
+
+    open_options small;
+    small.copy_below = 5001;
+    auto g = mapped_file::open((dir / "m.onnx").c_str(), small);
+    REQUIRE(g.ok());
+    CHECK(g->kind() == mapped_file::storage::buffer);
+    small.copy_below = 5000;  // not below: mapped
+    auto h = mapped_file::open((dir / "m.onnx").c_str(), small);
+    REQUIRE(h.ok());
+    CHECK(h->kind() == mapped_file::storage::mapped);
+
+    // A copy does not see later changes (or truncation) of the file.
+    REQUIRE(::truncate((dir / "m.onnx").c_str(), 10) == 0);
+    CHECK(f->bytes() == bytes);
+}
+
+TEST_CASE("mapped_file: every hint is accepted at open", "[io][file]") {
+    tmpdir dir;
+    REQUIRE(write_file(dir / "m", pattern(9000)));
+    for (auto hint : {access_hint::normal, access_hint::sequential, access_hint::random,
+                      access_hint::willneed, access_hint::dontneed}) {
+        for (auto mode : {open_mode::automatic, open_mode::map, open_mode::read}) {
+            open_options o;
+            o.hint = hint;
+            o.mode = mode;
+            auto f = mapped_file::open((dir / "m").c_str(), o);
+            REQUIRE(f.ok());
+            CHECK(f->bytes() == pattern(9000));
+        }
+    }
+}
+
+TEST_CASE("mapped_file: empty file, directory, missing file, null path", "[io][file]") {
+    tmpdir dir;
+    REQUIRE(write_file(dir / "empty", ""));
+    CHECK(mapped_file::open((dir / "empty").c_str()).err().code == errc::file_empty);
+    open_options o;
+    o.mode = open_mode::read;
+    CHECK(mapped_file::open((dir / "empty").c_str(), o).err().code == errc::file_empty);
+
+    CHECK(mapped_file::open(dir.path().c_str()).err().code == errc::is_directory);
+
+    io_detail why;
+    auto missing = mapped_file::open((dir / "nope.onnx").c_str(), {}, &why);
+    CHECK(missing.err().code == errc::io_error);
+    CHECK(why.sys_errno == ENOENT);
+    CHECK(std::string(why.operation) == "stat");
+
+    io_detail why2;
+    auto through_file = mapped_file::open((dir / "empty/x").c_str(), {}, &why2);
+    CHECK(through_file.err().code == errc::io_error);
+    CHECK(why2.sys_errno == ENOTDIR);
+
+    CHECK(mapped_file::open(nullptr).err().code == errc::invalid_argument);
+    CHECK(mapped_file::open("").err().code == errc::invalid_argument);
+}
+
+TEST_CASE("mapped_file: unreadable file keeps errno", "[io][file]") {
+    if (::geteuid() == 0) {
+        WARN("running as root: permission bits do not stop reads; skipped");
+        return;
+    }
+    tmpdir dir;
+    REQUIRE(write_file(dir / "secret", "x"));
+    REQUIRE(::chmod((dir / "secret").c_str(), 0) == 0);
+    io_detail why;
+    CHECK(mapped_file::open((dir / "secret").c_str(), {}, &why).err().code == errc::io_error);
+    CHECK(why.sys_errno == EACCES);
+    CHECK(std::string(why.operation) == "open");
+}
+
+TEST_CASE("mapped_file: FIFOs and devices are refused without blocking", "[io][file]") {
+    tmpdir dir;
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
+    // Opening a FIFO for reading would block forever with no writer.
+    CHECK(mapped_file::open((dir / "fifo").c_str()).err().code == errc::not_regular_file);
+    CHECK(mapped_file::open("/dev/zero").err().code == errc::not_regular_file);
+    CHECK(mapped_file::open("/dev/null").err().code == errc::not_regular_file);
+}
+
+TEST_CASE("mapped_file: symlinks to files are followed", "[io][file]") {
+    tmpdir dir;
+    REQUIRE(write_file(dir / "real", "hello"));
+    REQUIRE(::symlink("real", (dir / "link").c_str()) == 0);
+    auto f = mapped_file::open((dir / "link").c_str());
+    REQUIRE(f.ok());
+    CHECK(f->bytes() == "hello");
+}
+
+TEST_CASE("mapped_file: borrowed memory is neither copied nor freed", "[io][file]") {
+    static const char buf[] = "\x08\x07";
+    mapped_file m = mapped_file::from_memory(buf, 2);
+    CHECK(m.kind() == mapped_file::storage::borrowed);
+    CHECK(m.data() == buf);
+    CHECK(m.size() == 2);
+    mapped_file n = mapped_file::from_memory(nullptr, 5);
+    CHECK(n.empty());
+    CHECK(n.bytes().empty());
+}
+
+TEST_CASE("mapped_file: moves keep the bytes where they are", "[io][file]") {
+    tmpdir dir;
+    REQUIRE(write_file(dir / "m", pattern(10000)));
+    auto f = mapped_file::open((dir / "m").c_str());
+    REQUIRE(f.ok());
+    const char* p = f->data();
+    mapped_file a = std::move(f.value());
+    CHECK(a.data() == p);
+    CHECK(f->kind() == mapped_file::storage::none);
+    CHECK(f->bytes().empty());
+    mapped_file b;
+    b = std::move(a);
+    CHECK(b.data() == p);
+    CHECK(a.data() == nullptr);
+    b = std::move(b);  // self-move leaves it intact
+    CHECK(b.data() == p);
+    CHECK(b.bytes() == pattern(10000));
+}
+
+namespace {
+struct vfs {
+    std::string content = "virtual bytes";
+    int maps = 0, reads = 0, releases = 0;
+    int map_result = 0, read_result = 0;
+    std::string last_path;
+    const void* released = nullptr;
+    std::uint64_t released_size = 0;
+    bool give_empty = false;
+};
+
+int vfs_map(void* user, const char* path, const void** data, std::uint64_t* size) {
+    auto* v = static_cast<vfs*>(user);
+    ++v->maps;
+    v->last_path = path;
+    if (v->map_result != 0) return v->map_result;
+    *data = v->content.data();
+    *size = v->give_empty ? 0 : v->content.size();
+    return 0;
+}
+
+int vfs_read(void* user, const char* path, const void** data, std::uint64_t* size) {
+    auto* v = static_cast<vfs*>(user);
+    ++v->reads;
+    v->last_path = path;
+    if (v->read_result != 0) return v->read_result;
+    char* copy = new char[v->content.size()];
+    std::memcpy(copy, v->content.data(), v->content.size());
+    *data = copy;
+    *size = v->give_empty ? 0 : v->content.size();
+    return 0;
+}
+
+void vfs_release(void* user, const void* data, std::uint64_t size) {
+    auto* v = static_cast<vfs*>(user);
+    ++v->releases;
+    v->released = data;
+    v->released_size = size;
+    if (data != v->content.data()) delete[] static_cast<const char*>(data);
+}
+}  // namespace
+
+TEST_CASE("mapped_file: callbacks, map preferred, read_whole as fallback", "[io][file]") {
+    vfs v;
+    file_callbacks cb;
+    cb.map = vfs_map;
+    cb.read_whole = vfs_read;
+    cb.release = vfs_release;
+    cb.user_data = &v;
+    {
+        auto f = mapped_file::from_callbacks("pak://model.onnx", cb);
+        REQUIRE(f.ok());
+        CHECK(f->kind() == mapped_file::storage::callback);
+        CHECK(f->bytes() == "virtual bytes");
+        CHECK(f->data() == v.content.data());
+        CHECK(v.last_path == "pak://model.onnx");
+        CHECK(v.maps == 1);
+        CHECK(v.reads == 0);
+        CHECK(v.releases == 0);
+    }
+    CHECK(v.releases == 1);
+    CHECK(v.released == v.content.data());
+    CHECK(v.released_size == v.content.size());
+
+    v.map_result = ENOTSUP;  // map refuses: read_whole gives a copy
+    {
+        auto f = mapped_file::from_callbacks("x", cb);
+        REQUIRE(f.ok());
+        CHECK(f->data() != v.content.data());
+        CHECK(f->bytes() == "virtual bytes");
+        CHECK(v.reads == 1);
+    }
+    CHECK(v.releases == 2);
+
+    v.read_result = ENOENT;  // both fail: io_error with the callback's code
+    io_detail why;
+    CHECK(mapped_file::from_callbacks("x", cb, &why).err().code == errc::io_error);
+    CHECK(why.sys_errno == ENOENT);
+    CHECK(std::string(why.operation) == "callback");
+    CHECK(v.releases == 2);
+}
+
+TEST_CASE("mapped_file: callbacks with only read_whole, empty files, bad arguments", "[io][file]") {
+    vfs v;
+    file_callbacks cb;
+    cb.read_whole = vfs_read;
+    cb.release = vfs_release;
+    cb.user_data = &v;
+    {
+        auto f = mapped_file::from_callbacks("x", cb);
+        REQUIRE(f.ok());
+        CHECK(f->bytes() == "virtual bytes");
+    }
+    CHECK(v.releases == 1);
+
+    v.give_empty = true;  // size 0: file_empty, and the buffer is still released
+    CHECK(mapped_file::from_callbacks("x", cb).err().code == errc::file_empty);
+    CHECK(v.releases == 2);
+
+    file_callbacks none;
+    CHECK(mapped_file::from_callbacks("x", none).err().code == errc::invalid_argument);
+    CHECK(mapped_file::from_callbacks(nullptr, cb).err().code == errc::invalid_argument);
+}
+
+TEST_CASE("shared_file: the last copy releases the file", "[io][file]") {
+    vfs v;
+    file_callbacks cb;
+    cb.map = vfs_map;
+    cb.release = vfs_release;
+    cb.user_data = &v;
+    auto f = mapped_file::from_callbacks("x", cb);
+    REQUIRE(f.ok());
+    auto s = shared_file::make(std::move(f.value()));
+    REQUIRE(s.ok());
+    CHECK(s->use_count() == 1);
+    {
+        shared_file a = s.value();
+        shared_file b;
+        b = a;
+        CHECK(s->use_count() == 3);
+        CHECK(b.bytes() == "virtual bytes");
+        shared_file c = std::move(b);
+        CHECK(!b);
+        CHECK(s->use_count() == 3);
+        c = c;  // self-assignment keeps the count
+        CHECK(s->use_count() == 3);
+    }
+    CHECK(s->use_count() == 1);
+    CHECK(v.releases == 0);
+    s.value() = shared_file();
+    CHECK(v.releases == 1);
+
+    shared_file empty;
+    CHECK(empty.get() == nullptr);
+    CHECK(empty.bytes().empty());
+    CHECK(empty.use_count() == 0);
+}
+
+namespace {
+long vm_rss_kib() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.compare(0, 6, "VmRSS:") == 0) return std::stol(line.substr(6));
+    }
+    return -1;
+}
+}  // namespace
+
+TEST_CASE("mapped_file: a sparse file over 4 GiB maps with small RSS", "[io][file][large]") {
+    if (sizeof(std::size_t) < 8) {
+        WARN("32-bit host: files over 4 GiB give file_too_large; skipped");
+        return;
+    }
+    tmpdir dir;
+    const std::string path = dir / "big";
+    const std::uint64_t size = (std::uint64_t(5) << 30) + 12345;  // 5 GiB + a bit
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    REQUIRE(fd >= 0);
+    const bool grown = ::ftruncate(fd, static_cast<off_t>(size)) == 0;
+    const char tail[] = "TAIL";
+    const bool written = ::pwrite(fd, tail, 4, static_cast<off_t>(size - 4)) == 4;
+    ::close(fd);
+    if (!grown || !written) {
+        WARN("file system refused a 5 GiB sparse file; skipped");
+        return;
+    }
+    const long before = vm_rss_kib();
+    {
+        open_options o;
+        o.mode = open_mode::map;
+        o.hint = access_hint::random;
+        auto f = mapped_file::open(path.c_str(), o);
+        REQUIRE(f.ok());
+        CHECK(f->size() == size);
+        CHECK(std::string(f->data() + size - 4, 4) == "TAIL");
+        CHECK(f->data()[size - 5] == '\0');
+        CHECK(f->data()[(std::uint64_t(4) << 30) + 1] == '\0');  // past 4 GiB
+        const long after = vm_rss_kib();
+        if (before > 0 && after > 0) {
+            INFO("VmRSS before " << before << " KiB, after " << after << " KiB");
+            CHECK(after - before < 16 * 1024);  // a few pages, not gigabytes
+        }
+    }
+}
