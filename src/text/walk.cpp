@@ -3,6 +3,7 @@
 // number formatting.
 #include "walk.hpp"
 
+#include <cerrno>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -167,12 +168,18 @@ std::size_t fmt_i64(char* buf, std::int64_t v) noexcept {
 }
 
 // protobuf's FloatToBuffer: %.*g with FLT_DIG digits, FLT_DIG + 3 when that
-// does not read back as the same float.
+// does not read back as the same float through safe_strtof, which also fails
+// when strtof sets errno (ERANGE for every subnormal).
 std::size_t fmt_float(char* buf, float v) noexcept {
     if (std::isnan(v)) return static_cast<std::size_t>(std::snprintf(buf, 32, "nan"));
     if (std::isinf(v)) return static_cast<std::size_t>(std::snprintf(buf, 32, v > 0 ? "inf" : "-inf"));
     int n = std::snprintf(buf, 32, "%.*g", FLT_DIG, static_cast<double>(v));
-    if (std::strtof(buf, nullptr) != v) n = std::snprintf(buf, 32, "%.*g", FLT_DIG + 3, static_cast<double>(v));
+    const int saved = errno;
+    errno = 0;
+    const float back = std::strtof(buf, nullptr);
+    const bool exact = errno == 0 && back == v;
+    errno = saved;
+    if (!exact) n = std::snprintf(buf, 32, "%.*g", FLT_DIG + 3, static_cast<double>(v));
     return static_cast<std::size_t>(n);
 }
 
