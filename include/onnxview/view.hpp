@@ -87,6 +87,13 @@ struct slot {
 
 bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept;
 
+// The region holding a repeated field: from its first occurrence to the end
+// of the message (the whole merged message when it is one).
+inline wire::message repeated_scope(const wire::message& msg, const slot& sl) noexcept {
+    if (sl.count == 0 || msg.merged()) return msg;
+    return wire::message(msg.base(), sl.ptr, msg.end(), msg.depth(), msg.max_depth());
+}
+
 // Fills slots from one pass over msg. On error every slot is left empty.
 error index_message(const wire::message& msg, const field_slot* fields, std::size_t n,
                     const std::uint8_t* index_of, slot* slots) noexcept;
@@ -139,6 +146,7 @@ public:
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
                     current_ = View(scope_.child(f));
+                    done_ = false;
                     return;
                 }
             }
@@ -213,6 +221,7 @@ public:
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
                     current_ = f.bytes();
+                    done_ = false;
                     return;
                 }
             }
@@ -311,11 +320,7 @@ protected:
         return View(msg_.merged_child(Layout.fields[s].number));
     }
     // The region holding a repeated field, starting at its first occurrence.
-    wire::message scope_(std::size_t s) const noexcept {
-        const slot& sl = slots_[s];
-        if (sl.count == 0 || msg_.merged()) return msg_;
-        return wire::message(msg_.base(), sl.ptr, msg_.end(), msg_.depth(), msg_.max_depth());
-    }
+    wire::message scope_(std::size_t s) const noexcept { return repeated_scope(msg_, slots_[s]); }
     template <class View>
     message_range<View> messages_(std::size_t s) const noexcept {
         return message_range<View>(scope_(s), Layout.fields[s].number, slots_[s].count);

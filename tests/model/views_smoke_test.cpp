@@ -18,8 +18,11 @@ TEST_CASE("model view reads a hand-made model") {
     auto g = m.graph();
     CHECK(g.name() == "g");
     REQUIRE(g.node().size() == 1);
+    int seen = 0;
     for (const node_view& n : g.node()) {
         CHECK(n.op_type() == "Relu");
         CHECK(n.input().at(0) == "x");
+        ++seen;
     }
+    CHECK(seen == 1);
 }

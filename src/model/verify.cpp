@@ -1,0 +1,59 @@
+// A schema-driven walk over every nested message, validating the framing of
+// each field the way libprotobuf's parser would meet it.
+#include "onnxview/verify.hpp"
+
+namespace onnxview {
+namespace {
+
+using wire::wire_type;
+
+// The width of a fixed-size scalar type, 0 for varints.
+unsigned fixed_width(schema::type t) noexcept {
+    return t == schema::type::float_ ? 4 : t == schema::type::double_ ? 8 : 0;
+}
+
+error verify_packed(const wire::message& msg, const wire::field& f, const schema::field_desc& fd) noexcept {
+    const unsigned width = fixed_width(fd.type);
+    if (width != 0) {
+        if (f.raw % width != 0) return error(errc::bad_packed_length, msg.offset_of(f.tag));
+        return error();
+    }
+    const char* p = f.payload;
+    const char* end = f.payload + f.raw;
+    while (p != end) {
+        const char* at = p;
+        std::uint64_t v;
+        const errc e = wire::decode_varint(p, end, v);
+        if (e != errc::ok) return error(e, msg.offset_of(at));
+    }
+    return error();
+}
+
+error verify_message(const wire::message& msg, const schema::message_desc& desc) noexcept {
+    auto cursor = msg.fields();
+    wire::field f;
+    while (cursor.next(f)) {
+        if (f.type != wire_type::length_delimited) continue;  // framing checked by the cursor
+        const schema::field_desc* fd = desc.find(f.number);
+        if (fd == nullptr) continue;  // unknown: kept as bytes, never parsed
+        if (fd->type == schema::type::message) {
+            const result<wire::message> child = msg.child(f);
+            if (!child.ok()) return child.err();
+            const error e = verify_message(child.value(), *fd->message);
+            if (e) return e;
+        } else if (fd->packable()) {
+            const error e = verify_packed(msg, f, *fd);
+            if (e) return e;
+        }
+    }
+    return cursor.err();
+}
+
+}  // namespace
+
+error verify(const void* data, std::size_t size, const schema::message_desc& root,
+             const parse_options& options) noexcept {
+    return verify_message(wire::message::root(data, size, options.max_depth), root);
+}
+
+}  // namespace onnxview
