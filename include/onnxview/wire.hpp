@@ -148,7 +148,10 @@ struct field {
     bool as_bool() const noexcept { return raw != 0; }
     float as_float() const noexcept { return bits_to_float(static_cast<std::uint32_t>(raw)); }
     double as_double() const noexcept { return bits_to_double(raw); }
+    // The payload of a length-delimited field or the content of a group;
+    // empty for the other wire types (whose raw is a value, not a length).
     std::string_view bytes() const noexcept {
+        if (type != wire_type::length_delimited && type != wire_type::start_group) return {};
         return std::string_view(payload, static_cast<std::size_t>(raw));
     }
 };

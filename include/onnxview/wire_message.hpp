@@ -113,6 +113,15 @@ public:
         return next_merged(f);
     }
 
+    // Decodes the next occurrence of field `number` (any wire type) into f,
+    // skipping the fields in between. Returns false at the end or on an
+    // error; err() tells which.
+    bool next(std::uint32_t number, field& f) noexcept {
+        while (next(f))
+            if (f.number == number) return true;
+        return false;
+    }
+
     error err() const noexcept { return err_; }
     // Position of the cursor in the root buffer (offset of the next field).
     std::uint64_t offset() const noexcept { return stack_[level_].offset(); }

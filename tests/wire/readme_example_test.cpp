@@ -1,0 +1,64 @@
+// The wire-layer example of README.md, compiled and run. A test below checks
+// that the README shows exactly this code.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "../wire_builder.hpp"
+
+// BEGIN README EXAMPLE
+#include <cstdio>
+#include <onnxview/wire_repeated.hpp>
+
+namespace wire = onnxview::wire;
+
+// Prints field 1 (a string) and repeated int64 field 2 (packed or not) of a
+// protobuf message. Returns false on malformed input.
+bool print_shape(const void* data, std::size_t size) {
+    const wire::message msg = wire::message::root(data, size);
+    wire::field f;
+    bool found = false;
+    if (onnxview::error e = msg.find_last(1, f, found)) {
+        std::printf("%s at byte %llu\n", onnxview::errc_name(e.code),
+                    static_cast<unsigned long long>(e.offset));
+        return false;
+    }
+    if (found && f.type == wire::wire_type::length_delimited)
+        std::printf("name: %.*s\n", static_cast<int>(f.bytes().size()), f.bytes().data());
+    wire::repeated<wire::elem_int64> dims(msg, 2);
+    for (std::int64_t d : dims) std::printf("dim: %lld\n", static_cast<long long>(d));
+    return dims.err().ok();
+}
+// END README EXAMPLE
+
+namespace {
+std::string block(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    const std::string begin = "// BEGIN README EXAMPLE\n", end = "// END README EXAMPLE";
+    const auto b = text.find(begin);
+    const auto e = text.find(end);
+    if (b == std::string::npos || e == std::string::npos || e < b) return "(markers missing in " + path + ")";
+    return text.substr(b + begin.size(), e - b - begin.size());
+}
+}  // namespace
+
+TEST_CASE("README example runs") {
+    using onnxview::testing::wire_builder;
+    const std::string ok = wire_builder().field_bytes(1, "input").packed_varint(2, {1, 3}).field_varint(2, 224).str();
+    CHECK(print_shape(ok.data(), ok.size()));
+    const std::string bad = wire_builder().field_bytes(1, "input").field_len_raw(2, 9).str();
+    CHECK_FALSE(print_shape(bad.data(), bad.size()));
+}
+
+TEST_CASE("README shows the example exactly as compiled here") {
+    const std::string root = ONNXVIEW_SOURCE_ROOT;
+    const std::string here = block(root + "/tests/wire/readme_example_test.cpp");
+    const std::string readme = block(root + "/README.md");
+    CHECK(here.size() > 100);
+    CHECK(readme == here);
+}
