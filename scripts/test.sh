@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Usage: scripts/test.sh [BUILD_DIR] [extra meson setup args...]
+#
+# Configures BUILD_DIR (default: build/ in the source tree; reconfigured when
+# it exists), builds it, runs `meson test`, and prints a last line
+#   N passed, M failed
+# counting Catch2 test cases over every test executable (a meson test that is
+# not a Catch2 runner counts as one case; skipped tests are listed, not
+# counted). Exits non-zero if anything failed. Works from any directory.
+set -uo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-$root/build}"
+[ $# -gt 0 ] && shift
+case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
+
+summary() {  # passed failed
+    echo "$1 passed, $2 failed"
+    [ "$2" -eq 0 ]
+}
+
+if [ -f "$build/build.ninja" ]; then
+    meson setup --reconfigure "$build" "$root" "$@" ||
+        meson setup --wipe "$build" "$root" "$@" || { summary 0 1; exit 1; }
+else
+    meson setup "$build" "$root" "$@" || { summary 0 1; exit 1; }
+fi
+
+jobs="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
+if ! ninja -C "$build" -j"$jobs"; then
+    echo "test.sh: build failed in $build" >&2
+    summary 0 1
+    exit 1
+fi
+
+# --print-errorlogs shows the output of failing tests; the counts come from
+# the JSON log meson writes for every run.
+meson test -C "$build" --print-errorlogs --num-processes "$jobs"
+meson_rc=$?
+
+log="$build/meson-logs/testlog.json"
+if [ ! -f "$log" ]; then
+    echo "test.sh: no test log at $log" >&2
+    summary 0 1
+    exit 1
+fi
+
+counts="$(python3 - "$log" <<'PY'
+import json, re, sys
+
+passed = failed = 0
+skipped = []
+catch_all = re.compile(r"All tests passed \((\d+) assertions? in (\d+) test cases?\)")
+catch_some = re.compile(r"test cases:\s*(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed")
+catch_none = re.compile(r"test cases:\s*(\d+)\s*\|\s*(\d+) failed")
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    line = line.strip()
+    if not line:
+        continue
+    t = json.loads(line)
+    out = t.get("stdout") or ""
+    res = t.get("result", "")
+    ok = res in ("OK", "EXPECTEDFAIL")
+    if res == "SKIP":
+        skipped.append(t.get("name", "?"))
+        continue
+    a = catch_all.findall(out)
+    s = catch_some.findall(out)
+    n = catch_none.findall(out)
+    if a and not s:
+        p, f = int(a[-1][1]), 0
+    elif s:
+        p, f = int(s[-1][1]), int(s[-1][2])
+    elif n:
+        p, f = 0, int(n[-1][1])
+    else:  # not a Catch2 runner, or it died before its summary
+        p, f = (1, 0) if ok else (0, 1)
+    if not ok and f == 0:  # crashed or timed out after its cases passed
+        f = 1
+    passed += p
+    failed += f
+if skipped:
+    print("skipped: " + ", ".join(skipped), file=sys.stderr)
+print(passed, failed)
+PY
+)" || { summary 0 1; exit 1; }
+
+read -r passed failed <<<"$counts"
+if [ "$meson_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    failed=1  # meson saw a failure the log did not explain
+fi
+summary "$passed" "$failed"
