@@ -1,0 +1,466 @@
+// tools/info.cpp - `onnxview info`: a summary of a model from its metadata.
+//
+// Reads only what describes the model: tags and lengths of every message are
+// walked (verify(), then the views), but tensor payloads are skipped by their
+// lengths, so pages holding weights are never touched and a multi-GB model is
+// summarized in the time it takes to walk its graph. Sizes of initializers
+// come from dims x element size, not from the payload.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onnxview/enums.hpp"
+#include "onnxview/external_data.hpp"
+#include "onnxview/model.hpp"
+#include "onnxview/verify.hpp"
+#include "output.hpp"
+
+namespace onnxview_cli {
+namespace {
+
+using namespace onnxview;
+
+const char info_help[] =
+    "usage: onnxview info MODEL [--json]\n"
+    "\n"
+    "Summarizes an ONNX model without reading its weights: IR version, producer,\n"
+    "opset imports, graph inputs and outputs (element types, shapes, symbolic\n"
+    "dimensions by name), node counts by operator and domain, subgraphs,\n"
+    "initializers by data type, external data files, model-local functions and\n"
+    "metadata. The file is memory-mapped; tensor payloads are skipped.\n"
+    "\n"
+    "options:\n"
+    "  --json      one JSON object on stdout, for scripts\n"
+    "  -h, --help  this text\n"
+    "\n"
+    "exit status: 0 ok, 1 the file is not a valid ModelProto, 2 usage or I/O error\n";
+
+std::string str(std::string_view s) { return std::string(s); }
+
+// "FLOAT[N,3,224,224]", "seq(FLOAT[?])", "map(INT64,FLOAT)", ...
+std::string type_string(const type_view& t, int depth = 0) {
+    if (depth > 16) return "...";
+    auto shape_string = [](const tensor_shape_view& shape, bool has_shape) {
+        if (!has_shape) return std::string("(unknown rank)");
+        std::string s = "[";
+        bool first = true;
+        for (const dimension_view& d : shape.dim()) {
+            if (!first) s += ',';
+            first = false;
+            if (d.has_dim_value()) s += std::to_string(d.dim_value());
+            else if (d.has_dim_param()) text_quote(s, d.dim_param());
+            else s += '?';
+        }
+        return s + "]";
+    };
+    if (t.has_tensor_type()) {
+        const auto tt = t.tensor_type();
+        return std::string(data_type_name(tt.elem_type())) + shape_string(tt.shape(), tt.has_shape());
+    }
+    if (t.has_sparse_tensor_type()) {
+        const auto st = t.sparse_tensor_type();
+        return "sparse " + std::string(data_type_name(st.elem_type())) +
+               shape_string(st.shape(), st.has_shape());
+    }
+    if (t.has_sequence_type()) return "seq(" + type_string(t.sequence_type().elem_type(), depth + 1) + ")";
+    if (t.has_optional_type())
+        return "optional(" + type_string(t.optional_type().elem_type(), depth + 1) + ")";
+    if (t.has_map_type()) {
+        const auto mt = t.map_type();
+        return "map(" + std::string(data_type_name(mt.key_type())) + "," +
+               type_string(mt.value_type(), depth + 1) + ")";
+    }
+    if (t.has_opaque_type()) {
+        std::string s = "opaque(";
+        text_quote(s, t.opaque_type().domain());
+        s += ",";
+        text_quote(s, t.opaque_type().name());
+        return s + ")";
+    }
+    return "(no type)";
+}
+
+// Bits per element of a data type; 0 for STRING and unknown numbers.
+unsigned element_bits(std::int32_t dt) {
+    switch (static_cast<data_type>(dt)) {
+        case data_type::uint8: case data_type::int8: case data_type::boolean:
+        case data_type::float8e4m3fn: case data_type::float8e4m3fnuz: case data_type::float8e5m2:
+        case data_type::float8e5m2fnuz: case data_type::float8e8m0: return 8;
+        case data_type::uint16: case data_type::int16: case data_type::float16:
+        case data_type::bfloat16: return 16;
+        case data_type::float32: case data_type::int32: case data_type::uint32: return 32;
+        case data_type::int64: case data_type::float64: case data_type::uint64:
+        case data_type::complex64: return 64;
+        case data_type::complex128: return 128;
+        case data_type::uint4: case data_type::int4: case data_type::float4e2m1: return 4;
+        case data_type::uint2: case data_type::int2: return 2;
+        default: return 0;
+    }
+}
+
+// dims x element size in bytes; false when a dim is negative or it overflows.
+bool tensor_bytes(const tensor_view& t, std::uint64_t& bytes) {
+    std::uint64_t n = 1;
+    for (std::int64_t d : t.dims()) {
+        if (d < 0) return false;
+        if (d != 0 && n > UINT64_MAX / static_cast<std::uint64_t>(d)) return false;
+        n *= static_cast<std::uint64_t>(d);
+    }
+    const unsigned bits = element_bits(t.data_type());
+    if (bits == 0) {  // STRING: the bytes present
+        bytes = 0;
+        for (std::string_view s : t.string_data()) bytes += s.size();
+        return true;
+    }
+    if (n > UINT64_MAX / bits) return false;
+    bytes = (n * bits + 7) / 8;
+    return true;
+}
+
+struct external_file {
+    std::uint64_t tensors = 0;
+    std::uint64_t bytes = 0;      // sum of the tensors' lengths
+    std::int64_t file_size = -1;  // -1: not opened
+    std::string problem;
+};
+
+struct by_type {
+    std::uint64_t count = 0;
+    std::uint64_t bytes = 0;
+};
+
+struct summary {
+    std::uint64_t nodes_main = 0;
+    std::uint64_t nodes_total = 0;
+    std::map<std::string, std::uint64_t> ops;      // "domain::op" or "op"
+    std::map<std::string, std::uint64_t> domains;  // "ai.onnx" for ""
+    std::uint64_t subgraphs = 0;
+    std::uint32_t max_depth = 0;
+    std::uint64_t initializers = 0;
+    std::uint64_t initializer_bytes = 0;
+    std::uint64_t sparse_initializers = 0;
+    std::uint64_t constants = 0;
+    std::map<std::string, by_type> init_types;
+    std::map<std::string, external_file> external;
+    std::uint64_t bad_sizes = 0;
+};
+
+void add_tensor(summary& s, const tensor_view& t) {
+    ++s.initializers;
+    std::uint64_t bytes = 0;
+    if (!tensor_bytes(t, bytes)) ++s.bad_sizes;
+    s.initializer_bytes += bytes;
+    by_type& bt = s.init_types[data_type_name(t.data_type())];
+    ++bt.count;
+    bt.bytes += bytes;
+    if (t.data_location() == location_kind::external) {
+        std::string_view loc;
+        std::uint64_t length = 0;
+        bool has_length = false;
+        for (const string_entry_view& e : t.external_data()) {
+            if (e.key() == "location") loc = e.value();
+            if (e.key() == "length") has_length = parse_u64(e.value(), length);
+        }
+        external_file& f = s.external[str(loc)];
+        ++f.tensors;
+        f.bytes += has_length ? length : bytes;
+    }
+}
+
+void walk_graph(summary& s, const graph_view& g, std::uint32_t depth);
+
+void walk_attribute(summary& s, const attribute_view& a, std::uint32_t depth) {
+    if (a.has_g()) walk_graph(s, a.g(), depth + 1);
+    for (const graph_view& g : a.graphs()) walk_graph(s, g, depth + 1);
+}
+
+void walk_graph(summary& s, const graph_view& g, std::uint32_t depth) {
+    if (depth > 0) ++s.subgraphs;
+    s.max_depth = std::max(s.max_depth, depth);
+    for (const tensor_view& t : g.initializer()) add_tensor(s, t);
+    for (const sparse_tensor_view& t : g.sparse_initializer()) {
+        ++s.sparse_initializers;
+        (void)t;
+    }
+    for (const node_view& n : g.node()) {
+        if (depth == 0) ++s.nodes_main;
+        ++s.nodes_total;
+        std::string op;
+        if (!n.domain().empty() && n.domain() != "ai.onnx") op = str(n.domain()) + "::";
+        op += str(n.op_type());
+        ++s.ops[op];
+        ++s.domains[n.domain().empty() ? std::string("ai.onnx") : str(n.domain())];
+        if (n.op_type() == "Constant" && n.domain().empty()) ++s.constants;
+        for (const attribute_view& a : n.attribute()) walk_attribute(s, a, depth);
+    }
+}
+
+void resolve_external(summary& s, const char* model_path) {
+    if (s.external.empty()) return;
+    external_data_options opts{};
+    opts.model_path = model_path;
+    auto r = external_data_resolver::create(opts);
+    if (!r) {
+        for (auto& kv : s.external) kv.second.problem = errc_message(r.err().code);
+        return;
+    }
+    for (auto& kv : s.external) {
+        external_entry e{"location", kv.first};
+        auto span = r.value().resolve(&e, 1, unknown_size, "(info)");
+        if (!span) {
+            kv.second.problem = external_reason_name(r.value().last_error().reason);
+            continue;
+        }
+        kv.second.file_size = static_cast<std::int64_t>(span->file->size());
+    }
+}
+
+template <class Map>
+std::vector<std::pair<std::string, std::uint64_t>> by_count(const Map& m) {
+    std::vector<std::pair<std::string, std::uint64_t>> v(m.begin(), m.end());
+    std::stable_sort(v.begin(), v.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    return v;
+}
+
+std::string q(std::string_view s) {
+    std::string out;
+    text_quote(out, s);
+    return out;
+}
+
+void print_text(const char* path, std::size_t file_size, const model_view& m, const summary& s) {
+    std::string o;
+    auto line = [&](const std::string& k, const std::string& v) { o += k + ": " + v + "\n"; };
+    line("file", q(path) + " (" + std::to_string(file_size) + " bytes)");
+    line("ir_version", std::to_string(m.ir_version()));
+    std::string prod = q(m.producer_name());
+    if (m.has_producer_version()) prod += " " + q(m.producer_version());
+    line("producer", prod.empty() ? "(none)" : prod);
+    if (m.has_domain()) line("domain", q(m.domain()));
+    if (m.has_model_version()) line("model_version", std::to_string(m.model_version()));
+    std::string ops;
+    for (const opset_id_view& op : m.opset_import()) {
+        if (!ops.empty()) ops += ", ";
+        ops += (op.domain().empty() ? std::string("ai.onnx") : q(op.domain())) + " " +
+               std::to_string(op.version());
+    }
+    line("opset_import", ops.empty() ? "(none)" : ops);
+    const graph_view g = m.graph();
+    line("graph", "'" + q(g.name()) + "'");
+    o += "inputs (" + std::to_string(g.input().size()) + "):\n";
+    for (const value_info_view& v : g.input()) o += "  " + q(v.name()) + ": " + type_string(v.type()) + "\n";
+    o += "outputs (" + std::to_string(g.output().size()) + "):\n";
+    for (const value_info_view& v : g.output()) o += "  " + q(v.name()) + ": " + type_string(v.type()) + "\n";
+    o += "nodes: " + std::to_string(s.nodes_main) + " in the main graph, " +
+         std::to_string(s.nodes_total) + " in all\n";
+    for (const auto& kv : by_count(s.ops)) o += "  " + q(kv.first) + " " + std::to_string(kv.second) + "\n";
+    o += "domains:\n";
+    for (const auto& kv : by_count(s.domains)) o += "  " + q(kv.first) + " " + std::to_string(kv.second) + "\n";
+    line("subgraphs", std::to_string(s.subgraphs) + " (max depth " + std::to_string(s.max_depth) + ")");
+    o += "initializers: " + std::to_string(s.initializers) + ", " + std::to_string(s.initializer_bytes) +
+         " bytes";
+    if (s.sparse_initializers) o += ", " + std::to_string(s.sparse_initializers) + " sparse";
+    o += "\n";
+    for (const auto& kv : s.init_types)
+        o += "  " + kv.first + " " + std::to_string(kv.second.count) + " tensors, " +
+             std::to_string(kv.second.bytes) + " bytes\n";
+    if (s.bad_sizes) o += "  (" + std::to_string(s.bad_sizes) + " with invalid dims, not counted)\n";
+    if (!s.external.empty()) {
+        o += "external data files (" + std::to_string(s.external.size()) + "):\n";
+        for (const auto& kv : s.external) {
+            o += "  " + q(kv.first) + ": " + std::to_string(kv.second.tensors) + " tensors, " +
+                 std::to_string(kv.second.bytes) + " bytes used";
+            if (kv.second.file_size >= 0) o += ", file " + std::to_string(kv.second.file_size) + " bytes";
+            else o += ", not readable: " + kv.second.problem;
+            o += "\n";
+        }
+    }
+    o += "functions (" + std::to_string(m.functions().size()) + "):\n";
+    for (const function_view& f : m.functions())
+        o += "  " + q(f.domain()) + "::" + q(f.name()) + " (" + std::to_string(f.input().size()) +
+             " inputs, " + std::to_string(f.output().size()) + " outputs, " +
+             std::to_string(f.node().size()) + " nodes)\n";
+    o += "metadata_props (" + std::to_string(m.metadata_props().size()) + "):\n";
+    for (const string_entry_view& e : m.metadata_props()) o += "  " + q(e.key()) + " = " + q(e.value()) + "\n";
+    std::fwrite(o.data(), 1, o.size(), stdout);
+}
+
+void json_type(json_writer& w, const type_view& t) { w.value(type_string(t)); }
+
+void json_value_infos(json_writer& w, const message_range<value_info_view>& vs) {
+    w.begin_array();
+    for (const value_info_view& v : vs) {
+        w.begin_object();
+        w.field("name", v.name());
+        w.key("type");
+        json_type(w, v.type());
+        if (v.has_type() && v.type().has_tensor_type()) {
+            const auto tt = v.type().tensor_type();
+            w.field("elem_type", data_type_name(tt.elem_type()));
+            w.key("shape");
+            if (!tt.has_shape()) {
+                w.null();
+            } else {
+                w.begin_array();
+                for (const dimension_view& d : tt.shape().dim()) {
+                    if (d.has_dim_value()) w.value(d.dim_value());
+                    else if (d.has_dim_param()) w.value(d.dim_param());
+                    else w.null();
+                }
+                w.end_array();
+            }
+        }
+        w.end_object();
+    }
+    w.end_array();
+}
+
+void print_json(const char* path, std::size_t file_size, const model_view& m, const summary& s) {
+    json_writer w;
+    w.begin_object();
+    w.field("file", std::string_view(path));
+    w.field("file_size", static_cast<std::uint64_t>(file_size));
+    w.field("ir_version", m.ir_version());
+    w.field("producer_name", m.producer_name());
+    w.field("producer_version", m.producer_version());
+    w.field("domain", m.domain());
+    w.field("model_version", m.model_version());
+    w.key("opset_import");
+    w.begin_array();
+    for (const opset_id_view& op : m.opset_import()) {
+        w.begin_object();
+        w.field("domain", op.domain());
+        w.field("version", op.version());
+        w.end_object();
+    }
+    w.end_array();
+    const graph_view g = m.graph();
+    w.field("graph_name", g.name());
+    w.key("inputs");
+    json_value_infos(w, g.input());
+    w.key("outputs");
+    json_value_infos(w, g.output());
+    w.key("nodes");
+    w.begin_object();
+    w.field("main_graph", s.nodes_main);
+    w.field("total", s.nodes_total);
+    w.key("by_op_type");
+    w.begin_object();
+    for (const auto& kv : by_count(s.ops)) w.field(kv.first, kv.second);
+    w.end_object();
+    w.key("by_domain");
+    w.begin_object();
+    for (const auto& kv : by_count(s.domains)) w.field(kv.first, kv.second);
+    w.end_object();
+    w.end_object();
+    w.key("subgraphs");
+    w.begin_object();
+    w.field("count", s.subgraphs);
+    w.field("max_depth", static_cast<std::uint64_t>(s.max_depth));
+    w.end_object();
+    w.key("initializers");
+    w.begin_object();
+    w.field("count", s.initializers);
+    w.field("bytes", s.initializer_bytes);
+    w.field("sparse_count", s.sparse_initializers);
+    w.key("by_data_type");
+    w.begin_object();
+    for (const auto& kv : s.init_types) {
+        w.key(kv.first);
+        w.begin_object();
+        w.field("count", kv.second.count);
+        w.field("bytes", kv.second.bytes);
+        w.end_object();
+    }
+    w.end_object();
+    w.end_object();
+    w.key("external_data");
+    w.begin_array();
+    for (const auto& kv : s.external) {
+        w.begin_object();
+        w.field("location", kv.first);
+        w.field("tensors", kv.second.tensors);
+        w.field("bytes", kv.second.bytes);
+        w.key("file_size");
+        if (kv.second.file_size >= 0) w.value(kv.second.file_size);
+        else w.null();
+        if (!kv.second.problem.empty()) w.field("problem", kv.second.problem);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("functions");
+    w.begin_array();
+    for (const function_view& f : m.functions()) {
+        w.begin_object();
+        w.field("domain", f.domain());
+        w.field("name", f.name());
+        w.field("inputs", static_cast<std::uint64_t>(f.input().size()));
+        w.field("outputs", static_cast<std::uint64_t>(f.output().size()));
+        w.field("nodes", static_cast<std::uint64_t>(f.node().size()));
+        w.end_object();
+    }
+    w.end_array();
+    w.key("metadata_props");
+    w.begin_object();
+    for (const string_entry_view& e : m.metadata_props()) w.field(e.key(), e.value());
+    w.end_object();
+    w.end_object();
+    std::fwrite(w.str().data(), 1, w.str().size(), stdout);
+}
+
+}  // namespace
+
+int run_info(int argc, char** argv) {
+    const char* path = nullptr;
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (is_help(a)) {
+            std::fputs(info_help, stdout);
+            return exit_ok;
+        }
+        if (a == "--json") {
+            json = true;
+        } else if (!a.empty() && a[0] == '-' && a != "-") {
+            print_error("info", "unknown option '" + str(a) + "' (try onnxview info --help)");
+            return exit_usage;
+        } else if (path == nullptr) {
+            path = argv[i];
+        } else {
+            print_error("info", "more than one MODEL given (try onnxview info --help)");
+            return exit_usage;
+        }
+    }
+    if (path == nullptr) {
+        print_error("info", "no MODEL given (try onnxview info --help)");
+        return exit_usage;
+    }
+    mapped_file file;
+    int code = 0;
+    if (!open_model_file("info", path, file, &code)) return code;
+    if (const error e = verify(file.data(), file.size())) {
+        print_error("info", "'" + str(path) + "' is not a valid ONNX model: " +
+                                describe(e, file.data(), file.size()));
+        return exit_findings;
+    }
+    const model_view m = parse_model(file.data(), file.size());
+    if (!m.has_graph()) {
+        // Any protobuf message whose fields happen to fit parses as a
+        // ModelProto (a TensorProto often does); without a graph it is none.
+        print_error("info", "'" + str(path) + "' is not an ONNX model: it has no graph");
+        return exit_findings;
+    }
+    summary s;
+    walk_graph(s, m.graph(), 0);
+    resolve_external(s, path);
+    if (json) print_json(path, file.size(), m, s);
+    else print_text(path, file.size(), m, s);
+    return exit_ok;
+}
+
+}  // namespace onnxview_cli

@@ -1,0 +1,164 @@
+// tools/output.cpp - shared helpers of the onnxview subcommands.
+#include "output.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "onnxview/field_path.hpp"
+
+namespace onnxview_cli {
+
+void print_error(const char* cmd, const std::string& message) {
+    std::fprintf(stderr, "onnxview %s: %s\n", cmd, message.c_str());
+}
+
+std::string describe(onnxview::error e, const void* data, std::size_t size) {
+    return describe(e, data, size, onnxview::schema::msg_ModelProto);
+}
+
+std::string describe(onnxview::error e, const void* data, std::size_t size,
+                     const onnxview::schema::message_desc& root) {
+    std::string s = onnxview::errc_message(e.code);
+    s += " (";
+    s += onnxview::errc_name(e.code);
+    s += ") at byte ";
+    s += std::to_string(e.offset);
+    if (data != nullptr && e.offset <= size) {
+        char path[512];
+        auto n = onnxview::field_path_at(data, size, e.offset, root, path, sizeof path);
+        if ((n.ok() || n.err().code == onnxview::errc::buffer_too_small) && path[0] != '\0') {
+            s += " in ";
+            s += path;
+            if (!n.ok()) s += "...";
+        }
+    }
+    return s;
+}
+
+bool open_model_file(const char* cmd, const char* path, onnxview::mapped_file& out, int* code) {
+    onnxview::io_detail why;
+    onnxview::open_options opts;
+    auto f = onnxview::mapped_file::open(path, opts, &why);
+    if (!f) {
+        std::string msg = "cannot read '";
+        msg += path;
+        msg += "': ";
+        msg += onnxview::errc_message(f.err().code);
+        if (f.err().code == onnxview::errc::io_error && why.sys_errno != 0) {
+            msg += " (";
+            msg += why.operation;
+            msg += ": ";
+            msg += std::strerror(why.sys_errno);
+            msg += ")";
+        }
+        print_error(cmd, msg);
+        *code = exit_usage;
+        return false;
+    }
+    out = std::move(f.value());
+    return true;
+}
+
+bool is_help(std::string_view arg) { return arg == "-h" || arg == "--help"; }
+
+bool parse_u64(std::string_view s, std::uint64_t& out) {
+    if (s.empty() || s.size() > 19) return false;
+    std::uint64_t v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') return false;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    out = v;
+    return true;
+}
+
+namespace {
+
+// Length of the valid UTF-8 sequence at s[i], or 0.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned c = b(i);
+    std::size_t n;
+    unsigned min;
+    if (c < 0x80) return 1;
+    if ((c & 0xE0) == 0xC0) { n = 2; min = 0x80; }
+    else if ((c & 0xF0) == 0xE0) { n = 3; min = 0x800; }
+    else if ((c & 0xF8) == 0xF0) { n = 4; min = 0x10000; }
+    else return 0;
+    if (s.size() - i < n) return 0;
+    unsigned cp = c & (0x7F >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+        if ((b(i + k) & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (b(i + k) & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return n;
+}
+
+}  // namespace
+
+void json_quote(std::string& out, std::string_view s) {
+    static const char hex[] = "0123456789abcdef";
+    out += '"';
+    for (std::size_t i = 0; i < s.size();) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        switch (c) {
+            case '"': out += "\\\""; ++i; continue;
+            case '\\': out += "\\\\"; ++i; continue;
+            case '\n': out += "\\n"; ++i; continue;
+            case '\r': out += "\\r"; ++i; continue;
+            case '\t': out += "\\t"; ++i; continue;
+            case '\b': out += "\\b"; ++i; continue;
+            case '\f': out += "\\f"; ++i; continue;
+            default: break;
+        }
+        if (c < 0x20 || c == 0x7F) {
+            out += "\\u00";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+            ++i;
+            continue;
+        }
+        const std::size_t n = utf8_length(s, i);
+        if (n == 0) {  // not UTF-8: the byte as a code point
+            out += "\\u00";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+            ++i;
+            continue;
+        }
+        out.append(s.data() + i, n);
+        i += n;
+    }
+    out += '"';
+}
+
+void text_quote(std::string& out, std::string_view s) {
+    static const char hex[] = "0123456789abcdef";
+    for (char ch : s) {
+        const unsigned char c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c < 0x7F && c != '\\') {
+            out += ch;
+        } else if (c == '\\') {
+            out += "\\\\";
+        } else {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+}
+
+void json_writer::value(double v) {
+    element();
+    if (!std::isfinite(v)) {  // JSON has no NaN or infinity
+        out_ += "null";
+        return;
+    }
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    out_ += buf;
+}
+
+}  // namespace onnxview_cli

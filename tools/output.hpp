@@ -1,0 +1,138 @@
+// tools/output.hpp - what every onnxview subcommand shares: exit codes,
+// one-line errors on stderr, opening a model file, and a small JSON writer.
+#ifndef ONNXVIEW_TOOLS_OUTPUT_HPP
+#define ONNXVIEW_TOOLS_OUTPUT_HPP
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onnxview/error.hpp"
+#include "onnxview/file.hpp"
+#include "onnxview/schema.hpp"
+
+namespace onnxview_cli {
+
+// Exit codes, the same for every subcommand (documented in `onnxview --help`).
+enum exit_code : int {
+    exit_ok = 0,        // success; `check` found no errors
+    exit_findings = 1,  // the model is invalid (check found errors, or a parse error)
+    exit_usage = 2,     // bad usage, or the file could not be read
+};
+
+// Prints "onnxview CMD: MESSAGE" and a newline to stderr.
+void print_error(const char* cmd, const std::string& message);
+
+// Describes a library error: "truncated at byte 12". With the bytes of a model
+// (`data` non-null) the field path of the offset is added when known.
+std::string describe(onnxview::error e, const void* data = nullptr, std::size_t size = 0);
+std::string describe(onnxview::error e, const void* data, std::size_t size,
+                     const onnxview::schema::message_desc& root);
+
+// Opens `path` (mmap). On failure prints one line and returns false; `*code`
+// is exit_usage for I/O errors (missing file, directory, empty file).
+bool open_model_file(const char* cmd, const char* path, onnxview::mapped_file& out, int* code);
+
+// Returns true when `arg` is -h or --help.
+bool is_help(std::string_view arg);
+
+// Parses a non-negative decimal number; false when `s` is not one.
+bool parse_u64(std::string_view s, std::uint64_t& out);
+
+// Appends `s` to `out` with JSON string escaping (quotes included). Bytes that
+// are not valid UTF-8 are written as \u00XX of the byte (lossless to read back
+// as Latin-1), so the output is always valid JSON.
+void json_quote(std::string& out, std::string_view s);
+
+// Appends `s` for a terminal: printable ASCII as is, the rest as \xNN.
+void text_quote(std::string& out, std::string_view s);
+
+// A streaming JSON writer into a std::string. Keys and values alternate
+// inside objects; commas and indentation are handled here.
+class json_writer {
+public:
+    void begin_object() { open('{'); }
+    void end_object() { close('}'); }
+    void begin_array() { open('['); }
+    void end_array() { close(']'); }
+    void key(std::string_view k) {
+        element();
+        json_quote(out_, k);
+        out_ += ": ";
+        after_key_ = true;
+    }
+    void value(std::string_view s) {
+        element();
+        json_quote(out_, s);
+    }
+    void value(const char* s) { value(std::string_view(s)); }
+    void value(std::int64_t v) {
+        element();
+        out_ += std::to_string(v);
+    }
+    void value(std::uint64_t v) {
+        element();
+        out_ += std::to_string(v);
+    }
+    void value(int v) { value(static_cast<std::int64_t>(v)); }
+    void value(double v);
+    void value(bool b) {
+        element();
+        out_ += b ? "true" : "false";
+    }
+    void null() {
+        element();
+        out_ += "null";
+    }
+    template <class T>
+    void field(std::string_view k, const T& v) {
+        key(k);
+        value(v);
+    }
+    const std::string& str() const { return out_; }
+
+private:
+    void element() {
+        if (after_key_) {
+            after_key_ = false;
+            return;
+        }
+        if (!first_.empty()) {
+            if (!first_.back()) out_ += ',';
+            first_.back() = false;
+            newline();
+        }
+    }
+    void open(char c) {
+        element();
+        out_ += c;
+        first_.push_back(true);
+    }
+    void close(char c) {
+        const bool empty = first_.back();
+        first_.pop_back();
+        if (!empty) newline();
+        out_ += c;
+        if (first_.empty()) out_ += '\n';
+    }
+    void newline() {
+        out_ += '\n';
+        out_.append(2 * first_.size(), ' ');
+    }
+
+    std::string out_;
+    std::vector<bool> first_;
+    bool after_key_ = false;
+};
+
+// Subcommands: argc/argv start after the subcommand name (argv[0] is it).
+int run_info(int argc, char** argv);
+int run_check(int argc, char** argv);
+int run_dump(int argc, char** argv);
+int run_tensor(int argc, char** argv);
+
+}  // namespace onnxview_cli
+
+#endif  // ONNXVIEW_TOOLS_OUTPUT_HPP
