@@ -1,0 +1,974 @@
+// onnxview/tensor_data.hpp - the elements of a tensor, wherever they live.
+//
+// A TensorProto keeps its payload in one of three places: `raw_data`
+// (little-endian fixed-width bytes), a typed repeated field (`float_data`,
+// `int32_data`, ... - protobuf varints or fixed32/fixed64), or an external
+// file (data_location == EXTERNAL). tensor_data hides the difference:
+//
+//   auto d = onnxview::tensor_data::make(t);          // t: any tensor_view
+//   if (!d) return d.err();                           // size, type, dims checked here
+//   for (float x : d->elements<float>()) ...          // natural type, any storage
+//   for (double x : d->scalars<double>()) ...         // any numeric type, converted
+//   (a range made for the wrong type is empty and carries err())
+//   auto s = d->as_span<float>();                     // zero-copy, when possible
+//   std::vector<float> v(d->size());
+//   d->copy_to(v.data(), v.size());                   // copy-out, any storage
+//
+// A tensor_view may come from an initializer, an attribute (t / tensors),
+// a sparse tensor's values/indices, a sequence/optional, or a standalone
+// TensorProto file (parse_tensor); all are the same here.
+//
+// Natural element types (element_type_t<D> below): FLOAT float; UINT8
+// uint8_t; INT8 int8_t; UINT16 uint16_t; INT16 int16_t; INT32 int32_t; INT64
+// int64_t; STRING std::string_view; BOOL bool; FLOAT16 and BFLOAT16 the
+// uint16_t bit pattern; DOUBLE double; UINT32 uint32_t; UINT64 uint64_t;
+// COMPLEX64 std::complex<float>; COMPLEX128 std::complex<double>; the FLOAT8
+// types, FLOAT8E8M0 and FLOAT4E2M1 the uint8_t bit pattern; UINT4/UINT2
+// uint8_t and INT4/INT2 int8_t, one unpacked (sign-extended) value per
+// element. Narrow-float patterns decode with onnxview/float_formats.hpp, or
+// all at once through scalars<float/double>() and copy_as().
+//
+// Strictness (more than onnx.checker, which only asks for "at least"):
+//   - element count = product of dims; empty dims = scalar (1 element); a
+//     negative dim or a product (or byte size) above 2^64-1 -> bad_dims.
+//   - raw_data and external payloads must be EXACTLY ceil(N x bits / 8)
+//     bytes (4-bit: ceil(N/2), 2-bit: ceil(N/4)); shorter or longer ->
+//     payload_size_mismatch.
+//   - the typed field must hold EXACTLY N entries (2N for complex; ceil(N/2)
+//     or ceil(N/4) packed bytes, one byte per int32 entry, for the 4-bit and
+//     2-bit types as the proto comment and the Python helper write them -
+//     the checker's 8-or-16-per-entry lower bound is not accepted);
+//     otherwise payload_size_mismatch. N > 0 with no payload at all is a
+//     payload_size_mismatch too.
+//   - int32_data entries are masked to the element width (low 8 or 16 bits),
+//     never range-checked: writers disagree about sign (see the schema notes),
+//     and numpy_helper masks too. Padding bits of the last sub-byte byte are
+//     ignored.
+//   - payload in a typed field that does not belong to the data type (e.g.
+//     int64_data for FLOAT) -> bad_data_type; raw_data together with a
+//     non-empty typed field, or an EXTERNAL tensor with any inline payload ->
+//     payload_size_mismatch; STRING with raw_data or EXTERNAL -> bad_data_type;
+//     UNDEFINED (0) or an unknown number (e.g. 99) -> bad_data_type.
+//   - an EXTERNAL tensor needs an external_payload_source; without one ->
+//     invalid_argument.
+//   - `segment` is not interpreted (the inclusivity of its `end` is not
+//     specified and numpy_helper refuses such tensors): a segmented tensor
+//     is checked against its dims like any other; read t.segment() yourself.
+//
+// Cost and copies. make() is linear in the tensor's own fields (it counts
+// the typed field's entries; raw_data is checked in O(1)); it allocates
+// nothing and copies nothing. elements(), scalars() and strings() decode on
+// the fly: no copy of the payload, one element at a time (raw: memcpy of one
+// little-endian element, so unaligned bytes and big-endian hosts are fine).
+// as_span() is the only zero-copy *array* view; copy_to() and copy_as() copy
+// into the caller's buffer. at(k) is O(1) for raw/external payloads and
+// O(k) for typed ones.
+//
+// Lifetime: a tensor_data, its ranges and spans are valid while the model
+// bytes (and, for external tensors, the bytes returned by the source) are.
+#ifndef ONNXVIEW_TENSOR_DATA_HPP
+#define ONNXVIEW_TENSOR_DATA_HPP
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+
+#include "onnxview/enums.hpp"
+#include "onnxview/float_formats.hpp"
+#include "onnxview/model.hpp"
+
+namespace onnxview {
+
+// ---------------------------------------------------------------------------
+// Host byte order (raw_data is little-endian on every host).
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+constexpr bool host_is_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+#elif defined(_WIN32)
+constexpr bool host_is_little_endian = true;
+#else
+constexpr bool host_is_little_endian = false;  // unknown: no zero-copy spans, copies still correct
+#endif
+
+// A read-only contiguous view of T (C++17 has no std::span). Does not own.
+template <class T>
+class span {
+public:
+    using element_type = T;
+    using value_type = std::remove_cv_t<T>;
+    using iterator = T*;
+
+    constexpr span() noexcept = default;
+    constexpr span(T* data, std::size_t size) noexcept : data_(data), size_(size) {}
+    constexpr T* data() const noexcept { return data_; }
+    constexpr std::size_t size() const noexcept { return size_; }
+    constexpr bool empty() const noexcept { return size_ == 0; }
+    constexpr T* begin() const noexcept { return data_; }
+    constexpr T* end() const noexcept { return data_ + size_; }
+    constexpr T& operator[](std::size_t i) const noexcept { return data_[i]; }
+
+private:
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Per-type facts.
+
+// The typed field that holds a type's payload when raw_data is not used;
+// the values are the TensorProto field numbers.
+enum class typed_field : std::uint8_t {
+    none = 0,
+    float_data = 4,
+    int32_data = 5,
+    string_data = 6,
+    int64_data = 7,
+    double_data = 10,
+    uint64_data = 11,
+};
+const char* typed_field_name(typed_field f) noexcept;  // "float_data", ...; "none"
+
+// What an element is, for conversions.
+enum class element_kind : std::uint8_t {
+    unsigned_int,  // UINT8/16/32/64, UINT4, UINT2
+    signed_int,    // INT8/16/32/64, INT4, INT2 (two's complement)
+    boolean,       // BOOL
+    ieee_float,    // FLOAT, DOUBLE
+    narrow_float,  // FLOAT16, BFLOAT16, FLOAT8*, FLOAT8E8M0, FLOAT4E2M1
+    complex,       // COMPLEX64, COMPLEX128 (real then imaginary)
+    string,        // STRING
+};
+
+// The natural C++ type of an element (see the top of this file).
+enum class natural_type : std::uint8_t {
+    f32, u8, i8, u16, i16, i32, i64, string_view, boolean, f64, u32, u64, c64, c128,
+};
+
+struct data_type_info {
+    std::int32_t type;                // the DataType number
+    const char* name;                 // "FLOAT", ...
+    std::uint16_t bits;               // bits per element in raw_data (COMPLEX128: 128); 0 for STRING
+    typed_field field;                // where it lives when raw_data is not used
+    std::uint8_t entries_per_element; // typed field entries per element: 2 for complex, else 1
+    std::uint8_t elements_per_entry;  // elements per typed entry (and per raw byte): 2 for 4-bit, 4 for 2-bit, else 1
+    element_kind kind;
+    natural_type natural;
+    // Bits of one scalar part: bits, or bits / 2 for complex.
+    constexpr unsigned part_bits() const noexcept { return kind == element_kind::complex ? bits / 2u : bits; }
+    constexpr bool sub_byte() const noexcept { return elements_per_entry > 1; }
+    // Bytes of one element in raw_data (0 for sub-byte types and STRING).
+    constexpr unsigned element_bytes() const noexcept { return bits >= 8 ? bits / 8u : 0u; }
+};
+
+namespace detail {
+using dt = data_type;
+using tf = typed_field;
+using ek = element_kind;
+using nt = natural_type;
+inline constexpr data_type_info data_type_table[] = {
+    {0, "UNDEFINED", 0, tf::none, 0, 0, ek::unsigned_int, nt::u8},  // placeholder, never returned
+    {1, "FLOAT", 32, tf::float_data, 1, 1, ek::ieee_float, nt::f32},
+    {2, "UINT8", 8, tf::int32_data, 1, 1, ek::unsigned_int, nt::u8},
+    {3, "INT8", 8, tf::int32_data, 1, 1, ek::signed_int, nt::i8},
+    {4, "UINT16", 16, tf::int32_data, 1, 1, ek::unsigned_int, nt::u16},
+    {5, "INT16", 16, tf::int32_data, 1, 1, ek::signed_int, nt::i16},
+    {6, "INT32", 32, tf::int32_data, 1, 1, ek::signed_int, nt::i32},
+    {7, "INT64", 64, tf::int64_data, 1, 1, ek::signed_int, nt::i64},
+    {8, "STRING", 0, tf::string_data, 1, 1, ek::string, nt::string_view},
+    {9, "BOOL", 8, tf::int32_data, 1, 1, ek::boolean, nt::boolean},
+    {10, "FLOAT16", 16, tf::int32_data, 1, 1, ek::narrow_float, nt::u16},
+    {11, "DOUBLE", 64, tf::double_data, 1, 1, ek::ieee_float, nt::f64},
+    {12, "UINT32", 32, tf::uint64_data, 1, 1, ek::unsigned_int, nt::u32},
+    {13, "UINT64", 64, tf::uint64_data, 1, 1, ek::unsigned_int, nt::u64},
+    {14, "COMPLEX64", 64, tf::float_data, 2, 1, ek::complex, nt::c64},
+    {15, "COMPLEX128", 128, tf::double_data, 2, 1, ek::complex, nt::c128},
+    {16, "BFLOAT16", 16, tf::int32_data, 1, 1, ek::narrow_float, nt::u16},
+    {17, "FLOAT8E4M3FN", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {18, "FLOAT8E4M3FNUZ", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {19, "FLOAT8E5M2", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {20, "FLOAT8E5M2FNUZ", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {21, "UINT4", 4, tf::int32_data, 1, 2, ek::unsigned_int, nt::u8},
+    {22, "INT4", 4, tf::int32_data, 1, 2, ek::signed_int, nt::i8},
+    {23, "FLOAT4E2M1", 4, tf::int32_data, 1, 2, ek::narrow_float, nt::u8},
+    {24, "FLOAT8E8M0", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {25, "UINT2", 2, tf::int32_data, 1, 4, ek::unsigned_int, nt::u8},
+    {26, "INT2", 2, tf::int32_data, 1, 4, ek::signed_int, nt::i8},
+};
+static_assert(sizeof(data_type_table) / sizeof(data_type_table[0]) == max_data_type + 1,
+              "one row per DataType");
+}  // namespace detail
+
+// The facts of DataType `type`; null for UNDEFINED and numbers outside the
+// schema. O(1).
+constexpr const data_type_info* find_data_type_info(std::int32_t type) noexcept {
+    return type >= 1 && type <= max_data_type ? &detail::data_type_table[type] : nullptr;
+}
+
+// element_type_t<data_type::float16> is std::uint16_t, and so on.
+template <data_type D> struct element_type;
+#define ONNXVIEW_ELEMENT_TYPE(D, T) \
+    template <> struct element_type<data_type::D> { using type = T; };
+ONNXVIEW_ELEMENT_TYPE(float32, float)
+ONNXVIEW_ELEMENT_TYPE(uint8, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(int8, std::int8_t)
+ONNXVIEW_ELEMENT_TYPE(uint16, std::uint16_t)
+ONNXVIEW_ELEMENT_TYPE(int16, std::int16_t)
+ONNXVIEW_ELEMENT_TYPE(int32, std::int32_t)
+ONNXVIEW_ELEMENT_TYPE(int64, std::int64_t)
+ONNXVIEW_ELEMENT_TYPE(string, std::string_view)
+ONNXVIEW_ELEMENT_TYPE(boolean, bool)
+ONNXVIEW_ELEMENT_TYPE(float16, std::uint16_t)
+ONNXVIEW_ELEMENT_TYPE(float64, double)
+ONNXVIEW_ELEMENT_TYPE(uint32, std::uint32_t)
+ONNXVIEW_ELEMENT_TYPE(uint64, std::uint64_t)
+ONNXVIEW_ELEMENT_TYPE(complex64, std::complex<float>)
+ONNXVIEW_ELEMENT_TYPE(complex128, std::complex<double>)
+ONNXVIEW_ELEMENT_TYPE(bfloat16, std::uint16_t)
+ONNXVIEW_ELEMENT_TYPE(float8e4m3fn, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(float8e4m3fnuz, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(float8e5m2, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(float8e5m2fnuz, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(uint4, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(int4, std::int8_t)
+ONNXVIEW_ELEMENT_TYPE(float4e2m1, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(float8e8m0, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(uint2, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(int2, std::int8_t)
+#undef ONNXVIEW_ELEMENT_TYPE
+template <data_type D>
+using element_type_t = typename element_type<D>::type;
+
+// The natural_type tag of C++ type T; natural_type_of_v<long double> etc. do not compile.
+template <class T> struct natural_type_of;
+#define ONNXVIEW_NATURAL(T, N) \
+    template <> struct natural_type_of<T> { static constexpr natural_type value = natural_type::N; };
+ONNXVIEW_NATURAL(float, f32)
+ONNXVIEW_NATURAL(std::uint8_t, u8)
+ONNXVIEW_NATURAL(std::int8_t, i8)
+ONNXVIEW_NATURAL(std::uint16_t, u16)
+ONNXVIEW_NATURAL(std::int16_t, i16)
+ONNXVIEW_NATURAL(std::int32_t, i32)
+ONNXVIEW_NATURAL(std::int64_t, i64)
+ONNXVIEW_NATURAL(std::string_view, string_view)
+ONNXVIEW_NATURAL(bool, boolean)
+ONNXVIEW_NATURAL(double, f64)
+ONNXVIEW_NATURAL(std::uint32_t, u32)
+ONNXVIEW_NATURAL(std::uint64_t, u64)
+ONNXVIEW_NATURAL(std::complex<float>, c64)
+ONNXVIEW_NATURAL(std::complex<double>, c128)
+#undef ONNXVIEW_NATURAL
+template <class T>
+constexpr natural_type natural_type_of_v = natural_type_of<T>::value;
+
+// ---------------------------------------------------------------------------
+// Where the payload lives.
+
+enum class storage_kind : std::uint8_t {
+    none,      // no payload (only for 0 elements)
+    raw,       // raw_data
+    typed,     // the typed field (float_data, int32_data, ...)
+    external,  // an external file (data_location == EXTERNAL)
+};
+const char* storage_kind_name(storage_kind k) noexcept;  // "none", "raw", "typed", "external"
+
+struct storage_info {
+    storage_kind kind = storage_kind::none;
+    std::int32_t data_type = 0;
+    typed_field field = typed_field::none;  // the typed field of this data type
+    std::uint64_t element_count = 0;
+    // Bytes of the payload in its raw_data form: ceil(N x bits / 8) (0 for
+    // STRING). For raw and external storage this is the stored size.
+    std::uint64_t byte_size = 0;
+    // typed: entries in the typed field (2N for complex, ceil(N/2) or
+    // ceil(N/4) for sub-byte types); STRING: N; else 0.
+    std::uint64_t entry_count = 0;
+    // raw: offset of raw_data's first byte in the root buffer; typed: offset
+    // of the typed field's first tag; external: the `offset` entry (0 when
+    // absent or not a decimal number); none: offset of the tensor.
+    std::uint64_t offset = 0;
+    // raw: the largest power of two (up to 4096) dividing the payload's
+    // address; external: the same for the file offset (the address is known
+    // only once fetched - see tensor_data::bytes()); typed and none: 0.
+    std::uint32_t alignment = 0;
+    // external: the `location` entry.
+    std::string_view location;
+};
+
+// Validates t's type, dims and payload size (all rules at the top of this
+// file) and says where the payload lives, without fetching external bytes.
+// Linear in the tensor's own fields; allocates nothing.
+result<storage_info> describe_storage(const tensor_view& t) noexcept;
+
+// Product of the dims of `dims` (a TensorProto's or SparseTensorProto's).
+// Empty: 1. Errors: bad_dims (negative dim, product above 2^64-1), or the
+// wire error of a malformed dims field.
+result<std::uint64_t> element_count(const wire::repeated<wire::elem_int64>& dims) noexcept;
+inline result<std::uint64_t> element_count(const tensor_view& t) noexcept {
+    if (!t.ok()) return t.err();
+    return element_count(t.dims());
+}
+
+// Bytes of `count` elements of a type in raw_data form; bad_dims on overflow,
+// bad_data_type for STRING.
+result<std::uint64_t> payload_bytes(const data_type_info& info, std::uint64_t count) noexcept;
+
+// ---------------------------------------------------------------------------
+// External payloads. The model layer never opens files: it asks this
+// callback for the bytes of an EXTERNAL tensor (see onnxview/external_source.hpp
+// for an adapter over external_data_resolver). `fetch` must return exactly
+// the tensor's payload (raw_data layout) or an error; the bytes must stay
+// valid as long as the tensor_data made from them is used. `expected_bytes`
+// is dims x element size (already validated). All-zero: no source.
+struct external_payload_source {
+    void* user = nullptr;
+    result<std::string_view> (*fetch)(void* user, const tensor_view& t,
+                                      std::uint64_t expected_bytes) = nullptr;
+};
+
+namespace detail {
+
+// 2^k for the largest k with 2^k | v, capped at 4096 (v = 0 gives 4096).
+inline std::uint32_t alignment_of(std::uint64_t v) noexcept {
+    std::uint32_t a = 1;
+    while (a < 4096 && (v & a) == 0) a <<= 1;
+    return a;
+}
+
+inline std::int64_t sign_extend(std::uint64_t v, unsigned bits) noexcept {
+    if (bits >= 64) return static_cast<std::int64_t>(v);
+    const std::uint64_t m = std::uint64_t(1) << (bits - 1);
+    v &= (m << 1) - 1;
+    return static_cast<std::int64_t>((v ^ m) - m);
+}
+
+inline std::uint64_t mask_bits(std::uint64_t v, unsigned bits) noexcept {
+    return bits >= 64 ? v : v & ((std::uint64_t(1) << bits) - 1);
+}
+
+// double -> float without undefined behaviour for values beyond FLT_MAX:
+// they round (to nearest even) to +-FLT_MAX or +-inf as IEEE would.
+inline float narrow_to_float(double d) noexcept {
+    const double a = d < 0 ? -d : d;
+    if (a > static_cast<double>(std::numeric_limits<float>::max()) && a == a) {
+        const float big = a < 0x1.ffffffp+127 ? std::numeric_limits<float>::max()
+                                              : std::numeric_limits<float>::infinity();
+        return d < 0 ? -big : big;
+    }
+    return static_cast<float>(d);
+}
+
+// The raw 64-bit values of a repeated scalar field, packed or unpacked,
+// `width` 0 (varint), 4 (fixed32) or 8 (fixed64). Same rules as
+// wire::repeated (other wire types are skipped), so it yields exactly the
+// entries wire::repeated<...>::count() counted. Stops at the first error.
+class entry_reader {
+public:
+    entry_reader() noexcept = default;
+    entry_reader(const wire::message& scope, std::uint32_t number, unsigned width) noexcept
+        : cursor_(scope.fields()), number_(number), width_(static_cast<std::uint8_t>(width)) {}
+
+    bool next(std::uint64_t& raw) noexcept {
+        for (;;) {
+            if (p_ != end_) {
+                if (width_ == 0) {
+                    if (wire::decode_varint(p_, end_, raw) != errc::ok) return stop();
+                } else if (width_ == 4) {
+                    if (end_ - p_ < 4) return stop();
+                    raw = wire::load_le32(p_);
+                    p_ += 4;
+                } else {
+                    if (end_ - p_ < 8) return stop();
+                    raw = wire::load_le64(p_);
+                    p_ += 8;
+                }
+                return true;
+            }
+            if (number_ == 0) return false;
+            wire::field f;
+            if (!cursor_.next(f)) return stop();
+            if (f.number != number_) continue;
+            if (f.type == wire::wire_type::length_delimited) {
+                p_ = f.payload;
+                end_ = f.payload + f.raw;
+                continue;
+            }
+            const wire::wire_type want = width_ == 0   ? wire::wire_type::varint
+                                         : width_ == 4 ? wire::wire_type::fixed32
+                                                       : wire::wire_type::fixed64;
+            if (f.type == want) {
+                raw = f.raw;
+                return true;
+            }
+        }
+    }
+
+private:
+    bool stop() noexcept {
+        number_ = 0;
+        p_ = end_ = nullptr;
+        return false;
+    }
+    wire::message::cursor cursor_;
+    const char* p_ = nullptr;
+    const char* end_ = nullptr;
+    std::uint32_t number_ = 0;
+    std::uint8_t width_ = 0;
+};
+
+inline unsigned entry_width(typed_field f) noexcept {
+    return f == typed_field::float_data ? 4u : f == typed_field::double_data ? 8u : 0u;
+}
+
+// Little-endian load of 1, 2, 4 or 8 bytes.
+inline std::uint64_t load_le(const char* p, unsigned bytes) noexcept {
+    switch (bytes) {
+        case 1: return static_cast<unsigned char>(*p);
+        case 2:
+            return static_cast<std::uint64_t>(static_cast<unsigned char>(p[0])) |
+                   static_cast<std::uint64_t>(static_cast<unsigned char>(p[1])) << 8;
+        case 4: return wire::load_le32(p);
+        default: return wire::load_le64(p);
+    }
+}
+
+// The bit pattern of one scalar part (an element, or the real or imaginary
+// half of a complex) as a double.
+double scalar_to_double(const data_type_info& info, std::uint64_t bits) noexcept;
+
+// The same as float (narrow floats and FLOAT exactly; others rounded).
+inline float scalar_to_float(const data_type_info& info, std::uint64_t bits) noexcept {
+    switch (info.kind) {
+        case element_kind::ieee_float:
+        case element_kind::complex:
+            if (info.part_bits() == 32) return wire::bits_to_float(static_cast<std::uint32_t>(bits));
+            return narrow_to_float(wire::bits_to_double(bits));
+        case element_kind::unsigned_int: return static_cast<float>(bits);
+        case element_kind::signed_int: return static_cast<float>(sign_extend(bits, info.bits));
+        case element_kind::boolean: return bits != 0 ? 1.0f : 0.0f;
+        case element_kind::narrow_float: {
+            float f = 0;
+            narrow_float_to_float(info.type, static_cast<std::uint32_t>(bits), f);
+            return f;
+        }
+        default: return 0.0f;
+    }
+}
+
+template <class D>
+D scalar_to(const data_type_info& info, std::uint64_t bits) noexcept {
+    if constexpr (std::is_same<D, float>::value)
+        return scalar_to_float(info, bits);
+    else
+        return scalar_to_double(info, bits);
+}
+
+// Element bit patterns -> natural type T (T already checked to match).
+template <class T>
+T from_bits(std::uint64_t lo, std::uint64_t hi, unsigned part_bits) noexcept {
+    if constexpr (std::is_same<T, bool>::value) {
+        (void)hi, (void)part_bits;
+        return lo != 0;
+    } else if constexpr (std::is_same<T, float>::value) {
+        (void)hi, (void)part_bits;
+        return wire::bits_to_float(static_cast<std::uint32_t>(lo));
+    } else if constexpr (std::is_same<T, double>::value) {
+        (void)hi, (void)part_bits;
+        return wire::bits_to_double(lo);
+    } else if constexpr (std::is_same<T, std::complex<float>>::value) {
+        (void)part_bits;
+        return T(wire::bits_to_float(static_cast<std::uint32_t>(lo)),
+                 wire::bits_to_float(static_cast<std::uint32_t>(hi)));
+    } else if constexpr (std::is_same<T, std::complex<double>>::value) {
+        (void)part_bits;
+        return T(wire::bits_to_double(lo), wire::bits_to_double(hi));
+    } else if constexpr (std::is_signed<T>::value) {
+        (void)hi;
+        return static_cast<T>(sign_extend(lo, part_bits));
+    } else {
+        (void)hi, (void)part_bits;
+        return static_cast<T>(lo);
+    }
+}
+
+}  // namespace detail
+
+class tensor_data;
+struct tensor_data_builder;
+
+// Decodes a tensor's elements one at a time as bit patterns: `lo` holds the
+// element (zero-extended, masked to its width; sub-byte types unpacked),
+// `hi` the imaginary part of a complex. Copying it saves the position.
+class element_cursor {
+public:
+    element_cursor() noexcept = default;
+    explicit element_cursor(const tensor_data& d) noexcept;
+
+    // False at the end (or if the bytes changed since validation).
+    bool next(std::uint64_t& lo, std::uint64_t& hi) noexcept {
+        if (remaining_ == 0) return false;
+        --remaining_;
+        hi = 0;
+        if (per_byte_ > 1) {
+            if (sub_ == 0) {
+                if (typed_) {
+                    std::uint64_t r;
+                    if (!entries_.next(r)) return stop();
+                    byte_ = static_cast<std::uint8_t>(r);
+                } else {
+                    byte_ = static_cast<std::uint8_t>(*p_++);
+                }
+            }
+            lo = (byte_ >> (sub_ * bits_)) & ((1u << bits_) - 1u);
+            if (++sub_ == per_byte_) sub_ = 0;
+            return true;
+        }
+        if (typed_) {
+            if (!entries_.next(lo)) return stop();
+            if (complex_) {
+                if (!entries_.next(hi)) return stop();
+                if (part_bytes_ == 4) {
+                    lo &= 0xFFFFFFFFu;
+                    hi &= 0xFFFFFFFFu;
+                }
+            } else {
+                lo = detail::mask_bits(lo, bits_);
+            }
+            return true;
+        }
+        if (complex_) {
+            lo = detail::load_le(p_, part_bytes_);
+            hi = detail::load_le(p_ + part_bytes_, part_bytes_);
+            p_ += 2u * part_bytes_;
+        } else {
+            lo = detail::load_le(p_, part_bytes_);
+            p_ += part_bytes_;
+        }
+        return true;
+    }
+    // Elements not yet returned.
+    std::uint64_t remaining() const noexcept { return remaining_; }
+
+private:
+    bool stop() noexcept {
+        remaining_ = 0;
+        return false;
+    }
+    detail::entry_reader entries_;
+    const char* p_ = nullptr;
+    std::uint64_t remaining_ = 0;
+    std::uint8_t bits_ = 0;        // element bits (non-complex)
+    std::uint8_t part_bytes_ = 0;  // raw: bytes per element (complex: per part)
+    std::uint8_t per_byte_ = 1;    // elements per byte/entry for sub-byte types
+    std::uint8_t sub_ = 0;
+    std::uint8_t byte_ = 0;
+    bool typed_ = false;
+    bool complex_ = false;
+};
+
+// The elements of a tensor as their natural type T; an input range. A range
+// made for the wrong T is empty and carries the error (err()), so it can be
+// used directly in a range-for.
+template <class T>
+class element_range {
+public:
+    element_range() noexcept = default;
+    explicit element_range(error e) noexcept : err_(e) {}
+    element_range(const element_cursor& c, unsigned part_bits, std::uint64_t n) noexcept
+        : cursor_(c), part_bits_(part_bits), size_(n) {}
+    error err() const noexcept { return err_; }
+    bool ok() const noexcept { return err_.ok(); }
+
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = T;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const T*;
+        using reference = T;
+
+        iterator() noexcept = default;
+        iterator(const element_cursor& c, unsigned part_bits) noexcept
+            : cursor_(c), part_bits_(part_bits), done_(false) {
+            advance();
+        }
+        T operator*() const noexcept { return value_; }
+        iterator& operator++() noexcept {
+            advance();
+            return *this;
+        }
+        void operator++(int) noexcept { advance(); }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
+        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
+
+    private:
+        void advance() noexcept {
+            std::uint64_t lo, hi;
+            if (!cursor_.next(lo, hi)) {
+                done_ = true;
+                return;
+            }
+            value_ = detail::from_bits<T>(lo, hi, part_bits_);
+        }
+        element_cursor cursor_;
+        unsigned part_bits_ = 0;
+        bool done_ = true;
+        T value_{};
+    };
+
+    iterator begin() const noexcept { return iterator(cursor_, part_bits_); }
+    iterator end() const noexcept { return iterator(); }
+    std::uint64_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+
+private:
+    element_cursor cursor_;
+    unsigned part_bits_ = 0;
+    std::uint64_t size_ = 0;
+    error err_;
+};
+
+// The scalars of a numeric tensor converted to D (float or double): one per
+// element, two (real, imaginary) per complex element. An input range.
+template <class D>
+class scalar_range {
+    static_assert(std::is_same<D, float>::value || std::is_same<D, double>::value,
+                  "scalars are float or double");
+
+public:
+    scalar_range() noexcept = default;
+    explicit scalar_range(error e) noexcept : err_(e) {}
+    scalar_range(const element_cursor& c, const data_type_info* info, std::uint64_t n) noexcept
+        : cursor_(c), info_(info), size_(n) {}
+    error err() const noexcept { return err_; }
+    bool ok() const noexcept { return err_.ok(); }
+
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = D;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const D*;
+        using reference = D;
+
+        iterator() noexcept = default;
+        iterator(const element_cursor& c, const data_type_info* info) noexcept
+            : cursor_(c), info_(info), done_(false) {
+            advance();
+        }
+        D operator*() const noexcept { return value_; }
+        iterator& operator++() noexcept {
+            advance();
+            return *this;
+        }
+        void operator++(int) noexcept { advance(); }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
+        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
+
+    private:
+        void advance() noexcept {
+            if (pending_) {
+                pending_ = false;
+                value_ = detail::scalar_to<D>(*info_, imag_);
+                return;
+            }
+            std::uint64_t lo;
+            if (!cursor_.next(lo, imag_)) {
+                done_ = true;
+                return;
+            }
+            pending_ = info_->kind == element_kind::complex;
+            value_ = detail::scalar_to<D>(*info_, lo);
+        }
+        element_cursor cursor_;
+        const data_type_info* info_ = nullptr;
+        std::uint64_t imag_ = 0;
+        bool pending_ = false;
+        bool done_ = true;
+        D value_{};
+    };
+
+    iterator begin() const noexcept { return iterator(cursor_, info_); }
+    iterator end() const noexcept { return iterator(); }
+    // Number of scalars: N, or 2N for complex.
+    std::uint64_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+
+private:
+    element_cursor cursor_;
+    const data_type_info* info_ = nullptr;
+    std::uint64_t size_ = 0;
+    error err_;
+};
+
+// ---------------------------------------------------------------------------
+// A validated tensor payload: its type, element count and location. Small
+// (no copy of the data); valid while the model bytes (and fetched external
+// bytes) are.
+class tensor_data {
+public:
+    tensor_data() noexcept = default;
+
+    // Validates t (all rules at the top of this file) and locates its
+    // payload; EXTERNAL tensors are fetched through `ext` (required for them,
+    // ignored otherwise). Linear in t's own fields; allocates nothing.
+    static result<tensor_data> make(const tensor_view& t,
+                                    const external_payload_source* ext = nullptr) noexcept;
+    static result<tensor_data> make(const tensor_view& t, const external_payload_source& ext) noexcept {
+        return make(t, &ext);
+    }
+
+    std::int32_t type() const noexcept { return info_ ? info_->type : 0; }
+    const data_type_info& info() const noexcept { return *info_; }
+    // Number of elements (product of dims).
+    std::uint64_t size() const noexcept { return storage_.element_count; }
+    bool empty() const noexcept { return storage_.element_count == 0; }
+    storage_kind storage() const noexcept { return storage_.kind; }
+    const storage_info& describe() const noexcept { return storage_; }
+    // Raw/external payload bytes in raw_data layout (zero-copy; empty for
+    // typed storage). For external tensors storage_info::alignment is that
+    // of the file offset; use bytes().data() for the actual address.
+    std::string_view bytes() const noexcept { return bytes_; }
+
+    // True when T is the natural element type of this tensor's data type.
+    template <class T>
+    bool holds() const noexcept {
+        return info_ != nullptr && info_->natural == natural_type_of_v<T>;
+    }
+
+    // The elements as natural type T, decoded on the fly (no copy). If T is
+    // not the natural type the range is empty with err() bad_data_type
+    // (STRING: use strings()).
+    template <class T>
+    element_range<T> elements() const noexcept {
+        static_assert(!std::is_same<T, std::string_view>::value, "use strings() for STRING tensors");
+        if (!holds<T>()) return element_range<T>(error(errc::bad_data_type, storage_.offset));
+        return element_range<T>(element_cursor(*this), info_->part_bits(), size());
+    }
+
+    // Every numeric element converted to float or double (narrow floats
+    // exactly; int64 and double to float rounded to nearest); complex
+    // elements give two scalars, real then imaginary. No copy. For STRING
+    // the range is empty with err() bad_data_type.
+    template <class D>
+    scalar_range<D> scalars() const noexcept {
+        if (info_ == nullptr || info_->kind == element_kind::string)
+            return scalar_range<D>(error(errc::bad_data_type, storage_.offset));
+        return scalar_range<D>(element_cursor(*this), info_, scalar_count());
+    }
+    // N, or 2N for complex: the number of values scalars() and copy_as() give.
+    std::uint64_t scalar_count() const noexcept {
+        return info_ && info_->kind == element_kind::complex ? 2 * size() : size();
+    }
+
+    // The strings of a STRING tensor (views into the buffer, no copy); an
+    // empty range for other types (check holds<std::string_view>()).
+    string_range strings() const noexcept { return strings_; }
+
+    // ZERO-COPY: the elements as a span over the model (or external) bytes.
+    // Only when T is the natural type, the type is at least one byte wide
+    // (not UINT4/INT4/FLOAT4E2M1/UINT2/INT2), the payload is raw or external
+    // - or a FLOAT/DOUBLE/COMPLEX typed field stored as ONE packed chunk -
+    // the host is little-endian (not needed for 1-byte types), and the
+    // address is aligned for T. Errors: bad_data_type (wrong T, sub-byte,
+    // STRING, varint-encoded typed field, BOOL bytes other than 0/1 - checked
+    // in O(N)), not_little_endian, unaligned. On error use copy_to().
+    template <class T>
+    result<span<const T>> as_span() const noexcept {
+        static_assert(!std::is_same<T, std::string_view>::value, "use strings() for STRING tensors");
+        if (!holds<T>() || info_->sub_byte()) return error(errc::bad_data_type, storage_.offset);
+        if (size() == 0) return span<const T>();
+        const char* p = contiguous_payload();
+        if (p == nullptr) return error(errc::bad_data_type, storage_.offset);
+        if (sizeof(T) > 1 && !host_is_little_endian) return error(errc::not_little_endian, storage_.offset);
+        if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) != 0) return error(errc::unaligned, storage_.offset);
+        if constexpr (std::is_same<T, bool>::value) {
+            for (std::uint64_t i = 0; i < size(); ++i)
+                if (static_cast<unsigned char>(p[i]) > 1) return error(errc::bad_data_type, storage_.offset);
+        }
+        // The payload bytes are the object representation of N T's
+        // (validated size, little-endian host, aligned): FlatBuffers' rule.
+        return span<const T>(reinterpret_cast<const T*>(p), static_cast<std::size_t>(size()));
+    }
+
+    // COPY: writes the N elements as natural type T into out[0..N). Returns
+    // N. Errors: bad_data_type (wrong T; STRING copies string_views),
+    // buffer_too_small (capacity < N; nothing is written). Works for every
+    // storage, alignment and host byte order.
+    template <class T>
+    result<std::uint64_t> copy_to(T* out, std::size_t capacity) const noexcept {
+        if (!holds<T>()) return error(errc::bad_data_type, storage_.offset);
+        const std::uint64_t n = size();
+        if (capacity < n) return error(errc::buffer_too_small, storage_.offset);
+        if constexpr (std::is_same<T, std::string_view>::value) {
+            std::uint64_t i = 0;
+            for (std::string_view s : strings_) out[i++] = s;
+            return i == n ? result<std::uint64_t>(n) : result<std::uint64_t>(errc::payload_size_mismatch, storage_.offset);
+        } else {
+            if (!std::is_same<T, bool>::value && !info_->sub_byte() && host_is_little_endian &&
+                (storage_.kind == storage_kind::raw || storage_.kind == storage_kind::external)) {
+                if (n != 0) std::memcpy(out, bytes_.data(), static_cast<std::size_t>(n) * sizeof(T));
+                return n;
+            }
+            element_cursor c(*this);
+            const unsigned pb = info_->part_bits();
+            std::uint64_t lo, hi, i = 0;
+            while (c.next(lo, hi)) out[i++] = detail::from_bits<T>(lo, hi, pb);
+            if (i != n) return error(errc::payload_size_mismatch, storage_.offset);
+            return n;
+        }
+    }
+
+    // COPY with conversion: writes scalar_count() values (float or double,
+    // as scalars()) into out. Errors: bad_data_type (STRING),
+    // buffer_too_small (nothing written).
+    template <class D>
+    result<std::uint64_t> copy_as(D* out, std::size_t capacity) const noexcept {
+        const scalar_range<D> r = scalars<D>();
+        if (!r.ok()) return r.err();
+        const std::uint64_t n = scalar_count();
+        if (capacity < n) return error(errc::buffer_too_small, storage_.offset);
+        std::uint64_t i = 0;
+        for (D v : r) out[i++] = v;
+        if (i != n) return error(errc::payload_size_mismatch, storage_.offset);
+        return n;
+    }
+
+    // Element k as natural type T: O(1) for raw/external payloads, O(k) for
+    // typed ones. Errors: bad_data_type (wrong T), not_found (k >= N).
+    template <class T>
+    result<T> at(std::uint64_t k) const noexcept {
+        if (!holds<T>()) return error(errc::bad_data_type, storage_.offset);
+        if (k >= size()) return error(errc::not_found, storage_.offset);
+        if constexpr (std::is_same<T, std::string_view>::value) {
+            for (std::string_view s : strings_)
+                if (k-- == 0) return s;
+            return error(errc::payload_size_mismatch, storage_.offset);
+        } else {
+            std::uint64_t lo = 0, hi = 0;
+            if (!bit_pattern_at(k, lo, hi)) return error(errc::payload_size_mismatch, storage_.offset);
+            return detail::from_bits<T>(lo, hi, info_->part_bits());
+        }
+    }
+    // Element k converted to double (complex: `imag` receives the imaginary
+    // part when not null). Same cost and errors as at() (STRING: bad_data_type).
+    result<double> double_at(std::uint64_t k, double* imag = nullptr) const noexcept;
+
+private:
+    friend class element_cursor;
+    friend struct tensor_data_builder;
+    // Bit patterns of element k (see element_cursor::next).
+    bool bit_pattern_at(std::uint64_t k, std::uint64_t& lo, std::uint64_t& hi) const noexcept;
+    // The first byte of a contiguous little-endian array of the elements, or null.
+    const char* contiguous_payload() const noexcept;
+
+    const data_type_info* info_ = nullptr;
+    storage_info storage_;
+    std::string_view bytes_;     // raw / external payload
+    wire::message typed_scope_;  // typed: the region holding the typed field
+    std::uint32_t typed_number_ = 0;
+    string_range strings_;       // STRING: string_data
+};
+
+inline element_cursor::element_cursor(const tensor_data& d) noexcept {
+    if (d.info_ == nullptr) return;
+    const data_type_info& info = *d.info_;
+    remaining_ = d.size();
+    bits_ = static_cast<std::uint8_t>(info.bits <= 64 ? info.bits : 64);
+    per_byte_ = info.elements_per_entry;
+    complex_ = info.kind == element_kind::complex;
+    part_bytes_ = static_cast<std::uint8_t>(info.part_bits() / 8);
+    typed_ = d.storage_.kind == storage_kind::typed;
+    if (typed_)
+        entries_ = detail::entry_reader(d.typed_scope_, d.typed_number_, detail::entry_width(info.field));
+    else
+        p_ = d.bytes_.data();
+    if (d.storage_.kind == storage_kind::none) remaining_ = 0;
+}
+
+// --- Free-function forms (each validates the tensor like tensor_data::make) ---
+
+// COPY: as tensor_data::copy_to. The most direct "give me the numbers" call.
+template <class T>
+result<std::uint64_t> copy_elements(const tensor_view& t, T* out, std::size_t capacity,
+                                    const external_payload_source* ext = nullptr) noexcept {
+    auto d = tensor_data::make(t, ext);
+    if (!d) return d.err();
+    return d->copy_to(out, capacity);
+}
+// COPY with conversion: as tensor_data::copy_as.
+template <class D>
+result<std::uint64_t> copy_scalars(const tensor_view& t, D* out, std::size_t capacity,
+                                   const external_payload_source* ext = nullptr) noexcept {
+    auto d = tensor_data::make(t, ext);
+    if (!d) return d.err();
+    return d->copy_as(out, capacity);
+}
+// ZERO-COPY: as tensor_data::as_span.
+template <class T>
+result<span<const T>> element_span(const tensor_view& t,
+                                   const external_payload_source* ext = nullptr) noexcept {
+    auto d = tensor_data::make(t, ext);
+    if (!d) return d.err();
+    return d->as_span<T>();
+}
+
+// ---------------------------------------------------------------------------
+// Sparse tensors (SparseTensorProto): `values` holds NNZ elements, `indices`
+// (INT64) their positions in the dense tensor of shape `dims`, either as
+// coordinate tuples (indices shape [NNZ, rank]) or as linearized row-major
+// indices (shape [NNZ]).
+
+enum class sparse_layout : std::uint8_t {
+    coordinates,  // indices dims [NNZ, rank]
+    linear,       // indices dims [NNZ]
+};
+
+// A validated sparse tensor. make() checks: values 1-D; indices INT64 with
+// dims [NNZ] or [NNZ, rank] (rank = number of dense dims, at least 1) and
+// NNZ equal to the values' length (else bad_dims / bad_data_type); dense
+// dims non-negative with a product that fits (bad_dims). The index values
+// themselves are checked per access (linear_index, coordinates) or all at
+// once by validate_indices(). Valid while the model bytes are.
+class sparse_data {
+public:
+    sparse_data() noexcept = default;
+    static result<sparse_data> make(const sparse_tensor_view& s,
+                                    const external_payload_source* ext = nullptr) noexcept;
+
+    const tensor_data& values() const noexcept { return values_; }
+    const tensor_data& indices() const noexcept { return indices_; }
+    std::uint64_t nnz() const noexcept { return values_.size(); }
+    std::uint32_t rank() const noexcept { return rank_; }
+    sparse_layout layout() const noexcept { return layout_; }
+    // Elements of the dense tensor (product of dims).
+    std::uint64_t dense_size() const noexcept { return dense_size_; }
+    const wire::repeated<wire::elem_int64>& dims() const noexcept { return dims_; }
+
+    // Row-major linear position of non-zero k in the dense tensor. O(rank)
+    // for raw/external indices, O(k x rank) for typed ones. Errors:
+    // not_found (k >= NNZ), bad_dims (an index or coordinate out of range).
+    result<std::uint64_t> linear_index(std::uint64_t k) const noexcept;
+    // Coordinates of non-zero k, out[0..rank). Errors as linear_index, and
+    // buffer_too_small when capacity < rank.
+    error coordinates(std::uint64_t k, std::int64_t* out, std::size_t capacity) const noexcept;
+    // Checks every index: in range, and strictly ascending in row-major order
+    // (sorted, no duplicates, as the spec requires). Linear in NNZ x rank.
+    // Error: bad_dims with the offset of the indices tensor.
+    error validate_indices() const noexcept;
+
+private:
+    tensor_data values_;
+    tensor_data indices_;
+    wire::repeated<wire::elem_int64> dims_;
+    std::uint64_t dense_size_ = 0;
+    std::uint32_t rank_ = 0;
+    sparse_layout layout_ = sparse_layout::linear;
+};
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_TENSOR_DATA_HPP
