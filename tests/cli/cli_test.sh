@@ -139,6 +139,22 @@ run "dump --type TensorProto" 0 dump --type onnx.TensorProto "$tmp/tensor.pb" &&
 run "dump --type TensorProto --json" 0 dump --json --type TensorProto "$tmp/tensor.pb" &&
     { $py -m json.tool <"$tmp/out" >/dev/null || fail "dump --type TensorProto --json: not JSON"; }
 
+# Truncated prefixes of a model: a clean 0 or 1, never a crash (exit >= 128).
+size=$(wc -c <"$data/small_cnn.onnx")
+for ((len = 1; len < size; len += 37)); do
+    head -c $len "$data/small_cnn.onnx" >"$tmp/prefix.onnx"
+    for cmd in info check dump; do
+        n=$((n + 1))
+        "$exe" $cmd "$tmp/prefix.onnx" >/dev/null 2>"$tmp/err"
+        rc=$?
+        case $rc in 0|1) ;; *) fail "$cmd prefix $len: exit $rc" ;; esac
+    done
+    n=$((n + 1))
+    "$exe" tensor "$tmp/prefix.onnx" conv1.weight >/dev/null 2>&1
+    rc=$?
+    case $rc in 0|1) ;; *) fail "tensor prefix $len: exit $rc" ;; esac
+done
+
 # --- check: findings name the path -----------------------------------------
 if $py -c 'import onnx' 2>/dev/null; then
     $py - "$tmp/undef.onnx" <<'PY'

@@ -126,6 +126,33 @@ def variants(onnx, exe, tmp):
     cases["external_escape"] = model(base_graph(
         nodes=[helper.make_node("Add", ["x", "w"], ["y"])], inits=[ext]))
 
+    sv = helper.make_tensor("sv", TensorProto.FLOAT, [2], [1.0, 2.0])
+    si = helper.make_tensor("si", TensorProto.INT64, [2], [1, 7])  # 7 is outside dims [4]
+    sp = helper.make_sparse_tensor(sv, si, [4])
+    g = base_graph(nodes=[helper.make_node("Relu", ["x"], ["y"])])
+    g.sparse_initializer.append(sp)
+    cases["sparse_index_out_of_range"] = model(g)
+    wf = helper.make_tensor("w", TensorProto.FLOAT, [2], [1.0, 2.0])
+    wf.ClearField("float_data")
+    wf.int64_data.extend([1, 2])
+    cases["tensor_wrong_typed_field"] = model(base_graph(
+        nodes=[helper.make_node("Add", ["x", "w"], ["y"])], inits=[wf]))
+
+    def branch(name, body_in, out):
+        o = helper.make_tensor_value_info(out, TensorProto.FLOAT, [2])
+        return helper.make_graph([helper.make_node("Neg", [body_in], [out])], name, [], [o])
+    c = helper.make_tensor("c", TensorProto.BOOL, [], [True])
+    if_ok = helper.make_node("If", ["c"], ["y"], then_branch=branch("t", "x", "ty"),
+                             else_branch=branch("e", "x", "ey"))
+    cases["valid_subgraph_outer_scope"] = model(base_graph(nodes=[if_ok], inits=[c]))
+    if_leak = helper.make_node("If", ["c"], ["z"], then_branch=branch("t", "x", "ty"),
+                               else_branch=branch("e", "x", "ey"))
+    cases["subgraph_value_leaks_out"] = model(base_graph(
+        nodes=[if_leak, helper.make_node("Neg", ["ty"], ["y"])], inits=[c]))
+    if_shadow = helper.make_node("If", ["c"], ["y"], then_branch=branch("t", "x", "c"),
+                                 else_branch=branch("e", "x", "ey"))
+    cases["subgraph_redefines_outer_value"] = model(base_graph(nodes=[if_shadow], inits=[c]))
+
     ok_all = True
     for name, m in cases.items():
         path = os.path.join(tmp, name + ".onnx")
@@ -133,7 +160,7 @@ def variants(onnx, exe, tmp):
             fh.write(m.SerializeToString())
         py_ok, why = python_check(onnx, path)
         rc, out = run_onnxview(exe, path)
-        want_valid = name == "valid"
+        want_valid = name.startswith("valid")
         ours_ok = (rc == 0) if want_valid else (rc == 1)
         note = ""
         if py_ok != want_valid:
