@@ -17,6 +17,7 @@
 #include "onnxview/enums.hpp"
 #include "onnxview/field_path.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/tensor_data.hpp"
 #include "onnxview/verify.hpp"
 
 namespace onnxview {
@@ -195,6 +196,7 @@ private:
                     bool in_function, std::uint32_t depth);
     void check_attribute(const attribute_view& a, bool in_function, std::uint32_t depth);
     void check_tensor(const tensor_view& t);
+    void check_tensor_rules(const tensor_view& t);
     void check_external(const tensor_view& t, std::uint64_t expected);
     void check_sparse(const sparse_tensor_view& s);
     void check_functions(const model_view& m);
@@ -552,6 +554,19 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
 }
 
 void checker::check_tensor(const tensor_view& t) {
+    const std::uint64_t before = result_.errors;
+    check_tensor_rules(t);
+    if (result_.errors != before || stopped_ || t.data_location() == location_kind::external) return;
+    // The element-access layer's rules (tensor_data.hpp) are the ones every
+    // reader of the values applies; a tensor they refuse cannot be read.
+    auto s = describe_storage(t);
+    if (!s)
+        error(errc_name(s.err().code), "tensor " + q(t.name()) + ": " + errc_message(s.err().code) +
+                                           " (byte " + std::to_string(s.err().offset) + ")",
+              offset_of(t));
+}
+
+void checker::check_tensor_rules(const tensor_view& t) {
     const std::uint64_t off = offset_of(t);
     const std::string name = q(t.name());
     if (!t.has_data_type()) {
