@@ -1,8 +1,9 @@
 // tests/model/summary.cpp - see summary.hpp and tests/oracle/README.md.
 //
 // Only onnxview's public API is used: the views (onnxview/model.hpp),
-// verify() for the up-front check libprotobuf's parser makes, the io layer
-// for files and external data.
+// verify() for the up-front check libprotobuf's parser makes, tensor_data
+// (onnxview/tensor_data.hpp) for the elements, float_formats.hpp for
+// FLOAT16/BFLOAT16, and the io layer for files and external data.
 #include "summary.hpp"
 
 #include <unistd.h>
@@ -18,8 +19,10 @@
 #include "onnxview/enums.hpp"
 #include "onnxview/external_data.hpp"
 #include "onnxview/file.hpp"
+#include "onnxview/float_formats.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/schema.hpp"
+#include "onnxview/tensor_data.hpp"
 #include "onnxview/verify.hpp"
 
 namespace onnxview_test {
@@ -111,27 +114,16 @@ std::string int_list(const Repeated& r) {
     return lst(r, [](std::int64_t x) { return dec(x); });
 }
 
-// The product of the dims, exactly (Python ints do not overflow): decimal
-// digits, and the value when it fits in [0, 2^64).
-struct exact_count {
-    std::string text;
-    bool fits = false;  // non-negative and below 2^64
-    std::uint64_t value = 0;
-    bool any_negative_dim = false;
-};
-
+// The product of the dims as exact decimal digits (Python ints do not
+// overflow; tensor_data refuses such tensors, the count line still shows it).
 template <class Dims>
-exact_count product_of(const Dims& dims) {
+std::string product_of(const Dims& dims) {
     // magnitude in base 1e9, little-endian limbs
     constexpr std::uint64_t base = 1000000000u;
     std::vector<std::uint64_t> mag{1};
     bool negative = false;
-    exact_count c;
     for (std::int64_t d : dims) {
-        if (d < 0) {
-            negative = !negative;
-            c.any_negative_dim = true;
-        }
+        if (d < 0) negative = !negative;
         std::uint64_t m = d < 0 ? 0 - static_cast<std::uint64_t>(d) : static_cast<std::uint64_t>(d);
         std::vector<std::uint64_t> ml;  // |d| in base 1e9
         do {
@@ -155,24 +147,14 @@ exact_count product_of(const Dims& dims) {
         while (prod.size() > 1 && prod.back() == 0) prod.pop_back();
         mag = prod;
     }
-    const bool zero = mag.size() == 1 && mag[0] == 0;
-    if (zero) negative = false;
-    std::string s = std::to_string(mag.back());
+    if (mag.size() == 1 && mag[0] == 0) negative = false;
+    std::string s = (negative ? "-" : "") + std::to_string(mag.back());
     for (std::size_t i = mag.size() - 1; i-- > 0;) {
         char buf[16];
         std::snprintf(buf, sizeof buf, "%09u", static_cast<unsigned>(mag[i]));
         s += buf;
     }
-    c.text = (negative ? "-" : "") + s;
-    if (!negative) {
-        std::uint64_t v = 0;
-        bool ok = true;
-        for (std::size_t i = mag.size(); i-- > 0 && ok;)
-            ok = !__builtin_mul_overflow(v, base, &v) && !__builtin_add_overflow(v, mag[i], &v);
-        c.fits = ok;
-        c.value = ok ? v : 0;
-    }
-    return c;
+    return s;
 }
 
 // ---------------------------------------------------------------------------
@@ -238,6 +220,7 @@ struct context {
     bool resolver_tried = false;
     bool resolver_ok = false;
     external_data_resolver resolver;
+    std::string external_why;  // the resolver's message for the last failed fetch
 };
 
 // ---------------------------------------------------------------------------
@@ -274,30 +257,10 @@ type_info info_of(std::int32_t dt) {
     }
 }
 
-double half_to_double(std::uint16_t h) {
-    const int sign = h >> 15;
-    const int exp = (h >> 10) & 0x1F;
-    const int man = h & 0x3FF;
-    double v;
-    if (exp == 0x1F) {
-        v = man != 0 ? std::nan("") : HUGE_VAL;
-    } else if (exp == 0) {
-        v = std::ldexp(static_cast<double>(man), -24);
-    } else {
-        v = std::ldexp(static_cast<double>(man | 0x400), exp - 25);
-    }
-    return sign ? -v : v;
-}
-
 double bits_to_double(std::uint64_t bits, std::int32_t dt) {
     switch (static_cast<data_type>(dt)) {
-    case data_type::float16: return half_to_double(static_cast<std::uint16_t>(bits));
-    case data_type::bfloat16: {
-        const std::uint32_t b = static_cast<std::uint32_t>(bits & 0xFFFF) << 16;
-        float f;
-        std::memcpy(&f, &b, 4);
-        return f;
-    }
+    case data_type::float16: return float16_to_double(static_cast<std::uint16_t>(bits));
+    case data_type::bfloat16: return bfloat16_to_double(static_cast<std::uint16_t>(bits));
     case data_type::float32:
     case data_type::complex64: {
         const std::uint32_t b = static_cast<std::uint32_t>(bits);
@@ -327,12 +290,6 @@ struct elements {
     std::vector<std::uint64_t> v;
 };
 
-std::uint64_t load_le(const char* p, unsigned w) {
-    std::uint64_t v = 0;
-    for (unsigned i = 0; i < w; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
-    return v;
-}
-
 std::uint64_t normalize_int(std::uint64_t raw, std::int32_t dt, const type_info& ti) {
     if (dt == static_cast<std::int32_t>(data_type::boolean)) return raw != 0 ? 1 : 0;
     if (ti.width < 8) {
@@ -343,64 +300,26 @@ std::uint64_t normalize_int(std::uint64_t raw, std::int32_t dt, const type_info&
     return raw;
 }
 
-// Little-endian element bytes -> elements; false if the size is wrong.
-bool from_bytes(std::string_view bytes, std::int32_t dt, std::uint64_t count, elements& e) {
+// The elements of a validated tensor_data, read with its element_cursor.
+bool collect_elements(const tensor_data& d, std::int32_t dt, elements& e) {
     const type_info ti = info_of(dt);
-    const std::uint64_t per = ti.cat == category::complex ? 2 : 1;
-    const std::uint64_t n = count * per;
-    if (count > (~std::uint64_t(0)) / (per * ti.width) || bytes.size() != n * ti.width) return false;
-    e.v.resize(n);
-    for (std::uint64_t i = 0; i < n; ++i) {
-        std::uint64_t raw = load_le(bytes.data() + i * ti.width, ti.width);
-        e.v[i] = ti.cat == category::integer ? normalize_int(raw, dt, ti) : raw;
+    element_cursor c(d);
+    std::uint64_t lo = 0, hi = 0;
+    e.v.reserve(static_cast<std::size_t>(d.scalar_count()));
+    while (c.next(lo, hi)) {
+        if (ti.cat == category::integer) {
+            e.v.push_back(normalize_int(lo, dt, ti));
+        } else {
+            e.v.push_back(lo);
+            if (ti.cat == category::complex) e.v.push_back(hi);
+        }
     }
-    return true;
+    return e.v.size() == d.scalar_count();
 }
 
-// Typed fields -> elements; false if the number of values is wrong.
-bool from_typed(const tensor_view& t, std::int32_t dt, std::uint64_t count, elements& e) {
-    const type_info ti = info_of(dt);
-    std::vector<std::uint64_t>& v = e.v;
-    switch (static_cast<data_type>(dt)) {
-    case data_type::float32:
-    case data_type::complex64:
-        for (float f : t.float_data()) {
-            std::uint32_t b;
-            std::memcpy(&b, &f, 4);
-            v.push_back(b);
-        }
-        break;
-    case data_type::float64:
-    case data_type::complex128:
-        for (double d : t.double_data()) {
-            std::uint64_t b;
-            std::memcpy(&b, &d, 8);
-            v.push_back(b);
-        }
-        break;
-    case data_type::float16:
-    case data_type::bfloat16:
-        for (std::int32_t x : t.int32_data()) v.push_back(static_cast<std::uint32_t>(x) & 0xFFFF);
-        break;
-    case data_type::int64:
-        for (std::int64_t x : t.int64_data()) v.push_back(static_cast<std::uint64_t>(x));
-        break;
-    case data_type::uint64:
-        for (std::uint64_t x : t.uint64_data()) v.push_back(x);
-        break;
-    case data_type::uint32:
-        for (std::uint64_t x : t.uint64_data()) v.push_back(x & 0xFFFFFFFFu);
-        break;
-    default:  // int32_data, truncated to the element type
-        for (std::int32_t x : t.int32_data())
-            v.push_back(normalize_int(static_cast<std::uint64_t>(static_cast<std::int64_t>(x)), dt, ti));
-        break;
-    }
-    const std::uint64_t per = ti.cat == category::complex ? 2 : 1;
-    return count <= (~std::uint64_t(0)) / per && v.size() == count * per;
-}
-
-// Python's %s of an exception is not reproduced: any text after "error:".
+// The value lines of a numeric tensor. The sums are numpy's add.accumulate:
+// sequential double additions starting from the first finite value (so a
+// sum of only -0 stays -0; README.md's "s = 0.0" start would give 0).
 void emit_element_lines(out& o, int level, std::int32_t dt, const elements& e) {
     const type_info ti = info_of(dt);
     crc32 crc;
@@ -422,7 +341,6 @@ void emit_element_lines(out& o, int level, std::int32_t dt, const elements& e) {
     }
     const bool wide = ti.width == 8;
     std::uint64_t nan = 0, pinf = 0, ninf = 0;
-    // sums as numpy's add.accumulate: start from the first finite value
     double sums[2] = {0.0, 0.0};
     bool started[2] = {false, false};
     const std::size_t stride = ti.cat == category::complex ? 2 : 1;
@@ -472,13 +390,11 @@ void emit_element_lines(out& o, int level, std::int32_t dt, const elements& e) {
     o(level, "first: " + first + "]");
 }
 
-bool is_external(const tensor_view& t) {
-    return t.has_data_location() && t.data_location() == location_kind::external;
-}
-
-// The external bytes of a tensor through the io layer; false (with a reason)
-// if they cannot be loaded.
-bool load_external(const tensor_view& t, context& ctx, std::string_view& bytes, std::string& why) {
+// external_payload_source over the io layer's resolver, with the model's
+// directory as base.
+result<std::string_view> fetch_external(void* user, const tensor_view& t,
+                                        std::uint64_t expected_bytes) noexcept {
+    context& ctx = *static_cast<context*>(user);
     if (!ctx.resolver_tried) {
         ctx.resolver_tried = true;
         external_data_options opts{};
@@ -487,31 +403,58 @@ bool load_external(const tensor_view& t, context& ctx, std::string_view& bytes, 
         if (r.ok()) {
             ctx.resolver = std::move(r.value());
             ctx.resolver_ok = true;
+        } else {
+            ctx.external_why = "cannot open the base directory";
+            return r.err();
         }
     }
-    if (!ctx.resolver_ok) {
-        why = "cannot open the base directory";
-        return false;
+    if (!ctx.resolver_ok) return error(errc::io_error);
+    external_entry entries[16];
+    std::size_t n = 0;
+    for (const string_entry_view& e : t.external_data()) {
+        if (n == 16) {
+            ctx.external_why = "more than 16 external_data entries";
+            return error(errc::external_bad_entry);
+        }
+        entries[n++] = {e.key(), e.value()};
     }
-    std::vector<external_entry> entries;
-    for (const string_entry_view& e : t.external_data()) entries.push_back({e.key(), e.value()});
-    auto span = ctx.resolver.resolve(entries.data(), entries.size(), unknown_size, t.name());
+    auto span = ctx.resolver.resolve(entries, n, expected_bytes, t.name());
     if (!span.ok()) {
-        why = ctx.resolver.last_error().message;
-        return false;
+        ctx.external_why = ctx.resolver.last_error().message;
+        return span.err();
     }
-    bytes = span.value().bytes();
-    return true;
+    return span.value().bytes();
 }
 
-void emit_values(out& o, int level, const tensor_view& t, const exact_count& count, context& ctx) {
+result<tensor_data> make_data(const tensor_view& t, context& ctx) {
+    external_payload_source src;
+    src.user = &ctx;
+    src.fetch = fetch_external;
+    ctx.external_why.clear();
+    return tensor_data::make(t, src);
+}
+
+// Python's message after "error:" is not reproduced (the comparison stops
+// there); this one names onnxview's error.
+std::string data_error(error e, const context& ctx) {
+    std::string s = std::string("error: ") + errc_name(e.code) + " at byte " + udec(e.offset);
+    if (!ctx.external_why.empty()) s += ": " + ctx.external_why;
+    return s;
+}
+
+void emit_values(out& o, int level, const tensor_view& t, context& ctx) {
     const std::int32_t dt = t.data_type();
     if (dt == static_cast<std::int32_t>(data_type::string)) {
-        const string_range data = t.string_data();
-        if (!count.fits || data.size() != count.value) {
-            o(level, "error: " + udec(data.size()) + " strings, expected " + count.text);
+        auto d = make_data(t, ctx);
+        if (!d.ok()) {
+            o(level, data_error(d.err(), ctx));
             return;
         }
+        if (!d.value().holds<std::string_view>()) {
+            o(level, "error: tensor_data does not hold strings");
+            return;
+        }
+        const string_range data = d.value().strings();
         std::uint64_t total = 0;
         crc32 crc;
         std::string first = "[";
@@ -528,8 +471,8 @@ void emit_values(out& o, int level, const tensor_view& t, const exact_count& cou
         o(level, "first: " + first + "]");
         return;
     }
-    const type_info ti = info_of(dt);
-    if (ti.cat == category::other) {
+    // onnx 1.12 knows no other types; numpy_helper refuses segments
+    if (info_of(dt).cat == category::other) {
         o(level, "error: unsupported data_type " + dec(dt));
         return;
     }
@@ -537,35 +480,14 @@ void emit_values(out& o, int level, const tensor_view& t, const exact_count& cou
         o(level, "error: segment not supported");
         return;
     }
+    auto d = make_data(t, ctx);
+    if (!d.ok()) {
+        o(level, data_error(d.err(), ctx));
+        return;
+    }
     elements e;
-    const bool external = is_external(t);
-    if (ti.cat == category::complex && !t.has_raw_data() && !external) {
-        // the exporter pairs the typed values itself; no reshape to dims
-        if (!count.fits || !from_typed(t, dt, count.value, e)) {
-            o(level, "error: typed complex data does not hold " + count.text + " elements");
-            return;
-        }
-        emit_element_lines(o, level, dt, e);
-        return;
-    }
-    // numpy_helper.to_array: reshape(dims) refuses negative dims
-    if (count.any_negative_dim || !count.fits) {
-        o(level, "error: cannot reshape to dims");
-        return;
-    }
-    if (external || t.has_raw_data()) {
-        std::string_view bytes = t.raw_data();
-        std::string why;
-        if (external && !load_external(t, ctx, bytes, why)) {
-            o(level, "error: external data: " + why);
-            return;
-        }
-        if (!from_bytes(bytes, dt, count.value, e)) {
-            o(level, "error: " + udec(bytes.size()) + " bytes do not hold " + count.text + " elements");
-            return;
-        }
-    } else if (!from_typed(t, dt, count.value, e)) {
-        o(level, "error: typed data does not hold " + count.text + " elements");
+    if (!collect_elements(d.value(), dt, e)) {
+        o(level, "error: element_cursor stopped early");
         return;
     }
     emit_element_lines(o, level, dt, e);
@@ -584,9 +506,8 @@ void emit_tensor(out& o, int level, const tensor_view& t, context& ctx) {
                           : t.has_raw_data()                           ? "raw"
                                                                        : "typed";
     o(level, std::string("storage: ") + storage);
-    const exact_count count = product_of(t.dims());
-    o(level, "count: " + count.text);
-    if (ctx.options.values) emit_values(o, level, t, count, ctx);
+    o(level, "count: " + product_of(t.dims()));
+    if (ctx.options.values) emit_values(o, level, t, ctx);
 }
 
 void emit_sparse(out& o, int level, const sparse_tensor_view& sp, context& ctx) {
