@@ -45,6 +45,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (v.ok() && !w.stats.first_error.ok()) report("model", v, w.stats.first_error);
         FUZZ_CHECK(!v.ok() || w.stats.first_error.ok());
     }
+#ifdef ONNXVIEW_FUZZ_HAS_CHECK
+    {
+        // The checker on the same bytes: no crash, no hang, and it reports the
+        // wire-format error verify() finds as an error of its own. No model
+        // path: external data is not opened.
+        check_options co;
+        co.max_findings = 64;
+        const check_result r = check_model(data, size, co, nullptr, nullptr);
+        if (!verify(data, size).ok()) FUZZ_CHECK(r.errors > 0);
+    }
+#endif
     {
         parse_options small;
         small.max_depth = 2 + static_cast<std::uint32_t>(size % 11);

@@ -1,0 +1,68 @@
+// Every prefix of a real model (testdata/small_cnn_inline.onnx, weights
+// inline): walking it never crashes, and it is refused - by verify() when the
+// cut falls inside a field, and by check_model() when it falls between two
+// top-level fields (a well-formed ModelProto then, with the later fields
+// missing, which the wire format cannot tell apart).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+
+#include "model_walk.hpp"
+#include "onnxview/check.hpp"
+#include "onnxview/model.hpp"
+#include "onnxview/verify.hpp"
+
+using namespace onnxview;
+
+namespace {
+
+std::string read_testdata(const char* name) {
+    std::ifstream in(std::string(ONNXVIEW_SOURCE_ROOT) + "/testdata/" + name, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_CASE("every prefix of a real model is refused, and walking it never crashes", "[hostile][truncation]") {
+    const std::string full = read_testdata("small_cnn_inline.onnx");
+    REQUIRE(full.size() > 10000);
+    REQUIRE(verify(full.data(), full.size()).ok());
+
+    std::set<std::size_t> boundaries;  // ends of top-level fields
+    {
+        auto c = wire::message::root(full.data(), full.size()).fields();
+        wire::field f;
+        while (c.next(f)) boundaries.insert(static_cast<std::size_t>(c.offset()));
+        REQUIRE(c.err().ok());
+    }
+
+    std::size_t refused_by_verify = 0, refused_by_check = 0;
+    for (std::size_t n = 0; n < full.size(); ++n) {
+        // A copy of exactly n bytes, so that ASan sees any read past the cut.
+        const std::string prefix = full.substr(0, n);
+        fuzzing::model_walker w;
+        w.model(parse_model(prefix.data(), prefix.size()));
+        const error v = verify(prefix.data(), prefix.size());
+        if (!v.ok()) {
+            ++refused_by_verify;
+            CHECK(v.offset <= n);
+            if (v.code != errc::truncated && v.code != errc::length_out_of_bounds) {
+                FAIL_CHECK("prefix " << n << ": " << errc_name(v.code));
+            }
+            continue;
+        }
+        // Well-formed: only at the top-level field boundaries (and n = 0).
+        if (n != 0 && boundaries.count(n) == 0) FAIL_CHECK("prefix " << n << " passes verify()");
+        CHECK(w.stats.first_error.ok());  // the contract: verify() ok => views ok
+        check_options opts;
+        opts.warnings = false;
+        const check_result r = check_model(prefix.data(), prefix.size(), opts, nullptr, nullptr);
+        if (r.ok()) FAIL_CHECK("prefix " << n << " passes check_model()");
+        ++refused_by_check;
+    }
+    CHECK(refused_by_verify + refused_by_check == full.size());
+    CHECK(refused_by_check <= boundaries.size() + 1);
+}
