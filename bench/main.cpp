@@ -341,6 +341,10 @@ int main(int argc, char** argv) {
         if (a.compare(0, 2, "--") == 0) rest.push_back(argv[i]);
         else extra.push_back(a);
     }
+    if (argc == 2 && std::strcmp(argv[1], "--list-competitors") == 0) {
+        for (const competitor* c : all_competitors()) std::printf("%s\n", c->name);
+        return 0;
+    }
     if (!child_mode.empty()) {
         if (extra.size() != 1) {
             std::fprintf(stderr, "--child needs one model path\n");

@@ -4,6 +4,7 @@
 #include "common.hpp"
 #include "onnxview/file.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/tensor_data.hpp"
 
 namespace bench {
 namespace {
@@ -28,14 +29,29 @@ struct walker {
         }
         if (!payloads) return;
         tensor_sum s;
-        const std::string_view raw = t.raw_data();
-        if (!raw.empty()) s.add_raw(dtype, raw.data(), raw.size());
-        for (float v : t.float_data()) s.add(v);
-        for (std::int32_t v : t.int32_data()) s.add_int32_field(dtype, v);
-        for (std::int64_t v : t.int64_data()) s.add(double(v));
-        for (double v : t.double_data()) s.add(v);
-        for (std::uint64_t v : t.uint64_data()) s.add(double(v));
-        for (std::string_view v : t.string_data()) str(v);
+        // tensor_data: one API whatever the storage; a zero-copy span for
+        // aligned float raw_data, element-wise conversion otherwise.
+        const auto d = tensor_data::make(t);
+        if (d) {
+            if (d->type() == 8) {
+                for (std::string_view v : d->strings()) str(v);
+            } else if (const auto sp = d->type() == 1 ? d->as_span<float>() : result<span<const float>>(error(errc::bad_data_type, 0))) {
+                s.add_float_block(sp->data(), sp->size());
+            } else {
+                for (double v : d->scalars<double>()) s.add(v);
+            }
+        } else {
+            // Payloads tensor_data rejects (sizes that disagree with dims):
+            // the fields as they are, as the peers read them.
+            const std::string_view raw = t.raw_data();
+            if (!raw.empty()) s.add_raw(dtype, raw.data(), raw.size());
+            for (float v : t.float_data()) s.add(v);
+            for (std::int32_t v : t.int32_data()) s.add_int32_field(dtype, v);
+            for (std::int64_t v : t.int64_data()) s.add(double(v));
+            for (double v : t.double_data()) s.add(v);
+            for (std::uint64_t v : t.uint64_data()) s.add(double(v));
+            for (std::string_view v : t.string_data()) str(v);
+        }
         s.finish(r);
     }
 

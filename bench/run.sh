@@ -1,0 +1,59 @@
+#!/bin/sh
+# Runs every benchmark workload and writes bench/RESULTS.md.
+#
+#   bench/run.sh [EXTRA_MODEL.onnx ...]
+#
+# Environment: BUILD (build directory, default build-bench), REPS (repetitions
+# of each in-process benchmark, default 5; medians are reported), COLD_REPS
+# (fresh-process repetitions of workloads 4 and 5, default 3), TESTDATA
+# (default /usr/share/libonnx-testdata).
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build-bench}
+CACHE=${CACHE:-$ROOT/bench/cache}
+OUT=$CACHE/results
+TESTDATA=${TESTDATA:-/usr/share/libonnx-testdata}
+REPS=${REPS:-5}
+COLD_REPS=${COLD_REPS:-3}
+PY=/usr/bin/python3   # Debian python with python3-onnx
+
+mkdir -p "$CACHE" "$OUT"
+for m in meta weights packed huge; do
+  [ -f "$CACHE/$m.onnx" ] || "$PY" "$ROOT/scripts/make_bench_models.py" --out "$CACHE" --only $m
+done
+[ -d "$BUILD" ] || meson setup "$BUILD" "$ROOT" -Dbenchmarks=enabled
+ninja -C "$BUILD" bench/onnxview_bench
+EXE=$BUILD/bench/onnxview_bench
+
+# Workloads 1-3, 6 and the graph.name() loop: one process, warm pages.
+"$EXE" --models="$CACHE" --testdata="$TESTDATA" "$@" \
+  --benchmark_repetitions="$REPS" --benchmark_report_aggregates_only=true \
+  --benchmark_min_time=0.2 \
+  --benchmark_out="$OUT/inproc.json" --benchmark_out_format=json | tee "$OUT/inproc.txt"
+
+# Workloads 4 (cold open + metadata walk) and 5 (private memory): fresh processes.
+COMPETITORS=$("$EXE" --list-competitors)
+: > "$OUT/children.jsonl"
+for m in "$CACHE/meta.onnx" "$CACHE/weights.onnx" "$CACHE/packed.onnx" "$CACHE/huge.onnx" "$@"; do
+  for c in $COMPETITORS; do
+    # libprotobuf reads the whole file from disk: one cold run (arena: small
+    # models only, its disk time is the same); over 2 GiB it cannot open at all
+    # (workload 6 records how it fails).
+    reps=$COLD_REPS
+    case $c in libprotobuf*) reps=1 ;; esac
+    size=$(stat -c %s "$m")
+    case $c in libprotobuf-arena) [ "$size" -lt 200000000 ] || reps=0 ;; esac
+    case $c in libprotobuf*) [ "$size" -lt 2147483648 ] || reps=0 ;; esac
+    i=0
+    while [ $i -lt "$reps" ]; do
+      "$EXE" --child=cold --competitor="$c" --payloads=0 "$m" | sed -n 's/^RESULT //p' >> "$OUT/children.jsonl" || true
+      i=$((i + 1))
+    done
+    for p in 0 1; do
+      "$EXE" --child=mem --competitor="$c" --payloads=$p "$m" | sed -n 's/^RESULT //p' >> "$OUT/children.jsonl" || true
+    done
+  done
+done
+
+"$PY" "$ROOT/bench/report.py" --out "$OUT" --command "bench/run.sh $*" > "$ROOT/bench/RESULTS.md"
+echo "wrote bench/RESULTS.md"
