@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "onnxview/external_source.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
 #include "../wire_builder.hpp"
@@ -1018,4 +1019,48 @@ TEST_CASE("testdata/sparse.onnx: values and indices as make_testdata.py wrote th
         }
     }
     CHECK(seen == 3);
+}
+
+TEST_CASE("testdata/small_cnn.onnx: external tensors through the resolver equal the inline model's") {
+    const std::string ext_path = find_testdata("small_cnn.onnx");
+    const std::string inline_path = find_testdata("small_cnn_inline.onnx");
+    if (ext_path.empty() || inline_path.empty()) {
+        WARN("testdata/small_cnn*.onnx not found; skipped");
+        return;
+    }
+    external_data_options opts{};
+    opts.model_path = ext_path.c_str();
+    auto resolver = external_data_resolver::create(opts);
+    REQUIRE(resolver.ok());
+    external_data_resolver r = std::move(resolver).value();
+    const external_payload_source src = external_source(r);
+
+    const std::string ext_bytes = read_file(ext_path);
+    const std::string inl_bytes = read_file(inline_path);
+    auto em = parse_model(ext_bytes.data(), ext_bytes.size());
+    auto im = parse_model(inl_bytes.data(), inl_bytes.size());
+    REQUIRE(em.ok());
+    REQUIRE(im.ok());
+    int external = 0;
+    for (const tensor_view& t : em.graph().initializer()) {
+        INFO(std::string(t.name()));
+        auto d = tensor_data::make(t, src);
+        REQUIRE(d.ok());
+        if (d->storage() != storage_kind::external) continue;
+        ++external;
+        CHECK(tensor_data::make(t).err().code == errc::invalid_argument);
+        for (const tensor_view& u : im.graph().initializer()) {
+            if (u.name() != t.name()) continue;
+            auto e = tensor_data::make(u);
+            REQUIRE(e.ok());
+            CHECK(e->storage() == storage_kind::raw);
+            CHECK(d->bytes() == e->bytes());
+            std::vector<float> a(d->size()), b(e->size());
+            REQUIRE(d->copy_to(a.data(), a.size()).ok());
+            REQUIRE(e->copy_to(b.data(), b.size()).ok());
+            CHECK(a == b);
+        }
+    }
+    CHECK(external == 2);  // conv2.weight and fc.weight
+    CHECK(r.file_count() == 1);
 }
