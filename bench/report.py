@@ -41,8 +41,25 @@ def main():
     ap.add_argument("--command", default="bench/run.sh")
     args = ap.parse_args()
 
-    with open(os.path.join(args.out, "inproc.json")) as f:
-        gb = json.load(f)
+    jpath = os.path.join(args.out, "inproc.json")
+    gb = {"benchmarks": [], "context": {}}
+    try:
+        with open(jpath) as f:
+            gb = json.load(f)
+    except (OSError, ValueError):
+        # An interrupted run: the console output has the medians too.
+        unit = {"ms": 1, "us": 1e-3, "ns": 1e-6, "s": 1e3}
+        with open(os.path.join(args.out, "inproc.txt")) as f:
+            for line in f:
+                m = re.match(r"(\S+)_median\s+([\d.]+) (ms|us|ns|s)\s+([\d.]+) (ms|us|ns|s)\s+\d+(.*)", line)
+                if m:
+                    b = {"aggregate_name": "median", "run_name": m.group(1), "time_unit": "ms",
+                         "real_time": float(m.group(2)) * unit[m.group(3)],
+                         "cpu_time": float(m.group(4)) * unit[m.group(5)]}
+                    n = re.search(r"nodes=([\d.]+)(k?)", m.group(6))
+                    if n:
+                        b["nodes"] = float(n.group(1)) * (1000 if n.group(2) else 1)
+                    gb["benchmarks"].append(b)
     # median CPU time (ms) per benchmark name
     med = {}
     for b in gb["benchmarks"]:
@@ -66,7 +83,8 @@ def main():
             if m:
                 checks[(m.group(1), m.group(2))] = m.group(3).strip()
     children = []
-    with open(os.path.join(args.out, "children.jsonl")) as f:
+    cpath = os.path.join(args.out, "children.jsonl")
+    with open(cpath if os.path.exists(cpath) else os.devnull) as f:
         for line in f:
             try:
                 children.append(json.loads(line))
@@ -83,10 +101,12 @@ def main():
     w(f"- Reproduce: `{args.command}` (builds with `-Dbenchmarks=enabled`, writes the models with "
       "`scripts/make_bench_models.py` when missing)")
     cpu = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")
+    load = sh("cut -d' ' -f1-3 /proc/loadavg")
+    cxx = sh("c++ --version | head -1")
     w(f"- Machine: {sh('nproc')} CPUs ({cpu.strip()}), {platform.system()} {platform.release()}; "
-      f"load average at report time: {sh('cut -d\" \" -f1-3 /proc/loadavg')} "
+      f"load average at report time: {load} "
       "(the machine is shared: times are **CPU time** medians of the process, ratios are from the same run)")
-    w(f"- Compiler: {sh('c++ --version | head -1')}; flags: `-O3 -std=c++17` (Meson buildtype=release, "
+    w(f"- Compiler: {cxx}; flags: `-O3 -std=c++17` (Meson buildtype=release, "
       "b_ndebug=if-release); Google Benchmark 1.7.1, libprotobuf 3.21.12, protozero 1.7.1 (Debian 12)")
     ctx = gb.get("context", {})
     w(f"- Google Benchmark context: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
@@ -227,6 +247,10 @@ def main():
     for (wl, m), v in sorted(checks.items()):
         w(f"- {wl}/{m}: `{v}`")
     w("")
+    analysis = os.path.join(os.path.dirname(os.path.abspath(__file__)), "analysis.md")
+    if os.path.exists(analysis):
+        with open(analysis) as f:
+            w(f.read())
     print("\n".join(out))
 
 
