@@ -138,7 +138,7 @@ struct external_data_options {
     const file_callbacks* callbacks = nullptr;   // open through these instead (see above)
     std::uint32_t max_files = 0;                 // 0: 4096
     std::uint64_t max_total_bytes = 0;           // 0: no limit (sum of opened file sizes)
-    std::uint64_t copy_below = 0;                // 0: 64 KiB. Smaller files are read, not mapped
+    std::uint64_t copy_below = 0;                // 0: 64 KiB. Smaller files are read, not mapped (1: map all)
     bool allow_hard_links = false;               // false: files with st_nlink > 1 are refused
     bool verify_checksum = false;                // true: check `checksum` (SHA-1, 40 hex digits)
     access_hint hint = access_hint::normal;      // passed to each mapped file

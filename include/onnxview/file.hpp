@@ -34,7 +34,6 @@
 #ifndef ONNXVIEW_FILE_HPP
 #define ONNXVIEW_FILE_HPP
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -96,8 +95,9 @@ struct file_access;
 
 // The bytes of one whole file, and the ownership of whatever holds them (a
 // mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
-// Move-only RAII; hold it by value (it is 48 bytes and allocates nothing
-// itself; the read() fallback allocates the file's size). Never throws.
+// Move-only RAII; hold it by value (56 bytes on 64-bit hosts; the object
+// itself needs no allocation, the read() fallback allocates the file's size).
+// Never throws.
 class mapped_file {
 public:
     enum class storage : std::uint8_t {

@@ -3,7 +3,10 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <cerrno>
 #include <cstring>
@@ -357,4 +360,27 @@ TEST_CASE("mapped_file: a sparse file over 4 GiB maps with small RSS", "[io][fil
             CHECK(after - before < 16 * 1024);  // a few pages, not gigabytes
         }
     }
+}
+
+TEST_CASE("mapped_file: a mapped file truncated under it raises SIGBUS (as documented)", "[io][file]") {
+    tmpdir dir;
+    const std::string path = dir / "shrinks";
+    REQUIRE(write_file(path, pattern(3 * 65536)));
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        open_options o;
+        o.mode = open_mode::map;
+        auto f = mapped_file::open(path.c_str(), o);
+        if (!f.ok()) ::_exit(2);
+        if (::truncate(path.c_str(), 100) != 0) ::_exit(3);
+        std::signal(SIGBUS, SIG_DFL);  // sanitizers install their own handler
+        volatile char c = f->data()[2 * 65536];  // past the new end
+        (void)c;
+        ::_exit(0);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK(WIFSIGNALED(status));
+    if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGBUS);
 }
