@@ -497,3 +497,28 @@ TEST_CASE("external: reason names are stable", "[io][external]") {
     CHECK(std::string(onnxview::external_reason_name(external_reason::file_empty)) == "file_empty");
     CHECK(std::string(onnxview::external_reason_name(static_cast<external_reason>(250))) == "unknown");
 }
+
+#ifdef ONNXVIEW_SOURCE_ROOT
+TEST_CASE("external: testdata/small_cnn.weights holds the inline model's raw_data", "[io][external][testdata]") {
+    const std::string root = ONNXVIEW_SOURCE_ROOT;
+    const std::string model = root + "/testdata/small_cnn.onnx";
+    auto inline_model = mapped_file::open((root + "/testdata/small_cnn_inline.onnx").c_str());
+    REQUIRE(inline_model.ok());
+    external_data_options o;
+    o.model_path = model.c_str();
+    auto r = external_data_resolver::create(o);
+    REQUIRE(r.ok());
+    // Entries as testdata/README.md lists them: conv2.weight and fc.weight.
+    std::vector<external_entry> conv2{{"location", "small_cnn.weights"}, {"offset", "0"}, {"length", "4608"}};
+    std::vector<external_entry> fc{{"location", "small_cnn.weights"}, {"offset", "4608"}, {"length", "10240"}};
+    auto a = r.value().resolve(conv2.data(), conv2.size(), 4608, "conv2.weight");
+    auto b = r.value().resolve(fc.data(), fc.size(), 10240, "fc.weight");
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    CHECK(r->file_count() == 1);
+    CHECK(b->offset_in_page == 4608 % 4096);
+    // The same bytes appear verbatim as raw_data in the inline copy of the model.
+    CHECK(inline_model->bytes().find(a->bytes()) != std::string_view::npos);
+    CHECK(inline_model->bytes().find(b->bytes()) != std::string_view::npos);
+}
+#endif
