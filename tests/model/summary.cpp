@@ -18,6 +18,7 @@
 
 #include "onnxview/enums.hpp"
 #include "onnxview/external_data.hpp"
+#include "onnxview/external_source.hpp"
 #include "onnxview/file.hpp"
 #include "onnxview/float_formats.hpp"
 #include "onnxview/model.hpp"
@@ -390,12 +391,16 @@ void emit_element_lines(out& o, int level, std::int32_t dt, const elements& e) {
     o(level, "first: " + first + "]");
 }
 
-// external_payload_source over the io layer's resolver, with the model's
-// directory as base.
-result<std::string_view> fetch_external(void* user, const tensor_view& t,
-                                        std::uint64_t expected_bytes) noexcept {
-    context& ctx = *static_cast<context*>(user);
-    if (!ctx.resolver_tried) {
+bool is_external(const tensor_view& t) {
+    return t.has_data_location() && t.data_location() == location_kind::external;
+}
+
+// tensor_data for t; EXTERNAL tensors are fetched through the io layer's
+// resolver (onnxview/external_source.hpp) with the model's directory as
+// base, created on the first one.
+result<tensor_data> make_data(const tensor_view& t, context& ctx) {
+    ctx.external_why.clear();
+    if (is_external(t) && !ctx.resolver_tried) {
         ctx.resolver_tried = true;
         external_data_options opts{};
         opts.base_dir = ctx.base_dir.c_str();
@@ -403,35 +408,13 @@ result<std::string_view> fetch_external(void* user, const tensor_view& t,
         if (r.ok()) {
             ctx.resolver = std::move(r.value());
             ctx.resolver_ok = true;
-        } else {
-            ctx.external_why = "cannot open the base directory";
-            return r.err();
         }
     }
-    if (!ctx.resolver_ok) return error(errc::io_error);
-    external_entry entries[16];
-    std::size_t n = 0;
-    for (const string_entry_view& e : t.external_data()) {
-        if (n == 16) {
-            ctx.external_why = "more than 16 external_data entries";
-            return error(errc::external_bad_entry);
-        }
-        entries[n++] = {e.key(), e.value()};
-    }
-    auto span = ctx.resolver.resolve(entries, n, expected_bytes, t.name());
-    if (!span.ok()) {
+    if (!ctx.resolver_ok) return tensor_data::make(t);  // EXTERNAL: invalid_argument
+    auto d = tensor_data::make(t, external_source(ctx.resolver));
+    if (!d.ok() && is_external(t) && ctx.resolver.last_error().reason != external_reason::none)
         ctx.external_why = ctx.resolver.last_error().message;
-        return span.err();
-    }
-    return span.value().bytes();
-}
-
-result<tensor_data> make_data(const tensor_view& t, context& ctx) {
-    external_payload_source src;
-    src.user = &ctx;
-    src.fetch = fetch_external;
-    ctx.external_why.clear();
-    return tensor_data::make(t, src);
+    return d;
 }
 
 // Python's message after "error:" is not reproduced (the comparison stops
