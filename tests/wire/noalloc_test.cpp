@@ -15,6 +15,12 @@ std::atomic<bool> counting{false};
 std::atomic<unsigned long> allocations{0};
 }  // namespace
 
+// g++ 12 sees free() on memory from `new` once these are inlined into a
+// new/delete pair and warns; here both sides are malloc/free by construction.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 void* operator new(std::size_t n) {
     if (counting.load()) ++allocations;
     if (void* p = std::malloc(n ? n : 1)) return p;
@@ -22,6 +28,9 @@ void* operator new(std::size_t n) {
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 using namespace onnxview;
 using namespace onnxview::wire;
