@@ -9,7 +9,10 @@
 // explored too.
 #include <cstddef>
 #include <cstdint>
+#include <complex>
 #include <cstdio>
+#include <cstring>
+#include <type_traits>
 
 #include "fuzz_check.hpp"
 #include "model_walk.hpp"
@@ -28,6 +31,107 @@ namespace {
 
 using namespace onnxview;
 
+#ifdef ONNXVIEW_FUZZ_HAS_TENSOR_DATA
+// Every element access the tensor API offers, on every tensor the walk meets,
+// and agreement between them: iteration, at(), double_at(), copy_as(),
+// copy_to() and as_span() must give the same values.
+template <class T>
+void natural_access(const tensor_data& d) {
+    const element_range<T> r = d.elements<T>();
+    FUZZ_CHECK(r.ok());
+    std::uint64_t n = 0;
+    T first{}, last{};
+    for (T v : r) {
+        if (n == 0) first = v;
+        last = v;
+        if (++n > (1u << 16)) break;
+    }
+    if (n <= (1u << 16)) FUZZ_CHECK(n == d.size());
+    if (d.size() == 0) return;
+    const result<T> a0 = d.template at<T>(0);
+    FUZZ_CHECK(a0.ok() && std::memcmp(&*a0, &first, sizeof(T)) == 0);
+    if (n == d.size()) {
+        const result<T> an = d.template at<T>(d.size() - 1);
+        FUZZ_CHECK(an.ok() && std::memcmp(&*an, &last, sizeof(T)) == 0);
+    }
+    FUZZ_CHECK(!d.template at<T>(d.size()).ok());
+    if (d.size() <= 4096) {
+        static T copied[4096];
+        const result<std::uint64_t> c = d.copy_to(copied, 4096);
+        FUZZ_CHECK(c.ok() && *c == d.size());
+        FUZZ_CHECK(std::memcmp(&copied[0], &first, sizeof(T)) == 0);
+        const result<span<const T>> sp = d.template as_span<T>();
+        if (sp.ok() && sp->size() != 0 && !std::is_same<T, bool>::value)
+            FUZZ_CHECK(std::memcmp(sp->data(), copied, sizeof(T) * sp->size()) == 0);
+    }
+}
+
+void tensor_access(fuzzing::model_walker& w, const tensor_view& t) {
+    const result<std::uint64_t> count = element_count(t);
+    const result<storage_info> st = describe_storage(t);
+    const result<tensor_data> made = tensor_data::make(t);
+    if (!made.ok()) {
+        w.stats.num(static_cast<std::uint64_t>(made.err().code));
+        return;
+    }
+    const tensor_data& d = *made;
+    FUZZ_CHECK(st.ok() && count.ok() && *count == d.size());
+    w.stats.num(d.size());
+    if (d.holds<std::string_view>()) {
+        std::uint64_t n = 0;
+        for (std::string_view s : d.strings()) {
+            w.stats.str(s);
+            ++n;
+        }
+        FUZZ_CHECK(n == d.size());
+        FUZZ_CHECK(!d.scalars<double>().ok());
+        return;
+    }
+    // Every value converted to double and float, as scalars() and copy_as().
+    const scalar_range<double> sd = d.scalars<double>();
+    FUZZ_CHECK(sd.ok());
+    std::uint64_t n = 0;
+    double first = 0;
+    for (double v : sd) {
+        if (n == 0) first = v;
+        if (++n > (1u << 16)) break;
+    }
+    if (n <= (1u << 16)) FUZZ_CHECK(n == d.scalar_count());
+    std::uint64_t nf = 0;
+    for (float v : d.scalars<float>()) {
+        (void)v;
+        if (++nf > (1u << 16)) break;
+    }
+    if (d.size() != 0) {
+        const result<double> a = d.double_at(0);
+        FUZZ_CHECK(a.ok());
+        FUZZ_CHECK(std::memcmp(&*a, &first, sizeof(double)) == 0);
+    }
+    if (d.scalar_count() <= 4096) {
+        static double copied[4096];
+        const result<std::uint64_t> c = d.copy_as(copied, 4096);
+        FUZZ_CHECK(c.ok() && *c == d.scalar_count());
+        if (*c != 0) FUZZ_CHECK(std::memcmp(&copied[0], &first, sizeof(double)) == 0);
+    }
+    switch (d.info().natural) {
+        case natural_type::f32: natural_access<float>(d); break;
+        case natural_type::f64: natural_access<double>(d); break;
+        case natural_type::u8: natural_access<std::uint8_t>(d); break;
+        case natural_type::i8: natural_access<std::int8_t>(d); break;
+        case natural_type::u16: natural_access<std::uint16_t>(d); break;
+        case natural_type::i16: natural_access<std::int16_t>(d); break;
+        case natural_type::i32: natural_access<std::int32_t>(d); break;
+        case natural_type::i64: natural_access<std::int64_t>(d); break;
+        case natural_type::u32: natural_access<std::uint32_t>(d); break;
+        case natural_type::u64: natural_access<std::uint64_t>(d); break;
+        case natural_type::boolean: natural_access<bool>(d); break;
+        case natural_type::c64: natural_access<std::complex<float>>(d); break;
+        case natural_type::c128: natural_access<std::complex<double>>(d); break;
+        default: break;
+    }
+}
+#endif
+
 void report(const char* what, error verified, error walked) {
     std::fprintf(stderr, "%s: verify() = %s@%llu but a view reported %s@%llu\n", what,
                  errc_name(verified.code), static_cast<unsigned long long>(verified.offset),
@@ -40,6 +144,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const parse_options defaults;
     {
         fuzzing::model_walker w;
+#ifdef ONNXVIEW_FUZZ_HAS_TENSOR_DATA
+        w.tensor_hook = &tensor_access;
+#endif
         w.model(parse_model(data, size, defaults));
         const error v = verify(data, size, schema::msg_ModelProto, defaults);
         if (v.ok() && !w.stats.first_error.ok()) report("model", v, w.stats.first_error);
@@ -67,6 +174,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     {
         fuzzing::model_walker w;
+#ifdef ONNXVIEW_FUZZ_HAS_TENSOR_DATA
+        w.tensor_hook = &tensor_access;
+#endif
         w.tensor(parse_tensor(data, size, defaults));
         const error v = verify(data, size, schema::msg_TensorProto, defaults);
         if (v.ok() && !w.stats.first_error.ok()) report("tensor", v, w.stats.first_error);

@@ -32,6 +32,15 @@ void* operator new(std::size_t n) {
     throw std::bad_alloc();
 }
 void* operator new[](std::size_t n) { return operator new(n); }
+// The nothrow forms too: every form that allocates must free with std::free.
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+    if (counting.load()) {
+        ++allocations;
+        allocated_bytes += n;
+    }
+    return std::malloc(n ? n : 1);
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }

@@ -1,0 +1,70 @@
+// The library's contract (onnxview/verify.hpp): when verify() accepts some
+// bytes, no view made over them reports an error. Inputs here are accepted by
+// libprotobuf too.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "model_walk.hpp"
+#include "onnx_builder.hpp"
+#include "onnxview/model.hpp"
+#include "onnxview/verify.hpp"
+
+using namespace onnxview;
+using namespace onnxview::hostile;
+
+namespace {
+
+// A TypeProto holding sequence_type twice, each a chain of `levels` nested
+// sequence types: protobuf merges the two occurrences at every level, so a
+// reader follows `levels` merged singular messages one inside the other.
+std::string doubly_merged_types(std::size_t levels) {
+    wire_builder tensor_type, leaf;
+    tensor_type.field_varint(1, 1);
+    leaf.field_message(1, tensor_type);
+    std::vector<frame> frames;
+    for (std::size_t i = 0; i < levels; ++i) {
+        frames.push_back(frame{1, "", ""});  // Sequence { elem_type }
+        frames.push_back(frame{4, "", ""});  // TypeProto { sequence_type }
+    }
+    frames.pop_back();  // the outermost level is written twice below
+    const std::string seq = nest(leaf.str(), frames);
+    wire_builder type;
+    type.field_bytes(4, seq).field_bytes(4, seq);
+    wire_builder vi;
+    vi.field_bytes(1, "x").field_message(2, type);
+    wire_builder g;
+    g.raw(identity_graph()).field_message(11, vi);
+    return model_with_graph(g.str());
+}
+
+}  // namespace
+
+TEST_CASE("merged singular messages nested up to 8 deep: verify() ok => views ok", "[hostile][contract]") {
+    // `levels` sequence levels merge 2 x levels messages, plus tensor_type.
+    for (std::size_t levels : {1u, 2u, 3u}) {
+        const std::string s = doubly_merged_types(levels);
+        INFO(levels << " merged levels");
+        REQUIRE(verify(s.data(), s.size()).ok());
+        fuzzing::model_walker w;
+        w.model(parse_model(s.data(), s.size()));
+        CHECK(w.stats.first_error.ok());
+    }
+}
+
+// KNOWN BUG, reported (issue 6): views refuse with merge_too_deep a chain of more
+// than 8 nested merged singular messages (wire::max_merge_path), which verify()
+// and libprotobuf accept. [!shouldfail] keeps the suite green while the bug
+// exists and turns red once it is fixed: then drop the tag.
+TEST_CASE("merged singular messages nested 9 and more deep: verify() ok => views ok",
+          "[hostile][contract][!shouldfail]") {
+    for (std::size_t levels : {4u, 12u}) {
+        const std::string s = doubly_merged_types(levels);
+        INFO(levels << " merged levels");
+        REQUIRE(verify(s.data(), s.size()).ok());
+        fuzzing::model_walker w;
+        w.model(parse_model(s.data(), s.size()));
+        INFO("walk: " << errc_name(w.stats.first_error.code) << " at " << w.stats.first_error.offset);
+        CHECK(w.stats.first_error.ok());
+    }
+}
