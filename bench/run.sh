@@ -6,7 +6,9 @@
 # Environment: BUILD (build directory, default build-bench), REPS (repetitions
 # of each in-process benchmark, default 5; medians are reported), COLD_REPS
 # (fresh-process repetitions of workloads 4 and 5, default 3), TESTDATA
-# (default /usr/share/libonnx-testdata).
+# (default /usr/share/libonnx-testdata), FILTER (a --benchmark_filter regex
+# for the in-process workloads), SKIP_CHILDREN=1 (keep the workload 4/5
+# results of the previous run).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build-bench}
@@ -28,13 +30,13 @@ EXE=$BUILD/bench/onnxview_bench
 # Workloads 1-3, 6 and the graph.name() loop: one process, warm pages.
 "$EXE" --models="$CACHE" --testdata="$TESTDATA" "$@" \
   --benchmark_repetitions="$REPS" --benchmark_report_aggregates_only=true \
-  --benchmark_min_time=0.2 \
+  --benchmark_min_time=0.2 --benchmark_filter="${FILTER:-.}" \
   --benchmark_out="$OUT/inproc.json" --benchmark_out_format=json | tee "$OUT/inproc.txt"
 
 # Workloads 4 (cold open + metadata walk) and 5 (private memory): fresh processes.
 COMPETITORS=$("$EXE" --list-competitors)
-: > "$OUT/children.jsonl"
-for m in "$CACHE/meta.onnx" "$CACHE/weights.onnx" "$CACHE/packed.onnx" "$CACHE/huge.onnx" "$@"; do
+[ "${SKIP_CHILDREN:-0}" = 1 ] || : > "$OUT/children.jsonl"
+[ "${SKIP_CHILDREN:-0}" = 1 ] || for m in "$CACHE/meta.onnx" "$CACHE/weights.onnx" "$CACHE/packed.onnx" "$CACHE/huge.onnx" "$@"; do
   for c in $COMPETITORS; do
     # libprotobuf reads the whole file from disk: one cold run (arena: small
     # models only, its disk time is the same); over 2 GiB it cannot open at all
