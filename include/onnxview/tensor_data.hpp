@@ -534,6 +534,8 @@ public:
                     lo &= 0xFFFFFFFFu;
                     hi &= 0xFFFFFFFFu;
                 }
+            } else if (boolean_) {
+                lo = lo != 0;  // any non-zero entry is true, as numpy_helper reads it
             } else {
                 lo = detail::mask_bits(lo, bits_);
             }
@@ -567,6 +569,7 @@ private:
     std::uint8_t byte_ = 0;
     bool typed_ = false;
     bool complex_ = false;
+    bool boolean_ = false;
 };
 
 // The elements of a tensor as their natural type T; an input range. A range
@@ -880,6 +883,7 @@ inline element_cursor::element_cursor(const tensor_data& d) noexcept {
     bits_ = static_cast<std::uint8_t>(info.bits <= 64 ? info.bits : 64);
     per_byte_ = info.elements_per_entry;
     complex_ = info.kind == element_kind::complex;
+    boolean_ = info.kind == element_kind::boolean;
     part_bytes_ = static_cast<std::uint8_t>(info.part_bits() / 8);
     typed_ = d.storage_.kind == storage_kind::typed;
     if (typed_)

@@ -1064,3 +1064,16 @@ TEST_CASE("testdata/small_cnn.onnx: external tensors through the resolver equal 
     CHECK(external == 2);  // conv2.weight and fc.weight
     CHECK(r.file_count() == 1);
 }
+
+TEST_CASE("BOOL in int32_data is true for any non-zero entry, as numpy_helper reads it") {
+    // Regression: entries were masked to their low 8 bits, so 256 read as false.
+    wire_builder t;
+    t.unpacked_varint(1, {3}).field_varint(2, 9).unpacked_varint(5, {256, 1, 0});
+    const auto tensor = parse_tensor(t.str().data(), t.str().size());
+    auto d = tensor_data::make(tensor);
+    REQUIRE(d.ok());
+    std::vector<bool> got;
+    for (bool b : d->elements<bool>()) got.push_back(b);
+    CHECK(got == std::vector<bool>{true, true, false});
+    CHECK(d->double_at(0, nullptr).value() == 1.0);
+}
