@@ -147,7 +147,11 @@ LOOKUPS = r"""
 namespace {
 std::string_view strip_package(std::string_view name) noexcept {
     constexpr std::string_view pkg = "onnx.";
-    return name.substr(0, pkg.size()) == pkg ? name.substr(pkg.size()) : name;
+    // No substr: its out_of_range throw would pull the exception runtime into
+    // static -fno-exceptions programs (see scripts/code_size.sh).
+    if (name.size() >= pkg.size() && std::string_view(name.data(), pkg.size()) == pkg)
+        name.remove_prefix(pkg.size());
+    return name;
 }
 }  // namespace
 
