@@ -8,6 +8,12 @@
 // -fno-exceptions -fno-rtti. See README.md for the API. Include it first in
 // the implementation file (32-bit POSIX hosts need _FILE_OFFSET_BITS=64
 // before any system header to open files over 2 GiB).
+//
+// Optional parts: defining ONNXVIEW_NO_CHECK (check_model), ONNXVIEW_NO_TEXT
+// (text/JSON printers, field paths) or ONNXVIEW_NO_IO (mapped files,
+// external data) before the implementation include leaves that part out;
+// its declarations stay, so using it is a link error. Leaving out text or
+// io leaves out the checker too.
 #if defined(ONNXVIEW_IMPLEMENTATION) && !defined(_WIN32) && !defined(_FILE_OFFSET_BITS)
 #define _FILE_OFFSET_BITS 64  // 32-bit hosts: files over 2 GiB (see src/io/file_posix.cpp)
 #endif
@@ -1484,6 +1490,8 @@ private:
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <new>
+#include <type_traits>
 #include <string_view>
 
 
@@ -1545,6 +1553,21 @@ struct slot {
 
 bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept;
 
+// The value of a singular message field: the one occurrence, all of them
+// merged, or an empty message; an errored parent passes its error on.
+inline result<wire::message> singular_message(const wire::message& msg, error err, const slot& sl,
+                                              std::uint32_t number) noexcept {
+    if (!err.ok()) return err;
+    if (sl.count == 0) return wire::message();
+    if (sl.count > 1) return msg.merged_child(number);
+    wire::field f;
+    f.type = wire::wire_type::length_delimited;
+    f.tag = sl.ptr;
+    f.payload = sl.ptr;
+    f.raw = sl.raw;
+    return msg.child(f);
+}
+
 // The region holding a repeated field: from its first occurrence to the end
 // of the message (the whole merged message when it is one).
 inline wire::message repeated_scope(const wire::message& msg, const slot& sl) noexcept {
@@ -1578,11 +1601,15 @@ public:
 
         iterator() noexcept = default;
         explicit iterator(const message_range& r) noexcept
-            : scope_(r.scope_), cursor_(r.scope_.fields()), number_(r.number_), remaining_(r.count_) {
-            advance();
+            : scope_(r.scope_), number_(r.number_), remaining_(r.count_) {
+            if (remaining_ != 0) {  // an empty range builds no cursor
+                cursor_ = r.scope_.fields();
+                advance();
+            }
         }
-        const View& operator*() const noexcept { return current_; }
-        const View* operator->() const noexcept { return &current_; }
+        // Valid while the iterator is not at the end.
+        const View& operator*() const noexcept { return current_.v; }
+        const View* operator->() const noexcept { return &current_.v; }
         iterator& operator++() noexcept {
             advance();
             return *this;
@@ -1603,7 +1630,7 @@ public:
             while (cursor_.next(f)) {
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
-                    current_ = View(scope_.child(f));
+                    ::new (static_cast<void*>(&current_.v)) View(scope_.child(f));
                     done_ = false;
                     return;
                 }
@@ -1611,12 +1638,24 @@ public:
             done_ = true;  // the scope was validated when the parent was indexed
         }
 
+        // The current element, built in place by advance() and not before:
+        // default-constructing a view (its slots zeroed) for every begin() and
+        // end(), most of them over empty ranges, cost about a tenth of a
+        // metadata walk (callgrind, bench/analysis.md). Views are trivially
+        // copyable and destructible.
+        static_assert(std::is_trivially_copyable<View>::value &&
+                          std::is_trivially_destructible<View>::value,
+                      "views are kept in raw storage");
+        union element {
+            View v;
+            element() noexcept {}
+        };
         wire::message scope_;
         wire::message::cursor cursor_;
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;
-        View current_;
+        element current_;
     };
 
     iterator begin() const noexcept { return iterator(*this); }
@@ -1654,8 +1693,11 @@ public:
 
         iterator() noexcept = default;
         explicit iterator(const string_range& r) noexcept
-            : cursor_(r.scope_.fields()), number_(r.number_), remaining_(r.count_) {
-            advance();
+            : number_(r.number_), remaining_(r.count_) {
+            if (remaining_ != 0) {  // an empty range builds no cursor
+                cursor_ = r.scope_.fields();
+                advance();
+            }
         }
         std::string_view operator*() const noexcept { return current_; }
         iterator& operator++() noexcept {
@@ -1764,18 +1806,7 @@ protected:
     // A singular message field, merged over its occurrences.
     template <class View>
     View message_(std::size_t s) const noexcept {
-        if (!err_.ok()) return View(result<wire::message>(err_));
-        const slot& sl = slots_[s];
-        if (sl.count == 0) return View(result<wire::message>(wire::message()));
-        if (sl.count == 1) {
-            wire::field f;
-            f.type = wire::wire_type::length_delimited;
-            f.payload = sl.ptr;
-            f.tag = sl.ptr;
-            f.raw = sl.raw;
-            return View(msg_.child(f));
-        }
-        return View(msg_.merged_child(Layout.fields[s].number));
+        return View(singular_message(msg_, err_, slots_[s], Layout.fields[s].number));
     }
     // The region holding a repeated field, starting at its first occurrence.
     wire::message scope_(std::size_t s) const noexcept { return repeated_scope(msg_, slots_[s]); }
@@ -3716,6 +3747,8 @@ public:
                     lo &= 0xFFFFFFFFu;
                     hi &= 0xFFFFFFFFu;
                 }
+            } else if (boolean_) {
+                lo = lo != 0;  // any non-zero entry is true, as numpy_helper reads it
             } else {
                 lo = detail::mask_bits(lo, bits_);
             }
@@ -3749,6 +3782,7 @@ private:
     std::uint8_t byte_ = 0;
     bool typed_ = false;
     bool complex_ = false;
+    bool boolean_ = false;
 };
 
 // The elements of a tensor as their natural type T; an input range. A range
@@ -4062,6 +4096,7 @@ inline element_cursor::element_cursor(const tensor_data& d) noexcept {
     bits_ = static_cast<std::uint8_t>(info.bits <= 64 ? info.bits : 64);
     per_byte_ = info.elements_per_entry;
     complex_ = info.kind == element_kind::complex;
+    boolean_ = info.kind == element_kind::boolean;
     part_bytes_ = static_cast<std::uint8_t>(info.part_bits() / 8);
     typed_ = d.storage_.kind == storage_kind::typed;
     if (typed_)
@@ -4509,6 +4544,73 @@ error print_json(const void* data, std::size_t size, const schema::message_desc&
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_JSON_FORMAT_HPP
+// ---- include/onnxview/model_file.hpp ----
+// onnxview/model_file.hpp - a model opened from a path in one call: the
+// mapped file, its parsed root view, and the resolver of its external data.
+//
+//   auto mf = onnxview::model_file::open("net.onnx");
+//   if (!mf) { /* mf.err(); mf->... not usable */ }
+//   const onnxview::model_view& m = mf->model();
+//   for (const onnxview::tensor_view& t : m.graph().initializer()) {
+//       auto d = mf->tensor(t);                 // raw, typed or external payload
+//       if (d) for (float x : d->scalars<float>()) use(x);
+//   }
+//
+// Cost: open() maps the file (no read), indexes the ModelProto's own fields
+// and canonicalizes the model's directory; external files are opened on the
+// first tensor that needs them. Lifetime: every view, span and tensor_data
+// obtained through a model_file is valid while that model_file lives;
+// moving it keeps views valid (the bytes do not move) but invalidates
+// external_payload_source values taken from it before the move.
+#ifndef ONNXVIEW_MODEL_FILE_HPP
+#define ONNXVIEW_MODEL_FILE_HPP
+
+
+namespace onnxview {
+
+// All-zero is the default.
+struct model_file_options {
+    open_options file;                 // how the model file is read (map, read, hints)
+    external_data_options external;    // model_path is filled in by open() when null
+    parse_options parse;               // depth limit
+};
+
+class model_file {
+public:
+    model_file() noexcept = default;
+
+    // Opens and maps `path`, parses the root ModelProto's own fields and
+    // prepares external-data resolution relative to the model's directory.
+    // Errors: those of mapped_file::open (detail filled), of
+    // external_data_resolver::create, and a malformed ModelProto top level.
+    static result<model_file> open(const char* path, const model_file_options& options = {},
+                                   io_detail* detail = nullptr) noexcept;
+
+    const model_view& model() const noexcept { return model_; }
+    std::string_view bytes() const noexcept { return file_.bytes(); }
+    const mapped_file& file() const noexcept { return file_; }
+
+    // A payload source resolving this model's external data (valid while
+    // this object lives and is not moved).
+    external_payload_source external() noexcept { return external_source(resolver_); }
+    // The resolver, e.g. for last_error() after an external-data failure.
+    const external_data_resolver& resolver() const noexcept { return resolver_; }
+
+    // The data of any tensor of this model, wherever its payload lives.
+    result<tensor_data> tensor(const tensor_view& t) noexcept {
+        const external_payload_source src = external();
+        return tensor_data::make(t, &src);
+    }
+
+private:
+    mapped_file file_;
+    model_view model_;
+    external_data_resolver resolver_;
+};
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_MODEL_FILE_HPP
 // ---- include/onnxview/verify.hpp ----
 // onnxview/verify.hpp - check a whole message tree once, up front.
 //
@@ -4539,12 +4641,33 @@ error verify(const void* data, std::size_t size,
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_VERIFY_HPP
+// ---- include/onnxview/onnxview.hpp ----
+// onnxview/onnxview.hpp - the whole public API in one include.
+//
+//   wire.hpp, wire_message.hpp, wire_repeated.hpp   protobuf wire format
+//   model.hpp, verify.hpp                           typed views of every ONNX message
+//   tensor_data.hpp, float_formats.hpp              tensor payloads of every data type
+//   check.hpp                                       model validation (onnx.checker rules)
+//   text_format.hpp, json_format.hpp, field_path.hpp printers and error paths
+//   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp
+//                                                   files, mmap, external data
+#ifndef ONNXVIEW_ONNXVIEW_HPP
+#define ONNXVIEW_ONNXVIEW_HPP
+
+
+#endif  // ONNXVIEW_ONNXVIEW_HPP
 
 #endif  // ONNXVIEW_SINGLE_HEADER_HPP
 
 #ifdef ONNXVIEW_IMPLEMENTATION
 #ifndef ONNXVIEW_IMPLEMENTATION_DONE
 #define ONNXVIEW_IMPLEMENTATION_DONE
+
+#if defined(ONNXVIEW_NO_TEXT) || defined(ONNXVIEW_NO_IO)
+#ifndef ONNXVIEW_NO_CHECK
+#define ONNXVIEW_NO_CHECK  // the checker needs text/ and io/
+#endif
+#endif
 
 // ---- src/wire/errors.cpp ----
 // Names and messages of error codes.
@@ -4756,6 +4879,7 @@ error message::validate() const noexcept {
 
 }  // namespace wire
 }  // namespace onnxview
+#ifndef ONNXVIEW_NO_CHECK
 // ---- src/model/check.cpp ----
 // check.cpp - the model checker (see onnxview/check.hpp).
 //
@@ -5774,6 +5898,7 @@ check_result check_model(const void* data, std::size_t size, const check_options
 }
 
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_CHECK
 // ---- src/model/enums.cpp ----
 // Names of the schema's enum values, as the schema spells them.
 
@@ -6473,7 +6598,11 @@ span<const enum_desc* const> all_enums() noexcept {
 namespace {
 std::string_view strip_package(std::string_view name) noexcept {
     constexpr std::string_view pkg = "onnx.";
-    return name.substr(0, pkg.size()) == pkg ? name.substr(pkg.size()) : name;
+    // No substr: its out_of_range throw would pull the exception runtime into
+    // static -fno-exceptions programs (see scripts/code_size.sh).
+    if (name.size() >= pkg.size() && std::string_view(name.data(), pkg.size()) == pkg)
+        name.remove_prefix(pkg.size());
+    return name;
 }
 }  // namespace
 
@@ -7090,6 +7219,7 @@ error index_message(const wire::message& msg, const field_slot* fields, std::siz
 
 }  // namespace detail
 }  // namespace onnxview
+#ifndef ONNXVIEW_NO_TEXT
 // ---- src/text/walk.hpp ----
 // Internal: the schema-driven walk shared by the text and JSON printers.
 //
@@ -7242,6 +7372,8 @@ std::size_t fmt_double(char* buf, double v) noexcept;
 }  // namespace onnxview
 
 #endif
+#endif  // ONNXVIEW_NO_TEXT
+#ifndef ONNXVIEW_NO_TEXT
 // ---- src/text/field_path.cpp ----
 // Field path of a byte offset, walking the schema over the wire format.
 
@@ -7366,6 +7498,8 @@ result<std::size_t> field_path_at(const void* data, std::size_t size, std::uint6
 }
 
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_TEXT
+#ifndef ONNXVIEW_NO_TEXT
 // ---- src/text/json_format.cpp ----
 // The protobuf JSON mapping, as google.protobuf.json_format.MessageToJson
 // (proto2 presence: a field set to its default is printed; unknown fields are
@@ -7603,6 +7737,8 @@ error print_json(const void* data, std::size_t size, const schema::message_desc&
 }
 
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_TEXT
+#ifndef ONNXVIEW_NO_TEXT
 // ---- src/text/text_format.cpp ----
 // The protobuf text format, byte for byte as protoc 3.21's TextFormat::Printer
 // (the printer `protoc --decode` uses).
@@ -8019,6 +8155,8 @@ error print_text(const void* data, std::size_t size, const schema::message_desc&
 }
 
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_TEXT
+#ifndef ONNXVIEW_NO_TEXT
 // ---- src/text/walk.cpp ----
 // The schema-driven walk shared by the printers: validation as libprotobuf
 // parses, acceptance of occurrences, per-message statistics, merged sources,
@@ -8215,6 +8353,8 @@ std::size_t fmt_double(char* buf, double v) noexcept {
 
 }  // namespace text_detail
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_TEXT
+#ifndef ONNXVIEW_NO_IO
 // ---- src/io/file_internal.hpp ----
 // Internal to src/io: building mapped_file values and the platform primitives
 // shared by mapped_file::open and the external-data resolver.
@@ -8263,6 +8403,8 @@ result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& opti
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_SRC_IO_FILE_INTERNAL_HPP
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
 // ---- src/io/sha1.hpp ----
 // Internal to src/io: SHA-1 (FIPS 180-4), used only to check the `checksum`
 // of external data files. Not a security primitive here: SHA-1 is broken
@@ -8305,6 +8447,8 @@ void sha1_hex(const std::uint8_t digest[sha1::digest_size], char out[2 * sha1::d
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_SRC_IO_SHA1_HPP
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
 // ---- src/io/external_data.cpp ----
 // External data resolution: lexical checks on `location`, canonical-path
 // containment, file-type and hard-link checks, range checks, SHA-1.
@@ -9045,6 +9189,8 @@ result<external_span> external_data_resolver::resolve(const external_entry* entr
 }
 
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
 // ---- src/io/file.cpp ----
 // mapped_file and shared_file: the parts that do not depend on the platform.
 #include <atomic>
@@ -9213,6 +9359,8 @@ std::uint32_t shared_file::use_count() const noexcept {
 }
 
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
 // ---- src/io/file_posix.cpp ----
 // mapped_file on POSIX: stat, open, mmap (or read), madvise / posix_fadvise.
 #ifndef _WIN32
@@ -9363,6 +9511,8 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
 }  // namespace onnxview
 
 #endif  // !_WIN32
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
 // ---- src/io/file_win32.cpp ----
 // mapped_file on Windows: CreateFileW, CreateFileMappingW / MapViewOfFile
 // (or ReadFile). Paths are UTF-8 and converted to UTF-16.
@@ -9483,6 +9633,8 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
 }  // namespace onnxview
 
 #endif  // _WIN32
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
 // ---- src/io/sha1.cpp ----
 // SHA-1 as specified in FIPS 180-4, section 6.1. Portable and byte-oriented:
 // it hashes external data files at memory speed and needs no alignment.
@@ -9600,6 +9752,7 @@ void sha1_hex(const std::uint8_t digest[sha1::digest_size], char out[2 * sha1::d
 
 }  // namespace detail
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_IO
 
 #endif  // ONNXVIEW_IMPLEMENTATION_DONE
 #endif  // ONNXVIEW_IMPLEMENTATION
