@@ -2,7 +2,8 @@
 //
 //   wire.hpp, wire_message.hpp, wire_repeated.hpp   protobuf wire format
 //   model.hpp, verify.hpp                           typed views of every ONNX message
-//   tensor_data.hpp, float_formats.hpp              tensor payloads of every data type
+//   tensor_data.hpp, data_types.hpp, sparse_data.hpp, float_formats.hpp
+//                                                   tensor payloads of every data type
 //   check.hpp                                       model validation (onnx.checker rules)
 //   text_format.hpp, json_format.hpp, field_path.hpp printers and error paths
 //   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp
@@ -14,6 +15,7 @@
 #include "onnxview/field_path.hpp"
 #include "onnxview/json_format.hpp"
 #include "onnxview/model_file.hpp"
+#include "onnxview/sparse_data.hpp"
 #include "onnxview/text_format.hpp"
 #include "onnxview/verify.hpp"
 

@@ -23,6 +23,7 @@
 #include "model_walk.hpp"
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/sparse_data.hpp"
 #include "onnxview/tensor_data.hpp"
 #include "onnxview/verify.hpp"
 

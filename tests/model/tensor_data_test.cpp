@@ -20,6 +20,7 @@
 
 #include "onnxview/external_source.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/sparse_data.hpp"
 #include "onnxview/tensor_data.hpp"
 #include "../wire_builder.hpp"
 
