@@ -94,7 +94,14 @@ bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept;
 inline result<wire::message> singular_message(const wire::message& msg, error err, const slot& sl,
                                               std::uint32_t number) noexcept {
     if (!err.ok()) return err;
-    if (sl.count == 0) return wire::message();
+    if (sl.count == 0) {
+        // Absent: an empty message one level deeper, so that a walk which
+        // follows absent fields (type.sequence_type.elem_type...) still meets
+        // the depth limit instead of recursing for ever.
+        if (msg.depth() + 1 > msg.max_depth())
+            return error(errc::depth_exceeded, msg.offset_of(msg.end()));
+        return wire::message(msg.base(), msg.end(), msg.end(), msg.depth() + 1, msg.max_depth());
+    }
     if (sl.count > 1) return msg.merged_child(number);
     wire::field f;
     f.type = wire::wire_type::length_delimited;

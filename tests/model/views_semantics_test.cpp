@@ -193,3 +193,19 @@ TEST_CASE("verify checks packed arrays libprotobuf would parse") {
     s.field_len_raw(8, 2, "\x80\x80");  // name: a string, never parsed
     CHECK(verify(s.str().data(), s.str().size(), schema::msg_TensorProto).ok());
 }
+
+TEST_CASE("following absent message fields still meets the depth limit") {
+    // Regression: an absent field gave an empty message at depth 0, so a walk
+    // over sequence_type().elem_type() of an empty TypeProto never stopped.
+    wire_builder vi;
+    vi.field_bytes(1, "x");
+    const auto v = parse_as<value_info_view>(vi.str().data(), vi.str().size());
+    type_view t = v.type();  // depth 1
+    int levels = 0;
+    while (t.ok() && levels < 1000) {
+        t = t.sequence_type().elem_type();  // two levels deeper each time
+        ++levels;
+    }
+    CHECK(t.err().code == errc::depth_exceeded);
+    CHECK(levels == 50);  // depth 1 + 2 * 50 = 101 > 100
+}
