@@ -7,7 +7,7 @@ namespace wire {
 
 bool message::cursor::next_merged(field& f) noexcept {
     for (;;) {
-        reader& r = stack_[level_];
+        reader& r = stack_[level_].r;
         if (r.at_end()) {
             if (level_ == 0) return false;
             --level_;
@@ -28,7 +28,8 @@ bool message::cursor::next_merged(field& f) noexcept {
             err_ = error(errc::depth_exceeded, static_cast<std::uint64_t>(g.tag - r.base()));
             return false;
         }
-        stack_[level_ + 1] = reader(r.base(), g.payload, g.payload + g.raw, depth, r.max_depth());
+        ::new (static_cast<void*>(&stack_[level_ + 1].r))
+            reader(r.base(), g.payload, g.payload + g.raw, depth, r.max_depth());
         ++level_;
     }
 }
