@@ -41,22 +41,25 @@ Description: header-only Catch2 of the build machine, for the target
 Version: $(pkg-config --modversion catch2 2>/dev/null || echo 2.13.10)
 Cflags: -I$local_dir/include
 PC
-{
-    echo "[properties]"
-    echo "pkg_config_libdir = ['$local_dir/pkgconfig']"
-} >"$local_dir/local.ini"
+wrapper=""
 run_tests=1
 if [ "$target" = mingw ]; then
     wine=""
-    for w in wine64 wine; do command -v "$w" >/dev/null && { wine="$(command -v "$w")"; break; }; done
+    for w in wine64 wine /usr/lib/wine/wine64; do command -v "$w" >/dev/null && { wine="$(command -v "$w")"; break; }; done
     if [ -n "$wine" ] && WINEDEBUG=-all WINEPREFIX="$local_dir/wineprefix" "$wine" cmd /c exit 0 >/dev/null 2>&1; then
-        { echo "[binaries]"
-          echo "exe_wrapper = ['env', 'WINEDEBUG=-all', 'WINEPREFIX=$local_dir/wineprefix', '$wine']"; } >>"$local_dir/local.ini"
+        wrapper="exe_wrapper = ['env', 'WINEDEBUG=-all', 'WINEPREFIX=$local_dir/wineprefix', '$wine']"
     else
         echo "cross_test.sh: wine cannot run Windows programs here: mingw is build-only" >&2
         run_tests=0
     fi
 fi
+{
+    echo "[binaries]"
+    echo "pkgconfig = 'pkg-config'"
+    [ -n "$wrapper" ] && echo "$wrapper"
+    echo "[properties]"
+    echo "pkg_config_libdir = ['$local_dir/pkgconfig']"
+} >"$local_dir/local.ini"
 
 args=(--cross-file "$cross" --cross-file "$local_dir/local.ini"
       -Dbuildtype=plain -Dbenchmarks=disabled -Dfuzzing=disabled -Dtests=enabled)
