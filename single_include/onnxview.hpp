@@ -8937,6 +8937,11 @@ error external_data_resolver::open_slot(const char* location, std::size_t length
         }
     } else {
 #ifdef _WIN32
+        // The base comes from GetFinalPathNameByHandle with a \\?\ prefix,
+        // under which Windows takes '/' literally, not as a separator.
+        for (char* c = path; *c != '\0'; ++c) {
+            if (*c == '/') *c = '\\';
+        }
         wchar_t* w = detail::widen(path);
         if (w == nullptr) return fail(errc::external_path_unsafe, external_reason::nul_in_location, tensor, loc, "not valid UTF-8");
         const DWORD attrs = ::GetFileAttributesW(w);
