@@ -4,8 +4,10 @@
 // malformed nested message only shows when it is reached. verify() walks
 // every nested message of the schema (and every packed scalar array) first,
 // so that after it succeeds no view made over the same bytes with the same
-// options will report an error. It is what `onnxview dump` relies on to
-// reject exactly the inputs libprotobuf rejects.
+// options will report an error. It reads merged singular messages as the
+// views do, so it also refuses more than wire::max_merge_path nested merges
+// (merge_too_deep), which libprotobuf would accept; otherwise it accepts
+// exactly what libprotobuf accepts.
 //
 // Cost: linear in the number of fields of the whole tree; payloads of
 // strings, bytes and packed fixed-width arrays are skipped in O(1).

@@ -94,14 +94,11 @@ bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept;
 inline result<wire::message> singular_message(const wire::message& msg, error err, const slot& sl,
                                               std::uint32_t number) noexcept {
     if (!err.ok()) return err;
-    if (sl.count == 0) {
-        // Absent: an empty message one level deeper, so that a walk which
-        // follows absent fields (type.sequence_type.elem_type...) still meets
-        // the depth limit instead of recursing for ever.
-        if (msg.depth() + 1 > msg.max_depth())
-            return error(errc::depth_exceeded, msg.offset_of(msg.end()));
-        return wire::message(msg.base(), msg.end(), msg.end(), msg.depth() + 1, msg.max_depth());
-    }
+    // Absent: an empty view, never an error - verify() promises that views
+    // over verified bytes report none. A walk must recurse only into present
+    // fields (has_x()): the chain of absent fields below an empty view has no
+    // end, like the default values it stands for.
+    if (sl.count == 0) return wire::message(msg.base(), msg.end(), msg.end(), msg.depth(), msg.max_depth());
     if (sl.count > 1) return msg.merged_child(number);
     wire::field f;
     f.type = wire::wire_type::length_delimited;
