@@ -600,7 +600,9 @@ TEST_CASE("zero-copy span: aligned, unaligned (buffer shifted by one byte), copy
         const bool aligned = (reinterpret_cast<std::uintptr_t>(storage + shift + raw_off) % alignof(float)) == 0;
         auto s = d->as_span<float>();
         INFO("shift " << shift);
-        if (aligned) {
+        if (!host_is_little_endian) {  // s390x: views of little-endian floats are refused
+            CHECK(s.err().code == errc::not_little_endian);
+        } else if (aligned) {
             REQUIRE(s.ok());
             CHECK(s->data() == reinterpret_cast<const float*>(storage + shift + raw_off));  // no copy
             CHECK((*s)[2] == 3.25f);
@@ -612,7 +614,7 @@ TEST_CASE("zero-copy span: aligned, unaligned (buffer shifted by one byte), copy
         float out[4];
         REQUIRE(d->copy_to(out, 4).value() == 4);
         CHECK((out[0] == 1.5f && out[1] == -2.0f && out[2] == 3.25f && out[3] == 1e-3f));
-        CHECK(element_span<float>(t).ok() == aligned);
+        CHECK(element_span<float>(t).ok() == (aligned && host_is_little_endian));
         float out2[4];
         CHECK(copy_elements(t, out2, 4).value() == 4);
         CHECK(std::memcmp(out, out2, sizeof out) == 0);
@@ -635,7 +637,9 @@ TEST_CASE("zero-copy span over typed float_data/double_data in one packed chunk 
         auto d = tensor_data::make(parse_tensor(storage + shift, one.size()));
         REQUIRE(d.ok());
         auto s = d->as_span<double>();
-        if ((reinterpret_cast<std::uintptr_t>(storage + shift + payload_off) % alignof(double)) == 0) {  // 4 on i686
+        if (!host_is_little_endian) {
+            CHECK(s.err().code == errc::not_little_endian);
+        } else if ((reinterpret_cast<std::uintptr_t>(storage + shift + payload_off) % alignof(double)) == 0) {  // 4 on i686
             REQUIRE(s.ok());
             CHECK((*s)[1] == -1.0);
         } else {
