@@ -1771,14 +1771,11 @@ bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept;
 inline result<wire::message> singular_message(const wire::message& msg, error err, const slot& sl,
                                               std::uint32_t number) noexcept {
     if (!err.ok()) return err;
-    if (sl.count == 0) {
-        // Absent: an empty message one level deeper, so that a walk which
-        // follows absent fields (type.sequence_type.elem_type...) still meets
-        // the depth limit instead of recursing for ever.
-        if (msg.depth() + 1 > msg.max_depth())
-            return error(errc::depth_exceeded, msg.offset_of(msg.end()));
-        return wire::message(msg.base(), msg.end(), msg.end(), msg.depth() + 1, msg.max_depth());
-    }
+    // Absent: an empty view, never an error - verify() promises that views
+    // over verified bytes report none. A walk must recurse only into present
+    // fields (has_x()): the chain of absent fields below an empty view has no
+    // end, like the default values it stands for.
+    if (sl.count == 0) return wire::message(msg.base(), msg.end(), msg.end(), msg.depth(), msg.max_depth());
     if (sl.count > 1) return msg.merged_child(number);
     wire::field f;
     f.type = wire::wire_type::length_delimited;
@@ -4670,8 +4667,10 @@ private:
 // malformed nested message only shows when it is reached. verify() walks
 // every nested message of the schema (and every packed scalar array) first,
 // so that after it succeeds no view made over the same bytes with the same
-// options will report an error. It is what `onnxview dump` relies on to
-// reject exactly the inputs libprotobuf rejects.
+// options will report an error. It reads merged singular messages as the
+// views do, so it also refuses more than wire::max_merge_path nested merges
+// (merge_too_deep), which libprotobuf would accept; otherwise it accepts
+// exactly what libprotobuf accepts.
 //
 // Cost: linear in the number of fields of the whole tree; payloads of
 // strings, bytes and packed fixed-width arrays are skipped in O(1).
@@ -7175,7 +7174,15 @@ error verify_packed(const wire::message& msg, const wire::field& f, const schema
     return error();
 }
 
+// Walks the message tree the way the views read it: occurrences of a
+// repeated message field one by one; a singular message field that occurs
+// once as that one message; one that occurs several times as their merge
+// (verified once, when its second occurrence is met). So anything the views
+// would refuse - including more than wire::max_merge_path nested merges -
+// is refused here too.
 error verify_message(const wire::message& msg, const schema::message_desc& desc) noexcept {
+    constexpr std::uint32_t tracked = 32;  // ONNX field numbers stay below this
+    std::uint8_t seen[tracked] = {};       // occurrences of singular message fields, capped at 2
     auto cursor = msg.fields();
     wire::field f;
     while (cursor.next(f)) {
@@ -7183,7 +7190,12 @@ error verify_message(const wire::message& msg, const schema::message_desc& desc)
         const schema::field_desc* fd = desc.find(f.number);
         if (fd == nullptr) continue;  // unknown: kept as bytes, never parsed
         if (fd->type == schema::type::message) {
-            const result<wire::message> child = msg.child(f);
+            result<wire::message> child = msg.child(f);
+            if (!fd->repeated() && f.number < tracked) {
+                std::uint8_t& n = seen[f.number];
+                if (n == 2) continue;  // the merge was verified whole
+                if (++n == 2) child = msg.merged_child(f.number);
+            }
             if (!child.ok()) return child.err();
             const error e = verify_message(child.value(), *fd->message);
             if (e) return e;
