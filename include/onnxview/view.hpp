@@ -87,7 +87,24 @@ struct slot {
     std::uint32_t count = 0;    // number of occurrences (packed chunks count once)
 };
 
-bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept;
+// Whether a field's wire type is one libprotobuf reads for this kind of
+// field (anything else makes the occurrence an unknown field).
+inline bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
+    using wt = wire::wire_type;
+    switch (kind) {
+        case slot_kind::varint:
+        case slot_kind::closed_enum: return t == wt::varint;
+        case slot_kind::fixed32: return t == wt::fixed32;
+        case slot_kind::fixed64: return t == wt::fixed64;
+        case slot_kind::len:
+        case slot_kind::repeated_len: return t == wt::length_delimited;
+        // Packable fields: protobuf parsers accept both encodings.
+        case slot_kind::repeated_varint: return t == wt::varint || t == wt::length_delimited;
+        case slot_kind::repeated_fixed32: return t == wt::fixed32 || t == wt::length_delimited;
+        case slot_kind::repeated_fixed64: return t == wt::fixed64 || t == wt::length_delimited;
+    }
+    return false;
+}
 
 // The value of a singular message field: the one occurrence, all of them
 // merged, or an empty message; an errored parent passes its error on.

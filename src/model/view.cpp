@@ -5,23 +5,6 @@
 namespace onnxview {
 namespace detail {
 
-bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
-    using wt = wire::wire_type;
-    switch (kind) {
-        case slot_kind::varint:
-        case slot_kind::closed_enum: return t == wt::varint;
-        case slot_kind::fixed32: return t == wt::fixed32;
-        case slot_kind::fixed64: return t == wt::fixed64;
-        case slot_kind::len:
-        case slot_kind::repeated_len: return t == wt::length_delimited;
-        // Packable fields: protobuf parsers accept both encodings.
-        case slot_kind::repeated_varint: return t == wt::varint || t == wt::length_delimited;
-        case slot_kind::repeated_fixed32: return t == wt::fixed32 || t == wt::length_delimited;
-        case slot_kind::repeated_fixed64: return t == wt::fixed64 || t == wt::length_delimited;
-    }
-    return false;
-}
-
 error index_message(const wire::message& msg, const field_slot* fields, std::size_t n,
                     const std::uint8_t* index_of, slot* slots) noexcept {
     auto cursor = msg.fields();
