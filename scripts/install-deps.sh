@@ -13,7 +13,7 @@ fi
 
 packages=(
     meson ninja-build pkg-config
-    g++ clang clang-14
+    g++ clang clang-14 libclang-rt-14-dev
     catch2 libbenchmark-dev
     protobuf-compiler libprotobuf-dev libprotozero-dev
     libonnx-dev python3-onnx python3-protobuf libonnx-testdata python3-numpy
