@@ -1107,8 +1107,8 @@ constexpr unsigned max_merge_path = 8;      // nested merged singular messages o
 // or past end. On failure p is left unchanged.
 
 // A varint of at most 10 bytes; bits above 64 are dropped as libprotobuf does.
-[[nodiscard]] inline errc decode_varint(const char*& p, const char* end,
-                                        std::uint64_t& value) noexcept {
+[[nodiscard]] inline errc decode_varint_slow(const char*& p, const char* end,
+                                             std::uint64_t& value) noexcept {
     const char* q = p;
     std::uint64_t result = 0;
     for (unsigned shift = 0; shift < 7 * max_varint_bytes; shift += 7) {
@@ -1123,6 +1123,15 @@ constexpr unsigned max_merge_path = 8;      // nested merged singular messages o
     }
     return errc::varint_too_long;
 }
+[[nodiscard]] inline errc decode_varint(const char*& p, const char* end,
+                                        std::uint64_t& value) noexcept {
+    // Most varints in ONNX (lengths of names, small enums, dims) fit one byte.
+    if (p != end && static_cast<std::uint8_t>(*p) < 0x80) {
+        value = static_cast<std::uint8_t>(*p++);
+        return errc::ok;
+    }
+    return decode_varint_slow(p, end, value);
+}
 
 // A tag: at most 5 varint bytes, value modulo 2^32 (libprotobuf's ReadTag).
 // Checks the field number (not 0) and the wire type (not 6 or 7).
@@ -1130,12 +1139,16 @@ constexpr unsigned max_merge_path = 8;      // nested merged singular messages o
                                      wire_type& type) noexcept {
     const char* q = p;
     std::uint32_t tag = 0;
-    for (unsigned i = 0;; ++i) {
-        if (i == max_tag_bytes) return errc::varint_too_long;
-        if (q == end) return errc::truncated;
-        const auto byte = static_cast<std::uint8_t>(*q++);
-        tag |= static_cast<std::uint32_t>(byte & 0x7F) << (7 * i);  // i == 4: bits past 32 drop
-        if (byte < 0x80) break;
+    if (q != end && static_cast<std::uint8_t>(*q) < 0x80) {  // fields 1-15: one byte
+        tag = static_cast<std::uint8_t>(*q++);
+    } else {
+        for (unsigned i = 0;; ++i) {
+            if (i == max_tag_bytes) return errc::varint_too_long;
+            if (q == end) return errc::truncated;
+            const auto byte = static_cast<std::uint8_t>(*q++);
+            tag |= static_cast<std::uint32_t>(byte & 0x7F) << (7 * i);  // i == 4: bits past 32 drop
+            if (byte < 0x80) break;
+        }
     }
     const std::uint32_t t = tag & 7u;
     if (t > 5) return errc::bad_wire_type;
@@ -1764,7 +1777,24 @@ struct slot {
     std::uint32_t count = 0;    // number of occurrences (packed chunks count once)
 };
 
-bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept;
+// Whether a field's wire type is one libprotobuf reads for this kind of
+// field (anything else makes the occurrence an unknown field).
+inline bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
+    using wt = wire::wire_type;
+    switch (kind) {
+        case slot_kind::varint:
+        case slot_kind::closed_enum: return t == wt::varint;
+        case slot_kind::fixed32: return t == wt::fixed32;
+        case slot_kind::fixed64: return t == wt::fixed64;
+        case slot_kind::len:
+        case slot_kind::repeated_len: return t == wt::length_delimited;
+        // Packable fields: protobuf parsers accept both encodings.
+        case slot_kind::repeated_varint: return t == wt::varint || t == wt::length_delimited;
+        case slot_kind::repeated_fixed32: return t == wt::fixed32 || t == wt::length_delimited;
+        case slot_kind::repeated_fixed64: return t == wt::fixed64 || t == wt::length_delimited;
+    }
+    return false;
+}
 
 // The value of a singular message field: the one occurrence, all of them
 // merged, or an empty message; an errored parent passes its error on.
@@ -7221,23 +7251,6 @@ error verify(const void* data, std::size_t size, const schema::message_desc& roo
 
 namespace onnxview {
 namespace detail {
-
-bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
-    using wt = wire::wire_type;
-    switch (kind) {
-        case slot_kind::varint:
-        case slot_kind::closed_enum: return t == wt::varint;
-        case slot_kind::fixed32: return t == wt::fixed32;
-        case slot_kind::fixed64: return t == wt::fixed64;
-        case slot_kind::len:
-        case slot_kind::repeated_len: return t == wt::length_delimited;
-        // Packable fields: protobuf parsers accept both encodings.
-        case slot_kind::repeated_varint: return t == wt::varint || t == wt::length_delimited;
-        case slot_kind::repeated_fixed32: return t == wt::fixed32 || t == wt::length_delimited;
-        case slot_kind::repeated_fixed64: return t == wt::fixed64 || t == wt::length_delimited;
-    }
-    return false;
-}
 
 error index_message(const wire::message& msg, const field_slot* fields, std::size_t n,
                     const std::uint8_t* index_of, slot* slots) noexcept {
