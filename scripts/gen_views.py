@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Generates the typed ONNX views (include/onnxview/views/*.hpp) from the
-schema below, which follows the newest ONNX schema (IR 13/14) field for field.
+schema below, which follows the newest ONNX schema (IR 13/14) field for field,
+and tests/model/accessors_test.cpp, which checks every accessor against the
+independent schema tables of scripts/gen_schema.py.
 
     scripts/gen_views.py [--check SCHEMA.md]
 
@@ -277,7 +279,84 @@ def main():
             "\nnamespace onnxview {\n\n" + "".join(all_defs) + "\n}  // namespace onnxview\n\n"
             "#endif  // ONNXVIEW_VIEWS_ACCESSORS_HPP\n")
     open(os.path.join(outdir, "accessors.hpp"), "w").write(text)
+    open(os.path.join(root, "tests", "model", "accessors_test.cpp"), "w").write(gen_accessor_test())
     return 0
+
+
+def cpp_message_name(msg):
+    return "onnx." + msg
+
+
+def gen_accessor_test():
+    """tests/model/accessors_test.cpp: for every field of every view, a message
+    with that field set (its number taken at run time from the schema tables of
+    scripts/gen_schema.py, an independent reading of the same fact sheet) must
+    read back through the generated accessor."""
+    out = [HEADER.format(what="a test per accessor: each reads the field the schema tables name").replace(
+        "// Include onnxview/model.hpp rather than this file.\n", ""),
+        '#include <catch2/catch.hpp>\n\n#include <string>\n#include <vector>\n\n'
+        '#include "../wire_builder.hpp"\n#include "onnxview/model.hpp"\n#include "onnxview/schema.hpp"\n\n'
+        'using namespace onnxview;\nusing onnxview::testing::wire_builder;\n\nnamespace {\n'
+        'std::uint32_t number_of(const char* message, const char* field) {\n'
+        '    const schema::message_desc* m = schema::find_message(message);\n'
+        '    REQUIRE(m != nullptr);\n    const schema::field_desc* f = m->find(std::string_view(field));\n'
+        '    REQUIRE(f != nullptr);\n    return f->number;\n}\n'
+        'template <class View>\nView view_of(const std::string& bytes) {\n'
+        '    return parse_as<View>(bytes.data(), bytes.size());\n}\n}  // namespace\n']
+    for msg, view, _, fields in SCHEMA:
+        full = cpp_message_name(msg)
+        out.append(f'\nTEST_CASE("{full}: every accessor reads its field") {{\n'
+                   f'    const schema::message_desc* desc = schema::find_message("{full}");\n'
+                   f'    REQUIRE(desc != nullptr);\n'
+                   f'    CHECK(desc->field_count == {len(fields)});  // every field has an accessor\n')
+        for f in fields:
+            name, t = f[1], f[2]
+            acc = name + "_" if name in CPP_KEYWORDS else name
+            n = f'number_of("{full}", "{name}")'
+            out.append(f'    SECTION("{name}") {{\n        wire_builder b;\n')
+            if t in ("int32", "int64", "uint64"):
+                out.append(f'        b.field_varint({n}, 123);\n        const auto v = view_of<{view}>(b.str());\n'
+                           f'        CHECK(v.{acc}() == 123);\n        CHECK(v.has_{acc}());\n')
+            elif t.startswith("enum:"):
+                out.append(f'        b.field_varint({n}, 1);\n        const auto v = view_of<{view}>(b.str());\n'
+                           f'        CHECK(static_cast<int>(v.{acc}()) == 1);\n        CHECK(v.{acc}_raw() == 1);\n')
+            elif t == "float":
+                out.append(f'        b.field_float({n}, 1.5f);\n        const auto v = view_of<{view}>(b.str());\n'
+                           f'        CHECK(v.{acc}() == 1.5f);\n        CHECK(v.has_{acc}());\n')
+            elif t == "double":
+                out.append(f'        b.field_double({n}, 2.5);\n        const auto v = view_of<{view}>(b.str());\n'
+                           f'        CHECK(v.{acc}() == 2.5);\n        CHECK(v.has_{acc}());\n')
+            elif t in ("string", "bytes"):
+                out.append(f'        b.field_bytes({n}, "abc");\n        const auto v = view_of<{view}>(b.str());\n'
+                           f'        CHECK(v.{acc}() == "abc");\n        CHECK(v.has_{acc}());\n')
+            elif t.startswith("msg:"):
+                out.append(f'        b.field_message({n}, wire_builder().field_varint(999, 7));\n'
+                           f'        const auto v = view_of<{view}>(b.str());\n        CHECK(v.has_{acc}());\n'
+                           f'        CHECK(v.{acc}().ok());\n        CHECK(v.{acc}().wire_message().bytes().size() == 3);\n')
+            elif t.startswith("rep:msg:"):
+                out.append(f'        b.field_message({n}, wire_builder()).field_message({n}, wire_builder().field_varint(999, 7));\n'
+                           f'        const auto v = view_of<{view}>(b.str());\n        CHECK(v.{acc}().size() == 2);\n'
+                           f'        CHECK(v.{acc}().at(1).wire_message().bytes().size() == 3);\n')
+            elif t in ("rep:string", "rep:bytes"):
+                out.append(f'        b.field_bytes({n}, "a").field_bytes({n}, "bc");\n'
+                           f'        const auto v = view_of<{view}>(b.str());\n        CHECK(v.{acc}().size() == 2);\n'
+                           f'        CHECK(v.{acc}().at(1) == "bc");\n')
+            elif t in ("rep:int64", "rep:int32", "rep:uint64"):
+                out.append(f'        b.unpacked_varint({n}, {{1}}).packed_varint({n}, {{2, 3}});\n'
+                           f'        const auto v = view_of<{view}>(b.str());\n        std::vector<long long> got;\n'
+                           f'        for (auto x : v.{acc}()) got.push_back(static_cast<long long>(x));\n'
+                           f'        CHECK(got == std::vector<long long>{{1, 2, 3}});\n')
+            elif t in ("rep:float", "rep:double"):
+                fn = "field_float" if t == "rep:float" else "field_double"
+                out.append(f'        b.{fn}({n}, 1.5).{fn}({n}, -2);\n'
+                           f'        const auto v = view_of<{view}>(b.str());\n        std::vector<double> got;\n'
+                           f'        for (auto x : v.{acc}()) got.push_back(static_cast<double>(x));\n'
+                           f'        CHECK(got == std::vector<double>{{1.5, -2}});\n')
+            else:
+                raise SystemExit(f"no test for {msg}.{name} {t}")
+            out.append('    }\n')
+        out.append('}\n')
+    return "".join(out)
 
 
 def check(md_path):
