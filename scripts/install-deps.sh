@@ -12,7 +12,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 packages=(
-    meson ninja-build pkg-config
+    meson ninja-build pkg-config cmake
     g++ clang clang-14 libclang-rt-14-dev
     catch2 libbenchmark-dev
     protobuf-compiler libprotobuf-dev libprotozero-dev
