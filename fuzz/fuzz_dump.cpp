@@ -38,8 +38,9 @@ void print_both(const std::uint8_t* data, std::size_t size, const schema::messag
     FUZZ_CHECK(valid.ok() || valid.offset <= size);
     if (newest) {
         const error v = verify(data, size, root);
+        // Same verdict; the first error found may differ, since verify()
+        // checks a merged singular message when its second occurrence is met.
         FUZZ_CHECK(v.ok() == valid.ok());
-        if (!v.ok()) FUZZ_CHECK(v == valid);
     }
 
     capture text;

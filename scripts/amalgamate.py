@@ -75,6 +75,7 @@ OPTIONAL_PARTS = [
     ("src/model/check.cpp", "ONNXVIEW_NO_CHECK"),
     ("src/text/", "ONNXVIEW_NO_TEXT"),
     ("src/io/", "ONNXVIEW_NO_IO"),
+    ("src/open/", "ONNXVIEW_NO_IO"),  # model_file opens files
 ]
 OPTIONAL_PRELUDE = (
     "#if defined(ONNXVIEW_NO_TEXT) || defined(ONNXVIEW_NO_IO)\n"
@@ -115,7 +116,7 @@ def inputs():
     for dirpath, _, names in os.walk(os.path.join(ROOT, "include", "onnxview")):
         headers += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".hpp")]
     sources = []
-    for part in ("wire", "model", "text", "io"):
+    for part in ("wire", "model", "text", "io", "open"):
         d = os.path.join(ROOT, "src", part)
         if os.path.isdir(d):
             sources += [os.path.join(d, n) for n in sorted(os.listdir(d)) if n.endswith(".cpp")]
