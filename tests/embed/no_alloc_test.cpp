@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -28,6 +29,15 @@
 #include "onnxview/verify.hpp"
 
 namespace {
+
+// A checksum term for any value, NaN and infinities included (casting them to
+// an integer would be undefined behaviour).
+std::uint64_t bits_of(double v) {
+    std::uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
 std::atomic<bool> counting{false};
 std::atomic<unsigned long> allocations{0};
 
@@ -148,7 +158,7 @@ void read_elements(const tensor_data& d, element_stats& s) {
     }
     auto values = d.scalars<double>();  // every numeric type, any storage
     for (double v : values) {
-        s.checksum = s.checksum * 31 + static_cast<std::uint64_t>(v == v ? v * 8 : 7);
+        s.checksum = s.checksum * 31 + bits_of(v);
         ++s.elements;
     }
     s.see(values.err());
@@ -158,7 +168,7 @@ void read_elements(const tensor_data& d, element_stats& s) {
         s.see(n.err());
     }
     if (d.holds<float>()) {
-        for (float v : d.elements<float>()) s.checksum += static_cast<std::uint64_t>(v == v ? v : 3);
+        for (float v : d.elements<float>()) s.checksum += bits_of(v);
         auto sp = d.as_span<float>();  // zero-copy when the payload allows it; an error otherwise
         if (sp.ok()) s.checksum += sp->size();
     }
