@@ -15,7 +15,7 @@
 //
 // Errors: a view made over malformed bytes is empty and carries the error
 // (err()); views made from it carry it too, so a chain like
-// m.graph().node_at(3).op_type() can be checked once with err() on the last
+// m.graph().node().at(3).op_type() can be checked once with err() on the last
 // view. verify() (onnxview/verify.hpp) checks a whole model up front.
 //
 // Lifetime: a view is valid while the bytes it was made over are.
