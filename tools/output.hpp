@@ -86,6 +86,11 @@ public:
         element();
         out_ += "null";
     }
+    // A value already in JSON form (a number, or a quoted string) written as is.
+    void number(std::string_view json_text) {
+        element();
+        out_.append(json_text.data(), json_text.size());
+    }
     template <class T>
     void field(std::string_view k, const T& v) {
         key(k);

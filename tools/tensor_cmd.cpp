@@ -1,4 +1,5 @@
 // tools/tensor_cmd.cpp - `onnxview tensor`: one tensor's type, shape, storage and values.
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -7,7 +8,9 @@
 #include <vector>
 
 #include "onnxview/external_data.hpp"
+#include "onnxview/external_source.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/sparse_data.hpp"
 #include "onnxview/tensor_data.hpp"
 #include "onnxview/verify.hpp"
 #include "output.hpp"
@@ -18,89 +21,167 @@ namespace {
 using namespace onnxview;
 
 const char tensor_help[] =
-    "usage: onnxview tensor MODEL NAME [-n N]\n"
+    "usage: onnxview tensor MODEL NAME [-n N] [--json]\n"
     "\n"
-    "Describes one tensor of a model: an initializer (also a sparse initializer's\n"
-    "values, or an initializer of a subgraph), or the `value` of a Constant node\n"
-    "whose output is NAME. Prints where it is, its data type, shape and element\n"
-    "count, its storage (raw_data, a typed field, or external: file, offset,\n"
-    "alignment), its first N values and, for numeric types, min/max/mean over\n"
-    "all elements (complex: over real and imaginary parts; NaNs are counted\n"
-    "apart).\n"
+    "Describes one tensor of a model, found by NAME among:\n"
+    "  - initializers and sparse initializers (a sparse initializer's name is\n"
+    "    its values tensor's name, as ONNX defines it);\n"
+    "  - Constant nodes whose output is NAME, with a `value` (dense) or a\n"
+    "    `sparse_value` (sparse) attribute;\n"
+    "in the main graph first, then in every subgraph (If/Loop/Scan bodies, at\n"
+    "any depth), then in the Constant nodes of model-local functions. When\n"
+    "several match (e.g. the then and else branches of an If), the first is\n"
+    "described and the others are listed (`also:`).\n"
+    "\n"
+    "Dense tensors: where it is, data type, shape and element count, storage\n"
+    "(raw_data, a typed field, or external: file, offset, length, alignment),\n"
+    "the first N values and, for numeric types, min/max/mean over all elements\n"
+    "(complex: over real and imaginary parts; NaNs are counted apart).\n"
+    "\n"
+    "Sparse tensors (COO): data type, dense shape and element count, nnz, the\n"
+    "indices layout (`coordinates`: INT64 [nnz, rank]; `linear`: INT64 [nnz],\n"
+    "row-major positions), the storage of values and of indices, the first N\n"
+    "stored values with their dense coordinates, and min/max/mean over the\n"
+    "stored values only (the implicit zeros are not counted). Indices out of\n"
+    "range or not strictly increasing are reported as an error (exit 1).\n"
     "\n"
     "options:\n"
     "  -n N        print the first N values (default 10; 0: none)\n"
+    "  --json      one JSON object instead of text: name, where, offset, sparse,\n"
+    "              data_type, data_type_code, dims, element_count, storage {kind,\n"
+    "              offset, bytes, alignment, field, entries, location, length,\n"
+    "              external_data}, values, values_total, stats {count, nan, min,\n"
+    "              max, mean}, also; sparse tensors add nnz and indices {name,\n"
+    "              layout, dims, storage}, and each value is {index: [coordinates],\n"
+    "              linear, value}. Integers are exact JSON numbers (INT64/UINT64\n"
+    "              too); floats round-trip their type; NaN and infinities, which\n"
+    "              JSON lacks, are the strings \"NaN\", \"Infinity\", \"-Infinity\"\n"
+    "              (as the protobuf JSON mapping writes them); complex values are\n"
+    "              [real, imaginary]; min/max/mean are null when there is no\n"
+    "              number to summarize; stats is null for STRING. On an error\n"
+    "              nothing is written to stdout.\n"
     "  -h, --help  this text\n"
     "\n"
     "exit status: 0 ok, 1 no such tensor or the tensor/model is invalid,\n"
     "             2 usage or I/O error\n";
 
-struct found {
+// One tensor whose name matched: dense (t) or sparse (s).
+struct match {
+    bool sparse = false;
     tensor_view t;
+    sparse_tensor_view s;
     std::string where;
-    bool ok = false;
+    std::string_view name;    // a Constant's output; else the tensor's (values') name
+    std::uint32_t depth = 0;  // 0: main graph; subgraphs deeper; functions after all graphs
 };
 
-void find_in_graph(const graph_view& g, std::string_view name, const std::string& path, found& f,
-                   int depth) {
-    if (f.ok || depth > 64) return;
-    std::size_t i = 0;
-    for (const tensor_view& t : g.initializer()) {
-        if (t.name() == name) {
-            f = {t, path + ".initializer[" + std::to_string(i) + "]", true};
-            return;
+// Collects every tensor named `name`, in model order.
+class finder {
+public:
+    explicit finder(std::string_view name) : name_(name) {}
+
+    void graph(const graph_view& g, const std::string& path, std::uint32_t depth) {
+        if (depth > 100) return;  // verify() refuses deeper nesting anyway
+        std::size_t i = 0;
+        for (const tensor_view& t : g.initializer()) {
+            if (t.name() == name_) add_dense(t, path + ".initializer[" + std::to_string(i) + "]", depth, name_);
+            ++i;
         }
-        ++i;
-    }
-    i = 0;
-    for (const sparse_tensor_view& s : g.sparse_initializer()) {
-        if (s.values().name() == name) {
-            f = {s.values(), path + ".sparse_initializer[" + std::to_string(i) + "].values", true};
-            return;
+        i = 0;
+        for (const sparse_tensor_view& s : g.sparse_initializer()) {
+            if (s.values().name() == name_)
+                add_sparse(s, path + ".sparse_initializer[" + std::to_string(i) + "]", depth, name_);
+            ++i;
         }
-        ++i;
+        nodes(g.node(), path, depth);
     }
-    i = 0;
-    for (const node_view& n : g.node()) {
-        std::size_t k = 0;
-        for (const attribute_view& a : n.attribute()) {
-            const std::string ap = path + ".node[" + std::to_string(i) + "].attribute[" + std::to_string(k) + "]";
-            if (n.op_type() == "Constant" && a.has_t() && n.output().at(0) == name) {
-                f = {a.t(), ap + ".t", true};
-                return;
+
+    template <class Nodes>
+    void nodes(const Nodes& ns, const std::string& path, std::uint32_t depth) {
+        std::size_t i = 0;
+        for (const node_view& n : ns) {
+            const bool constant = n.op_type() == "Constant" && n.domain().empty() && n.output().at(0) == name_;
+            std::size_t k = 0;
+            for (const attribute_view& a : n.attribute()) {
+                const std::string ap = path + ".node[" + std::to_string(i) + "].attribute[" + std::to_string(k) + "]";
+                if (constant && a.name() == "value" && a.has_t()) add_dense(a.t(), ap + ".t", depth, name_);
+                if (constant && a.name() == "sparse_value" && a.has_sparse_tensor())
+                    add_sparse(a.sparse_tensor(), ap + ".sparse_tensor", depth, name_);
+                if (constant && !a.has_t() && !a.has_sparse_tensor()) other_constant_ = a.name();
+                if (a.has_g()) graph(a.g(), ap + ".g", depth + 1);
+                std::size_t j = 0;
+                for (const graph_view& sg : a.graphs()) graph(sg, ap + ".graphs[" + std::to_string(j++) + "]", depth + 1);
+                ++k;
             }
-            if (a.has_g()) find_in_graph(a.g(), name, ap + ".g", f, depth + 1);
-            std::size_t j = 0;
-            for (const graph_view& sg : a.graphs())
-                find_in_graph(sg, name, ap + ".graphs[" + std::to_string(j++) + "]", f, depth + 1);
-            if (f.ok) return;
-            ++k;
+            ++i;
         }
-        ++i;
     }
-}
 
-struct external_fetch {
-    external_data_resolver* r = nullptr;
-    std::string problem;
+    void model(const model_view& m) {
+        graph(m.graph(), "graph", 0);
+        std::size_t i = 0;
+        for (const function_view& f : m.functions())
+            nodes(f.node(), "functions[" + std::to_string(i++) + "]", 1000);  // after every graph
+        std::stable_sort(found_.begin(), found_.end(),
+                         [](const match& a, const match& b) { return a.depth < b.depth; });
+    }
+
+    const std::vector<match>& found() const { return found_; }
+    // The attribute of a Constant named NAME that holds no tensor (value_float, ...).
+    std::string_view other_constant() const { return other_constant_; }
+
+private:
+    void add_dense(const tensor_view& t, std::string where, std::uint32_t depth, std::string_view name) {
+        match m;
+        m.t = t;
+        m.name = name;
+        m.where = std::move(where);
+        m.depth = depth;
+        found_.push_back(std::move(m));
+    }
+    void add_sparse(const sparse_tensor_view& s, std::string where, std::uint32_t depth, std::string_view name) {
+        match m;
+        m.sparse = true;
+        m.name = name;
+        m.s = s;
+        m.where = std::move(where);
+        m.depth = depth;
+        found_.push_back(std::move(m));
+    }
+
+    std::string_view name_;
+    std::vector<match> found_;
+    std::string_view other_constant_;
 };
 
-result<std::string_view> fetch(void* user, const tensor_view& t, std::uint64_t expected) {
-    external_fetch& ef = *static_cast<external_fetch*>(user);
-    std::vector<external_entry> entries;
-    for (const string_entry_view& e : t.external_data()) entries.push_back({e.key(), e.value()});
-    auto span = ef.r->resolve(entries.data(), entries.size(), expected, t.name());
-    if (!span) {
-        ef.problem = ef.r->last_error().message;
-        return span.err();
-    }
-    return span->bytes();
+template <class View>
+std::uint64_t offset_of(const View& v) {
+    const wire::message& m = v.wire_message();
+    return m.begin() ? m.offset_of(m.begin()) : 0;
 }
 
+// --- numbers -----------------------------------------------------------------
+
+// Text output: 9 significant digits (every float round-trips).
 std::string fmt_double(double v) {
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.9g", v);
     return buf;
+}
+
+// JSON output: the shortest %g precision that round-trips the value as the
+// tensor's type (9 digits for float and narrower types, 17 for double); NaN
+// and infinities as protobuf's JSON mapping writes them (strings).
+std::string json_number(double v, bool is_double) {
+    if (std::isnan(v)) return "\"NaN\"";
+    if (std::isinf(v)) return v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, is_double ? "%.17g" : "%.9g", v);
+    return buf;
+}
+
+bool is_double_type(const data_type_info& info) {
+    return info.natural == natural_type::f64 || info.natural == natural_type::c128;
 }
 
 std::string element_string(const tensor_data& d, std::uint64_t k) {
@@ -131,118 +212,247 @@ std::string element_string(const tensor_data& d, std::uint64_t k) {
     }
 }
 
-}  // namespace
-
-int run_tensor(int argc, char** argv) {
-    const char* path = nullptr;
-    const char* name = nullptr;
-    std::uint64_t count = 10;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view a = argv[i];
-        if (is_help(a)) {
-            std::fputs(tensor_help, stdout);
-            return exit_ok;
-        }
-        if (a == "-n") {
-            if (i + 1 >= argc || !parse_u64(argv[i + 1], count)) {
-                print_error("tensor", "-n needs a number");
-                return exit_usage;
+// Writes element k as a JSON value; false when it cannot be read.
+bool json_element(json_writer& w, const tensor_data& d, std::uint64_t k) {
+    const data_type_info& info = d.info();
+    if (info.kind == element_kind::string) {
+        auto s = d.at<std::string_view>(k);
+        if (!s) return false;
+        w.value(*s);
+        return true;
+    }
+    double im = 0;
+    auto v = d.double_at(k, &im);
+    if (!v) return false;
+    switch (info.kind) {
+        case element_kind::signed_int:
+        case element_kind::unsigned_int:
+            if (info.natural == natural_type::i64) {
+                auto x = d.at<std::int64_t>(k);
+                if (!x) return false;
+                w.value(*x);
+            } else if (info.natural == natural_type::u64) {
+                auto x = d.at<std::uint64_t>(k);
+                if (!x) return false;
+                w.value(*x);
+            } else {
+                w.value(static_cast<std::int64_t>(*v));  // at most 32 bits: exact in a double
             }
-            ++i;
-        } else if (!a.empty() && a[0] == '-' && path != nullptr && name == nullptr && a.size() > 1 &&
-                   a[1] != '-' && a != "-h") {
-            name = argv[i];  // a tensor name may start with '-' after the model
-        } else if (!a.empty() && a[0] == '-') {
-            print_error("tensor", "unknown option '" + std::string(a) + "' (try onnxview tensor --help)");
-            return exit_usage;
-        } else if (path == nullptr) {
-            path = argv[i];
-        } else if (name == nullptr) {
-            name = argv[i];
-        } else {
-            print_error("tensor", "too many arguments (try onnxview tensor --help)");
-            return exit_usage;
+            return true;
+        case element_kind::boolean: w.value(*v != 0); return true;
+        case element_kind::complex:
+            w.begin_array();
+            w.number(json_number(*v, is_double_type(info)));
+            w.number(json_number(im, is_double_type(info)));
+            w.end_array();
+            return true;
+        default: w.number(json_number(*v, is_double_type(info))); return true;
+    }
+}
+
+// min/max/mean over every scalar (complex: both parts), NaNs counted apart.
+struct stats {
+    bool numeric = false;
+    std::uint64_t count = 0, nans = 0;
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+};
+
+stats compute_stats(const tensor_data& d) {
+    stats s;
+    if (d.info().kind == element_kind::string) return s;
+    s.numeric = true;
+    for (double v : d.scalars<double>()) {
+        if (std::isnan(v)) {
+            ++s.nans;
+            continue;
         }
+        s.lo = std::min(s.lo, v);
+        s.hi = std::max(s.hi, v);
+        s.sum += v;
+        ++s.count;
     }
-    if (path == nullptr || name == nullptr) {
-        print_error("tensor", "MODEL and NAME are required (try onnxview tensor --help)");
-        return exit_usage;
-    }
-    mapped_file file;
-    int code = 0;
-    if (!open_model_file("tensor", path, file, &code)) return code;
-    if (const error e = verify(file.data(), file.size())) {
-        print_error("tensor", "'" + std::string(path) + "' is not a valid ONNX model: " +
-                                  describe(e, file.data(), file.size()));
-        return exit_findings;
-    }
-    const model_view m = parse_model(file.data(), file.size());
-    found f;
-    find_in_graph(m.graph(), name, "graph", f, 0);
-    if (!f.ok) {
-        print_error("tensor", "no initializer or Constant named '" + std::string(name) + "' in '" + path + "'");
-        return exit_findings;
-    }
-    const tensor_view& t = f.t;
-    std::string o;
-    o += "name: ";
-    text_quote(o, t.name().empty() ? std::string_view(name) : t.name());
-    o += "\nwhere: " + f.where + " (byte " +
-         std::to_string(t.wire_message().offset_of(t.wire_message().begin())) + ")\n";
-    o += std::string("data_type: ") + data_type_name(t.data_type()) + " (" + std::to_string(t.data_type()) + ")\n";
-    o += "shape: [";
-    bool first = true;
-    for (std::int64_t d : t.dims()) {
-        if (!first) o += ",";
-        first = false;
-        o += std::to_string(d);
-    }
-    o += "]\n";
+    return s;
+}
 
-    external_data_options eo{};
-    eo.model_path = path;
-    auto resolver = external_data_resolver::create(eo);
-    external_fetch ef;
-    if (resolver) ef.r = &resolver.value();
-    external_payload_source src;
-    src.user = &ef;
-    src.fetch = fetch;
+void text_stats(std::string& o, const stats& s) {
+    if (!s.numeric) return;
+    if (s.count > 0)
+        o += "min: " + fmt_double(s.lo) + "\nmax: " + fmt_double(s.hi) + "\nmean: " +
+             fmt_double(s.sum / double(s.count)) + "\n";
+    if (s.nans) o += "nan: " + std::to_string(s.nans) + "\n";
+}
 
-    auto storage = describe_storage(t);
-    if (!storage) {
-        std::fwrite(o.data(), 1, o.size(), stdout);
-        print_error("tensor", "tensor '" + std::string(name) + "' is invalid: " +
-                                  describe(storage.err(), file.data(), file.size()));
-        return exit_findings;
+void json_stats(json_writer& w, const stats& s, bool is_double) {
+    w.key("stats");
+    if (!s.numeric) {
+        w.null();
+        return;
     }
-    const storage_info& si = *storage;
-    o += "elements: " + std::to_string(si.element_count) + "\n";
-    o += std::string("storage: ") + storage_kind_name(si.kind);
-    if (si.kind == storage_kind::typed) o += std::string(" (") + typed_field_name(si.field) + ", " +
-                                              std::to_string(si.entry_count) + " entries)";
+    w.begin_object();
+    w.field("count", s.count);
+    w.field("nan", s.nans);
+    const char* names[] = {"min", "max", "mean"};
+    const double vals[] = {s.lo, s.hi, s.count ? s.sum / double(s.count) : 0.0};
+    for (int i = 0; i < 3; ++i) {
+        w.key(names[i]);
+        if (s.count == 0) w.null();
+        else w.number(json_number(vals[i], is_double || i == 2));
+    }
+    w.end_object();
+}
+
+// --- storage -------------------------------------------------------------------
+
+void text_storage(std::string& o, const storage_info& si, const char* prefix) {
+    o += std::string(prefix) + "storage: " + storage_kind_name(si.kind);
+    if (si.kind == storage_kind::typed)
+        o += std::string(" (") + typed_field_name(si.field) + ", " + std::to_string(si.entry_count) + " entries)";
     o += "\n";
     if (si.kind == storage_kind::external) {
-        o += "location: ";
+        o += std::string(prefix) + "location: ";
         text_quote(o, si.location);
         o += "\n";
     }
     if (si.kind != storage_kind::none)
-        o += "offset: " + std::to_string(si.offset) +
+        o += std::string(prefix) + "offset: " + std::to_string(si.offset) +
              (si.kind == storage_kind::external ? " (in the external file)\n" : " (in the model file)\n");
-    o += "bytes: " + std::to_string(si.byte_size) + "\n";
+    o += std::string(prefix) + "bytes: " + std::to_string(si.byte_size) + "\n";
     if (si.kind == storage_kind::raw || si.kind == storage_kind::external)
-        o += "alignment: " + std::to_string(si.alignment) + "\n";
+        o += std::string(prefix) + "alignment: " + std::to_string(si.alignment) + "\n";
+}
 
-    auto data = tensor_data::make(t, ef.r ? &src : nullptr);
+void json_storage(json_writer& w, const tensor_view& t, const storage_info& si) {
+    w.key("storage");
+    w.begin_object();
+    w.field("kind", storage_kind_name(si.kind));
+    w.field("offset", si.offset);
+    w.field("offset_in", si.kind == storage_kind::external ? "external_file" : "model_file");
+    w.field("bytes", si.byte_size);
+    if (si.kind == storage_kind::raw || si.kind == storage_kind::external) w.field("alignment", std::uint64_t{si.alignment});
+    if (si.kind == storage_kind::typed) {
+        w.field("field", typed_field_name(si.field));
+        w.field("entries", si.entry_count);
+    }
+    if (si.kind == storage_kind::external) {
+        w.field("location", si.location);
+        w.field("length", si.byte_size);
+        w.key("external_data");
+        w.begin_object();
+        for (const string_entry_view& e : t.external_data()) w.field(e.key(), e.value());
+        w.end_object();
+    }
+    w.end_object();
+}
+
+void text_dims(std::string& o, const wire::repeated<wire::elem_int64>& dims) {
+    o += "[";
+    bool first = true;
+    for (std::int64_t d : dims) {
+        if (!first) o += ",";
+        first = false;
+        o += std::to_string(d);
+    }
+    o += "]";
+}
+
+void json_dims(json_writer& w, const char* key, const wire::repeated<wire::elem_int64>& dims) {
+    w.key(key);
+    w.begin_array();
+    for (std::int64_t d : dims) w.value(d);
+    w.end_array();
+}
+
+// --- the command ------------------------------------------------------------
+
+struct context {
+    const char* path = nullptr;
+    std::string_view name;
+    std::uint64_t count = 10;
+    bool json = false;
+    const mapped_file* file = nullptr;
+    external_data_resolver* resolver = nullptr;
+    external_payload_source source{};
+
+    const external_payload_source* src() const { return resolver ? &source : nullptr; }
+    // Why reading a payload failed: the resolver's explanation for external data.
+    std::string why(error e) const {
+        if (resolver && resolver->last_error().message[0] != '\0') return resolver->last_error().message;
+        return describe(e, file->data(), file->size());
+    }
+};
+
+void flush(const std::string& o) { std::fwrite(o.data(), 1, o.size(), stdout); }
+
+void json_also(json_writer& w, const std::vector<match>& all) {
+    w.key("also");
+    w.begin_array();
+    for (std::size_t i = 1; i < all.size(); ++i) w.value(all[i].where);
+    w.end_array();
+}
+
+void text_also(std::string& o, const std::vector<match>& all) {
+    for (std::size_t i = 1; i < all.size(); ++i) o += "also: " + all[i].where + "\n";
+}
+
+int show_dense(const context& c, const std::vector<match>& all) {
+    const match& m = all.front();
+    const tensor_view& t = m.t;
+    const std::string_view name = m.name;
+    std::string o;
+    o += "name: ";
+    text_quote(o, name);
+    o += "\nwhere: " + m.where + " (byte " + std::to_string(offset_of(t)) + ")\n";
+    text_also(o, all);
+    o += std::string("data_type: ") + data_type_name(t.data_type()) + " (" + std::to_string(t.data_type()) + ")\n";
+    o += "shape: ";
+    text_dims(o, t.dims());
+    o += "\n";
+
+    auto storage = describe_storage(t);
+    if (!storage) {
+        if (!c.json) flush(o);
+        print_error("tensor", "tensor '" + std::string(c.name) + "' is invalid: " +
+                                  describe(storage.err(), c.file->data(), c.file->size()));
+        return exit_findings;
+    }
+    const storage_info& si = *storage;
+    o += "elements: " + std::to_string(si.element_count) + "\n";
+    text_storage(o, si, "");
+
+    auto data = tensor_data::make(t, c.src());
     if (!data) {
-        std::fwrite(o.data(), 1, o.size(), stdout);
-        std::string why = describe(data.err(), file.data(), file.size());
-        if (!ef.problem.empty()) why = ef.problem;
-        print_error("tensor", "cannot read the values of '" + std::string(name) + "': " + why);
+        if (!c.json) flush(o);
+        print_error("tensor", "cannot read the values of '" + std::string(c.name) + "': " + c.why(data.err()));
         return exit_findings;
     }
     const tensor_data& d = *data;
-    const std::uint64_t show = std::min<std::uint64_t>(count, d.size());
+    const std::uint64_t show = std::min<std::uint64_t>(c.count, d.size());
+    const stats st = compute_stats(d);
+
+    if (c.json) {
+        json_writer w;
+        w.begin_object();
+        w.field("name", name);
+        w.field("where", m.where);
+        w.field("offset", offset_of(t));
+        w.field("sparse", false);
+        w.field("data_type", data_type_name(t.data_type()));
+        w.field("data_type_code", t.data_type());
+        json_dims(w, "dims", t.dims());
+        w.field("element_count", si.element_count);
+        json_storage(w, t, si);
+        w.key("values");
+        w.begin_array();
+        for (std::uint64_t k = 0; k < show; ++k)
+            if (!json_element(w, d, k)) w.null();
+        w.end_array();
+        w.field("values_total", d.size());
+        json_stats(w, st, is_double_type(d.info()));
+        json_also(w, all);
+        w.end_object();
+        flush(w.str());
+        return exit_ok;
+    }
     if (show > 0) {
         o += "values (first " + std::to_string(show) + " of " + std::to_string(d.size()) + "): ";
         for (std::uint64_t k = 0; k < show; ++k) {
@@ -251,24 +461,209 @@ int run_tensor(int argc, char** argv) {
         }
         o += "\n";
     }
-    if (d.info().kind != element_kind::string && d.size() > 0) {
-        double lo = INFINITY, hi = -INFINITY, sum = 0;
-        std::uint64_t n = 0, nans = 0;
-        for (double v : d.scalars<double>()) {
-            if (std::isnan(v)) {
-                ++nans;
-                continue;
-            }
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-            sum += v;
-            ++n;
-        }
-        if (n > 0) o += "min: " + fmt_double(lo) + "\nmax: " + fmt_double(hi) + "\nmean: " + fmt_double(sum / double(n)) + "\n";
-        if (nans) o += "nan: " + std::to_string(nans) + "\n";
-    }
-    std::fwrite(o.data(), 1, o.size(), stdout);
+    text_stats(o, st);
+    flush(o);
     return exit_ok;
+}
+
+int show_sparse(const context& c, const std::vector<match>& all) {
+    const match& m = all.front();
+    const sparse_tensor_view& s = m.s;
+    const tensor_view values = s.values();
+    const std::string_view name = m.name;
+    std::string o;
+    o += "name: ";
+    text_quote(o, name);
+    o += "\nwhere: " + m.where + " (byte " + std::to_string(offset_of(s)) + ")\n";
+    text_also(o, all);
+    o += "sparse: COO\n";
+    o += std::string("data_type: ") + data_type_name(values.data_type()) + " (" +
+         std::to_string(values.data_type()) + ")\n";
+    o += "shape: ";
+    text_dims(o, s.dims());
+    o += " (dense)\n";
+
+    auto made = sparse_data::make(s, c.src());
+    if (!made) {
+        if (!c.json) flush(o);
+        print_error("tensor", "sparse tensor '" + std::string(c.name) + "' is invalid: " + c.why(made.err()));
+        return exit_findings;
+    }
+    const sparse_data& sd = *made;
+    const tensor_data& vd = sd.values();
+    const tensor_data& id = sd.indices();
+    const bool has_indices = s.has_indices();
+    const tensor_view indices = s.indices();
+    const char* layout = sd.layout() == sparse_layout::linear ? "linear" : "coordinates";
+    o += "elements: " + std::to_string(sd.dense_size()) + " (dense)\n";
+    o += "nnz: " + std::to_string(sd.nnz()) + "\n";
+    if (has_indices) {
+        o += std::string("indices: ") + layout + " ";
+        text_dims(o, indices.dims());
+        o += " INT64";
+        if (!indices.name().empty()) {
+            o += " '";
+            text_quote(o, indices.name());
+            o += "'";
+        }
+        o += "\n";
+    } else {
+        o += "indices: none\n";
+    }
+    text_storage(o, vd.describe(), "values ");
+    if (has_indices) text_storage(o, id.describe(), "indices ");
+
+    const error bad_indices = sd.validate_indices();
+    const std::uint64_t show = std::min<std::uint64_t>(c.count, sd.nnz());
+    const stats st = compute_stats(vd);
+    std::vector<std::int64_t> coords(sd.rank());
+
+    if (c.json) {
+        if (!bad_indices.ok()) {
+            print_error("tensor", "sparse tensor '" + std::string(c.name) + "' has invalid indices: " +
+                                      describe(bad_indices, c.file->data(), c.file->size()));
+            return exit_findings;
+        }
+        json_writer w;
+        w.begin_object();
+        w.field("name", name);
+        w.field("where", m.where);
+        w.field("offset", offset_of(s));
+        w.field("sparse", true);
+        w.field("data_type", data_type_name(values.data_type()));
+        w.field("data_type_code", values.data_type());
+        json_dims(w, "dims", s.dims());
+        w.field("element_count", sd.dense_size());
+        w.field("nnz", sd.nnz());
+        json_storage(w, values, vd.describe());
+        w.key("indices");
+        if (has_indices) {
+            w.begin_object();
+            w.field("name", indices.name());
+            w.field("layout", layout);
+            json_dims(w, "dims", indices.dims());
+            json_storage(w, indices, id.describe());
+            w.end_object();
+        } else {
+            w.null();
+        }
+        w.key("values");
+        w.begin_array();
+        for (std::uint64_t k = 0; k < show; ++k) {
+            w.begin_object();
+            w.key("index");
+            w.begin_array();
+            if (sd.coordinates(k, coords.data(), coords.size()).ok())
+                for (std::int64_t x : coords) w.value(x);
+            w.end_array();
+            auto lin = sd.linear_index(k);
+            w.field("linear", lin ? *lin : 0);
+            w.key("value");
+            if (!json_element(w, vd, k)) w.null();
+            w.end_object();
+        }
+        w.end_array();
+        w.field("values_total", sd.nnz());
+        json_stats(w, st, is_double_type(vd.info()));
+        json_also(w, all);
+        w.end_object();
+        flush(w.str());
+        return exit_ok;
+    }
+    if (show > 0) {
+        o += "values (first " + std::to_string(show) + " of " + std::to_string(sd.nnz()) + " stored, at dense coordinates): ";
+        for (std::uint64_t k = 0; k < show; ++k) {
+            if (k) o += ", ";
+            if (sd.coordinates(k, coords.data(), coords.size()).ok()) {
+                o += "[";
+                for (std::size_t j = 0; j < coords.size(); ++j) o += (j ? "," : "") + std::to_string(coords[j]);
+                o += "]";
+            } else {
+                o += "[?]";
+            }
+            o += " " + element_string(vd, k);
+        }
+        o += "\n";
+    }
+    text_stats(o, st);
+    flush(o);
+    if (!bad_indices.ok()) {
+        print_error("tensor", "sparse tensor '" + std::string(c.name) + "' has invalid indices: " +
+                                  describe(bad_indices, c.file->data(), c.file->size()));
+        return exit_findings;
+    }
+    return exit_ok;
+}
+
+}  // namespace
+
+int run_tensor(int argc, char** argv) {
+    context c;
+    const char* name = nullptr;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (is_help(a)) {
+            std::fputs(tensor_help, stdout);
+            return exit_ok;
+        }
+        if (a == "-n") {
+            if (i + 1 >= argc || !parse_u64(argv[i + 1], c.count)) {
+                print_error("tensor", "-n needs a number");
+                return exit_usage;
+            }
+            ++i;
+        } else if (a == "--json") {
+            c.json = true;
+        } else if (!a.empty() && a[0] == '-' && c.path != nullptr && name == nullptr && a.size() > 1 &&
+                   a[1] != '-' && a != "-h") {
+            name = argv[i];  // a tensor name may start with '-' after the model
+        } else if (!a.empty() && a[0] == '-') {
+            print_error("tensor", "unknown option '" + std::string(a) + "' (try onnxview tensor --help)");
+            return exit_usage;
+        } else if (c.path == nullptr) {
+            c.path = argv[i];
+        } else if (name == nullptr) {
+            name = argv[i];
+        } else {
+            print_error("tensor", "too many arguments (try onnxview tensor --help)");
+            return exit_usage;
+        }
+    }
+    if (c.path == nullptr || name == nullptr) {
+        print_error("tensor", "MODEL and NAME are required (try onnxview tensor --help)");
+        return exit_usage;
+    }
+    c.name = name;
+    mapped_file file;
+    int code = 0;
+    if (!open_model_file("tensor", c.path, file, &code)) return code;
+    c.file = &file;
+    if (const error e = verify(file.data(), file.size())) {
+        print_error("tensor", "'" + std::string(c.path) + "' is not a valid ONNX model: " +
+                                  describe(e, file.data(), file.size()));
+        return exit_findings;
+    }
+    const model_view m = parse_model(file.data(), file.size());
+    finder f(c.name);
+    f.model(m);
+    if (f.found().empty()) {
+        std::string msg = "no initializer, sparse initializer or Constant named '" + std::string(c.name) + "' in '" +
+                          c.path + "'";
+        if (!f.other_constant().empty())
+            msg += " (a Constant named so holds '" + std::string(f.other_constant()) +
+                   "', which is not a tensor; see onnxview dump)";
+        print_error("tensor", msg);
+        return exit_findings;
+    }
+
+    external_data_options eo{};
+    eo.model_path = c.path;
+    auto resolver = external_data_resolver::create(eo);
+    if (resolver) {
+        c.resolver = &resolver.value();
+        c.source = external_source(resolver.value());
+    }
+    return f.found().front().sparse ? show_sparse(c, f.found()) : show_dense(c, f.found());
 }
 
 }  // namespace onnxview_cli
