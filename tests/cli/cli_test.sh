@@ -103,6 +103,158 @@ run "tensor complex" 0 tensor "$data/tensors_all_types.onnx" complex64_typed &&
 run "tensor not found" 1 tensor "$data/small_cnn.onnx" no_such_tensor && one_line_error "tensor not found"
 run "tensor bad -n" 2 tensor "$data/small_cnn.onnx" conv1.weight -n x
 
+# --- tensor: sparse tensors, --json, subgraphs and functions ------------------
+run "tensor sparse coordinates" 0 tensor "$data/sparse.onnx" sparse_2d &&
+    { grep -q '^sparse: COO' "$tmp/out" && grep -q '^shape: \[4,5\] (dense)' "$tmp/out" &&
+      grep -q '^nnz: 3$' "$tmp/out" && grep -q '^indices: coordinates \[3,2\] INT64' "$tmp/out" &&
+      grep -q '^values storage: raw' "$tmp/out" && grep -q '^indices storage: raw' "$tmp/out" &&
+      grep -q '\[0,1\] 1.5, \[2,3\] -2, \[3,4\] 3.25$' "$tmp/out" &&
+      grep -q '^min: -2$' "$tmp/out" && grep -q '^max: 3.25$' "$tmp/out"; } ||
+    { fail "tensor sparse coordinates: output"; cat "$tmp/out"; }
+run "tensor sparse linear" 0 tensor "$data/sparse.onnx" sparse_linear -n 2 &&
+    { grep -q '^indices: linear \[4\] INT64' "$tmp/out" && grep -q '^data_type: INT64' "$tmp/out" &&
+      grep -q 'first 2 of 4 stored.*: \[0,0\] 10, \[1,1\] -20$' "$tmp/out" && grep -q '^mean: 15$' "$tmp/out"; } ||
+    { fail "tensor sparse linear: output"; cat "$tmp/out"; }
+run "tensor sparse Constant" 0 tensor "$data/sparse.onnx" sparse_const &&
+    { grep -q '^name: sparse_const$' "$tmp/out" &&
+      grep -q '^where: graph.node\[0\].attribute\[0\].sparse_tensor' "$tmp/out" &&
+      grep -q '\[1\] 7, \[6\] 8$' "$tmp/out"; } || { fail "tensor sparse Constant: output"; cat "$tmp/out"; }
+run "tensor in a subgraph" 0 tensor "$data/nested_subgraphs.onnx" half_trip &&
+    grep -q "^where: graph.node\[[0-9]*\].attribute\[[0-9]*\].g.node\[[0-9]*\].attribute\[[0-9]*\].g.initializer\[0\]" "$tmp/out" ||
+    { fail "tensor in a subgraph: where"; cat "$tmp/out"; }
+
+# --json: strict JSON (NaN/Infinity literals refused), parsed and checked.
+json_ok() {  # json_ok NAME PYTHON_ASSERTS: the last run's stdout against the asserts (d = the object)
+    $py - "$tmp/out" "$2" <<'PY' || fail "$1: JSON content"
+import json, sys
+def strict(c):
+    raise ValueError("non-standard JSON constant " + c)
+d = json.loads(open(sys.argv[1]).read(), parse_constant=strict)
+exec(sys.argv[2])
+PY
+}
+run "tensor --json raw" 0 tensor --json "$data/small_cnn.onnx" conv1.weight -n 3 &&
+    json_ok "tensor --json raw" '
+assert d["name"] == "conv1.weight" and d["sparse"] is False, d
+assert d["data_type"] == "FLOAT" and d["data_type_code"] == 1
+assert d["dims"] == [8, 3, 3, 3] and d["element_count"] == 216 and d["values_total"] == 216
+s = d["storage"]
+assert s["kind"] == "raw" and s["bytes"] == 864 and s["offset"] > 0 and s["alignment"] >= 1, s
+assert len(d["values"]) == 3 and all(isinstance(v, float) for v in d["values"])
+st = d["stats"]
+assert st["count"] == 216 and st["nan"] == 0 and st["min"] <= st["mean"] <= st["max"], st
+assert d["where"] == "graph.initializer[0]" and d["also"] == []'
+run "tensor --json external" 0 tensor "$data/small_cnn.onnx" fc.weight --json &&
+    json_ok "tensor --json external" '
+s = d["storage"]
+assert s["kind"] == "external" and s["location"] == "small_cnn.weights", s
+assert s["offset"] == 4608 and s["length"] == 10240 and s["offset_in"] == "external_file", s
+assert s["external_data"]["location"] == "small_cnn.weights"
+assert len(d["values"]) == 10 and d["stats"]["count"] == 2560'
+run "tensor --json typed" 0 tensor --json "$data/tensors_all_types.onnx" float_typed -n 100 &&
+    json_ok "tensor --json typed" '
+s = d["storage"]
+assert s["kind"] == "typed" and s["field"] == "float_data" and s["entries"] == d["element_count"], s
+v = d["values"]
+assert "NaN" in v and "Infinity" in v and "-Infinity" in v, v
+assert d["stats"]["nan"] >= 1 and d["stats"]["max"] == "Infinity" and d["stats"]["min"] == "-Infinity", d["stats"]'
+run "tensor --json int64" 0 tensor --json "$data/tensors_all_types.onnx" int64_raw -n 100 &&
+    json_ok "tensor --json int64" '
+assert -2**63 in d["values"] and 2**63 - 1 in d["values"] and 2**53 + 1 in d["values"], d["values"]'
+run "tensor --json uint64" 0 tensor --json "$data/tensors_all_types.onnx" uint64_typed -n 100 &&
+    json_ok "tensor --json uint64" 'assert 2**64 - 1 in d["values"], d["values"]'
+run "tensor --json double" 0 tensor --json "$data/tensors_all_types.onnx" double_raw -n 100 &&
+    json_ok "tensor --json double" '
+import struct
+assert all(isinstance(x, (float, int, str)) for x in d["values"])
+assert 1.7976931348623157e308 in d["values"] and 5e-324 in d["values"], d["values"]'
+run "tensor --json complex" 0 tensor --json "$data/tensors_all_types.onnx" complex64_typed &&
+    json_ok "tensor --json complex" 'assert [1.0, 2.0] in d["values"], d["values"]'
+run "tensor --json bool" 0 tensor --json "$data/tensors_all_types.onnx" bool_raw &&
+    json_ok "tensor --json bool" 'assert set(d["values"]) <= {True, False} and d["stats"]["count"] == d["element_count"]'
+run "tensor --json string" 0 tensor --json "$data/tensors_all_types.onnx" string_typed -n 100 &&
+    json_ok "tensor --json string" '
+assert d["stats"] is None and all(isinstance(s, str) for s in d["values"]) and "" in d["values"], d'
+run "tensor --json empty" 0 tensor --json "$data/tensors_all_types.onnx" empty_float_typed &&
+    json_ok "tensor --json empty" '
+assert d["element_count"] == 0 and d["values"] == [] and d["stats"]["count"] == 0 and d["stats"]["min"] is None, d'
+run "tensor --json -n 0" 0 tensor --json "$data/small_cnn.onnx" conv1.bias -n 0 &&
+    json_ok "tensor --json -n 0" 'assert d["values"] == [] and d["values_total"] == 8'
+run "tensor --json sparse" 0 tensor --json "$data/sparse.onnx" sparse_2d &&
+    json_ok "tensor --json sparse" '
+assert d["sparse"] is True and d["nnz"] == 3 and d["dims"] == [4, 5] and d["element_count"] == 20, d
+i = d["indices"]
+assert i["layout"] == "coordinates" and i["dims"] == [3, 2] and i["name"] == "sparse_2d_indices", i
+assert i["storage"]["kind"] == "raw" and i["storage"]["bytes"] == 48
+assert d["storage"]["kind"] == "raw" and d["storage"]["bytes"] == 12
+assert d["values"] == [{"index": [0, 1], "linear": 1, "value": 1.5}, {"index": [2, 3], "linear": 13, "value": -2.0},
+                       {"index": [3, 4], "linear": 19, "value": 3.25}], d["values"]
+assert d["stats"]["min"] == -2.0 and d["stats"]["max"] == 3.25 and d["stats"]["count"] == 3'
+run "tensor --json sparse linear" 0 tensor --json "$data/sparse.onnx" sparse_linear &&
+    json_ok "tensor --json sparse linear" '
+assert d["indices"]["layout"] == "linear" and [v["linear"] for v in d["values"]] == [0, 5, 6, 11]
+assert [v["index"] for v in d["values"]] == [[0, 0], [1, 1], [1, 2], [2, 3]]
+assert [v["value"] for v in d["values"]] == [10, -20, 30, 40]'
+run "tensor --json not found" 1 tensor --json "$data/small_cnn.onnx" no_such_tensor &&
+    one_line_error "tensor --json not found"
+[ -s "$tmp/out" ] && fail "tensor --json not found: wrote to stdout"
+run "tensor --json missing file" 2 tensor --json "$tmp/nope.onnx" x && one_line_error "tensor --json missing file"
+run "tensor --help mentions --json" 0 tensor --help && grep -q -- '--json' "$tmp/out" &&
+    grep -q 'sparse' "$tmp/out" || fail "tensor --help: no --json/sparse"
+
+# Models made with python onnx: functions, duplicate names in If branches
+# (helper.make_node sorts attributes: else_branch, holding [5, 6], comes
+# first), a non-tensor Constant, sparse indices out of order.
+if $py -c 'import onnx' 2>/dev/null; then
+    $py - "$tmp" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+d = sys.argv[1]
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
+y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])
+c = helper.make_tensor_value_info("cond", TensorProto.BOOL, [])
+def branch(name, value):
+    k = helper.make_node("Constant", [], ["k"], value=numpy_helper.from_array(np.array(value, np.float32)))
+    return helper.make_graph([k, helper.make_node("Add", ["x", "k"], ["o"])], name, [],
+                             [helper.make_tensor_value_info("o", TensorProto.FLOAT, [2])])
+f = helper.make_function("local", "Scale", ["a"], ["b"],
+    [helper.make_node("Constant", [], ["fk"], value=numpy_helper.from_array(np.array([3, 4], np.int32))),
+     helper.make_node("Cast", ["fk"], ["fkf"], to=TensorProto.FLOAT),
+     helper.make_node("Mul", ["a", "fkf"], ["b"])], [helper.make_opsetid("", 13)])
+nodes = [helper.make_node("If", ["cond"], ["t"], then_branch=branch("then", [1, 2]), else_branch=branch("else", [5, 6])),
+         helper.make_node("Scale", ["t"], ["u"], domain="local"),
+         helper.make_node("Constant", [], ["vf"], value_float=2.5),
+         helper.make_node("Add", ["u", "vf"], ["y"])]
+bad = helper.make_sparse_tensor(numpy_helper.from_array(np.array([1, 2], np.float32), "bad_sparse"),
+                                numpy_helper.from_array(np.array([3, 1], np.int64), "bad_idx"), [4])
+g = helper.make_graph(nodes, "g", [x, c], [y])
+g.sparse_initializer.extend([bad])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("local", 1)], functions=[f])
+m.ir_version = 8
+save(m, d + "/scoped.onnx")
+PY
+    run "tensor in a function" 0 tensor "$tmp/scoped.onnx" fk &&
+        { grep -q '^where: functions\[0\].node\[0\].attribute\[0\].t' "$tmp/out" &&
+          grep -q '^values (first 2 of 2): 3, 4' "$tmp/out"; } || { fail "tensor in a function: output"; cat "$tmp/out"; }
+    run "tensor in both If branches" 0 tensor "$tmp/scoped.onnx" k &&
+        { grep -q "^where: graph.node\[0\].attribute\[0\].g.node\[0\].attribute\[0\].t" "$tmp/out" &&
+          grep -q "^also: graph.node\[0\].attribute\[1\].g.node\[0\].attribute\[0\].t" "$tmp/out" &&
+          grep -q '^values (first 2 of 2): 5, 6' "$tmp/out"; } || { fail "tensor in both If branches: output"; cat "$tmp/out"; }
+    run "tensor --json in both If branches" 0 tensor --json "$tmp/scoped.onnx" k &&
+        json_ok "tensor --json in both If branches" 'assert len(d["also"]) == 1 and d["values"] == [5.0, 6.0], d'
+    run "tensor value_float Constant" 1 tensor "$tmp/scoped.onnx" vf && one_line_error "tensor value_float Constant"
+    grep -q "value_float" "$tmp/err" || fail "tensor value_float Constant: error does not name value_float"
+    run "tensor sparse bad order" 1 tensor "$tmp/scoped.onnx" bad_sparse && one_line_error "tensor sparse bad order"
+    grep -q 'invalid indices' "$tmp/err" || fail "tensor sparse bad order: error text: $(cat "$tmp/err")"
+    grep -q '^nnz: 2' "$tmp/out" || fail "tensor sparse bad order: no description before the error"
+    run "tensor --json sparse bad order" 1 tensor --json "$tmp/scoped.onnx" bad_sparse &&
+        one_line_error "tensor --json sparse bad order"
+    [ -s "$tmp/out" ] && fail "tensor --json sparse bad order: wrote to stdout"
+else
+    echo "note: python onnx absent; function/If/sparse-error tensor tests skipped"
+fi
+
 # --- inputs that must be rejected -------------------------------------------
 : >"$tmp/empty.onnx"
 head -c 4096 /dev/urandom >"$tmp/random.onnx"
