@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
+# Usage: scripts/install-deps.sh [--cross]
+#
 # Installs everything onnxview needs to build and test on Debian 12
 # (bookworm): compilers, Meson, Catch2, Google Benchmark, the protobuf peers
 # used by the cross-checks and benchmarks, and ONNX's python package and test
-# data for the oracle tests. Idempotent: apt-get skips what is installed.
-# Run as root (or through sudo).
+# data for the oracle tests. With --cross (CI uses it), also what
+# scripts/cross_test.sh needs: the s390x, i686 and mingw-w64 (posix threads)
+# cross compilers, qemu-user and wine64 (about 270 MB to download). The i686
+# compiler is Debian's g++-i686-linux-gnu: g++-multilib conflicts with the
+# s390x cross compiler on Debian 12.
+# Idempotent: apt-get skips what is installed. Recommended packages are not
+# installed (--no-install-recommends). Run as root (or through sudo).
 set -euo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -18,6 +25,17 @@ packages=(
     protobuf-compiler libprotobuf-dev libprotozero-dev
     libonnx-dev python3-onnx python3-protobuf libonnx-testdata python3-numpy
 )
+for arg in "$@"; do
+    case "$arg" in
+        --cross)
+            packages+=(
+                g++-s390x-linux-gnu qemu-user
+                g++-i686-linux-gnu
+                g++-mingw-w64-x86-64-posix wine64
+            ) ;;
+        *) echo "usage: scripts/install-deps.sh [--cross]" >&2; exit 2 ;;
+    esac
+done
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
