@@ -82,10 +82,6 @@ PROTO_DIR = "/usr/include/onnx"
 CORPUS = "/usr/share/libonnx-testdata"
 INT_MAX = 2**31 - 1
 
-# Known failures (onnxview bugs that cannot be fixed in this change): a list
-# of (kind, reason). Empty: none known.
-XFAIL = []
-
 
 def skip(msg):
     print("SKIPPED: " + msg)
