@@ -255,6 +255,67 @@ TEST_CASE("hand-built tricky inputs print exactly as protoc", "[oracle][tricky]"
     }
 }
 
+namespace {
+std::string in_groups(int n, std::string inner) {
+    for (int i = 0; i < n; ++i) inner = G(1, inner);
+    return inner;
+}
+}  // namespace
+
+// TextFormat::Printer::PrintUnknownFields starts each message's unknown fields
+// with a budget of 10 (kUnknownFieldRecursionLimit). A length-delimited value
+// is printed as a message only while the budget is > 0 (its contents get one
+// less); a group is always printed as a group but its contents also get one
+// less, so the budget can go negative under deep groups. Each known message
+// starts again at 10. The cases sit on either side of each boundary.
+TEST_CASE("unknown-field recursion budget matches protoc", "[oracle][tricky][budget]") {
+    const std::string v = V(1, 5);
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        // length-delimited only: 10 levels print as messages, the 11th as a string
+        {"ModelProto", L(100, nest_len(8, v))},
+        {"ModelProto", L(100, nest_len(9, v))},
+        {"ModelProto", L(100, nest_len(10, v))},
+        // a top-level group spends one: 9 levels under it, the 10th is a string
+        {"ModelProto", G(100, nest_len(8, v))},
+        {"ModelProto", G(100, nest_len(9, v))},
+        {"ModelProto", G(100, nest_len(10, v))},
+        // nested groups: each spends one, without a check (budget goes negative)
+        {"ModelProto", in_groups(9, L(1, v))},
+        {"ModelProto", in_groups(9, L(1, L(1, v)))},
+        {"ModelProto", in_groups(10, L(1, v))},
+        {"ModelProto", in_groups(11, L(1, v))},
+        {"ModelProto", in_groups(12, L(1, L(1, v)) + V(2, 1)) + L(3, L(1, v))},
+        // a group inside a length-delimited value spends one as well
+        {"ModelProto", L(100, L(1, G(1, nest_len(6, v))))},
+        {"ModelProto", L(100, L(1, G(1, nest_len(7, v))))},
+        {"ModelProto", L(100, L(1, G(1, nest_len(8, v))))},
+        {"ModelProto", L(100, G(1, nest_len(9, v)) + L(2, nest_len(8, v)))},
+        // groups while checking whether a value parses: limited by the budget left
+        {"ModelProto", L(99, L(1, in_groups(8, V(2, 3))))},
+        {"ModelProto", L(99, L(1, in_groups(9, V(2, 3))))},
+        {"ModelProto", L(99, L(1, in_groups(10, V(2, 3))))},
+        // inside known messages the budget restarts at 10
+        {"ModelProto", L(7, L(1, L(100, nest_len(9, v))))},
+        {"ModelProto", L(7, L(1, L(100, nest_len(10, v))))},
+        {"ModelProto", L(7, G(50, nest_len(8, v)))},
+        {"ModelProto", L(7, G(50, nest_len(9, v)))},
+        {"ModelProto", L(7, G(50, nest_len(10, v)))},
+        {"ModelProto", L(7, L(1, G(50, G(2, nest_len(8, v)))))},
+        {"ModelProto", L(7, L(1, G(50, G(2, nest_len(9, v)))))},
+        {"ModelProto", G(14, L(12, nest_len(8, v))) + L(7, L(1, G(50, L(1, nest_len(9, v)))))},
+    };
+    const std::string file = tmp_dir + "/budget.bin";
+    int i = 0;
+    for (const auto& c : cases) {
+        write_file(file, c.second);
+        std::string report;
+        const bool same = same_as_protoc(c.first, file, c.second, &report);
+        INFO("case " << i << " (" << c.first << ")");
+        if (!same) FAIL_CHECK(report);
+        ++i;
+    }
+}
+
 TEST_CASE("JSON equals MessageToJson on corpus models (parsed)", "[oracle][json]") {
     auto models = corpus_files(true);
     auto pbs = corpus_files(false);
