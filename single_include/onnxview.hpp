@@ -7874,7 +7874,12 @@ void put_i64(out_buf& o, std::int64_t v) noexcept {
 // Unknown fields, as TextFormat::Printer::PrintUnknownFields. A
 // length-delimited value is printed as a nested message when it parses as an
 // UnknownFieldSet through a CodedInputStream whose recursion limit is the
-// remaining budget (WireFormat::SkipMessage + ConsumedEntireMessage).
+// remaining budget (WireFormat::SkipMessage + ConsumedEntireMessage), and
+// only while the budget is > 0; its fields get the budget minus one. A group
+// is always printed as a group (the parse already bounded its depth), but its
+// fields get the budget minus one too, so under deep groups the budget goes
+// to zero or below and every length-delimited value there is a string. Each
+// known message starts again at the full budget.
 
 constexpr int unknown_recursion_limit = 10;  // kUnknownFieldRecursionLimit
 
@@ -8006,8 +8011,8 @@ void print_unknown_bytes(out_buf& o, const char*& p, const char* end, std::size_
                 o.spaces(2 * indent);
                 put_u64(o, number);
                 o.put(" {\n", 3);
-                // Groups recurse without spending the budget (as protobuf).
-                print_unknown_bytes(o, p, end, indent + 1, budget);
+                // Not checked, but spent (as protobuf).
+                print_unknown_bytes(o, p, end, indent + 1, budget - 1);
                 o.spaces(2 * indent);
                 o.put("}\n", 2);
                 break;
@@ -8058,7 +8063,7 @@ void print_unknown_field(out_buf& o, const wire::field& f, const schema::field_d
             put_u64(o, f.number);
             o.put(" {\n", 3);
             const char* q = f.payload;
-            print_unknown_bytes(o, q, f.payload + f.raw, indent + 1, unknown_recursion_limit);
+            print_unknown_bytes(o, q, f.payload + f.raw, indent + 1, unknown_recursion_limit - 1);
             o.spaces(2 * indent);
             o.put("}\n", 2);
             break;
