@@ -96,8 +96,10 @@ inline void at_peak() {
 // A competitor: the same three entry points for every library.
 struct competitor {
     const char* name;
-    // Workload 1: path -> a handle whose graph can be read; returns the graph's
-    // node count through r.nodes (and 1 in r.graphs), then closes the handle.
+    // Workload 1: path -> a handle whose graph can be read (located, not yet
+    // read: a lazy reader pays for the graph when it walks it); returns 1 in
+    // r.graphs and the size of producer_name in r.string_bytes, then closes
+    // the handle.
     bool (*open)(const char* path, walk_result& r, std::string& err);
     // Workloads 2 and 3 over bytes already in memory (parse included).
     bool (*walk)(const char* data, std::size_t size, bool payloads, walk_result& r, std::string& err);

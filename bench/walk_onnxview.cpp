@@ -35,13 +35,14 @@ struct walker {
         if (d) {
             if (d->type() == 8) {
                 for (std::string_view v : d->strings()) str(v);
-            } else if (d->storage() == storage_kind::raw) {
-                // The raw payload as bytes (zero-copy, any alignment): as_span
-                // refuses unaligned payloads, and scalars() decodes one
-                // element per call (~10x slower: see RESULTS.md).
-                s.add_raw(d->type(), d->bytes().data(), d->bytes().size());
+            } else if (const byte_blocks blocks = d->blocks(); blocks.ok()) {
+                // raw_data, and float_data/double_data chunks, as bytes
+                // (zero-copy, any alignment) converted a block at a time:
+                // as_span refuses unaligned payloads, and scalars() decodes
+                // one element per call (~10x slower: see RESULTS.md).
+                for (std::string_view b : blocks) s.add_raw(d->type(), b.data(), b.size());
             } else {
-                for (double v : d->scalars<double>()) s.add(v);
+                for (double v : d->scalars<double>()) s.add(v);  // varint-typed fields
             }
         } else {
             // Payloads tensor_data rejects (sizes that disagree with dims):
@@ -198,14 +199,15 @@ bool open(const char* path, walk_result& r, std::string& err) {
         err = std::string("mapped_file::open: ") + errc_name(f.err().code);
         return false;
     }
+    // The model's own fields are indexed; the graph is located, not read:
+    // m.graph() reads it when it is asked for.
     const model_view m = parse_model(f->data(), f->size());
-    const graph_view g = m.graph();
-    if (!g.ok()) {
-        err = std::string("graph: ") + errc_name(g.err().code);
+    if (!m.ok() || !m.has_graph()) {
+        err = std::string("parse_model: ") + (m.ok() ? "no graph" : errc_name(m.err().code));
         return false;
     }
     r.graphs = 1;
-    r.nodes = g.node().size();
+    r.string_bytes = m.producer_name().size();
     return true;
 }
 

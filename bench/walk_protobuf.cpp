@@ -228,7 +228,7 @@ bool open(const char* path, walk_result& r, std::string& err) {
         return false;
     }
     r.graphs = 1;
-    r.nodes = static_cast<std::uint64_t>(p.model->graph().node_size());
+    r.string_bytes = p.model->producer_name().size();
     return true;
 }
 

@@ -324,14 +324,16 @@ bool open(const char* path, walk_result& r, std::string& err) {
     file_map f;
     if (!f.open(path, MADV_RANDOM, err)) return false;
     try {
+        // The model's own fields only: the graph is located, not read.
         pbf_reader m(f.data(), f.size());
-        while (m.next(7)) {  // graph (the last occurrence, as protobuf merges)
-            pbf_reader g = m.get_message();
-            r.graphs = 1;
-            r.nodes = 0;
-            while (g.next(1)) {
-                ++r.nodes;
-                g.skip();
+        while (m.next()) {
+            if (m.tag() == 7 && m.wire_type() == pbf_wire_type::length_delimited) {
+                r.graphs = 1;
+                m.skip();
+            } else if (m.tag() == 2 && m.wire_type() == pbf_wire_type::length_delimited) {
+                r.string_bytes = m.get_view().size();  // producer_name: the last one wins
+            } else {
+                m.skip();
             }
         }
         return r.graphs == 1 || (err = "no graph", false);

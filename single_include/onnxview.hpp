@@ -1258,6 +1258,32 @@ public:
     // Precondition: !at_end().
     [[nodiscard]] error next(field& f) noexcept {
         const char* q = p_;
+        // Most ONNX fields have a one-byte tag and a one-byte varint value or
+        // length; those are decoded here without the general path's checks.
+        if (end_ - q >= 2) {
+            const auto t = static_cast<std::uint8_t>(q[0]);
+            const auto b = static_cast<std::uint8_t>(q[1]);
+            if (t >= 8 && t < 0x80 && b < 0x80) {
+                if ((t & 7) == 2 && b <= end_ - q - 2) {
+                    f.tag = q;
+                    f.number = t >> 3;
+                    f.type = wire_type::length_delimited;
+                    f.raw = b;
+                    f.payload = q + 2;
+                    p_ = q + 2 + b;
+                    return error();
+                }
+                if ((t & 7) == 0) {
+                    f.tag = q;
+                    f.number = t >> 3;
+                    f.type = wire_type::varint;
+                    f.raw = b;
+                    f.payload = q + 1;
+                    p_ = q + 2;
+                    return error();
+                }
+            }
+        }
         f.tag = q;
         errc e = decode_tag(q, end_, f.number, f.type);
         if (e != errc::ok) return error(e, offset());
@@ -1451,6 +1477,17 @@ public:
     }
 
     error err() const noexcept { return err_; }
+    // The message carried by a length-delimited field this cursor returned,
+    // as message::child() of the message being walked would make it.
+    result<message> child(const field& f) const noexcept {
+        const reader& root = stack_[0].r;
+        const std::uint32_t depth = root.depth() + path_len_;  // of the (merged) message
+        if (f.type != wire_type::length_delimited)
+            return error(errc::bad_wire_type, static_cast<std::uint64_t>(f.tag - root.base()));
+        if (depth + 1 > root.max_depth())
+            return error(errc::depth_exceeded, static_cast<std::uint64_t>(f.tag - root.base()));
+        return message(root.base(), f.payload, f.payload + f.raw, depth + 1, root.max_depth());
+    }
     // Position of the cursor in the root buffer (offset of the next field).
     std::uint64_t offset() const noexcept { return stack_[level_].r.offset(); }
 
@@ -1552,6 +1589,9 @@ struct elem_sfixed64 : elem_kind<std::int64_t, wire_type::fixed64, 8> {
 
 // A forward range over the elements of repeated scalar field `number` in a
 // message. Creating it is O(1); iterating is linear in the message's fields.
+// When the caller knows how many occurrences the field has (`occurrences`,
+// a packed chunk counting once), iteration stops after the last of them
+// instead of reading the rest of the message; 0 means unknown.
 // A malformed element ends the iteration early and is reported by err()
 // afterwards; count() validates everything and reports the same error.
 // The range must outlive its iterators.
@@ -1561,7 +1601,8 @@ public:
     using value_type = typename Elem::value_type;
 
     repeated() noexcept = default;
-    repeated(const message& m, std::uint32_t number) noexcept : msg_(m), number_(number) {}
+    repeated(const message& m, std::uint32_t number, std::uint32_t occurrences = 0) noexcept
+        : msg_(m), number_(number), occurrences_(occurrences) {}
 
     class iterator {
     public:
@@ -1573,7 +1614,12 @@ public:
 
         iterator() noexcept = default;  // the end iterator
         explicit iterator(const repeated* owner) noexcept
-            : owner_(owner), cursor_(owner->msg_.fields()) {
+            : owner_(owner), remaining_(owner->occurrences_ != 0 ? owner->occurrences_ + 1u : 0u) {
+            if (owner->msg_.empty()) {  // an empty range (or field) builds no cursor
+                owner_ = nullptr;
+                return;
+            }
+            ::new (static_cast<void*>(&cursor_.c)) message::cursor(owner->msg_);
             advance();
         }
         value_type operator*() const noexcept { return value_; }
@@ -1606,14 +1652,17 @@ public:
                     value_ = Elem::from(raw);
                     return;
                 }
+                if (remaining_ == 1) return fail(error());  // the last occurrence is done
                 field f;
-                if (!cursor_.next(f)) return fail(cursor_.err());
+                if (!cursor_.c.next(f)) return fail(cursor_.c.err());
                 if (f.number != owner_->number_) continue;
                 if (f.type == Elem::unpacked_type) {
+                    if (remaining_ != 0) --remaining_;
                     value_ = Elem::from(f.raw);
                     return;
                 }
                 if (f.type == wire_type::length_delimited) {
+                    if (remaining_ != 0) --remaining_;
                     if (Elem::width != 0 && f.raw % Elem::width != 0)
                         return fail(error(errc::bad_packed_length, owner_->msg_.offset_of(f.tag)));
                     p_ = f.payload;
@@ -1627,10 +1676,17 @@ public:
             owner_ = nullptr;
         }
 
+        // Built in place when the range is not empty: see begin().
+        union cursor_storage {
+            message::cursor c;
+            cursor_storage() noexcept {}
+        };
         const repeated* owner_ = nullptr;
-        message::cursor cursor_;
+        cursor_storage cursor_;
         const char* p_ = nullptr;
         const char* packed_end_ = nullptr;
+        // Occurrences not yet started, plus one (0: unknown, read to the end).
+        std::uint32_t remaining_ = 0;
         value_type value_{};
     };
 
@@ -1681,6 +1737,7 @@ public:
 private:
     message msg_;
     std::uint32_t number_ = 0;
+    std::uint32_t occurrences_ = 0;
     mutable error err_;
 };
 
@@ -1755,31 +1812,30 @@ struct field_slot {
 constexpr std::uint32_t max_indexed_number = 32;  // ONNX field numbers stay below this
 constexpr std::uint8_t no_slot = 0xFF;
 
+// What indexing does with a field whose tag is below 256 (numbers 1-31 in
+// minimal encoding), decided per layout at compile time so the hot loop makes
+// one table lookup per field.
+enum class tag_op : std::uint8_t {
+    generic,  // groups, bad tags, numbers 0 and >= 32
+    skip_varint, skip_fixed64, skip_len, skip_fixed32,              // unknown fields
+    store_varint, store_fixed64, store_len, store_fixed32,          // singular: last wins
+    repeat_varint, repeat_fixed64, repeat_len, repeat_fixed32,      // repeated: count
+    oneof_varint, oneof_fixed64, oneof_len, oneof_fixed32,          // store, clear the others
+    closed_enum,                                                     // store when in range
+};
+constexpr std::uint32_t tag_table_size = 256;
+
 template <std::size_t N>
 struct message_layout {
     field_slot fields[N];
     std::uint8_t index_of[max_indexed_number];
-};
-
-template <std::size_t N>
-constexpr message_layout<N> make_layout(const field_slot (&fields)[N]) {
-    message_layout<N> l{};
-    for (std::size_t i = 0; i < N; ++i) l.fields[i] = fields[i];
-    for (std::uint32_t n = 0; n < max_indexed_number; ++n) l.index_of[n] = no_slot;
-    for (std::size_t i = 0; i < N; ++i) l.index_of[fields[i].number] = static_cast<std::uint8_t>(i);
-    return l;
-}
-
-// What indexing remembers of one schema field.
-struct slot {
-    const char* ptr = nullptr;  // singular: payload of the last occurrence; repeated: tag of the first
-    std::uint64_t raw = 0;      // singular: value or length of the last occurrence
-    std::uint32_t count = 0;    // number of occurrences (packed chunks count once)
+    tag_op op_of_tag[tag_table_size];
+    std::uint8_t slot_of_tag[tag_table_size];
 };
 
 // Whether a field's wire type is one libprotobuf reads for this kind of
 // field (anything else makes the occurrence an unknown field).
-inline bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
+constexpr bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
     using wt = wire::wire_type;
     switch (kind) {
         case slot_kind::varint:
@@ -1796,17 +1852,61 @@ inline bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
     return false;
 }
 
+constexpr tag_op op_for(const field_slot* fs, std::uint32_t wt) noexcept {
+    // Offsets inside each group of four ops follow the wire type.
+    const int by_type = wt == 0 ? 0 : wt == 1 ? 1 : wt == 2 ? 2 : wt == 5 ? 3 : -1;
+    if (by_type < 0) return tag_op::generic;  // groups and invalid wire types
+    const auto pick = [by_type](tag_op first) {
+        return static_cast<tag_op>(static_cast<int>(first) + by_type);
+    };
+    if (fs == nullptr || !wire_type_fits(fs->kind, static_cast<wire::wire_type>(wt)))
+        return pick(tag_op::skip_varint);
+    switch (fs->kind) {
+        case slot_kind::repeated_len:
+        case slot_kind::repeated_varint:
+        case slot_kind::repeated_fixed32:
+        case slot_kind::repeated_fixed64: return pick(tag_op::repeat_varint);
+        case slot_kind::closed_enum: return tag_op::closed_enum;
+        default: return pick(fs->oneof >= 0 ? tag_op::oneof_varint : tag_op::store_varint);
+    }
+}
+
+template <std::size_t N>
+constexpr message_layout<N> make_layout(const field_slot (&fields)[N]) {
+    message_layout<N> l{};
+    for (std::size_t i = 0; i < N; ++i) l.fields[i] = fields[i];
+    for (std::uint32_t n = 0; n < max_indexed_number; ++n) l.index_of[n] = no_slot;
+    for (std::size_t i = 0; i < N; ++i) l.index_of[fields[i].number] = static_cast<std::uint8_t>(i);
+    for (std::uint32_t tag = 0; tag < tag_table_size; ++tag) {
+        const std::uint32_t number = tag >> 3;
+        const std::uint8_t s = l.index_of[number];
+        l.slot_of_tag[tag] = s;
+        l.op_of_tag[tag] = number == 0 ? tag_op::generic : op_for(s == no_slot ? nullptr : &l.fields[s], tag & 7);
+    }
+    return l;
+}
+
+// What indexing remembers of one schema field besides its number of
+// occurrences (packed chunks count once), which views keep apart: only the
+// counts are zeroed when a view is made, and a slot is read only when its
+// count is not 0. Zeroing whole slots cost more than the index pass itself
+// on attribute-heavy graphs (callgrind, bench/analysis.md).
+struct slot {
+    const char* ptr;   // singular: payload of the last occurrence; repeated: tag of the first
+    std::uint64_t raw; // singular: value or length of the last occurrence
+};
+
 // The value of a singular message field: the one occurrence, all of them
 // merged, or an empty message; an errored parent passes its error on.
 inline result<wire::message> singular_message(const wire::message& msg, error err, const slot& sl,
-                                              std::uint32_t number) noexcept {
+                                              std::uint32_t count, std::uint32_t number) noexcept {
     if (!err.ok()) return err;
     // Absent: an empty view, never an error - verify() promises that views
     // over verified bytes report none. A walk must recurse only into present
     // fields (has_x()): the chain of absent fields below an empty view has no
     // end, like the default values it stands for.
-    if (sl.count == 0) return wire::message(msg.base(), msg.end(), msg.end(), msg.depth(), msg.max_depth());
-    if (sl.count > 1) return msg.merged_child(number);
+    if (count == 0) return wire::message(msg.base(), msg.end(), msg.end(), msg.depth(), msg.max_depth());
+    if (count > 1) return msg.merged_child(number);
     wire::field f;
     f.type = wire::wire_type::length_delimited;
     f.tag = sl.ptr;
@@ -1817,14 +1917,34 @@ inline result<wire::message> singular_message(const wire::message& msg, error er
 
 // The region holding a repeated field: from its first occurrence to the end
 // of the message (the whole merged message when it is one).
-inline wire::message repeated_scope(const wire::message& msg, const slot& sl) noexcept {
-    if (sl.count == 0 || msg.merged()) return msg;
+inline wire::message repeated_scope(const wire::message& msg, const slot& sl,
+                                    std::uint32_t count) noexcept {
+    if (count == 0 || msg.merged()) return msg;
     return wire::message(msg.base(), sl.ptr, msg.end(), msg.depth(), msg.max_depth());
 }
 
 // Fills slots from one pass over msg. On error every slot is left empty.
-error index_message(const wire::message& msg, const field_slot* fields, std::size_t n,
-                    const std::uint8_t* index_of, slot* slots) noexcept;
+struct layout_ref {
+    const field_slot* fields;
+    std::size_t count;
+    const std::uint8_t* index_of;
+    const tag_op* op_of_tag;
+    const std::uint8_t* slot_of_tag;
+};
+error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
+                    std::uint32_t* counts) noexcept;
+
+// Storage for a value built in place only when it is needed: ranges and
+// iterators over empty fields (most of an attribute's) build no message and
+// no cursor. Building and copying them cost more than the loop over a short
+// range (callgrind, bench/analysis.md).
+template <class T>
+union in_place {
+    static_assert(std::is_trivially_copyable<T>::value && std::is_trivially_destructible<T>::value,
+                  "kept in raw storage");
+    T v;
+    in_place() noexcept {}
+};
 
 }  // namespace detail
 
@@ -1836,7 +1956,9 @@ class message_range {
 public:
     message_range() noexcept = default;
     message_range(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
-        : scope_(scope), number_(number), count_(count) {}
+        : number_(number), count_(count) {
+        if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
+    }
 
     class iterator {
     public:
@@ -1848,9 +1970,9 @@ public:
 
         iterator() noexcept = default;
         explicit iterator(const message_range& r) noexcept
-            : scope_(r.scope_), number_(r.number_), remaining_(r.count_) {
+            : number_(r.number_), remaining_(r.count_) {
             if (remaining_ != 0) {  // an empty range builds no cursor
-                cursor_ = r.scope_.fields();
+                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
                 advance();
             }
         }
@@ -1874,10 +1996,10 @@ public:
                 return;
             }
             wire::field f;
-            while (cursor_.next(f)) {
+            while (cursor_.v.next(f)) {
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
-                    ::new (static_cast<void*>(&current_.v)) View(scope_.child(f));
+                    ::new (static_cast<void*>(&current_.v)) View(cursor_.v.child(f));
                     done_ = false;
                     return;
                 }
@@ -1888,21 +2010,12 @@ public:
         // The current element, built in place by advance() and not before:
         // default-constructing a view (its slots zeroed) for every begin() and
         // end(), most of them over empty ranges, cost about a tenth of a
-        // metadata walk (callgrind, bench/analysis.md). Views are trivially
-        // copyable and destructible.
-        static_assert(std::is_trivially_copyable<View>::value &&
-                          std::is_trivially_destructible<View>::value,
-                      "views are kept in raw storage");
-        union element {
-            View v;
-            element() noexcept {}
-        };
-        wire::message scope_;
-        wire::message::cursor cursor_;
+        // metadata walk (callgrind, bench/analysis.md).
+        detail::in_place<wire::message::cursor> cursor_;
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;
-        element current_;
+        detail::in_place<View> current_;
     };
 
     iterator begin() const noexcept { return iterator(*this); }
@@ -1918,7 +2031,7 @@ public:
     }
 
 private:
-    wire::message scope_;
+    detail::in_place<wire::message> scope_;  // built when count_ != 0
     std::uint32_t number_ = 0;
     std::uint32_t count_ = 0;
 };
@@ -1928,7 +2041,9 @@ class string_range {
 public:
     string_range() noexcept = default;
     string_range(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
-        : scope_(scope), number_(number), count_(count) {}
+        : number_(number), count_(count) {
+        if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
+    }
 
     class iterator {
     public:
@@ -1942,7 +2057,7 @@ public:
         explicit iterator(const string_range& r) noexcept
             : number_(r.number_), remaining_(r.count_) {
             if (remaining_ != 0) {  // an empty range builds no cursor
-                cursor_ = r.scope_.fields();
+                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
                 advance();
             }
         }
@@ -1964,7 +2079,7 @@ public:
                 return;
             }
             wire::field f;
-            while (cursor_.next(f)) {
+            while (cursor_.v.next(f)) {
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
                     current_ = f.bytes();
@@ -1975,7 +2090,7 @@ public:
             done_ = true;
         }
 
-        wire::message::cursor cursor_;
+        detail::in_place<wire::message::cursor> cursor_;
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;
@@ -1995,7 +2110,7 @@ public:
     }
 
 private:
-    wire::message scope_;
+    detail::in_place<wire::message> scope_;  // built when count_ != 0
     std::uint32_t number_ = 0;
     std::uint32_t count_ = 0;
 };
@@ -2015,7 +2130,9 @@ public:
             return;
         }
         msg_ = m.value();
-        err_ = index_message(msg_, Layout.fields, slot_count, Layout.index_of, slots_);
+        static constexpr layout_ref ref = {Layout.fields, slot_count, Layout.index_of,
+                                           Layout.op_of_tag, Layout.slot_of_tag};
+        err_ = index_message(msg_, ref, slots_.s, counts_);
     }
 
     // The first error met making this view or the views it was made from.
@@ -2025,21 +2142,19 @@ public:
     const wire::message& wire_message() const noexcept { return msg_; }
 
 protected:
-    bool has_(std::size_t s) const noexcept { return slots_[s].count != 0; }
-    std::uint64_t raw_(std::size_t s) const noexcept { return slots_[s].raw; }
-    std::int64_t int64_(std::size_t s) const noexcept {
-        return static_cast<std::int64_t>(slots_[s].raw);
-    }
+    bool has_(std::size_t s) const noexcept { return counts_[s] != 0; }
+    std::uint64_t raw_(std::size_t s) const noexcept { return counts_[s] ? slots_.s[s].raw : 0; }
+    std::int64_t int64_(std::size_t s) const noexcept { return static_cast<std::int64_t>(raw_(s)); }
     std::int32_t int32_(std::size_t s) const noexcept {
-        return static_cast<std::int32_t>(static_cast<std::uint32_t>(slots_[s].raw));
+        return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw_(s)));
     }
     float float_(std::size_t s) const noexcept {
-        return wire::bits_to_float(static_cast<std::uint32_t>(slots_[s].raw));
+        return wire::bits_to_float(static_cast<std::uint32_t>(raw_(s)));
     }
-    double double_(std::size_t s) const noexcept { return wire::bits_to_double(slots_[s].raw); }
+    double double_(std::size_t s) const noexcept { return wire::bits_to_double(raw_(s)); }
     std::string_view string_(std::size_t s) const noexcept {
-        return slots_[s].count ? std::string_view(slots_[s].ptr, static_cast<std::size_t>(slots_[s].raw))
-                               : std::string_view();
+        return counts_[s] ? std::string_view(slots_.s[s].ptr, static_cast<std::size_t>(slots_.s[s].raw))
+                          : std::string_view();
     }
     // The raw number of a closed enum's last occurrence, valid or not (linear).
     std::int32_t enum_raw_(std::size_t s) const noexcept {
@@ -2053,27 +2168,36 @@ protected:
     // A singular message field, merged over its occurrences.
     template <class View>
     View message_(std::size_t s) const noexcept {
-        return View(singular_message(msg_, err_, slots_[s], Layout.fields[s].number));
+        return View(singular_message(msg_, err_, slots_.s[s], counts_[s], Layout.fields[s].number));
     }
     // The region holding a repeated field, starting at its first occurrence.
-    wire::message scope_(std::size_t s) const noexcept { return repeated_scope(msg_, slots_[s]); }
+    wire::message scope_(std::size_t s) const noexcept {
+        return repeated_scope(msg_, slots_.s[s], counts_[s]);
+    }
     template <class View>
     message_range<View> messages_(std::size_t s) const noexcept {
-        return message_range<View>(scope_(s), Layout.fields[s].number, slots_[s].count);
+        if (counts_[s] == 0) return message_range<View>();
+        return message_range<View>(scope_(s), Layout.fields[s].number, counts_[s]);
     }
     string_range strings_(std::size_t s) const noexcept {
-        return string_range(scope_(s), Layout.fields[s].number, slots_[s].count);
+        if (counts_[s] == 0) return string_range();
+        return string_range(scope_(s), Layout.fields[s].number, counts_[s]);
     }
     template <class Elem>
     wire::repeated<Elem> scalars_(std::size_t s) const noexcept {
-        if (slots_[s].count == 0) return wire::repeated<Elem>();
-        return wire::repeated<Elem>(scope_(s), Layout.fields[s].number);
+        if (counts_[s] == 0) return wire::repeated<Elem>();
+        return wire::repeated<Elem>(scope_(s), Layout.fields[s].number, counts_[s]);
     }
 
     using field_scan = wire::field;
     wire::message msg_;
     error err_;
-    slot slots_[slot_count];
+    std::uint32_t counts_[slot_count] = {};
+    // Written by indexing where counts_ is not 0, never read elsewhere.
+    union slot_storage {
+        slot s[slot_count];
+        slot_storage() noexcept {}
+    } slots_;
 };
 
 }  // namespace detail
@@ -3779,6 +3903,77 @@ T from_bits(std::uint64_t lo, std::uint64_t hi, unsigned part_bits) noexcept {
 class tensor_data;
 struct tensor_data_builder;
 
+// A tensor's payload as blocks of bytes in raw_data layout (little-endian
+// elements back to back), zero-copy: see tensor_data::blocks().
+class byte_blocks {
+public:
+    byte_blocks() noexcept = default;
+    explicit byte_blocks(error e) noexcept : err_(e) {}
+    explicit byte_blocks(std::string_view whole) noexcept : whole_(whole), single_(true) {}
+    byte_blocks(const wire::message& scope, std::uint32_t number, unsigned width) noexcept
+        : scope_(scope), number_(number), width_(width) {}
+
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = std::string_view;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const std::string_view*;
+        using reference = std::string_view;
+
+        iterator() noexcept = default;  // the end
+        explicit iterator(const byte_blocks& b) noexcept : owner_(&b) {
+            if (b.single_) {
+                current_ = b.whole_;
+                if (current_.empty()) owner_ = nullptr;
+                return;
+            }
+            cursor_ = b.scope_.fields();
+            advance();
+        }
+        std::string_view operator*() const noexcept { return current_; }
+        iterator& operator++() noexcept {
+            if (owner_ != nullptr && owner_->single_) owner_ = nullptr;
+            else advance();
+            return *this;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.owner_ == b.owner_; }
+        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
+
+    private:
+        void advance() noexcept {
+            wire::field f;
+            while (owner_ != nullptr && cursor_.next(f)) {
+                if (f.number != owner_->number_) continue;
+                const bool unpacked = (owner_->width_ == 4 && f.type == wire::wire_type::fixed32) ||
+                                      (owner_->width_ == 8 && f.type == wire::wire_type::fixed64);
+                if (unpacked) current_ = std::string_view(f.payload, owner_->width_);
+                else if (f.type == wire::wire_type::length_delimited) current_ = f.bytes();
+                else continue;  // another wire type: an unknown field
+                return;
+            }
+            owner_ = nullptr;  // validated by tensor_data::make: no error to report
+        }
+        const byte_blocks* owner_ = nullptr;
+        wire::message::cursor cursor_;
+        std::string_view current_;
+    };
+
+    // The range must outlive its iterators.
+    iterator begin() const noexcept { return err_.ok() ? iterator(*this) : iterator(); }
+    iterator end() const noexcept { return iterator(); }
+    error err() const noexcept { return err_; }
+    bool ok() const noexcept { return err_.ok(); }
+
+private:
+    error err_;
+    std::string_view whole_;
+    bool single_ = false;
+    wire::message scope_;
+    std::uint32_t number_ = 0;
+    unsigned width_ = 0;
+};
+
 // Decodes a tensor's elements one at a time as bit patterns: `lo` holds the
 // element (zero-extended, masked to its width; sub-byte types unpacked),
 // `hi` the imaginary part of a complex. Copying it saves the position.
@@ -4050,6 +4245,24 @@ public:
     // The strings of a STRING tensor (views into the buffer, no copy); an
     // empty range for other types (check holds<std::string_view>()).
     string_range strings() const noexcept { return strings_; }
+
+    // BLOCKS (zero-copy): the payload in raw_data layout as blocks of bytes,
+    // for loops that convert many elements at a time: raw and external
+    // storage give bytes() as one block; FLOAT, DOUBLE and COMPLEX typed
+    // fields give each packed chunk of float_data/double_data (and each
+    // unpacked element) as a block, in wire order. Any alignment. Errors
+    // (an empty range with err()): bad_data_type for STRING and for typed
+    // fields stored as varints (use scalars()). Valid while t's bytes are.
+    byte_blocks blocks() const noexcept {
+        if (info_ == nullptr || info_->kind == element_kind::string)
+            return byte_blocks(error(errc::bad_data_type, storage_.offset));
+        if (storage_.kind == storage_kind::raw || storage_.kind == storage_kind::external)
+            return byte_blocks(bytes_);
+        if (storage_.kind != storage_kind::typed) return byte_blocks();  // no payload: no blocks
+        const unsigned width = detail::entry_width(info_->field);
+        if (width == 0) return byte_blocks(error(errc::bad_data_type, storage_.offset));
+        return byte_blocks(typed_scope_, typed_number_, width);
+    }
 
     // ZERO-COPY: the elements as a span over the model (or external) bytes.
     // Only when T is the natural type, the type is at least one byte wide
@@ -7251,49 +7464,216 @@ error verify(const void* data, std::size_t size, const schema::message_desc& roo
 
 namespace onnxview {
 namespace detail {
+namespace {
 
-error index_message(const wire::message& msg, const field_slot* fields, std::size_t n,
-                    const std::uint8_t* index_of, slot* slots) noexcept {
+// Applies one decoded field to the slots, with every rule of libprotobuf's
+// meaning (wire-type mismatches and bad closed-enum values are unknown fields,
+// a oneof member clears the others).
+inline void index_field(const wire::field& f, const layout_ref& layout, slot* slots,
+                        std::uint32_t* counts) noexcept {
+    if (f.number >= max_indexed_number) return;
+    const std::uint8_t i = layout.index_of[f.number];
+    if (i == no_slot) return;
+    const field_slot& fs = layout.fields[i];
+    if (!wire_type_fits(fs.kind, f.type)) return;
+    slot& s = slots[i];
+    switch (fs.kind) {
+        case slot_kind::repeated_len:
+        case slot_kind::repeated_varint:
+        case slot_kind::repeated_fixed32:
+        case slot_kind::repeated_fixed64:
+            if (counts[i]++ == 0) s.ptr = f.tag;
+            return;
+        case slot_kind::closed_enum: {
+            // libprotobuf keeps an undefined value of a proto2 enum as an
+            // unknown field: the field keeps its previous value.
+            const std::int32_t v = f.as_int32();
+            if (v < 0 || v > fs.enum_max) return;
+            break;
+        }
+        default: break;
+    }
+    s.ptr = f.payload;
+    s.raw = f.raw;
+    ++counts[i];
+    if (fs.oneof >= 0) {  // setting a oneof member clears the others
+        for (std::size_t j = 0; j < layout.count; ++j)
+            if (j != i && layout.fields[j].oneof == fs.oneof) counts[j] = 0;
+    }
+}
+
+error index_merged(const wire::message& msg, const layout_ref& layout, slot* slots,
+                   std::uint32_t* counts) noexcept {
     auto cursor = msg.fields();
     wire::field f;
-    while (cursor.next(f)) {
-        if (f.number >= max_indexed_number) continue;
-        const std::uint8_t i = index_of[f.number];
-        if (i == no_slot) continue;
-        const field_slot& fs = fields[i];
-        // A known number with another wire type is an unknown field to libprotobuf.
-        if (!wire_type_fits(fs.kind, f.type)) continue;
-        slot& s = slots[i];
-        switch (fs.kind) {
-            case slot_kind::repeated_len:
-            case slot_kind::repeated_varint:
-            case slot_kind::repeated_fixed32:
-            case slot_kind::repeated_fixed64:
-                if (s.count == 0) s.ptr = f.tag;
-                ++s.count;
-                continue;
-            case slot_kind::closed_enum: {
-                // libprotobuf keeps an undefined value of a proto2 enum as an
-                // unknown field: the field keeps its previous value.
-                const std::int32_t v = f.as_int32();
-                if (v < 0 || v > fs.enum_max) continue;
-                break;
-            }
-            default: break;
-        }
-        s.ptr = f.payload;
-        s.raw = f.raw;
-        ++s.count;
-        if (fs.oneof >= 0) {  // setting a oneof member clears the others
-            for (std::size_t j = 0; j < n; ++j)
-                if (j != i && fields[j].oneof == fs.oneof) slots[j] = slot();
-        }
+    while (cursor.next(f)) index_field(f, layout, slots, counts);
+    return cursor.err();
+}
+
+// A varint of at most 10 bytes that ends before `end`; false when it does not
+// (the caller then lets the reader produce the exact error).
+inline bool quick_varint(const char*& p, const char* end, std::uint64_t& v) noexcept {
+    if (p != end && static_cast<std::uint8_t>(*p) < 0x80) {
+        v = static_cast<std::uint8_t>(*p++);
+        return true;
     }
-    if (cursor.err()) {
-        for (std::size_t j = 0; j < n; ++j) slots[j] = slot();
-        return cursor.err();
+    return wire::decode_varint(p, end, v) == errc::ok;
+}
+
+// Decodes the value of a field of wire type W that starts at q; false when it
+// is malformed or runs past end (the reader then names the error).
+template <wire::wire_type W>
+inline bool quick_value(const char*& q, const char* end, const char*& payload,
+                        std::uint64_t& v) noexcept {
+    payload = q;
+    switch (W) {
+        case wire::wire_type::varint: return quick_varint(q, end, v);
+        case wire::wire_type::fixed64:
+            if (end - q < 8) return false;
+            v = wire::load_le64(q);
+            q += 8;
+            return true;
+        case wire::wire_type::fixed32:
+            if (end - q < 4) return false;
+            v = wire::load_le32(q);
+            q += 4;
+            return true;
+        default:  // length_delimited
+            if (!quick_varint(q, end, v) || v > static_cast<std::uint64_t>(end - q)) return false;
+            payload = q;
+            q += v;
+            return true;
+    }
+}
+
+template <wire::wire_type W>
+inline bool quick_skip(const char*& p, const char* q, const char* end) noexcept {
+    const char* payload;
+    std::uint64_t v;
+    if (!quick_value<W>(q, end, payload, v)) return false;
+    p = q;
+    return true;
+}
+
+template <wire::wire_type W>
+inline bool quick_store(const char*& p, const char* q, const char* end, slot& s,
+                        std::uint32_t& count) noexcept {
+    const char* payload;
+    std::uint64_t v;
+    if (!quick_value<W>(q, end, payload, v)) return false;
+    s.ptr = payload;
+    s.raw = v;
+    ++count;
+    p = q;
+    return true;
+}
+
+template <wire::wire_type W>
+inline bool quick_repeat(const char*& p, const char* q, const char* end, slot& s,
+                         std::uint32_t& count) noexcept {
+    const char* payload;
+    std::uint64_t v;
+    if (!quick_value<W>(q, end, payload, v)) return false;
+    if (count++ == 0) s.ptr = p;
+    p = q;
+    return true;
+}
+
+template <wire::wire_type W>
+inline bool quick_oneof(const char*& p, const char* q, const char* end, const layout_ref& layout,
+                        std::uint8_t i, slot* slots, std::uint32_t* counts) noexcept {
+    if (!quick_store<W>(p, q, end, slots[i], counts[i])) return false;
+    const std::int8_t oneof = layout.fields[i].oneof;  // setting a member clears the others
+    for (std::size_t j = 0; j < layout.count; ++j)
+        if (j != i && layout.fields[j].oneof == oneof) counts[j] = 0;
+    return true;
+}
+
+// Decodes and indexes the field at p when it is an ordinary one (a tag below
+// 256 in minimal encoding, a well-formed value within the message) and moves
+// p past it; returns false, leaving p, for everything else. One switch on
+// the layout's action for the tag: a second one on the wire type cost a
+// mispredicted branch per field.
+inline bool index_quick(const char*& p, const char* end, const layout_ref& layout, slot* slots,
+                        std::uint32_t* counts) noexcept {
+    using wt = wire::wire_type;
+    std::uint32_t tag = static_cast<std::uint8_t>(*p);
+    const char* q = p + 1;
+    if (tag >= 0x80) {  // numbers 16-31 take a second tag byte of 1
+        if (q == end || *q != 1) return false;
+        tag = (tag & 0x7F) | 0x80;
+        ++q;
+    }
+    const std::uint8_t i = layout.slot_of_tag[tag];
+    switch (layout.op_of_tag[tag]) {
+        case tag_op::skip_varint: return quick_skip<wt::varint>(p, q, end);
+        case tag_op::skip_fixed64: return quick_skip<wt::fixed64>(p, q, end);
+        case tag_op::skip_len: return quick_skip<wt::length_delimited>(p, q, end);
+        case tag_op::skip_fixed32: return quick_skip<wt::fixed32>(p, q, end);
+        case tag_op::store_varint: return quick_store<wt::varint>(p, q, end, slots[i], counts[i]);
+        case tag_op::store_fixed64: return quick_store<wt::fixed64>(p, q, end, slots[i], counts[i]);
+        case tag_op::store_len:
+            return quick_store<wt::length_delimited>(p, q, end, slots[i], counts[i]);
+        case tag_op::store_fixed32: return quick_store<wt::fixed32>(p, q, end, slots[i], counts[i]);
+        case tag_op::repeat_varint: return quick_repeat<wt::varint>(p, q, end, slots[i], counts[i]);
+        case tag_op::repeat_fixed64: return quick_repeat<wt::fixed64>(p, q, end, slots[i], counts[i]);
+        case tag_op::repeat_len:
+            return quick_repeat<wt::length_delimited>(p, q, end, slots[i], counts[i]);
+        case tag_op::repeat_fixed32: return quick_repeat<wt::fixed32>(p, q, end, slots[i], counts[i]);
+        case tag_op::oneof_varint: return quick_oneof<wt::varint>(p, q, end, layout, i, slots, counts);
+        case tag_op::oneof_fixed64: return quick_oneof<wt::fixed64>(p, q, end, layout, i, slots, counts);
+        case tag_op::oneof_len:
+            return quick_oneof<wt::length_delimited>(p, q, end, layout, i, slots, counts);
+        case tag_op::oneof_fixed32: return quick_oneof<wt::fixed32>(p, q, end, layout, i, slots, counts);
+        case tag_op::closed_enum: {
+            const char* payload;
+            std::uint64_t v;
+            if (!quick_value<wt::varint>(q, end, payload, v)) return false;
+            // libprotobuf keeps an undefined value of a proto2 enum as an
+            // unknown field: the field keeps its previous value.
+            const auto e = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+            if (e >= 0 && e <= layout.fields[i].enum_max) {
+                slots[i].ptr = payload;
+                slots[i].raw = v;
+                ++counts[i];
+            }
+            p = q;
+            return true;
+        }
+        case tag_op::generic: break;
+    }
+    return false;
+}
+
+// The plain (not merged) case: ordinary fields through the layout's table;
+// every other field, and every malformed one, through the reader, so that
+// the errors are the reader's.
+error index_plain(const wire::message& msg, const layout_ref& layout, slot* slots,
+                  std::uint32_t* counts) noexcept {
+    const char* p = msg.begin();
+    const char* const end = msg.end();
+    while (p != end) {
+        if (index_quick(p, end, layout, slots, counts)) continue;
+        wire::reader r(msg.base(), p, end, msg.depth(), msg.max_depth());
+        wire::field f;
+        const error e = r.next(f);
+        if (!e.ok()) return e;
+        index_field(f, layout, slots, counts);
+        p = r.position();
     }
     return error();
+}
+
+}  // namespace
+
+error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
+                    std::uint32_t* counts) noexcept {
+    const error e = msg.merged() ? index_merged(msg, layout, slots, counts)
+                                 : index_plain(msg, layout, slots, counts);
+    if (!e.ok()) {
+        for (std::size_t j = 0; j < layout.count; ++j) counts[j] = 0;
+    }
+    return e;
 }
 
 }  // namespace detail

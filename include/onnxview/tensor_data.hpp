@@ -320,6 +320,77 @@ T from_bits(std::uint64_t lo, std::uint64_t hi, unsigned part_bits) noexcept {
 class tensor_data;
 struct tensor_data_builder;
 
+// A tensor's payload as blocks of bytes in raw_data layout (little-endian
+// elements back to back), zero-copy: see tensor_data::blocks().
+class byte_blocks {
+public:
+    byte_blocks() noexcept = default;
+    explicit byte_blocks(error e) noexcept : err_(e) {}
+    explicit byte_blocks(std::string_view whole) noexcept : whole_(whole), single_(true) {}
+    byte_blocks(const wire::message& scope, std::uint32_t number, unsigned width) noexcept
+        : scope_(scope), number_(number), width_(width) {}
+
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = std::string_view;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const std::string_view*;
+        using reference = std::string_view;
+
+        iterator() noexcept = default;  // the end
+        explicit iterator(const byte_blocks& b) noexcept : owner_(&b) {
+            if (b.single_) {
+                current_ = b.whole_;
+                if (current_.empty()) owner_ = nullptr;
+                return;
+            }
+            cursor_ = b.scope_.fields();
+            advance();
+        }
+        std::string_view operator*() const noexcept { return current_; }
+        iterator& operator++() noexcept {
+            if (owner_ != nullptr && owner_->single_) owner_ = nullptr;
+            else advance();
+            return *this;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.owner_ == b.owner_; }
+        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
+
+    private:
+        void advance() noexcept {
+            wire::field f;
+            while (owner_ != nullptr && cursor_.next(f)) {
+                if (f.number != owner_->number_) continue;
+                const bool unpacked = (owner_->width_ == 4 && f.type == wire::wire_type::fixed32) ||
+                                      (owner_->width_ == 8 && f.type == wire::wire_type::fixed64);
+                if (unpacked) current_ = std::string_view(f.payload, owner_->width_);
+                else if (f.type == wire::wire_type::length_delimited) current_ = f.bytes();
+                else continue;  // another wire type: an unknown field
+                return;
+            }
+            owner_ = nullptr;  // validated by tensor_data::make: no error to report
+        }
+        const byte_blocks* owner_ = nullptr;
+        wire::message::cursor cursor_;
+        std::string_view current_;
+    };
+
+    // The range must outlive its iterators.
+    iterator begin() const noexcept { return err_.ok() ? iterator(*this) : iterator(); }
+    iterator end() const noexcept { return iterator(); }
+    error err() const noexcept { return err_; }
+    bool ok() const noexcept { return err_.ok(); }
+
+private:
+    error err_;
+    std::string_view whole_;
+    bool single_ = false;
+    wire::message scope_;
+    std::uint32_t number_ = 0;
+    unsigned width_ = 0;
+};
+
 // Decodes a tensor's elements one at a time as bit patterns: `lo` holds the
 // element (zero-extended, masked to its width; sub-byte types unpacked),
 // `hi` the imaginary part of a complex. Copying it saves the position.
@@ -591,6 +662,24 @@ public:
     // The strings of a STRING tensor (views into the buffer, no copy); an
     // empty range for other types (check holds<std::string_view>()).
     string_range strings() const noexcept { return strings_; }
+
+    // BLOCKS (zero-copy): the payload in raw_data layout as blocks of bytes,
+    // for loops that convert many elements at a time: raw and external
+    // storage give bytes() as one block; FLOAT, DOUBLE and COMPLEX typed
+    // fields give each packed chunk of float_data/double_data (and each
+    // unpacked element) as a block, in wire order. Any alignment. Errors
+    // (an empty range with err()): bad_data_type for STRING and for typed
+    // fields stored as varints (use scalars()). Valid while t's bytes are.
+    byte_blocks blocks() const noexcept {
+        if (info_ == nullptr || info_->kind == element_kind::string)
+            return byte_blocks(error(errc::bad_data_type, storage_.offset));
+        if (storage_.kind == storage_kind::raw || storage_.kind == storage_kind::external)
+            return byte_blocks(bytes_);
+        if (storage_.kind != storage_kind::typed) return byte_blocks();  // no payload: no blocks
+        const unsigned width = detail::entry_width(info_->field);
+        if (width == 0) return byte_blocks(error(errc::bad_data_type, storage_.offset));
+        return byte_blocks(typed_scope_, typed_number_, width);
+    }
 
     // ZERO-COPY: the elements as a span over the model (or external) bytes.
     // Only when T is the natural type, the type is at least one byte wide

@@ -65,31 +65,30 @@ struct field_slot {
 constexpr std::uint32_t max_indexed_number = 32;  // ONNX field numbers stay below this
 constexpr std::uint8_t no_slot = 0xFF;
 
+// What indexing does with a field whose tag is below 256 (numbers 1-31 in
+// minimal encoding), decided per layout at compile time so the hot loop makes
+// one table lookup per field.
+enum class tag_op : std::uint8_t {
+    generic,  // groups, bad tags, numbers 0 and >= 32
+    skip_varint, skip_fixed64, skip_len, skip_fixed32,              // unknown fields
+    store_varint, store_fixed64, store_len, store_fixed32,          // singular: last wins
+    repeat_varint, repeat_fixed64, repeat_len, repeat_fixed32,      // repeated: count
+    oneof_varint, oneof_fixed64, oneof_len, oneof_fixed32,          // store, clear the others
+    closed_enum,                                                     // store when in range
+};
+constexpr std::uint32_t tag_table_size = 256;
+
 template <std::size_t N>
 struct message_layout {
     field_slot fields[N];
     std::uint8_t index_of[max_indexed_number];
-};
-
-template <std::size_t N>
-constexpr message_layout<N> make_layout(const field_slot (&fields)[N]) {
-    message_layout<N> l{};
-    for (std::size_t i = 0; i < N; ++i) l.fields[i] = fields[i];
-    for (std::uint32_t n = 0; n < max_indexed_number; ++n) l.index_of[n] = no_slot;
-    for (std::size_t i = 0; i < N; ++i) l.index_of[fields[i].number] = static_cast<std::uint8_t>(i);
-    return l;
-}
-
-// What indexing remembers of one schema field.
-struct slot {
-    const char* ptr = nullptr;  // singular: payload of the last occurrence; repeated: tag of the first
-    std::uint64_t raw = 0;      // singular: value or length of the last occurrence
-    std::uint32_t count = 0;    // number of occurrences (packed chunks count once)
+    tag_op op_of_tag[tag_table_size];
+    std::uint8_t slot_of_tag[tag_table_size];
 };
 
 // Whether a field's wire type is one libprotobuf reads for this kind of
 // field (anything else makes the occurrence an unknown field).
-inline bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
+constexpr bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
     using wt = wire::wire_type;
     switch (kind) {
         case slot_kind::varint:
@@ -106,17 +105,61 @@ inline bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
     return false;
 }
 
+constexpr tag_op op_for(const field_slot* fs, std::uint32_t wt) noexcept {
+    // Offsets inside each group of four ops follow the wire type.
+    const int by_type = wt == 0 ? 0 : wt == 1 ? 1 : wt == 2 ? 2 : wt == 5 ? 3 : -1;
+    if (by_type < 0) return tag_op::generic;  // groups and invalid wire types
+    const auto pick = [by_type](tag_op first) {
+        return static_cast<tag_op>(static_cast<int>(first) + by_type);
+    };
+    if (fs == nullptr || !wire_type_fits(fs->kind, static_cast<wire::wire_type>(wt)))
+        return pick(tag_op::skip_varint);
+    switch (fs->kind) {
+        case slot_kind::repeated_len:
+        case slot_kind::repeated_varint:
+        case slot_kind::repeated_fixed32:
+        case slot_kind::repeated_fixed64: return pick(tag_op::repeat_varint);
+        case slot_kind::closed_enum: return tag_op::closed_enum;
+        default: return pick(fs->oneof >= 0 ? tag_op::oneof_varint : tag_op::store_varint);
+    }
+}
+
+template <std::size_t N>
+constexpr message_layout<N> make_layout(const field_slot (&fields)[N]) {
+    message_layout<N> l{};
+    for (std::size_t i = 0; i < N; ++i) l.fields[i] = fields[i];
+    for (std::uint32_t n = 0; n < max_indexed_number; ++n) l.index_of[n] = no_slot;
+    for (std::size_t i = 0; i < N; ++i) l.index_of[fields[i].number] = static_cast<std::uint8_t>(i);
+    for (std::uint32_t tag = 0; tag < tag_table_size; ++tag) {
+        const std::uint32_t number = tag >> 3;
+        const std::uint8_t s = l.index_of[number];
+        l.slot_of_tag[tag] = s;
+        l.op_of_tag[tag] = number == 0 ? tag_op::generic : op_for(s == no_slot ? nullptr : &l.fields[s], tag & 7);
+    }
+    return l;
+}
+
+// What indexing remembers of one schema field besides its number of
+// occurrences (packed chunks count once), which views keep apart: only the
+// counts are zeroed when a view is made, and a slot is read only when its
+// count is not 0. Zeroing whole slots cost more than the index pass itself
+// on attribute-heavy graphs (callgrind, bench/analysis.md).
+struct slot {
+    const char* ptr;   // singular: payload of the last occurrence; repeated: tag of the first
+    std::uint64_t raw; // singular: value or length of the last occurrence
+};
+
 // The value of a singular message field: the one occurrence, all of them
 // merged, or an empty message; an errored parent passes its error on.
 inline result<wire::message> singular_message(const wire::message& msg, error err, const slot& sl,
-                                              std::uint32_t number) noexcept {
+                                              std::uint32_t count, std::uint32_t number) noexcept {
     if (!err.ok()) return err;
     // Absent: an empty view, never an error - verify() promises that views
     // over verified bytes report none. A walk must recurse only into present
     // fields (has_x()): the chain of absent fields below an empty view has no
     // end, like the default values it stands for.
-    if (sl.count == 0) return wire::message(msg.base(), msg.end(), msg.end(), msg.depth(), msg.max_depth());
-    if (sl.count > 1) return msg.merged_child(number);
+    if (count == 0) return wire::message(msg.base(), msg.end(), msg.end(), msg.depth(), msg.max_depth());
+    if (count > 1) return msg.merged_child(number);
     wire::field f;
     f.type = wire::wire_type::length_delimited;
     f.tag = sl.ptr;
@@ -127,14 +170,34 @@ inline result<wire::message> singular_message(const wire::message& msg, error er
 
 // The region holding a repeated field: from its first occurrence to the end
 // of the message (the whole merged message when it is one).
-inline wire::message repeated_scope(const wire::message& msg, const slot& sl) noexcept {
-    if (sl.count == 0 || msg.merged()) return msg;
+inline wire::message repeated_scope(const wire::message& msg, const slot& sl,
+                                    std::uint32_t count) noexcept {
+    if (count == 0 || msg.merged()) return msg;
     return wire::message(msg.base(), sl.ptr, msg.end(), msg.depth(), msg.max_depth());
 }
 
 // Fills slots from one pass over msg. On error every slot is left empty.
-error index_message(const wire::message& msg, const field_slot* fields, std::size_t n,
-                    const std::uint8_t* index_of, slot* slots) noexcept;
+struct layout_ref {
+    const field_slot* fields;
+    std::size_t count;
+    const std::uint8_t* index_of;
+    const tag_op* op_of_tag;
+    const std::uint8_t* slot_of_tag;
+};
+error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
+                    std::uint32_t* counts) noexcept;
+
+// Storage for a value built in place only when it is needed: ranges and
+// iterators over empty fields (most of an attribute's) build no message and
+// no cursor. Building and copying them cost more than the loop over a short
+// range (callgrind, bench/analysis.md).
+template <class T>
+union in_place {
+    static_assert(std::is_trivially_copyable<T>::value && std::is_trivially_destructible<T>::value,
+                  "kept in raw storage");
+    T v;
+    in_place() noexcept {}
+};
 
 }  // namespace detail
 
@@ -146,7 +209,9 @@ class message_range {
 public:
     message_range() noexcept = default;
     message_range(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
-        : scope_(scope), number_(number), count_(count) {}
+        : number_(number), count_(count) {
+        if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
+    }
 
     class iterator {
     public:
@@ -158,9 +223,9 @@ public:
 
         iterator() noexcept = default;
         explicit iterator(const message_range& r) noexcept
-            : scope_(r.scope_), number_(r.number_), remaining_(r.count_) {
+            : number_(r.number_), remaining_(r.count_) {
             if (remaining_ != 0) {  // an empty range builds no cursor
-                cursor_ = r.scope_.fields();
+                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
                 advance();
             }
         }
@@ -184,10 +249,10 @@ public:
                 return;
             }
             wire::field f;
-            while (cursor_.next(f)) {
+            while (cursor_.v.next(f)) {
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
-                    ::new (static_cast<void*>(&current_.v)) View(scope_.child(f));
+                    ::new (static_cast<void*>(&current_.v)) View(cursor_.v.child(f));
                     done_ = false;
                     return;
                 }
@@ -198,21 +263,12 @@ public:
         // The current element, built in place by advance() and not before:
         // default-constructing a view (its slots zeroed) for every begin() and
         // end(), most of them over empty ranges, cost about a tenth of a
-        // metadata walk (callgrind, bench/analysis.md). Views are trivially
-        // copyable and destructible.
-        static_assert(std::is_trivially_copyable<View>::value &&
-                          std::is_trivially_destructible<View>::value,
-                      "views are kept in raw storage");
-        union element {
-            View v;
-            element() noexcept {}
-        };
-        wire::message scope_;
-        wire::message::cursor cursor_;
+        // metadata walk (callgrind, bench/analysis.md).
+        detail::in_place<wire::message::cursor> cursor_;
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;
-        element current_;
+        detail::in_place<View> current_;
     };
 
     iterator begin() const noexcept { return iterator(*this); }
@@ -228,7 +284,7 @@ public:
     }
 
 private:
-    wire::message scope_;
+    detail::in_place<wire::message> scope_;  // built when count_ != 0
     std::uint32_t number_ = 0;
     std::uint32_t count_ = 0;
 };
@@ -238,7 +294,9 @@ class string_range {
 public:
     string_range() noexcept = default;
     string_range(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
-        : scope_(scope), number_(number), count_(count) {}
+        : number_(number), count_(count) {
+        if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
+    }
 
     class iterator {
     public:
@@ -252,7 +310,7 @@ public:
         explicit iterator(const string_range& r) noexcept
             : number_(r.number_), remaining_(r.count_) {
             if (remaining_ != 0) {  // an empty range builds no cursor
-                cursor_ = r.scope_.fields();
+                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
                 advance();
             }
         }
@@ -274,7 +332,7 @@ public:
                 return;
             }
             wire::field f;
-            while (cursor_.next(f)) {
+            while (cursor_.v.next(f)) {
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
                     current_ = f.bytes();
@@ -285,7 +343,7 @@ public:
             done_ = true;
         }
 
-        wire::message::cursor cursor_;
+        detail::in_place<wire::message::cursor> cursor_;
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;
@@ -305,7 +363,7 @@ public:
     }
 
 private:
-    wire::message scope_;
+    detail::in_place<wire::message> scope_;  // built when count_ != 0
     std::uint32_t number_ = 0;
     std::uint32_t count_ = 0;
 };
@@ -325,7 +383,9 @@ public:
             return;
         }
         msg_ = m.value();
-        err_ = index_message(msg_, Layout.fields, slot_count, Layout.index_of, slots_);
+        static constexpr layout_ref ref = {Layout.fields, slot_count, Layout.index_of,
+                                           Layout.op_of_tag, Layout.slot_of_tag};
+        err_ = index_message(msg_, ref, slots_.s, counts_);
     }
 
     // The first error met making this view or the views it was made from.
@@ -335,21 +395,19 @@ public:
     const wire::message& wire_message() const noexcept { return msg_; }
 
 protected:
-    bool has_(std::size_t s) const noexcept { return slots_[s].count != 0; }
-    std::uint64_t raw_(std::size_t s) const noexcept { return slots_[s].raw; }
-    std::int64_t int64_(std::size_t s) const noexcept {
-        return static_cast<std::int64_t>(slots_[s].raw);
-    }
+    bool has_(std::size_t s) const noexcept { return counts_[s] != 0; }
+    std::uint64_t raw_(std::size_t s) const noexcept { return counts_[s] ? slots_.s[s].raw : 0; }
+    std::int64_t int64_(std::size_t s) const noexcept { return static_cast<std::int64_t>(raw_(s)); }
     std::int32_t int32_(std::size_t s) const noexcept {
-        return static_cast<std::int32_t>(static_cast<std::uint32_t>(slots_[s].raw));
+        return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw_(s)));
     }
     float float_(std::size_t s) const noexcept {
-        return wire::bits_to_float(static_cast<std::uint32_t>(slots_[s].raw));
+        return wire::bits_to_float(static_cast<std::uint32_t>(raw_(s)));
     }
-    double double_(std::size_t s) const noexcept { return wire::bits_to_double(slots_[s].raw); }
+    double double_(std::size_t s) const noexcept { return wire::bits_to_double(raw_(s)); }
     std::string_view string_(std::size_t s) const noexcept {
-        return slots_[s].count ? std::string_view(slots_[s].ptr, static_cast<std::size_t>(slots_[s].raw))
-                               : std::string_view();
+        return counts_[s] ? std::string_view(slots_.s[s].ptr, static_cast<std::size_t>(slots_.s[s].raw))
+                          : std::string_view();
     }
     // The raw number of a closed enum's last occurrence, valid or not (linear).
     std::int32_t enum_raw_(std::size_t s) const noexcept {
@@ -363,27 +421,36 @@ protected:
     // A singular message field, merged over its occurrences.
     template <class View>
     View message_(std::size_t s) const noexcept {
-        return View(singular_message(msg_, err_, slots_[s], Layout.fields[s].number));
+        return View(singular_message(msg_, err_, slots_.s[s], counts_[s], Layout.fields[s].number));
     }
     // The region holding a repeated field, starting at its first occurrence.
-    wire::message scope_(std::size_t s) const noexcept { return repeated_scope(msg_, slots_[s]); }
+    wire::message scope_(std::size_t s) const noexcept {
+        return repeated_scope(msg_, slots_.s[s], counts_[s]);
+    }
     template <class View>
     message_range<View> messages_(std::size_t s) const noexcept {
-        return message_range<View>(scope_(s), Layout.fields[s].number, slots_[s].count);
+        if (counts_[s] == 0) return message_range<View>();
+        return message_range<View>(scope_(s), Layout.fields[s].number, counts_[s]);
     }
     string_range strings_(std::size_t s) const noexcept {
-        return string_range(scope_(s), Layout.fields[s].number, slots_[s].count);
+        if (counts_[s] == 0) return string_range();
+        return string_range(scope_(s), Layout.fields[s].number, counts_[s]);
     }
     template <class Elem>
     wire::repeated<Elem> scalars_(std::size_t s) const noexcept {
-        if (slots_[s].count == 0) return wire::repeated<Elem>();
-        return wire::repeated<Elem>(scope_(s), Layout.fields[s].number);
+        if (counts_[s] == 0) return wire::repeated<Elem>();
+        return wire::repeated<Elem>(scope_(s), Layout.fields[s].number, counts_[s]);
     }
 
     using field_scan = wire::field;
     wire::message msg_;
     error err_;
-    slot slots_[slot_count];
+    std::uint32_t counts_[slot_count] = {};
+    // Written by indexing where counts_ is not 0, never read elsewhere.
+    union slot_storage {
+        slot s[slot_count];
+        slot_storage() noexcept {}
+    } slots_;
 };
 
 }  // namespace detail

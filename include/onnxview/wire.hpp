@@ -204,6 +204,32 @@ public:
     // Precondition: !at_end().
     [[nodiscard]] error next(field& f) noexcept {
         const char* q = p_;
+        // Most ONNX fields have a one-byte tag and a one-byte varint value or
+        // length; those are decoded here without the general path's checks.
+        if (end_ - q >= 2) {
+            const auto t = static_cast<std::uint8_t>(q[0]);
+            const auto b = static_cast<std::uint8_t>(q[1]);
+            if (t >= 8 && t < 0x80 && b < 0x80) {
+                if ((t & 7) == 2 && b <= end_ - q - 2) {
+                    f.tag = q;
+                    f.number = t >> 3;
+                    f.type = wire_type::length_delimited;
+                    f.raw = b;
+                    f.payload = q + 2;
+                    p_ = q + 2 + b;
+                    return error();
+                }
+                if ((t & 7) == 0) {
+                    f.tag = q;
+                    f.number = t >> 3;
+                    f.type = wire_type::varint;
+                    f.raw = b;
+                    f.payload = q + 1;
+                    p_ = q + 2;
+                    return error();
+                }
+            }
+        }
         f.tag = q;
         errc e = decode_tag(q, end_, f.number, f.type);
         if (e != errc::ok) return error(e, offset());

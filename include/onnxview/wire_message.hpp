@@ -127,6 +127,17 @@ public:
     }
 
     error err() const noexcept { return err_; }
+    // The message carried by a length-delimited field this cursor returned,
+    // as message::child() of the message being walked would make it.
+    result<message> child(const field& f) const noexcept {
+        const reader& root = stack_[0].r;
+        const std::uint32_t depth = root.depth() + path_len_;  // of the (merged) message
+        if (f.type != wire_type::length_delimited)
+            return error(errc::bad_wire_type, static_cast<std::uint64_t>(f.tag - root.base()));
+        if (depth + 1 > root.max_depth())
+            return error(errc::depth_exceeded, static_cast<std::uint64_t>(f.tag - root.base()));
+        return message(root.base(), f.payload, f.payload + f.raw, depth + 1, root.max_depth());
+    }
     // Position of the cursor in the root buffer (offset of the next field).
     std::uint64_t offset() const noexcept { return stack_[level_].r.offset(); }
 

@@ -70,6 +70,9 @@ struct elem_sfixed64 : elem_kind<std::int64_t, wire_type::fixed64, 8> {
 
 // A forward range over the elements of repeated scalar field `number` in a
 // message. Creating it is O(1); iterating is linear in the message's fields.
+// When the caller knows how many occurrences the field has (`occurrences`,
+// a packed chunk counting once), iteration stops after the last of them
+// instead of reading the rest of the message; 0 means unknown.
 // A malformed element ends the iteration early and is reported by err()
 // afterwards; count() validates everything and reports the same error.
 // The range must outlive its iterators.
@@ -79,7 +82,8 @@ public:
     using value_type = typename Elem::value_type;
 
     repeated() noexcept = default;
-    repeated(const message& m, std::uint32_t number) noexcept : msg_(m), number_(number) {}
+    repeated(const message& m, std::uint32_t number, std::uint32_t occurrences = 0) noexcept
+        : msg_(m), number_(number), occurrences_(occurrences) {}
 
     class iterator {
     public:
@@ -91,7 +95,12 @@ public:
 
         iterator() noexcept = default;  // the end iterator
         explicit iterator(const repeated* owner) noexcept
-            : owner_(owner), cursor_(owner->msg_.fields()) {
+            : owner_(owner), remaining_(owner->occurrences_ != 0 ? owner->occurrences_ + 1u : 0u) {
+            if (owner->msg_.empty()) {  // an empty range (or field) builds no cursor
+                owner_ = nullptr;
+                return;
+            }
+            ::new (static_cast<void*>(&cursor_.c)) message::cursor(owner->msg_);
             advance();
         }
         value_type operator*() const noexcept { return value_; }
@@ -124,14 +133,17 @@ public:
                     value_ = Elem::from(raw);
                     return;
                 }
+                if (remaining_ == 1) return fail(error());  // the last occurrence is done
                 field f;
-                if (!cursor_.next(f)) return fail(cursor_.err());
+                if (!cursor_.c.next(f)) return fail(cursor_.c.err());
                 if (f.number != owner_->number_) continue;
                 if (f.type == Elem::unpacked_type) {
+                    if (remaining_ != 0) --remaining_;
                     value_ = Elem::from(f.raw);
                     return;
                 }
                 if (f.type == wire_type::length_delimited) {
+                    if (remaining_ != 0) --remaining_;
                     if (Elem::width != 0 && f.raw % Elem::width != 0)
                         return fail(error(errc::bad_packed_length, owner_->msg_.offset_of(f.tag)));
                     p_ = f.payload;
@@ -145,10 +157,17 @@ public:
             owner_ = nullptr;
         }
 
+        // Built in place when the range is not empty: see begin().
+        union cursor_storage {
+            message::cursor c;
+            cursor_storage() noexcept {}
+        };
         const repeated* owner_ = nullptr;
-        message::cursor cursor_;
+        cursor_storage cursor_;
         const char* p_ = nullptr;
         const char* packed_end_ = nullptr;
+        // Occurrences not yet started, plus one (0: unknown, read to the end).
+        std::uint32_t remaining_ = 0;
         value_type value_{};
     };
 
@@ -199,6 +218,7 @@ public:
 private:
     message msg_;
     std::uint32_t number_ = 0;
+    std::uint32_t occurrences_ = 0;
     mutable error err_;
 };
 

@@ -4,49 +4,216 @@
 
 namespace onnxview {
 namespace detail {
+namespace {
 
-error index_message(const wire::message& msg, const field_slot* fields, std::size_t n,
-                    const std::uint8_t* index_of, slot* slots) noexcept {
+// Applies one decoded field to the slots, with every rule of libprotobuf's
+// meaning (wire-type mismatches and bad closed-enum values are unknown fields,
+// a oneof member clears the others).
+inline void index_field(const wire::field& f, const layout_ref& layout, slot* slots,
+                        std::uint32_t* counts) noexcept {
+    if (f.number >= max_indexed_number) return;
+    const std::uint8_t i = layout.index_of[f.number];
+    if (i == no_slot) return;
+    const field_slot& fs = layout.fields[i];
+    if (!wire_type_fits(fs.kind, f.type)) return;
+    slot& s = slots[i];
+    switch (fs.kind) {
+        case slot_kind::repeated_len:
+        case slot_kind::repeated_varint:
+        case slot_kind::repeated_fixed32:
+        case slot_kind::repeated_fixed64:
+            if (counts[i]++ == 0) s.ptr = f.tag;
+            return;
+        case slot_kind::closed_enum: {
+            // libprotobuf keeps an undefined value of a proto2 enum as an
+            // unknown field: the field keeps its previous value.
+            const std::int32_t v = f.as_int32();
+            if (v < 0 || v > fs.enum_max) return;
+            break;
+        }
+        default: break;
+    }
+    s.ptr = f.payload;
+    s.raw = f.raw;
+    ++counts[i];
+    if (fs.oneof >= 0) {  // setting a oneof member clears the others
+        for (std::size_t j = 0; j < layout.count; ++j)
+            if (j != i && layout.fields[j].oneof == fs.oneof) counts[j] = 0;
+    }
+}
+
+error index_merged(const wire::message& msg, const layout_ref& layout, slot* slots,
+                   std::uint32_t* counts) noexcept {
     auto cursor = msg.fields();
     wire::field f;
-    while (cursor.next(f)) {
-        if (f.number >= max_indexed_number) continue;
-        const std::uint8_t i = index_of[f.number];
-        if (i == no_slot) continue;
-        const field_slot& fs = fields[i];
-        // A known number with another wire type is an unknown field to libprotobuf.
-        if (!wire_type_fits(fs.kind, f.type)) continue;
-        slot& s = slots[i];
-        switch (fs.kind) {
-            case slot_kind::repeated_len:
-            case slot_kind::repeated_varint:
-            case slot_kind::repeated_fixed32:
-            case slot_kind::repeated_fixed64:
-                if (s.count == 0) s.ptr = f.tag;
-                ++s.count;
-                continue;
-            case slot_kind::closed_enum: {
-                // libprotobuf keeps an undefined value of a proto2 enum as an
-                // unknown field: the field keeps its previous value.
-                const std::int32_t v = f.as_int32();
-                if (v < 0 || v > fs.enum_max) continue;
-                break;
-            }
-            default: break;
-        }
-        s.ptr = f.payload;
-        s.raw = f.raw;
-        ++s.count;
-        if (fs.oneof >= 0) {  // setting a oneof member clears the others
-            for (std::size_t j = 0; j < n; ++j)
-                if (j != i && fields[j].oneof == fs.oneof) slots[j] = slot();
-        }
+    while (cursor.next(f)) index_field(f, layout, slots, counts);
+    return cursor.err();
+}
+
+// A varint of at most 10 bytes that ends before `end`; false when it does not
+// (the caller then lets the reader produce the exact error).
+inline bool quick_varint(const char*& p, const char* end, std::uint64_t& v) noexcept {
+    if (p != end && static_cast<std::uint8_t>(*p) < 0x80) {
+        v = static_cast<std::uint8_t>(*p++);
+        return true;
     }
-    if (cursor.err()) {
-        for (std::size_t j = 0; j < n; ++j) slots[j] = slot();
-        return cursor.err();
+    return wire::decode_varint(p, end, v) == errc::ok;
+}
+
+// Decodes the value of a field of wire type W that starts at q; false when it
+// is malformed or runs past end (the reader then names the error).
+template <wire::wire_type W>
+inline bool quick_value(const char*& q, const char* end, const char*& payload,
+                        std::uint64_t& v) noexcept {
+    payload = q;
+    switch (W) {
+        case wire::wire_type::varint: return quick_varint(q, end, v);
+        case wire::wire_type::fixed64:
+            if (end - q < 8) return false;
+            v = wire::load_le64(q);
+            q += 8;
+            return true;
+        case wire::wire_type::fixed32:
+            if (end - q < 4) return false;
+            v = wire::load_le32(q);
+            q += 4;
+            return true;
+        default:  // length_delimited
+            if (!quick_varint(q, end, v) || v > static_cast<std::uint64_t>(end - q)) return false;
+            payload = q;
+            q += v;
+            return true;
+    }
+}
+
+template <wire::wire_type W>
+inline bool quick_skip(const char*& p, const char* q, const char* end) noexcept {
+    const char* payload;
+    std::uint64_t v;
+    if (!quick_value<W>(q, end, payload, v)) return false;
+    p = q;
+    return true;
+}
+
+template <wire::wire_type W>
+inline bool quick_store(const char*& p, const char* q, const char* end, slot& s,
+                        std::uint32_t& count) noexcept {
+    const char* payload;
+    std::uint64_t v;
+    if (!quick_value<W>(q, end, payload, v)) return false;
+    s.ptr = payload;
+    s.raw = v;
+    ++count;
+    p = q;
+    return true;
+}
+
+template <wire::wire_type W>
+inline bool quick_repeat(const char*& p, const char* q, const char* end, slot& s,
+                         std::uint32_t& count) noexcept {
+    const char* payload;
+    std::uint64_t v;
+    if (!quick_value<W>(q, end, payload, v)) return false;
+    if (count++ == 0) s.ptr = p;
+    p = q;
+    return true;
+}
+
+template <wire::wire_type W>
+inline bool quick_oneof(const char*& p, const char* q, const char* end, const layout_ref& layout,
+                        std::uint8_t i, slot* slots, std::uint32_t* counts) noexcept {
+    if (!quick_store<W>(p, q, end, slots[i], counts[i])) return false;
+    const std::int8_t oneof = layout.fields[i].oneof;  // setting a member clears the others
+    for (std::size_t j = 0; j < layout.count; ++j)
+        if (j != i && layout.fields[j].oneof == oneof) counts[j] = 0;
+    return true;
+}
+
+// Decodes and indexes the field at p when it is an ordinary one (a tag below
+// 256 in minimal encoding, a well-formed value within the message) and moves
+// p past it; returns false, leaving p, for everything else. One switch on
+// the layout's action for the tag: a second one on the wire type cost a
+// mispredicted branch per field.
+inline bool index_quick(const char*& p, const char* end, const layout_ref& layout, slot* slots,
+                        std::uint32_t* counts) noexcept {
+    using wt = wire::wire_type;
+    std::uint32_t tag = static_cast<std::uint8_t>(*p);
+    const char* q = p + 1;
+    if (tag >= 0x80) {  // numbers 16-31 take a second tag byte of 1
+        if (q == end || *q != 1) return false;
+        tag = (tag & 0x7F) | 0x80;
+        ++q;
+    }
+    const std::uint8_t i = layout.slot_of_tag[tag];
+    switch (layout.op_of_tag[tag]) {
+        case tag_op::skip_varint: return quick_skip<wt::varint>(p, q, end);
+        case tag_op::skip_fixed64: return quick_skip<wt::fixed64>(p, q, end);
+        case tag_op::skip_len: return quick_skip<wt::length_delimited>(p, q, end);
+        case tag_op::skip_fixed32: return quick_skip<wt::fixed32>(p, q, end);
+        case tag_op::store_varint: return quick_store<wt::varint>(p, q, end, slots[i], counts[i]);
+        case tag_op::store_fixed64: return quick_store<wt::fixed64>(p, q, end, slots[i], counts[i]);
+        case tag_op::store_len:
+            return quick_store<wt::length_delimited>(p, q, end, slots[i], counts[i]);
+        case tag_op::store_fixed32: return quick_store<wt::fixed32>(p, q, end, slots[i], counts[i]);
+        case tag_op::repeat_varint: return quick_repeat<wt::varint>(p, q, end, slots[i], counts[i]);
+        case tag_op::repeat_fixed64: return quick_repeat<wt::fixed64>(p, q, end, slots[i], counts[i]);
+        case tag_op::repeat_len:
+            return quick_repeat<wt::length_delimited>(p, q, end, slots[i], counts[i]);
+        case tag_op::repeat_fixed32: return quick_repeat<wt::fixed32>(p, q, end, slots[i], counts[i]);
+        case tag_op::oneof_varint: return quick_oneof<wt::varint>(p, q, end, layout, i, slots, counts);
+        case tag_op::oneof_fixed64: return quick_oneof<wt::fixed64>(p, q, end, layout, i, slots, counts);
+        case tag_op::oneof_len:
+            return quick_oneof<wt::length_delimited>(p, q, end, layout, i, slots, counts);
+        case tag_op::oneof_fixed32: return quick_oneof<wt::fixed32>(p, q, end, layout, i, slots, counts);
+        case tag_op::closed_enum: {
+            const char* payload;
+            std::uint64_t v;
+            if (!quick_value<wt::varint>(q, end, payload, v)) return false;
+            // libprotobuf keeps an undefined value of a proto2 enum as an
+            // unknown field: the field keeps its previous value.
+            const auto e = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+            if (e >= 0 && e <= layout.fields[i].enum_max) {
+                slots[i].ptr = payload;
+                slots[i].raw = v;
+                ++counts[i];
+            }
+            p = q;
+            return true;
+        }
+        case tag_op::generic: break;
+    }
+    return false;
+}
+
+// The plain (not merged) case: ordinary fields through the layout's table;
+// every other field, and every malformed one, through the reader, so that
+// the errors are the reader's.
+error index_plain(const wire::message& msg, const layout_ref& layout, slot* slots,
+                  std::uint32_t* counts) noexcept {
+    const char* p = msg.begin();
+    const char* const end = msg.end();
+    while (p != end) {
+        if (index_quick(p, end, layout, slots, counts)) continue;
+        wire::reader r(msg.base(), p, end, msg.depth(), msg.max_depth());
+        wire::field f;
+        const error e = r.next(f);
+        if (!e.ok()) return e;
+        index_field(f, layout, slots, counts);
+        p = r.position();
     }
     return error();
+}
+
+}  // namespace
+
+error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
+                    std::uint32_t* counts) noexcept {
+    const error e = msg.merged() ? index_merged(msg, layout, slots, counts)
+                                 : index_plain(msg, layout, slots, counts);
+    if (!e.ok()) {
+        for (std::size_t j = 0; j < layout.count; ++j) counts[j] = 0;
+    }
+    return e;
 }
 
 }  // namespace detail

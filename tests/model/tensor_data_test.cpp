@@ -380,6 +380,53 @@ TEST_CASE("typed fields split into several chunks and mixed encodings") {
     check_all_accessors(v, *d);
 }
 
+// The blocks concatenated, and how many there were.
+std::pair<std::string, int> joined_blocks(const tensor_data& d) {
+    std::string all;
+    int n = 0;
+    for (std::string_view b : d.blocks()) {
+        all.append(b.data(), b.size());
+        ++n;
+    }
+    return {all, n};
+}
+
+TEST_CASE("blocks(): raw_data as one block, float/double chunks and unpacked entries in raw layout") {
+    for (const vec& v : vectors()) {
+        INFO(data_type_name(static_cast<std::int32_t>(v.type)));
+        const std::string raw = raw_tensor(v).str();
+        auto d = tensor_data::make(parse_tensor(raw.data(), raw.size()));
+        REQUIRE(d.ok());
+        REQUIRE(d->blocks().ok());
+        CHECK(joined_blocks(*d) == std::make_pair(raw_bytes(v), raw_bytes(v).empty() ? 0 : 1));
+
+        const typed_field field = info_of(v.type).field;
+        const auto e = typed_entries(v);
+        wire_builder b = tensor_header(v);  // two packed chunks around an unpacked entry
+        add_typed(b, field, {e.begin(), e.begin() + e.size() / 2}, true);
+        b.field_bytes(8, "between");
+        if (e.size() > e.size() / 2) add_typed(b, field, {e[e.size() / 2]}, false);
+        if (e.size() > e.size() / 2 + 1) add_typed(b, field, {e.begin() + e.size() / 2 + 1, e.end()}, true);
+        auto t = tensor_data::make(parse_tensor(b.str().data(), b.str().size()));
+        REQUIRE(t.ok());
+        if (field == typed_field::float_data || field == typed_field::double_data) {
+            REQUIRE(t->blocks().ok());
+            const auto joined = joined_blocks(*t);
+            CHECK(joined.first == raw_bytes(v));
+            const std::size_t half = e.size() / 2;  // the first chunk may be empty
+            CHECK(joined.second == 1 + (e.size() > half ? 1 : 0) + (e.size() > half + 1 ? 1 : 0));
+        } else {  // varints: no bytes in raw layout to give
+            CHECK(t->blocks().err().code == errc::bad_data_type);
+            CHECK(joined_blocks(*t).second == 0);
+        }
+    }
+    wire_builder s = tensor_header(data_type::string, {1});
+    s.field_bytes(6, "abc");
+    auto str = tensor_data::make(parse_tensor(s.str().data(), s.str().size()));
+    REQUIRE(str.ok());
+    CHECK(str->blocks().err().code == errc::bad_data_type);
+}
+
 TEST_CASE("negative int32_data entries are 10-byte varints and decode for INT8/INT16/INT4") {
     wire_builder b = tensor_header(data_type::int8, {2});
     b.field_int32(5, -128).field_int32(5, -1);

@@ -353,3 +353,25 @@ TEST_CASE("repeated: a framing error elsewhere in the message ends the iteration
     CHECK(e == error(errc::bad_wire_type, 2));
     CHECK(repeated<elem_int64>(root_of(s), 1).count().err() == e);
 }
+
+TEST_CASE("repeated: a known number of occurrences stops after the last one") {
+    // Two occurrences (a packed chunk counts once), then a field that is not
+    // read: with the count given, iteration never reaches the bad byte.
+    const std::string s = wire_builder()
+                              .field_varint(1, 7)
+                              .field_varint(2, 0)
+                              .packed_varint(1, {8, 9})
+                              .raw(std::string("\x0E", 1))
+                              .str();
+    repeated<elem_int64> known(root_of(s), 1, 2);
+    std::vector<std::int64_t> got;
+    for (std::int64_t v : known) got.push_back(v);
+    CHECK(got == std::vector<std::int64_t>{7, 8, 9});
+    CHECK(known.err().ok());
+    error e;  // unknown count: reads to the end and meets the bad byte
+    CHECK(elems<elem_int64>(root_of(s), 1, e) == std::vector<std::int64_t>{7, 8, 9});
+    CHECK(e.code == errc::bad_wire_type);
+    repeated<elem_int64> empty;  // a default range: nothing, no error
+    CHECK(empty.begin() == empty.end());
+    CHECK(empty.err().ok());
+}
