@@ -109,7 +109,8 @@ list_tests() {  # print "name target" of the selected tests; $1=all|built
 import json, os, sys
 tests, build, excluded, which = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3].split(), sys.argv[4]
 for t in tests:
-    if t["name"] in excluded or any(s.endswith(":cli") for s in t["suite"]) or not t["cmd"]:
+    # cli and reencode run the cross-built CLI from scripts, outside the exe_wrapper
+    if t["name"] in excluded or any(s.endswith((":cli", ":reencode")) for s in t["suite"]) or not t["cmd"]:
         continue
     exe = t["cmd"][0]
     if which == "built" and not os.path.exists(exe):

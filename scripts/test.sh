@@ -35,7 +35,9 @@ fi
 
 # --print-errorlogs shows the output of failing tests; the counts come from
 # the JSON log meson writes for every run.
-meson test -C "$build" --print-errorlogs --num-processes "$jobs"
+# MESON_TEST_ARGS: extra `meson test` arguments (e.g. --no-suite reencode).
+# shellcheck disable=SC2086
+meson test -C "$build" --print-errorlogs --num-processes "$jobs" ${MESON_TEST_ARGS:-}
 meson_rc=$?
 
 log="$build/meson-logs/testlog.json"
