@@ -261,7 +261,7 @@ public:
         }
 
         // The current element, built in place by advance() and not before:
-        // default-constructing a view (its slots zeroed) for every begin() and
+        // default-constructing a view (its counts zeroed) for every begin() and
         // end(), most of them over empty ranges, cost about a tenth of a
         // metadata walk (callgrind, bench/analysis.md).
         detail::in_place<wire::message::cursor> cursor_;
