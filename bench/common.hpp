@@ -108,7 +108,8 @@ struct competitor {
     bool (*open_walk)(const char* path, bool payloads, walk_result& r, std::string& err);
 };
 
-extern const competitor onnxview_competitor;
+extern const competitor onnxview_competitor;        // cursors
+extern const competitor onnxview_views_competitor;  // views
 extern const competitor protozero_competitor;
 extern const competitor protobuf_competitor;        // heap allocation
 extern const competitor protobuf_arena_competitor;  // google::protobuf::Arena

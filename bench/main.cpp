@@ -47,7 +47,7 @@ namespace {
 std::string competitor_filter;  // --competitors=a,b (empty: all)
 
 std::vector<const competitor*> all_competitors() {
-    std::vector<const competitor*> v = {&onnxview_competitor};
+    std::vector<const competitor*> v = {&onnxview_competitor, &onnxview_views_competitor};
 #if ONNXVIEW_BENCH_HAVE_PROTOZERO
     v.push_back(&protozero_competitor);
 #endif

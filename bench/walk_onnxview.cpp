@@ -1,10 +1,12 @@
-// The onnxview competitor: typed views over the mapped file.
+// The onnxview-views competitor: typed views over the mapped file (the
+// onnxview competitor walks with cursors: walk_onnxview_cursor.cpp).
 #include <sys/mman.h>
 
 #include "common.hpp"
 #include "onnxview/file.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
+#include "walk_onnxview.hpp"
 
 namespace bench {
 namespace {
@@ -191,7 +193,13 @@ bool walk(const char* data, std::size_t size, bool payloads, walk_result& r, std
     return true;
 }
 
-bool open(const char* path, walk_result& r, std::string& err) {
+}  // namespace
+
+void walk_tensor_view(const onnxview::tensor_view& t, bool payloads, walk_result& r) {
+    walker{r, payloads}.tensor(t);
+}
+
+bool open_onnxview(const char* path, walk_result& r, std::string& err) {
     open_options o;
     o.hint = access_hint::random;
     auto f = mapped_file::open(path, o);
@@ -211,6 +219,8 @@ bool open(const char* path, walk_result& r, std::string& err) {
     return true;
 }
 
+namespace {
+
 bool open_walk(const char* path, bool payloads, walk_result& r, std::string& err) {
     open_options o;
     // Metadata: scattered small reads, no read-ahead into tensor payloads.
@@ -226,6 +236,6 @@ bool open_walk(const char* path, bool payloads, walk_result& r, std::string& err
 
 }  // namespace
 
-const competitor onnxview_competitor = {"onnxview", open, walk, open_walk};
+const competitor onnxview_views_competitor = {"onnxview-views", open_onnxview, walk, open_walk};
 
 }  // namespace bench

@@ -192,6 +192,12 @@ def gen_class(msg, view, fields):
                f"public:\n"
                f"    {view}() noexcept = default;\n"
                f"    explicit {view}(const result<wire::message>& m) noexcept : view_base(m) {{}}\n")
+    names = []
+    for f in fields:
+        name = f[1] + ("_" if f[1] in CPP_KEYWORDS else "")
+        names.append(f"{name} = {f[0]}")
+    out.append(f"    // Field numbers, as cursor<{view}>::next() returns them (onnxview/cursor.hpp).\n"
+               f"    struct field {{\n        enum : std::uint32_t {{ " + ", ".join(names) + " };\n    };\n")
     defs = []
     for i, f in enumerate(fields):
         number, name, t = f[0], f[1], f[2]

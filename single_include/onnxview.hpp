@@ -755,303 +755,6 @@ enum class value_kind : std::int32_t {
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_ENUMS_HPP
-// ---- include/onnxview/data_types.hpp ----
-// onnxview/data_types.hpp - what each ONNX data type is on the wire and in
-// C++: element bits, the typed field that holds it, its packing, and its
-// natural C++ type. Also onnxview::span, the small C++17 span the tensor API
-// returns for zero-copy access.
-#ifndef ONNXVIEW_DATA_TYPES_HPP
-#define ONNXVIEW_DATA_TYPES_HPP
-
-#include <complex>
-#include <cstddef>
-#include <cstdint>
-#include <type_traits>
-
-
-namespace onnxview {
-
-// ---------------------------------------------------------------------------
-// Host byte order (raw_data is little-endian on every host).
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
-constexpr bool host_is_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-#elif defined(_WIN32)
-constexpr bool host_is_little_endian = true;
-#else
-constexpr bool host_is_little_endian = false;  // unknown: no zero-copy spans, copies still correct
-#endif
-
-// A read-only contiguous view of T (C++17 has no std::span). Does not own.
-template <class T>
-class span {
-public:
-    using element_type = T;
-    using value_type = std::remove_cv_t<T>;
-    using iterator = T*;
-
-    constexpr span() noexcept = default;
-    constexpr span(T* data, std::size_t size) noexcept : data_(data), size_(size) {}
-    constexpr T* data() const noexcept { return data_; }
-    constexpr std::size_t size() const noexcept { return size_; }
-    constexpr bool empty() const noexcept { return size_ == 0; }
-    constexpr T* begin() const noexcept { return data_; }
-    constexpr T* end() const noexcept { return data_ + size_; }
-    constexpr T& operator[](std::size_t i) const noexcept { return data_[i]; }
-
-private:
-    T* data_ = nullptr;
-    std::size_t size_ = 0;
-};
-
-// ---------------------------------------------------------------------------
-// Per-type facts.
-
-// The typed field that holds a type's payload when raw_data is not used;
-// the values are the TensorProto field numbers.
-enum class typed_field : std::uint8_t {
-    none = 0,
-    float_data = 4,
-    int32_data = 5,
-    string_data = 6,
-    int64_data = 7,
-    double_data = 10,
-    uint64_data = 11,
-};
-const char* typed_field_name(typed_field f) noexcept;  // "float_data", ...; "none"
-
-// What an element is, for conversions.
-enum class element_kind : std::uint8_t {
-    unsigned_int,  // UINT8/16/32/64, UINT4, UINT2
-    signed_int,    // INT8/16/32/64, INT4, INT2 (two's complement)
-    boolean,       // BOOL
-    ieee_float,    // FLOAT, DOUBLE
-    narrow_float,  // FLOAT16, BFLOAT16, FLOAT8*, FLOAT8E8M0, FLOAT4E2M1
-    complex,       // COMPLEX64, COMPLEX128 (real then imaginary)
-    string,        // STRING
-};
-
-// The natural C++ type of an element (see the top of this file).
-enum class natural_type : std::uint8_t {
-    f32, u8, i8, u16, i16, i32, i64, string_view, boolean, f64, u32, u64, c64, c128,
-};
-
-struct data_type_info {
-    std::int32_t type;                // the DataType number
-    const char* name;                 // "FLOAT", ...
-    std::uint16_t bits;               // bits per element in raw_data (COMPLEX128: 128); 0 for STRING
-    typed_field field;                // where it lives when raw_data is not used
-    std::uint8_t entries_per_element; // typed field entries per element: 2 for complex, else 1
-    std::uint8_t elements_per_entry;  // elements per typed entry (and per raw byte): 2 for 4-bit, 4 for 2-bit, else 1
-    element_kind kind;
-    natural_type natural;
-    // Bits of one scalar part: bits, or bits / 2 for complex.
-    constexpr unsigned part_bits() const noexcept { return kind == element_kind::complex ? bits / 2u : bits; }
-    constexpr bool sub_byte() const noexcept { return elements_per_entry > 1; }
-    // Bytes of one element in raw_data (0 for sub-byte types and STRING).
-    constexpr unsigned element_bytes() const noexcept { return bits >= 8 ? bits / 8u : 0u; }
-};
-
-namespace detail {
-using dt = data_type;
-using tf = typed_field;
-using ek = element_kind;
-using nt = natural_type;
-inline constexpr data_type_info data_type_table[] = {
-    {0, "UNDEFINED", 0, tf::none, 0, 0, ek::unsigned_int, nt::u8},  // placeholder, never returned
-    {1, "FLOAT", 32, tf::float_data, 1, 1, ek::ieee_float, nt::f32},
-    {2, "UINT8", 8, tf::int32_data, 1, 1, ek::unsigned_int, nt::u8},
-    {3, "INT8", 8, tf::int32_data, 1, 1, ek::signed_int, nt::i8},
-    {4, "UINT16", 16, tf::int32_data, 1, 1, ek::unsigned_int, nt::u16},
-    {5, "INT16", 16, tf::int32_data, 1, 1, ek::signed_int, nt::i16},
-    {6, "INT32", 32, tf::int32_data, 1, 1, ek::signed_int, nt::i32},
-    {7, "INT64", 64, tf::int64_data, 1, 1, ek::signed_int, nt::i64},
-    {8, "STRING", 0, tf::string_data, 1, 1, ek::string, nt::string_view},
-    {9, "BOOL", 8, tf::int32_data, 1, 1, ek::boolean, nt::boolean},
-    {10, "FLOAT16", 16, tf::int32_data, 1, 1, ek::narrow_float, nt::u16},
-    {11, "DOUBLE", 64, tf::double_data, 1, 1, ek::ieee_float, nt::f64},
-    {12, "UINT32", 32, tf::uint64_data, 1, 1, ek::unsigned_int, nt::u32},
-    {13, "UINT64", 64, tf::uint64_data, 1, 1, ek::unsigned_int, nt::u64},
-    {14, "COMPLEX64", 64, tf::float_data, 2, 1, ek::complex, nt::c64},
-    {15, "COMPLEX128", 128, tf::double_data, 2, 1, ek::complex, nt::c128},
-    {16, "BFLOAT16", 16, tf::int32_data, 1, 1, ek::narrow_float, nt::u16},
-    {17, "FLOAT8E4M3FN", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {18, "FLOAT8E4M3FNUZ", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {19, "FLOAT8E5M2", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {20, "FLOAT8E5M2FNUZ", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {21, "UINT4", 4, tf::int32_data, 1, 2, ek::unsigned_int, nt::u8},
-    {22, "INT4", 4, tf::int32_data, 1, 2, ek::signed_int, nt::i8},
-    {23, "FLOAT4E2M1", 4, tf::int32_data, 1, 2, ek::narrow_float, nt::u8},
-    {24, "FLOAT8E8M0", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {25, "UINT2", 2, tf::int32_data, 1, 4, ek::unsigned_int, nt::u8},
-    {26, "INT2", 2, tf::int32_data, 1, 4, ek::signed_int, nt::i8},
-};
-static_assert(sizeof(data_type_table) / sizeof(data_type_table[0]) == max_data_type + 1,
-              "one row per DataType");
-}  // namespace detail
-
-// The facts of DataType `type`; null for UNDEFINED and numbers outside the
-// schema. O(1).
-constexpr const data_type_info* find_data_type_info(std::int32_t type) noexcept {
-    return type >= 1 && type <= max_data_type ? &detail::data_type_table[type] : nullptr;
-}
-
-// element_type_t<data_type::float16> is std::uint16_t, and so on.
-template <data_type D> struct element_type;
-#define ONNXVIEW_ELEMENT_TYPE(D, T) \
-    template <> struct element_type<data_type::D> { using type = T; };
-ONNXVIEW_ELEMENT_TYPE(float32, float)
-ONNXVIEW_ELEMENT_TYPE(uint8, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(int8, std::int8_t)
-ONNXVIEW_ELEMENT_TYPE(uint16, std::uint16_t)
-ONNXVIEW_ELEMENT_TYPE(int16, std::int16_t)
-ONNXVIEW_ELEMENT_TYPE(int32, std::int32_t)
-ONNXVIEW_ELEMENT_TYPE(int64, std::int64_t)
-ONNXVIEW_ELEMENT_TYPE(string, std::string_view)
-ONNXVIEW_ELEMENT_TYPE(boolean, bool)
-ONNXVIEW_ELEMENT_TYPE(float16, std::uint16_t)
-ONNXVIEW_ELEMENT_TYPE(float64, double)
-ONNXVIEW_ELEMENT_TYPE(uint32, std::uint32_t)
-ONNXVIEW_ELEMENT_TYPE(uint64, std::uint64_t)
-ONNXVIEW_ELEMENT_TYPE(complex64, std::complex<float>)
-ONNXVIEW_ELEMENT_TYPE(complex128, std::complex<double>)
-ONNXVIEW_ELEMENT_TYPE(bfloat16, std::uint16_t)
-ONNXVIEW_ELEMENT_TYPE(float8e4m3fn, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(float8e4m3fnuz, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(float8e5m2, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(float8e5m2fnuz, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(uint4, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(int4, std::int8_t)
-ONNXVIEW_ELEMENT_TYPE(float4e2m1, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(float8e8m0, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(uint2, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(int2, std::int8_t)
-#undef ONNXVIEW_ELEMENT_TYPE
-template <data_type D>
-using element_type_t = typename element_type<D>::type;
-
-// The natural_type tag of C++ type T; natural_type_of_v<long double> etc. do not compile.
-template <class T> struct natural_type_of;
-#define ONNXVIEW_NATURAL(T, N) \
-    template <> struct natural_type_of<T> { static constexpr natural_type value = natural_type::N; };
-ONNXVIEW_NATURAL(float, f32)
-ONNXVIEW_NATURAL(std::uint8_t, u8)
-ONNXVIEW_NATURAL(std::int8_t, i8)
-ONNXVIEW_NATURAL(std::uint16_t, u16)
-ONNXVIEW_NATURAL(std::int16_t, i16)
-ONNXVIEW_NATURAL(std::int32_t, i32)
-ONNXVIEW_NATURAL(std::int64_t, i64)
-ONNXVIEW_NATURAL(std::string_view, string_view)
-ONNXVIEW_NATURAL(bool, boolean)
-ONNXVIEW_NATURAL(double, f64)
-ONNXVIEW_NATURAL(std::uint32_t, u32)
-ONNXVIEW_NATURAL(std::uint64_t, u64)
-ONNXVIEW_NATURAL(std::complex<float>, c64)
-ONNXVIEW_NATURAL(std::complex<double>, c128)
-#undef ONNXVIEW_NATURAL
-template <class T>
-constexpr natural_type natural_type_of_v = natural_type_of<T>::value;
-
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_DATA_TYPES_HPP
-// ---- include/onnxview/float_formats.hpp ----
-// onnxview/float_formats.hpp - the narrow floating-point formats of ONNX,
-// decoded from their bit patterns.
-//
-// Every value of every format here is exactly representable as a binary32
-// float (FLOAT8E8M0's 2^-127 and BFLOAT16's subnormals as binary32
-// subnormals), so the float results are exact and the double overloads are
-// the same numbers widened. Bit layouts (sign/exponent/mantissa, bias):
-//
-//   FLOAT16         1/5/10, bias 15   IEEE binary16: Inf, NaN, subnormals
-//   BFLOAT16        1/8/7,  bias 127  the top half of a binary32
-//   FLOAT8E4M3FN    1/4/3,  bias 7    no Inf; NaN = S.1111.111; max 448
-//   FLOAT8E4M3FNUZ  1/4/3,  bias 8    no Inf, no -0; NaN = 0x80 only; max 240
-//   FLOAT8E5M2      1/5/2,  bias 15   IEEE-like: Inf 0x7C/0xFC, NaN 0x7D-0x7F/0xFD-0xFF; max 57344
-//   FLOAT8E5M2FNUZ  1/5/2,  bias 16   no Inf, no -0; NaN = 0x80 only; max 57344
-//   FLOAT8E8M0      0/8/0,  bias 127  unsigned power of two 2^(e-127); NaN = 0xFF; no zero
-//   FLOAT4E2M1      1/2/1,  bias 1    no Inf, no NaN; magnitudes 0 .5 1 1.5 2 3 4 6
-//
-// NaN results: FLOAT16 and BFLOAT16 keep the sign and the payload bits (as a
-// binary32 NaN with the payload shifted into its top mantissa bits, quieted);
-// the 8-bit formats give a quiet NaN with the pattern's sign bit.
-//
-// All functions are pure, O(1) and allocate nothing. The 8-bit decoders read
-// a 256-entry table built on first use (thread-safe static initialization).
-#ifndef ONNXVIEW_FLOAT_FORMATS_HPP
-#define ONNXVIEW_FLOAT_FORMATS_HPP
-
-#include <cstdint>
-#include <cstring>
-
-namespace onnxview {
-
-// IEEE binary16 -> binary32, exact.
-inline float float16_to_float(std::uint16_t bits) noexcept {
-    const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
-    const std::uint32_t exp = (bits >> 10) & 0x1Fu;
-    std::uint32_t man = bits & 0x3FFu;
-    std::uint32_t out;
-    if (exp == 0x1F) {
-        // Inf or NaN; a NaN is quieted (as hardware conversions do).
-        out = sign | 0x7F800000u | (man << 13) | (man != 0 ? 0x00400000u : 0u);
-    } else if (exp != 0) {
-        out = sign | ((exp + (127 - 15)) << 23) | (man << 13);
-    } else if (man == 0) {
-        out = sign;
-    } else {
-        // Subnormal: value = man * 2^-24; normalize into a binary32 normal.
-        std::uint32_t e = 127 - 15 + 1;
-        while ((man & 0x400u) == 0) {
-            man <<= 1;
-            --e;
-        }
-        out = sign | (e << 23) | ((man & 0x3FFu) << 13);
-    }
-    float f;
-    std::memcpy(&f, &out, 4);
-    return f;
-}
-
-// bfloat16 -> binary32, exact (the pattern is the top half of a binary32).
-// A NaN pattern stays a NaN with its payload (not quieted: nothing is lost).
-inline float bfloat16_to_float(std::uint16_t bits) noexcept {
-    const std::uint32_t out = static_cast<std::uint32_t>(bits) << 16;
-    float f;
-    std::memcpy(&f, &out, 4);
-    return f;
-}
-
-// The 8-bit formats (table lookups; defined in src/model/float_formats.cpp).
-float float8e4m3fn_to_float(std::uint8_t bits) noexcept;
-float float8e4m3fnuz_to_float(std::uint8_t bits) noexcept;
-float float8e5m2_to_float(std::uint8_t bits) noexcept;
-float float8e5m2fnuz_to_float(std::uint8_t bits) noexcept;
-float float8e8m0_to_float(std::uint8_t bits) noexcept;
-// FLOAT4E2M1: the low 4 bits of `bits` (S.EE.M); the high 4 bits are ignored.
-float float4e2m1_to_float(std::uint8_t bits) noexcept;
-
-// The same values as double (exact widenings of the float results).
-inline double float16_to_double(std::uint16_t bits) noexcept { return float16_to_float(bits); }
-inline double bfloat16_to_double(std::uint16_t bits) noexcept { return bfloat16_to_float(bits); }
-inline double float8e4m3fn_to_double(std::uint8_t bits) noexcept { return float8e4m3fn_to_float(bits); }
-inline double float8e4m3fnuz_to_double(std::uint8_t bits) noexcept { return float8e4m3fnuz_to_float(bits); }
-inline double float8e5m2_to_double(std::uint8_t bits) noexcept { return float8e5m2_to_float(bits); }
-inline double float8e5m2fnuz_to_double(std::uint8_t bits) noexcept { return float8e5m2fnuz_to_float(bits); }
-inline double float8e8m0_to_double(std::uint8_t bits) noexcept { return float8e8m0_to_float(bits); }
-inline double float4e2m1_to_double(std::uint8_t bits) noexcept { return float4e2m1_to_float(bits); }
-
-// True for the DataType numbers of the formats above (10, 16, 17-20, 23, 24).
-bool is_narrow_float(std::int32_t data_type) noexcept;
-
-// Decodes the pattern `bits` (low 16, 8 or 4 bits used) of narrow float type
-// `data_type`. Returns false, leaving `out` alone, when `data_type` is not a
-// narrow float (see is_narrow_float).
-bool narrow_float_to_float(std::int32_t data_type, std::uint32_t bits, float& out) noexcept;
-
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_FLOAT_FORMATS_HPP
 // ---- include/onnxview/wire.hpp ----
 // onnxview/wire.hpp - a zero-copy decoder of the protobuf wire format.
 //
@@ -2122,6 +1825,8 @@ template <const auto& Layout>
 class view_base {
 public:
     static constexpr std::size_t slot_count = sizeof(Layout.fields) / sizeof(Layout.fields[0]);
+    // The view's schema table, which cursor<View> (onnxview/cursor.hpp) reads too.
+    static constexpr const auto& schema_layout = Layout;
 
     view_base() noexcept = default;
     explicit view_base(const result<wire::message>& m) noexcept {
@@ -2284,6 +1989,10 @@ class model_view : public detail::view_base<detail::model_view_layout> {
 public:
     model_view() noexcept = default;
     explicit model_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<model_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { ir_version = 1, producer_name = 2, producer_version = 3, domain = 4, model_version = 5, doc_string = 6, graph = 7, opset_import = 8, metadata_props = 14, training_info = 20, functions = 25, configuration = 26 };
+    };
     // `ir_version` (field 1); 0 when absent (last occurrence wins).
     std::int64_t ir_version() const noexcept { return int64_(0); }
     bool has_ir_version() const noexcept { return has_(0); }
@@ -2338,6 +2047,10 @@ class graph_view : public detail::view_base<detail::graph_view_layout> {
 public:
     graph_view() noexcept = default;
     explicit graph_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<graph_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { node = 1, name = 2, initializer = 5, doc_string = 10, input = 11, output = 12, value_info = 13, quantization_annotation = 14, sparse_initializer = 15, metadata_props = 16 };
+    };
     // `node` (field 1); iteration is linear from the first element; size() O(1).
     message_range<node_view> node() const noexcept;
     // `name` (field 2); a view into the buffer, empty when absent.
@@ -2375,6 +2088,10 @@ class opset_id_view : public detail::view_base<detail::opset_id_view_layout> {
 public:
     opset_id_view() noexcept = default;
     explicit opset_id_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<opset_id_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { domain = 1, version = 2 };
+    };
     // `domain` (field 1); a view into the buffer, empty when absent.
     std::string_view domain() const noexcept { return string_(0); }
     bool has_domain() const noexcept { return has_(0); }
@@ -2396,6 +2113,10 @@ class string_entry_view : public detail::view_base<detail::string_entry_view_lay
 public:
     string_entry_view() noexcept = default;
     explicit string_entry_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<string_entry_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { key = 1, value = 2 };
+    };
     // `key` (field 1); a view into the buffer, empty when absent.
     std::string_view key() const noexcept { return string_(0); }
     bool has_key() const noexcept { return has_(0); }
@@ -2417,6 +2138,10 @@ class tensor_annotation_view : public detail::view_base<detail::tensor_annotatio
 public:
     tensor_annotation_view() noexcept = default;
     explicit tensor_annotation_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_annotation_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { tensor_name = 1, quant_parameter_tensor_names = 2 };
+    };
     // `tensor_name` (field 1); a view into the buffer, empty when absent.
     std::string_view tensor_name() const noexcept { return string_(0); }
     bool has_tensor_name() const noexcept { return has_(0); }
@@ -2452,6 +2177,10 @@ class training_info_view : public detail::view_base<detail::training_info_view_l
 public:
     training_info_view() noexcept = default;
     explicit training_info_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<training_info_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { initialization = 1, algorithm = 2, initialization_binding = 3, update_binding = 4 };
+    };
     // `initialization` (field 1); all occurrences merged; an empty view when absent.
     graph_view initialization() const noexcept;
     bool has_initialization() const noexcept { return has_(0); }
@@ -2487,6 +2216,10 @@ class function_view : public detail::view_base<detail::function_view_layout> {
 public:
     function_view() noexcept = default;
     explicit function_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<function_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, input = 4, output = 5, attribute = 6, node = 7, doc_string = 8, opset_import = 9, domain = 10, attribute_proto = 11, value_info = 12, overload = 13, metadata_props = 14 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -2551,6 +2284,10 @@ class node_view : public detail::view_base<detail::node_view_layout> {
 public:
     node_view() noexcept = default;
     explicit node_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<node_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { input = 1, output = 2, name = 3, op_type = 4, attribute = 5, doc_string = 6, domain = 7, overload = 8, metadata_props = 9, device_configurations = 10 };
+    };
     // `input` (field 1); views into the buffer; size() O(1).
     string_range input() const noexcept { return strings_(0); }
     // `output` (field 2); views into the buffer; size() O(1).
@@ -2607,6 +2344,10 @@ class attribute_view : public detail::view_base<detail::attribute_view_layout> {
 public:
     attribute_view() noexcept = default;
     explicit attribute_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<attribute_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, f = 2, i = 3, s = 4, t = 5, g = 6, floats = 7, ints = 8, strings = 9, tensors = 10, graphs = 11, doc_string = 13, tp = 14, type_protos = 15, type = 20, ref_attr_name = 21, sparse_tensor = 22, sparse_tensors = 23 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -2697,6 +2438,10 @@ class tensor_view : public detail::view_base<detail::tensor_view_layout> {
 public:
     tensor_view() noexcept = default;
     explicit tensor_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { dims = 1, data_type = 2, segment = 3, float_data = 4, int32_data = 5, string_data = 6, int64_data = 7, name = 8, raw_data = 9, double_data = 10, uint64_data = 11, doc_string = 12, external_data = 13, data_location = 14, metadata_props = 16 };
+    };
     // `dims` (field 1); packed and unpacked occurrences in wire order.
     wire::repeated<wire::elem_int64> dims() const noexcept { return scalars_<wire::elem_int64>(0); }
     // `data_type` (field 2); 0 when absent (last occurrence wins).
@@ -2750,6 +2495,10 @@ class tensor_segment_view : public detail::view_base<detail::tensor_segment_view
 public:
     tensor_segment_view() noexcept = default;
     explicit tensor_segment_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_segment_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { begin = 1, end = 2 };
+    };
     // `begin` (field 1); 0 when absent (last occurrence wins).
     std::int64_t begin() const noexcept { return int64_(0); }
     bool has_begin() const noexcept { return has_(0); }
@@ -2772,6 +2521,10 @@ class sparse_tensor_view : public detail::view_base<detail::sparse_tensor_view_l
 public:
     sparse_tensor_view() noexcept = default;
     explicit sparse_tensor_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sparse_tensor_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { values = 1, indices = 2, dims = 3 };
+    };
     // `values` (field 1); all occurrences merged; an empty view when absent.
     tensor_view values() const noexcept;
     bool has_values() const noexcept { return has_(0); }
@@ -2810,6 +2563,10 @@ class value_info_view : public detail::view_base<detail::value_info_view_layout>
 public:
     value_info_view() noexcept = default;
     explicit value_info_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<value_info_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, type = 2, doc_string = 3, metadata_props = 4 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -2841,6 +2598,10 @@ class type_view : public detail::view_base<detail::type_view_layout> {
 public:
     type_view() noexcept = default;
     explicit type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { tensor_type = 1, sequence_type = 4, map_type = 5, denotation = 6, opaque_type = 7, sparse_tensor_type = 8, optional_type = 9 };
+    };
     // `tensor_type` (field 1); all occurrences merged; an empty view when absent.
     tensor_type_view tensor_type() const noexcept;
     bool has_tensor_type() const noexcept { return has_(0); }
@@ -2877,6 +2638,10 @@ class tensor_type_view : public detail::view_base<detail::tensor_type_view_layou
 public:
     tensor_type_view() noexcept = default;
     explicit tensor_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { elem_type = 1, shape = 2 };
+    };
     // `elem_type` (field 1); 0 when absent (last occurrence wins).
     std::int32_t elem_type() const noexcept { return int32_(0); }
     bool has_elem_type() const noexcept { return has_(0); }
@@ -2897,6 +2662,10 @@ class sequence_type_view : public detail::view_base<detail::sequence_type_view_l
 public:
     sequence_type_view() noexcept = default;
     explicit sequence_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sequence_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { elem_type = 1 };
+    };
     // `elem_type` (field 1); all occurrences merged; an empty view when absent.
     type_view elem_type() const noexcept;
     bool has_elem_type() const noexcept { return has_(0); }
@@ -2915,6 +2684,10 @@ class map_type_view : public detail::view_base<detail::map_type_view_layout> {
 public:
     map_type_view() noexcept = default;
     explicit map_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<map_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { key_type = 1, value_type = 2 };
+    };
     // `key_type` (field 1); 0 when absent (last occurrence wins).
     std::int32_t key_type() const noexcept { return int32_(0); }
     bool has_key_type() const noexcept { return has_(0); }
@@ -2935,6 +2708,10 @@ class optional_type_view : public detail::view_base<detail::optional_type_view_l
 public:
     optional_type_view() noexcept = default;
     explicit optional_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<optional_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { elem_type = 1 };
+    };
     // `elem_type` (field 1); all occurrences merged; an empty view when absent.
     type_view elem_type() const noexcept;
     bool has_elem_type() const noexcept { return has_(0); }
@@ -2953,6 +2730,10 @@ class sparse_tensor_type_view : public detail::view_base<detail::sparse_tensor_t
 public:
     sparse_tensor_type_view() noexcept = default;
     explicit sparse_tensor_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sparse_tensor_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { elem_type = 1, shape = 2 };
+    };
     // `elem_type` (field 1); 0 when absent (last occurrence wins).
     std::int32_t elem_type() const noexcept { return int32_(0); }
     bool has_elem_type() const noexcept { return has_(0); }
@@ -2974,6 +2755,10 @@ class opaque_type_view : public detail::view_base<detail::opaque_type_view_layou
 public:
     opaque_type_view() noexcept = default;
     explicit opaque_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<opaque_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { domain = 1, name = 2 };
+    };
     // `domain` (field 1); a view into the buffer, empty when absent.
     std::string_view domain() const noexcept { return string_(0); }
     bool has_domain() const noexcept { return has_(0); }
@@ -2994,6 +2779,10 @@ class tensor_shape_view : public detail::view_base<detail::tensor_shape_view_lay
 public:
     tensor_shape_view() noexcept = default;
     explicit tensor_shape_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_shape_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { dim = 1 };
+    };
     // `dim` (field 1); iteration is linear from the first element; size() O(1).
     message_range<dimension_view> dim() const noexcept;
 };
@@ -3012,6 +2801,10 @@ class dimension_view : public detail::view_base<detail::dimension_view_layout> {
 public:
     dimension_view() noexcept = default;
     explicit dimension_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<dimension_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { dim_value = 1, dim_param = 2, denotation = 3 };
+    };
     // `dim_value` (field 1); 0 when absent (last occurrence wins).
     std::int64_t dim_value() const noexcept { return int64_(0); }
     bool has_dim_value() const noexcept { return has_(0); }
@@ -3049,6 +2842,10 @@ class int_list_entry_view : public detail::view_base<detail::int_list_entry_view
 public:
     int_list_entry_view() noexcept = default;
     explicit int_list_entry_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<int_list_entry_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { key = 1, value = 2 };
+    };
     // `key` (field 1); 0 when absent (last occurrence wins).
     std::int64_t key() const noexcept { return int64_(0); }
     bool has_key() const noexcept { return has_(0); }
@@ -3070,6 +2867,10 @@ class device_configuration_view : public detail::view_base<detail::device_config
 public:
     device_configuration_view() noexcept = default;
     explicit device_configuration_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<device_configuration_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, num_devices = 2, device = 3 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -3094,6 +2895,10 @@ class node_device_configuration_view : public detail::view_base<detail::node_dev
 public:
     node_device_configuration_view() noexcept = default;
     explicit node_device_configuration_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<node_device_configuration_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { configuration_id = 1, sharding_spec = 2, pipeline_stage = 3 };
+    };
     // `configuration_id` (field 1); a view into the buffer, empty when absent.
     std::string_view configuration_id() const noexcept { return string_(0); }
     bool has_configuration_id() const noexcept { return has_(0); }
@@ -3119,6 +2924,10 @@ class sharding_spec_view : public detail::view_base<detail::sharding_spec_view_l
 public:
     sharding_spec_view() noexcept = default;
     explicit sharding_spec_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sharding_spec_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { tensor_name = 1, device = 2, index_to_device_group_map = 3, sharded_dim = 4 };
+    };
     // `tensor_name` (field 1); a view into the buffer, empty when absent.
     std::string_view tensor_name() const noexcept { return string_(0); }
     bool has_tensor_name() const noexcept { return has_(0); }
@@ -3143,6 +2952,10 @@ class sharded_dim_view : public detail::view_base<detail::sharded_dim_view_layou
 public:
     sharded_dim_view() noexcept = default;
     explicit sharded_dim_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sharded_dim_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { axis = 1, simple_sharding = 2 };
+    };
     // `axis` (field 1); 0 when absent (last occurrence wins).
     std::int64_t axis() const noexcept { return int64_(0); }
     bool has_axis() const noexcept { return has_(0); }
@@ -3164,6 +2977,10 @@ class simple_sharded_dim_view : public detail::view_base<detail::simple_sharded_
 public:
     simple_sharded_dim_view() noexcept = default;
     explicit simple_sharded_dim_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<simple_sharded_dim_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { dim_value = 1, dim_param = 2, num_shards = 3 };
+    };
     // `dim_value` (field 1); 0 when absent (last occurrence wins).
     std::int64_t dim_value() const noexcept { return int64_(0); }
     bool has_dim_value() const noexcept { return has_(0); }
@@ -3206,6 +3023,10 @@ class sequence_view : public detail::view_base<detail::sequence_view_layout> {
 public:
     sequence_view() noexcept = default;
     explicit sequence_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sequence_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, elem_type = 2, tensor_values = 3, sparse_tensor_values = 4, sequence_values = 5, map_values = 6, optional_values = 7 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -3240,6 +3061,10 @@ class map_view : public detail::view_base<detail::map_view_layout> {
 public:
     map_view() noexcept = default;
     explicit map_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<map_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, key_type = 2, keys = 3, string_keys = 4, values = 5 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -3273,6 +3098,10 @@ class optional_view : public detail::view_base<detail::optional_view_layout> {
 public:
     optional_view() noexcept = default;
     explicit optional_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<optional_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, elem_type = 2, tensor_value = 3, sparse_tensor_value = 4, sequence_value = 5, map_value = 6, optional_value = 7 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -3311,6 +3140,10 @@ class operator_view : public detail::view_base<detail::operator_view_layout> {
 public:
     operator_view() noexcept = default;
     explicit operator_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<operator_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { op_type = 1, since_version = 2, status = 3, doc_string = 10 };
+    };
     // `op_type` (field 1); a view into the buffer, empty when absent.
     std::string_view op_type() const noexcept { return string_(0); }
     bool has_op_type() const noexcept { return has_(0); }
@@ -3347,6 +3180,10 @@ class operator_set_view : public detail::view_base<detail::operator_set_view_lay
 public:
     operator_set_view() noexcept = default;
     explicit operator_set_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<operator_set_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { magic = 1, ir_version = 2, ir_version_prerelease = 3, domain = 4, opset_version = 5, doc_string = 6, ir_build_metadata = 7, operator_ = 8, functions = 9 };
+    };
     // `magic` (field 1); a view into the buffer, empty when absent.
     std::string_view magic() const noexcept { return string_(0); }
     bool has_magic() const noexcept { return has_(0); }
@@ -3584,6 +3421,730 @@ inline tensor_view parse_tensor(const void* data, std::size_t size,
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_MODEL_HPP
+// ---- include/onnxview/cursor.hpp ----
+// onnxview/cursor.hpp - one forward pass over a model, each field decoded once.
+//
+// Views (onnxview/model.hpp) index a message when they are made, so that any
+// accessor in any order is O(1); a walk over everything then decodes each
+// repeated element twice (once by the index, once by the range). A cursor is
+// the other way round: it hands out a message's schema fields in wire order,
+// one at a time, and decodes each exactly once - the fastest way to visit a
+// whole model (bench/RESULTS.md). Nothing is copied or allocated.
+//
+//   auto c = onnxview::model_cursor(data, size);
+//   while (std::uint32_t n = c.next()) {
+//       switch (n) {
+//           case model_view::field::producer_name: use(c.as_string()); break;
+//           case model_view::field::graph: walk_graph(c.message<graph_view>()); break;
+//       }
+//   }
+//   if (!c.ok()) { /* c.err().code, c.err().offset */ }
+//
+// What next() yields: the fields of View's schema whose wire type that schema
+// reads, as libprotobuf does. Unknown fields, known fields with another wire
+// type and out-of-range values of closed enums are unknown fields to
+// libprotobuf, and are skipped. A packed chunk of a repeated scalar is checked
+// when it is yielded (a fixed-width one holds whole elements, a varint one
+// complete varints), so elements() never meets a malformed element.
+//
+// What the caller applies, because a cursor keeps no state across fields:
+//   * a singular field may occur more than once: the last occurrence wins;
+//   * a singular message field that occurs more than once means the merge of
+//     its occurrences; the cursor yields each occurrence;
+//   * a oneof member clears the others: the last member yielded wins.
+// Views apply all three (onnxview/view.hpp); a cursor and a view can be mixed:
+// message_view<T>() makes a view of the current field, view() of the
+// message being walked.
+//
+// Errors: next() returns 0 at the end of the message and on malformed bytes;
+// err() then tells which (error code, offset of the offending byte from the
+// start of the root buffer). A child cursor reports its own errors; nesting
+// deeper than parse_options::max_depth makes a child that fails with
+// depth_exceeded. A cursor is valid while the bytes are.
+#ifndef ONNXVIEW_CURSOR_HPP
+#define ONNXVIEW_CURSOR_HPP
+
+
+namespace onnxview {
+
+// The elements of one occurrence of a repeated scalar field: one unpacked
+// element, or a packed chunk already checked by the cursor that yielded it.
+// Elem is one of wire::elem_int64, elem_int32, elem_uint64, elem_float,
+// elem_double (see onnxview/wire_repeated.hpp).
+template <class Elem>
+class occurrence {
+public:
+    using value_type = typename Elem::value_type;
+
+    occurrence() noexcept = default;
+    // One unpacked element with this raw value.
+    explicit occurrence(std::uint64_t raw) noexcept : single_(raw), has_single_(true) {}
+    // The packed elements in [begin, end).
+    occurrence(const char* begin, const char* end) noexcept : begin_(begin), end_(end) {}
+
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = typename Elem::value_type;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const value_type*;
+        using reference = value_type;
+
+        iterator() noexcept = default;
+        explicit iterator(const occurrence& o) noexcept
+            : p_(o.begin_), end_(o.end_), raw_(o.single_), single_left_(o.has_single_), done_(false) {
+            advance();
+        }
+        value_type operator*() const noexcept { return Elem::from(raw_); }
+        iterator& operator++() noexcept {
+            advance();
+            return *this;
+        }
+        void operator++(int) noexcept { advance(); }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
+        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
+
+    private:
+        void advance() noexcept {
+            if (single_left_) {
+                single_left_ = false;
+                return;
+            }
+            if (p_ == end_) {
+                done_ = true;
+                return;
+            }
+            if (Elem::width == 4) {
+                raw_ = wire::load_le32(p_);
+                p_ += 4;
+            } else if (Elem::width == 8) {
+                raw_ = wire::load_le64(p_);
+                p_ += 8;
+            } else if (wire::decode_varint(p_, end_, raw_) != errc::ok) {
+                done_ = true;  // not reached: the chunk was checked when it was yielded
+            }
+        }
+
+        const char* p_ = nullptr;
+        const char* end_ = nullptr;
+        std::uint64_t raw_ = 0;
+        bool single_left_ = false;
+        bool done_ = true;
+    };
+
+    iterator begin() const noexcept { return iterator(*this); }
+    iterator end() const noexcept { return iterator(); }
+    // O(1), except for packed varints (linear in the chunk).
+    std::size_t size() const noexcept {
+        if (has_single_) return 1;
+        if (Elem::width != 0) return static_cast<std::size_t>(end_ - begin_) / Elem::width;
+        std::size_t n = 0;
+        for (const char* p = begin_; p != end_; ++p) n += static_cast<std::uint8_t>(*p) < 0x80;
+        return n;
+    }
+
+private:
+    const char* begin_ = nullptr;
+    const char* end_ = nullptr;
+    std::uint64_t single_ = 0;
+    bool has_single_ = false;
+};
+
+// A forward cursor over the schema fields of one message of type View
+// (model_view, graph_view, node_view, ...). Trivially copyable: a copy
+// remembers the position.
+namespace detail {
+
+// What cursor::next() does with a field whose tag is below 256, per view.
+enum class cursor_step : std::uint8_t {
+    generic,                                                  // the reader's path
+    skip_varint, skip_fixed64, skip_len, skip_fixed32,        // unknown fields
+    varint, fixed64, len, fixed32,                            // yield as it is
+    checked,  // a closed enum (range) or a packed chunk (elements): yield if valid
+};
+
+struct cursor_steps {
+    cursor_step of_tag[tag_table_size];
+};
+
+template <std::size_t N>
+constexpr cursor_steps make_cursor_steps(const message_layout<N>& l) {
+    cursor_steps s{};
+    for (std::uint32_t tag = 0; tag < tag_table_size; ++tag) {
+        const tag_op op = l.op_of_tag[tag];
+        const std::uint32_t wt = tag & 7;
+        const int by_type = wt == 0 ? 0 : wt == 1 ? 1 : wt == 2 ? 2 : 3;
+        if (op == tag_op::generic) {
+            s.of_tag[tag] = cursor_step::generic;
+        } else if (op <= tag_op::skip_fixed32) {
+            s.of_tag[tag] = static_cast<cursor_step>(static_cast<int>(cursor_step::skip_varint) + by_type);
+        } else {
+            const slot_kind kind = l.fields[l.slot_of_tag[tag]].kind;
+            const bool packed = wt == 2 && kind != slot_kind::len && kind != slot_kind::repeated_len;
+            s.of_tag[tag] = kind == slot_kind::closed_enum || packed
+                                ? cursor_step::checked
+                                : static_cast<cursor_step>(static_cast<int>(cursor_step::varint) + by_type);
+        }
+    }
+    return s;
+}
+
+}  // namespace detail
+
+template <class View>
+class cursor {
+    static constexpr const auto& layout = View::schema_layout;
+    using step = detail::cursor_step;
+    static constexpr detail::cursor_steps steps = detail::make_cursor_steps(layout);
+
+public:
+    // A cursor with no fields.
+    cursor() noexcept = default;
+    // A cursor that yields nothing and reports e.
+    explicit cursor(error e) noexcept : err_(e) {}
+    // The message in [begin, end) at nesting depth `depth` (root = 0); base is
+    // the start of the root buffer, from which error offsets count.
+    cursor(const char* base, const char* begin, const char* end, std::uint32_t depth = 0,
+           std::uint32_t max_depth = wire::default_max_depth) noexcept
+        : base_(base), begin_(begin), p_(begin), end_(end), depth_(depth), max_depth_(max_depth) {}
+
+    // Moves to the next schema field and returns its number (View::field::x);
+    // 0 at the end of the message or on an error (see err()).
+    std::uint32_t next() noexcept {
+        while (p_ != end_) {
+            const char* const tag_at = p_;
+            const char* q = p_;
+            std::uint32_t tag = static_cast<std::uint8_t>(*q++);
+            if (tag >= 0x80) {  // numbers 16-31 take a second tag byte of 1
+                if (q == end_ || *q != 1) {
+                    if (generic_step()) return number_;
+                    if (!err_.ok()) return 0;
+                    continue;
+                }
+                tag = (tag & 0x7F) | 0x80;
+                ++q;
+            }
+            // The two common steps first, each a test of one byte: strings and
+            // messages, then varints; one table lookup decides.
+            const step s = steps.of_tag[tag];
+            std::uint64_t raw;
+            if (s == step::len) {
+                // Compare with the bytes remaining, never form q + raw first.
+                if (quick_varint(q, raw) && raw <= static_cast<std::uint64_t>(end_ - q)) {
+                    yield(tag_at, tag, q, raw, wire::wire_type::length_delimited);
+                    p_ = q + raw;
+                    return number_;
+                }
+            } else if (s == step::varint) {
+                if (quick_varint(q, raw)) {
+                    yield(tag_at, tag, q, raw, wire::wire_type::varint);
+                    p_ = q;
+                    return number_;
+                }
+            } else if (s != step::generic) {
+                const char* payload = q;
+                if (quick_value(tag & 7, q, payload, raw)) {
+                    p_ = q;
+                    if (s <= step::skip_fixed32) continue;  // an unknown field
+                    if (s == step::checked) {
+                        const detail::field_slot& fs = layout.fields[layout.slot_of_tag[tag]];
+                        if (accept(fs, static_cast<wire::wire_type>(tag & 7), tag_at, payload, raw))
+                            return number_;
+                        if (!err_.ok()) return 0;
+                        continue;
+                    }
+                    yield(tag_at, tag, payload, raw, static_cast<wire::wire_type>(tag & 7));
+                    return number_;
+                }
+            }
+            // Groups, numbers 0 and 32 and up, and anything malformed: the
+            // reader's path, which also names the error.
+            if (generic_step()) return number_;
+            if (!err_.ok()) return 0;
+        }
+        return 0;
+    }
+
+    // The current field (after next() returned its number).
+    std::uint32_t number() const noexcept { return number_; }
+    wire::wire_type type() const noexcept { return type_; }
+    // string and bytes fields (and packed chunks): the payload; empty for
+    // fields of other wire types.
+    std::string_view as_string() const noexcept {
+        if (type_ != wire::wire_type::length_delimited) return std::string_view();
+        return std::string_view(payload_, static_cast<std::size_t>(raw_));
+    }
+    // Scalar fields, as protobuf converts them (int32 and enums: the low 32
+    // bits of a possibly 64-bit varint). Closed enums are in range.
+    std::int64_t as_int64() const noexcept { return static_cast<std::int64_t>(raw_); }
+    std::uint64_t as_uint64() const noexcept { return raw_; }
+    std::int32_t as_int32() const noexcept { return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw_)); }
+    float as_float() const noexcept { return wire::bits_to_float(static_cast<std::uint32_t>(raw_)); }
+    double as_double() const noexcept { return wire::bits_to_double(raw_); }
+    // A repeated scalar field's occurrence: one element or a packed chunk.
+    template <class Elem>
+    occurrence<Elem> elements() const noexcept {
+        if (type_ == wire::wire_type::length_delimited) return occurrence<Elem>(payload_, payload_ + raw_);
+        if (type_ == Elem::unpacked_type) return occurrence<Elem>(raw_);
+        return occurrence<Elem>();
+    }
+    // A message field's occurrence, as a cursor over its fields.
+    template <class Child>
+    cursor<Child> message() const noexcept {
+        if (type_ != wire::wire_type::length_delimited) return cursor<Child>(error(errc::bad_wire_type, offset()));
+        if (depth_ + 1 > max_depth_) return cursor<Child>(error(errc::depth_exceeded, offset()));
+        return cursor<Child>(base_, payload_, payload_ + raw_, depth_ + 1, max_depth_);
+    }
+    // A message field's occurrence, as a view (indexed now, O(1) accessors).
+    template <class Child>
+    Child message_view() const noexcept {
+        wire::field f;
+        f.tag = tag_;
+        f.payload = payload_;
+        f.raw = raw_;
+        f.type = type_;
+        f.number = number_;
+        return Child(wire::message(base_, begin_, end_, depth_, max_depth_).child(f));
+    }
+    // The message this cursor walks, as a view.
+    View view() const noexcept {
+        if (!err_.ok()) return View(result<wire::message>(err_));
+        return View(result<wire::message>(wire::message(base_, begin_, end_, depth_, max_depth_)));
+    }
+
+    error err() const noexcept { return err_; }
+    bool ok() const noexcept { return err_.ok(); }
+    // Offset of the current field's tag in the root buffer.
+    std::uint64_t offset() const noexcept { return static_cast<std::uint64_t>(tag_ - base_); }
+    std::uint32_t depth() const noexcept { return depth_; }
+
+private:
+    // Makes the field current when libprotobuf would read it as View's
+    // field fs; false for an unknown field, or with err_ set for a bad chunk.
+    bool accept(const detail::field_slot& fs, wire::wire_type type, const char* tag, const char* payload,
+                std::uint64_t raw) noexcept {
+        using detail::slot_kind;
+        if (fs.kind == slot_kind::closed_enum) {
+            // libprotobuf keeps an undefined value of a proto2 enum as an
+            // unknown field.
+            const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
+            if (v < 0 || v > fs.enum_max) return false;
+        } else if (type == wire::wire_type::length_delimited && fs.kind != slot_kind::len &&
+                   fs.kind != slot_kind::repeated_len) {
+            if (!check_packed(fs.kind, tag, payload, payload + raw)) return false;
+        }
+        tag_ = tag;
+        payload_ = payload;
+        raw_ = raw;
+        type_ = type;
+        number_ = fs.number;
+        return true;
+    }
+
+    bool quick_varint(const char*& q, std::uint64_t& raw) const noexcept {
+        if (q != end_ && static_cast<std::uint8_t>(*q) < 0x80) {
+            raw = static_cast<std::uint8_t>(*q++);
+            return true;
+        }
+        return wire::decode_varint(q, end_, raw) == errc::ok;
+    }
+
+    void yield(const char* tag_at, std::uint32_t tag, const char* payload, std::uint64_t raw,
+               wire::wire_type type) noexcept {
+        tag_ = tag_at;
+        payload_ = payload;
+        raw_ = raw;
+        type_ = type;
+        number_ = tag >> 3;
+    }
+
+    // The value of a field of wire type wt (0, 1, 2 or 5) that starts at q;
+    // false when it is malformed or runs past the end of the message.
+    bool quick_value(std::uint32_t wt, const char*& q, const char*& payload, std::uint64_t& raw) const noexcept {
+        switch (wt) {
+            case 0: return quick_varint(q, raw);
+            case 1:
+                if (end_ - q < 8) return false;
+                raw = wire::load_le64(q);
+                q += 8;
+                return true;
+            case 2:
+                if (!quick_varint(q, raw)) return false;
+                // Compare with the bytes remaining, never form q + raw first.
+                if (raw > static_cast<std::uint64_t>(end_ - q)) return false;
+                payload = q;
+                q += raw;
+                return true;
+            default:  // 5; the layout's table sends groups and bad wire types to the reader
+                if (end_ - q < 4) return false;
+                raw = wire::load_le32(q);
+                q += 4;
+                return true;
+        }
+    }
+
+    bool check_packed(detail::slot_kind kind, const char* tag, const char* p, const char* end) noexcept {
+        const auto size = static_cast<std::uint64_t>(end - p);
+        if ((kind == detail::slot_kind::repeated_fixed32 && size % 4 != 0) ||
+            (kind == detail::slot_kind::repeated_fixed64 && size % 8 != 0))
+            return fail(error(errc::bad_packed_length, static_cast<std::uint64_t>(tag - base_)));
+        if (kind == detail::slot_kind::repeated_varint) {
+            while (p != end) {
+                std::uint64_t v;
+                const char* at = p;
+                const errc e = wire::decode_varint(p, end, v);
+                if (e != errc::ok) return fail(error(e, static_cast<std::uint64_t>(at - base_)));
+            }
+        }
+        return true;
+    }
+
+    // The reader's path, for everything the fast path does not take: it
+    // decodes the field at p_ (or names its error) and classifies it.
+    bool generic_step() noexcept {
+        wire::reader r(base_, p_, end_, depth_, max_depth_);
+        wire::field f;
+        const error e = r.next(f);
+        if (!e.ok()) return fail(e);
+        p_ = r.position();
+        if (f.number >= detail::max_indexed_number) return false;
+        const std::uint8_t i = layout.index_of[f.number];
+        if (i == detail::no_slot || !detail::wire_type_fits(layout.fields[i].kind, f.type)) return false;
+        return accept(layout.fields[i], f.type, f.tag, f.payload, f.raw);
+    }
+
+    bool fail(error e) noexcept {
+        err_ = e;
+        p_ = end_;
+        number_ = 0;
+        return false;
+    }
+
+    const char* base_ = nullptr;
+    const char* begin_ = nullptr;
+    const char* p_ = nullptr;
+    const char* end_ = nullptr;
+    const char* tag_ = nullptr;
+    const char* payload_ = nullptr;
+    std::uint64_t raw_ = 0;
+    std::uint32_t number_ = 0;
+    wire::wire_type type_ = wire::wire_type::varint;
+    std::uint32_t depth_ = 0;
+    std::uint32_t max_depth_ = wire::default_max_depth;
+    error err_;
+};
+
+// A cursor over a root message of type View in [data, data + size).
+template <class View>
+cursor<View> cursor_as(const void* data, std::size_t size, const parse_options& options = {}) noexcept {
+    const char* p = static_cast<const char*>(data);
+    return cursor<View>(p, p, p + size, 0, options.max_depth == 0 ? wire::default_max_depth : options.max_depth);
+}
+inline cursor<model_view> model_cursor(const void* data, std::size_t size,
+                                       const parse_options& options = {}) noexcept {
+    return cursor_as<model_view>(data, size, options);
+}
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_CURSOR_HPP
+// ---- include/onnxview/data_types.hpp ----
+// onnxview/data_types.hpp - what each ONNX data type is on the wire and in
+// C++: element bits, the typed field that holds it, its packing, and its
+// natural C++ type. Also onnxview::span, the small C++17 span the tensor API
+// returns for zero-copy access.
+#ifndef ONNXVIEW_DATA_TYPES_HPP
+#define ONNXVIEW_DATA_TYPES_HPP
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+
+namespace onnxview {
+
+// ---------------------------------------------------------------------------
+// Host byte order (raw_data is little-endian on every host).
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+constexpr bool host_is_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+#elif defined(_WIN32)
+constexpr bool host_is_little_endian = true;
+#else
+constexpr bool host_is_little_endian = false;  // unknown: no zero-copy spans, copies still correct
+#endif
+
+// A read-only contiguous view of T (C++17 has no std::span). Does not own.
+template <class T>
+class span {
+public:
+    using element_type = T;
+    using value_type = std::remove_cv_t<T>;
+    using iterator = T*;
+
+    constexpr span() noexcept = default;
+    constexpr span(T* data, std::size_t size) noexcept : data_(data), size_(size) {}
+    constexpr T* data() const noexcept { return data_; }
+    constexpr std::size_t size() const noexcept { return size_; }
+    constexpr bool empty() const noexcept { return size_ == 0; }
+    constexpr T* begin() const noexcept { return data_; }
+    constexpr T* end() const noexcept { return data_ + size_; }
+    constexpr T& operator[](std::size_t i) const noexcept { return data_[i]; }
+
+private:
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Per-type facts.
+
+// The typed field that holds a type's payload when raw_data is not used;
+// the values are the TensorProto field numbers.
+enum class typed_field : std::uint8_t {
+    none = 0,
+    float_data = 4,
+    int32_data = 5,
+    string_data = 6,
+    int64_data = 7,
+    double_data = 10,
+    uint64_data = 11,
+};
+const char* typed_field_name(typed_field f) noexcept;  // "float_data", ...; "none"
+
+// What an element is, for conversions.
+enum class element_kind : std::uint8_t {
+    unsigned_int,  // UINT8/16/32/64, UINT4, UINT2
+    signed_int,    // INT8/16/32/64, INT4, INT2 (two's complement)
+    boolean,       // BOOL
+    ieee_float,    // FLOAT, DOUBLE
+    narrow_float,  // FLOAT16, BFLOAT16, FLOAT8*, FLOAT8E8M0, FLOAT4E2M1
+    complex,       // COMPLEX64, COMPLEX128 (real then imaginary)
+    string,        // STRING
+};
+
+// The natural C++ type of an element (see the top of this file).
+enum class natural_type : std::uint8_t {
+    f32, u8, i8, u16, i16, i32, i64, string_view, boolean, f64, u32, u64, c64, c128,
+};
+
+struct data_type_info {
+    std::int32_t type;                // the DataType number
+    const char* name;                 // "FLOAT", ...
+    std::uint16_t bits;               // bits per element in raw_data (COMPLEX128: 128); 0 for STRING
+    typed_field field;                // where it lives when raw_data is not used
+    std::uint8_t entries_per_element; // typed field entries per element: 2 for complex, else 1
+    std::uint8_t elements_per_entry;  // elements per typed entry (and per raw byte): 2 for 4-bit, 4 for 2-bit, else 1
+    element_kind kind;
+    natural_type natural;
+    // Bits of one scalar part: bits, or bits / 2 for complex.
+    constexpr unsigned part_bits() const noexcept { return kind == element_kind::complex ? bits / 2u : bits; }
+    constexpr bool sub_byte() const noexcept { return elements_per_entry > 1; }
+    // Bytes of one element in raw_data (0 for sub-byte types and STRING).
+    constexpr unsigned element_bytes() const noexcept { return bits >= 8 ? bits / 8u : 0u; }
+};
+
+namespace detail {
+using dt = data_type;
+using tf = typed_field;
+using ek = element_kind;
+using nt = natural_type;
+inline constexpr data_type_info data_type_table[] = {
+    {0, "UNDEFINED", 0, tf::none, 0, 0, ek::unsigned_int, nt::u8},  // placeholder, never returned
+    {1, "FLOAT", 32, tf::float_data, 1, 1, ek::ieee_float, nt::f32},
+    {2, "UINT8", 8, tf::int32_data, 1, 1, ek::unsigned_int, nt::u8},
+    {3, "INT8", 8, tf::int32_data, 1, 1, ek::signed_int, nt::i8},
+    {4, "UINT16", 16, tf::int32_data, 1, 1, ek::unsigned_int, nt::u16},
+    {5, "INT16", 16, tf::int32_data, 1, 1, ek::signed_int, nt::i16},
+    {6, "INT32", 32, tf::int32_data, 1, 1, ek::signed_int, nt::i32},
+    {7, "INT64", 64, tf::int64_data, 1, 1, ek::signed_int, nt::i64},
+    {8, "STRING", 0, tf::string_data, 1, 1, ek::string, nt::string_view},
+    {9, "BOOL", 8, tf::int32_data, 1, 1, ek::boolean, nt::boolean},
+    {10, "FLOAT16", 16, tf::int32_data, 1, 1, ek::narrow_float, nt::u16},
+    {11, "DOUBLE", 64, tf::double_data, 1, 1, ek::ieee_float, nt::f64},
+    {12, "UINT32", 32, tf::uint64_data, 1, 1, ek::unsigned_int, nt::u32},
+    {13, "UINT64", 64, tf::uint64_data, 1, 1, ek::unsigned_int, nt::u64},
+    {14, "COMPLEX64", 64, tf::float_data, 2, 1, ek::complex, nt::c64},
+    {15, "COMPLEX128", 128, tf::double_data, 2, 1, ek::complex, nt::c128},
+    {16, "BFLOAT16", 16, tf::int32_data, 1, 1, ek::narrow_float, nt::u16},
+    {17, "FLOAT8E4M3FN", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {18, "FLOAT8E4M3FNUZ", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {19, "FLOAT8E5M2", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {20, "FLOAT8E5M2FNUZ", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {21, "UINT4", 4, tf::int32_data, 1, 2, ek::unsigned_int, nt::u8},
+    {22, "INT4", 4, tf::int32_data, 1, 2, ek::signed_int, nt::i8},
+    {23, "FLOAT4E2M1", 4, tf::int32_data, 1, 2, ek::narrow_float, nt::u8},
+    {24, "FLOAT8E8M0", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
+    {25, "UINT2", 2, tf::int32_data, 1, 4, ek::unsigned_int, nt::u8},
+    {26, "INT2", 2, tf::int32_data, 1, 4, ek::signed_int, nt::i8},
+};
+static_assert(sizeof(data_type_table) / sizeof(data_type_table[0]) == max_data_type + 1,
+              "one row per DataType");
+}  // namespace detail
+
+// The facts of DataType `type`; null for UNDEFINED and numbers outside the
+// schema. O(1).
+constexpr const data_type_info* find_data_type_info(std::int32_t type) noexcept {
+    return type >= 1 && type <= max_data_type ? &detail::data_type_table[type] : nullptr;
+}
+
+// element_type_t<data_type::float16> is std::uint16_t, and so on.
+template <data_type D> struct element_type;
+#define ONNXVIEW_ELEMENT_TYPE(D, T) \
+    template <> struct element_type<data_type::D> { using type = T; };
+ONNXVIEW_ELEMENT_TYPE(float32, float)
+ONNXVIEW_ELEMENT_TYPE(uint8, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(int8, std::int8_t)
+ONNXVIEW_ELEMENT_TYPE(uint16, std::uint16_t)
+ONNXVIEW_ELEMENT_TYPE(int16, std::int16_t)
+ONNXVIEW_ELEMENT_TYPE(int32, std::int32_t)
+ONNXVIEW_ELEMENT_TYPE(int64, std::int64_t)
+ONNXVIEW_ELEMENT_TYPE(string, std::string_view)
+ONNXVIEW_ELEMENT_TYPE(boolean, bool)
+ONNXVIEW_ELEMENT_TYPE(float16, std::uint16_t)
+ONNXVIEW_ELEMENT_TYPE(float64, double)
+ONNXVIEW_ELEMENT_TYPE(uint32, std::uint32_t)
+ONNXVIEW_ELEMENT_TYPE(uint64, std::uint64_t)
+ONNXVIEW_ELEMENT_TYPE(complex64, std::complex<float>)
+ONNXVIEW_ELEMENT_TYPE(complex128, std::complex<double>)
+ONNXVIEW_ELEMENT_TYPE(bfloat16, std::uint16_t)
+ONNXVIEW_ELEMENT_TYPE(float8e4m3fn, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(float8e4m3fnuz, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(float8e5m2, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(float8e5m2fnuz, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(uint4, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(int4, std::int8_t)
+ONNXVIEW_ELEMENT_TYPE(float4e2m1, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(float8e8m0, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(uint2, std::uint8_t)
+ONNXVIEW_ELEMENT_TYPE(int2, std::int8_t)
+#undef ONNXVIEW_ELEMENT_TYPE
+template <data_type D>
+using element_type_t = typename element_type<D>::type;
+
+// The natural_type tag of C++ type T; natural_type_of_v<long double> etc. do not compile.
+template <class T> struct natural_type_of;
+#define ONNXVIEW_NATURAL(T, N) \
+    template <> struct natural_type_of<T> { static constexpr natural_type value = natural_type::N; };
+ONNXVIEW_NATURAL(float, f32)
+ONNXVIEW_NATURAL(std::uint8_t, u8)
+ONNXVIEW_NATURAL(std::int8_t, i8)
+ONNXVIEW_NATURAL(std::uint16_t, u16)
+ONNXVIEW_NATURAL(std::int16_t, i16)
+ONNXVIEW_NATURAL(std::int32_t, i32)
+ONNXVIEW_NATURAL(std::int64_t, i64)
+ONNXVIEW_NATURAL(std::string_view, string_view)
+ONNXVIEW_NATURAL(bool, boolean)
+ONNXVIEW_NATURAL(double, f64)
+ONNXVIEW_NATURAL(std::uint32_t, u32)
+ONNXVIEW_NATURAL(std::uint64_t, u64)
+ONNXVIEW_NATURAL(std::complex<float>, c64)
+ONNXVIEW_NATURAL(std::complex<double>, c128)
+#undef ONNXVIEW_NATURAL
+template <class T>
+constexpr natural_type natural_type_of_v = natural_type_of<T>::value;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_DATA_TYPES_HPP
+// ---- include/onnxview/float_formats.hpp ----
+// onnxview/float_formats.hpp - the narrow floating-point formats of ONNX,
+// decoded from their bit patterns.
+//
+// Every value of every format here is exactly representable as a binary32
+// float (FLOAT8E8M0's 2^-127 and BFLOAT16's subnormals as binary32
+// subnormals), so the float results are exact and the double overloads are
+// the same numbers widened. Bit layouts (sign/exponent/mantissa, bias):
+//
+//   FLOAT16         1/5/10, bias 15   IEEE binary16: Inf, NaN, subnormals
+//   BFLOAT16        1/8/7,  bias 127  the top half of a binary32
+//   FLOAT8E4M3FN    1/4/3,  bias 7    no Inf; NaN = S.1111.111; max 448
+//   FLOAT8E4M3FNUZ  1/4/3,  bias 8    no Inf, no -0; NaN = 0x80 only; max 240
+//   FLOAT8E5M2      1/5/2,  bias 15   IEEE-like: Inf 0x7C/0xFC, NaN 0x7D-0x7F/0xFD-0xFF; max 57344
+//   FLOAT8E5M2FNUZ  1/5/2,  bias 16   no Inf, no -0; NaN = 0x80 only; max 57344
+//   FLOAT8E8M0      0/8/0,  bias 127  unsigned power of two 2^(e-127); NaN = 0xFF; no zero
+//   FLOAT4E2M1      1/2/1,  bias 1    no Inf, no NaN; magnitudes 0 .5 1 1.5 2 3 4 6
+//
+// NaN results: FLOAT16 and BFLOAT16 keep the sign and the payload bits (as a
+// binary32 NaN with the payload shifted into its top mantissa bits, quieted);
+// the 8-bit formats give a quiet NaN with the pattern's sign bit.
+//
+// All functions are pure, O(1) and allocate nothing. The 8-bit decoders read
+// a 256-entry table built on first use (thread-safe static initialization).
+#ifndef ONNXVIEW_FLOAT_FORMATS_HPP
+#define ONNXVIEW_FLOAT_FORMATS_HPP
+
+#include <cstdint>
+#include <cstring>
+
+namespace onnxview {
+
+// IEEE binary16 -> binary32, exact.
+inline float float16_to_float(std::uint16_t bits) noexcept {
+    const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
+    const std::uint32_t exp = (bits >> 10) & 0x1Fu;
+    std::uint32_t man = bits & 0x3FFu;
+    std::uint32_t out;
+    if (exp == 0x1F) {
+        // Inf or NaN; a NaN is quieted (as hardware conversions do).
+        out = sign | 0x7F800000u | (man << 13) | (man != 0 ? 0x00400000u : 0u);
+    } else if (exp != 0) {
+        out = sign | ((exp + (127 - 15)) << 23) | (man << 13);
+    } else if (man == 0) {
+        out = sign;
+    } else {
+        // Subnormal: value = man * 2^-24; normalize into a binary32 normal.
+        std::uint32_t e = 127 - 15 + 1;
+        while ((man & 0x400u) == 0) {
+            man <<= 1;
+            --e;
+        }
+        out = sign | (e << 23) | ((man & 0x3FFu) << 13);
+    }
+    float f;
+    std::memcpy(&f, &out, 4);
+    return f;
+}
+
+// bfloat16 -> binary32, exact (the pattern is the top half of a binary32).
+// A NaN pattern stays a NaN with its payload (not quieted: nothing is lost).
+inline float bfloat16_to_float(std::uint16_t bits) noexcept {
+    const std::uint32_t out = static_cast<std::uint32_t>(bits) << 16;
+    float f;
+    std::memcpy(&f, &out, 4);
+    return f;
+}
+
+// The 8-bit formats (table lookups; defined in src/model/float_formats.cpp).
+float float8e4m3fn_to_float(std::uint8_t bits) noexcept;
+float float8e4m3fnuz_to_float(std::uint8_t bits) noexcept;
+float float8e5m2_to_float(std::uint8_t bits) noexcept;
+float float8e5m2fnuz_to_float(std::uint8_t bits) noexcept;
+float float8e8m0_to_float(std::uint8_t bits) noexcept;
+// FLOAT4E2M1: the low 4 bits of `bits` (S.EE.M); the high 4 bits are ignored.
+float float4e2m1_to_float(std::uint8_t bits) noexcept;
+
+// The same values as double (exact widenings of the float results).
+inline double float16_to_double(std::uint16_t bits) noexcept { return float16_to_float(bits); }
+inline double bfloat16_to_double(std::uint16_t bits) noexcept { return bfloat16_to_float(bits); }
+inline double float8e4m3fn_to_double(std::uint8_t bits) noexcept { return float8e4m3fn_to_float(bits); }
+inline double float8e4m3fnuz_to_double(std::uint8_t bits) noexcept { return float8e4m3fnuz_to_float(bits); }
+inline double float8e5m2_to_double(std::uint8_t bits) noexcept { return float8e5m2_to_float(bits); }
+inline double float8e5m2fnuz_to_double(std::uint8_t bits) noexcept { return float8e5m2fnuz_to_float(bits); }
+inline double float8e8m0_to_double(std::uint8_t bits) noexcept { return float8e8m0_to_float(bits); }
+inline double float4e2m1_to_double(std::uint8_t bits) noexcept { return float4e2m1_to_float(bits); }
+
+// True for the DataType numbers of the formats above (10, 16, 17-20, 23, 24).
+bool is_narrow_float(std::int32_t data_type) noexcept;
+
+// Decodes the pattern `bits` (low 16, 8 or 4 bits used) of narrow float type
+// `data_type`. Returns false, leaving `out` alone, when `data_type` is not a
+// narrow float (see is_narrow_float).
+bool narrow_float_to_float(std::int32_t data_type, std::uint32_t bits, float& out) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_FLOAT_FORMATS_HPP
 // ---- include/onnxview/tensor_data.hpp ----
 // onnxview/tensor_data.hpp - the elements of a tensor, wherever they live.
 //

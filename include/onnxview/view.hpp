@@ -375,6 +375,8 @@ template <const auto& Layout>
 class view_base {
 public:
     static constexpr std::size_t slot_count = sizeof(Layout.fields) / sizeof(Layout.fields[0]);
+    // The view's schema table, which cursor<View> (onnxview/cursor.hpp) reads too.
+    static constexpr const auto& schema_layout = Layout;
 
     view_base() noexcept = default;
     explicit view_base(const result<wire::message>& m) noexcept {

@@ -26,6 +26,10 @@ class sequence_view : public detail::view_base<detail::sequence_view_layout> {
 public:
     sequence_view() noexcept = default;
     explicit sequence_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sequence_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, elem_type = 2, tensor_values = 3, sparse_tensor_values = 4, sequence_values = 5, map_values = 6, optional_values = 7 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -60,6 +64,10 @@ class map_view : public detail::view_base<detail::map_view_layout> {
 public:
     map_view() noexcept = default;
     explicit map_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<map_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, key_type = 2, keys = 3, string_keys = 4, values = 5 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -93,6 +101,10 @@ class optional_view : public detail::view_base<detail::optional_view_layout> {
 public:
     optional_view() noexcept = default;
     explicit optional_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<optional_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, elem_type = 2, tensor_value = 3, sparse_tensor_value = 4, sequence_value = 5, map_value = 6, optional_value = 7 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -131,6 +143,10 @@ class operator_view : public detail::view_base<detail::operator_view_layout> {
 public:
     operator_view() noexcept = default;
     explicit operator_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<operator_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { op_type = 1, since_version = 2, status = 3, doc_string = 10 };
+    };
     // `op_type` (field 1); a view into the buffer, empty when absent.
     std::string_view op_type() const noexcept { return string_(0); }
     bool has_op_type() const noexcept { return has_(0); }
@@ -167,6 +183,10 @@ class operator_set_view : public detail::view_base<detail::operator_set_view_lay
 public:
     operator_set_view() noexcept = default;
     explicit operator_set_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<operator_set_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { magic = 1, ir_version = 2, ir_version_prerelease = 3, domain = 4, opset_version = 5, doc_string = 6, ir_build_metadata = 7, operator_ = 8, functions = 9 };
+    };
     // `magic` (field 1); a view into the buffer, empty when absent.
     std::string_view magic() const noexcept { return string_(0); }
     bool has_magic() const noexcept { return has_(0); }

@@ -21,6 +21,10 @@ class int_list_entry_view : public detail::view_base<detail::int_list_entry_view
 public:
     int_list_entry_view() noexcept = default;
     explicit int_list_entry_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<int_list_entry_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { key = 1, value = 2 };
+    };
     // `key` (field 1); 0 when absent (last occurrence wins).
     std::int64_t key() const noexcept { return int64_(0); }
     bool has_key() const noexcept { return has_(0); }
@@ -42,6 +46,10 @@ class device_configuration_view : public detail::view_base<detail::device_config
 public:
     device_configuration_view() noexcept = default;
     explicit device_configuration_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<device_configuration_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, num_devices = 2, device = 3 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -66,6 +74,10 @@ class node_device_configuration_view : public detail::view_base<detail::node_dev
 public:
     node_device_configuration_view() noexcept = default;
     explicit node_device_configuration_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<node_device_configuration_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { configuration_id = 1, sharding_spec = 2, pipeline_stage = 3 };
+    };
     // `configuration_id` (field 1); a view into the buffer, empty when absent.
     std::string_view configuration_id() const noexcept { return string_(0); }
     bool has_configuration_id() const noexcept { return has_(0); }
@@ -91,6 +103,10 @@ class sharding_spec_view : public detail::view_base<detail::sharding_spec_view_l
 public:
     sharding_spec_view() noexcept = default;
     explicit sharding_spec_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sharding_spec_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { tensor_name = 1, device = 2, index_to_device_group_map = 3, sharded_dim = 4 };
+    };
     // `tensor_name` (field 1); a view into the buffer, empty when absent.
     std::string_view tensor_name() const noexcept { return string_(0); }
     bool has_tensor_name() const noexcept { return has_(0); }
@@ -115,6 +131,10 @@ class sharded_dim_view : public detail::view_base<detail::sharded_dim_view_layou
 public:
     sharded_dim_view() noexcept = default;
     explicit sharded_dim_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sharded_dim_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { axis = 1, simple_sharding = 2 };
+    };
     // `axis` (field 1); 0 when absent (last occurrence wins).
     std::int64_t axis() const noexcept { return int64_(0); }
     bool has_axis() const noexcept { return has_(0); }
@@ -136,6 +156,10 @@ class simple_sharded_dim_view : public detail::view_base<detail::simple_sharded_
 public:
     simple_sharded_dim_view() noexcept = default;
     explicit simple_sharded_dim_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<simple_sharded_dim_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { dim_value = 1, dim_param = 2, num_shards = 3 };
+    };
     // `dim_value` (field 1); 0 when absent (last occurrence wins).
     std::int64_t dim_value() const noexcept { return int64_(0); }
     bool has_dim_value() const noexcept { return has_(0); }

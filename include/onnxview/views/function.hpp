@@ -23,6 +23,10 @@ class training_info_view : public detail::view_base<detail::training_info_view_l
 public:
     training_info_view() noexcept = default;
     explicit training_info_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<training_info_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { initialization = 1, algorithm = 2, initialization_binding = 3, update_binding = 4 };
+    };
     // `initialization` (field 1); all occurrences merged; an empty view when absent.
     graph_view initialization() const noexcept;
     bool has_initialization() const noexcept { return has_(0); }
@@ -58,6 +62,10 @@ class function_view : public detail::view_base<detail::function_view_layout> {
 public:
     function_view() noexcept = default;
     explicit function_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<function_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, input = 4, output = 5, attribute = 6, node = 7, doc_string = 8, opset_import = 9, domain = 10, attribute_proto = 11, value_info = 12, overload = 13, metadata_props = 14 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }

@@ -31,6 +31,10 @@ class model_view : public detail::view_base<detail::model_view_layout> {
 public:
     model_view() noexcept = default;
     explicit model_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<model_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { ir_version = 1, producer_name = 2, producer_version = 3, domain = 4, model_version = 5, doc_string = 6, graph = 7, opset_import = 8, metadata_props = 14, training_info = 20, functions = 25, configuration = 26 };
+    };
     // `ir_version` (field 1); 0 when absent (last occurrence wins).
     std::int64_t ir_version() const noexcept { return int64_(0); }
     bool has_ir_version() const noexcept { return has_(0); }
@@ -85,6 +89,10 @@ class graph_view : public detail::view_base<detail::graph_view_layout> {
 public:
     graph_view() noexcept = default;
     explicit graph_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<graph_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { node = 1, name = 2, initializer = 5, doc_string = 10, input = 11, output = 12, value_info = 13, quantization_annotation = 14, sparse_initializer = 15, metadata_props = 16 };
+    };
     // `node` (field 1); iteration is linear from the first element; size() O(1).
     message_range<node_view> node() const noexcept;
     // `name` (field 2); a view into the buffer, empty when absent.
@@ -122,6 +130,10 @@ class opset_id_view : public detail::view_base<detail::opset_id_view_layout> {
 public:
     opset_id_view() noexcept = default;
     explicit opset_id_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<opset_id_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { domain = 1, version = 2 };
+    };
     // `domain` (field 1); a view into the buffer, empty when absent.
     std::string_view domain() const noexcept { return string_(0); }
     bool has_domain() const noexcept { return has_(0); }
@@ -143,6 +155,10 @@ class string_entry_view : public detail::view_base<detail::string_entry_view_lay
 public:
     string_entry_view() noexcept = default;
     explicit string_entry_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<string_entry_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { key = 1, value = 2 };
+    };
     // `key` (field 1); a view into the buffer, empty when absent.
     std::string_view key() const noexcept { return string_(0); }
     bool has_key() const noexcept { return has_(0); }
@@ -164,6 +180,10 @@ class tensor_annotation_view : public detail::view_base<detail::tensor_annotatio
 public:
     tensor_annotation_view() noexcept = default;
     explicit tensor_annotation_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_annotation_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { tensor_name = 1, quant_parameter_tensor_names = 2 };
+    };
     // `tensor_name` (field 1); a view into the buffer, empty when absent.
     std::string_view tensor_name() const noexcept { return string_(0); }
     bool has_tensor_name() const noexcept { return has_(0); }

@@ -29,6 +29,10 @@ class node_view : public detail::view_base<detail::node_view_layout> {
 public:
     node_view() noexcept = default;
     explicit node_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<node_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { input = 1, output = 2, name = 3, op_type = 4, attribute = 5, doc_string = 6, domain = 7, overload = 8, metadata_props = 9, device_configurations = 10 };
+    };
     // `input` (field 1); views into the buffer; size() O(1).
     string_range input() const noexcept { return strings_(0); }
     // `output` (field 2); views into the buffer; size() O(1).
@@ -85,6 +89,10 @@ class attribute_view : public detail::view_base<detail::attribute_view_layout> {
 public:
     attribute_view() noexcept = default;
     explicit attribute_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<attribute_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, f = 2, i = 3, s = 4, t = 5, g = 6, floats = 7, ints = 8, strings = 9, tensors = 10, graphs = 11, doc_string = 13, tp = 14, type_protos = 15, type = 20, ref_attr_name = 21, sparse_tensor = 22, sparse_tensors = 23 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }

@@ -34,6 +34,10 @@ class tensor_view : public detail::view_base<detail::tensor_view_layout> {
 public:
     tensor_view() noexcept = default;
     explicit tensor_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { dims = 1, data_type = 2, segment = 3, float_data = 4, int32_data = 5, string_data = 6, int64_data = 7, name = 8, raw_data = 9, double_data = 10, uint64_data = 11, doc_string = 12, external_data = 13, data_location = 14, metadata_props = 16 };
+    };
     // `dims` (field 1); packed and unpacked occurrences in wire order.
     wire::repeated<wire::elem_int64> dims() const noexcept { return scalars_<wire::elem_int64>(0); }
     // `data_type` (field 2); 0 when absent (last occurrence wins).
@@ -87,6 +91,10 @@ class tensor_segment_view : public detail::view_base<detail::tensor_segment_view
 public:
     tensor_segment_view() noexcept = default;
     explicit tensor_segment_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_segment_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { begin = 1, end = 2 };
+    };
     // `begin` (field 1); 0 when absent (last occurrence wins).
     std::int64_t begin() const noexcept { return int64_(0); }
     bool has_begin() const noexcept { return has_(0); }
@@ -109,6 +117,10 @@ class sparse_tensor_view : public detail::view_base<detail::sparse_tensor_view_l
 public:
     sparse_tensor_view() noexcept = default;
     explicit sparse_tensor_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sparse_tensor_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { values = 1, indices = 2, dims = 3 };
+    };
     // `values` (field 1); all occurrences merged; an empty view when absent.
     tensor_view values() const noexcept;
     bool has_values() const noexcept { return has_(0); }

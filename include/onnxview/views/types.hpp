@@ -23,6 +23,10 @@ class value_info_view : public detail::view_base<detail::value_info_view_layout>
 public:
     value_info_view() noexcept = default;
     explicit value_info_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<value_info_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, type = 2, doc_string = 3, metadata_props = 4 };
+    };
     // `name` (field 1); a view into the buffer, empty when absent.
     std::string_view name() const noexcept { return string_(0); }
     bool has_name() const noexcept { return has_(0); }
@@ -54,6 +58,10 @@ class type_view : public detail::view_base<detail::type_view_layout> {
 public:
     type_view() noexcept = default;
     explicit type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { tensor_type = 1, sequence_type = 4, map_type = 5, denotation = 6, opaque_type = 7, sparse_tensor_type = 8, optional_type = 9 };
+    };
     // `tensor_type` (field 1); all occurrences merged; an empty view when absent.
     tensor_type_view tensor_type() const noexcept;
     bool has_tensor_type() const noexcept { return has_(0); }
@@ -90,6 +98,10 @@ class tensor_type_view : public detail::view_base<detail::tensor_type_view_layou
 public:
     tensor_type_view() noexcept = default;
     explicit tensor_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { elem_type = 1, shape = 2 };
+    };
     // `elem_type` (field 1); 0 when absent (last occurrence wins).
     std::int32_t elem_type() const noexcept { return int32_(0); }
     bool has_elem_type() const noexcept { return has_(0); }
@@ -110,6 +122,10 @@ class sequence_type_view : public detail::view_base<detail::sequence_type_view_l
 public:
     sequence_type_view() noexcept = default;
     explicit sequence_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sequence_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { elem_type = 1 };
+    };
     // `elem_type` (field 1); all occurrences merged; an empty view when absent.
     type_view elem_type() const noexcept;
     bool has_elem_type() const noexcept { return has_(0); }
@@ -128,6 +144,10 @@ class map_type_view : public detail::view_base<detail::map_type_view_layout> {
 public:
     map_type_view() noexcept = default;
     explicit map_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<map_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { key_type = 1, value_type = 2 };
+    };
     // `key_type` (field 1); 0 when absent (last occurrence wins).
     std::int32_t key_type() const noexcept { return int32_(0); }
     bool has_key_type() const noexcept { return has_(0); }
@@ -148,6 +168,10 @@ class optional_type_view : public detail::view_base<detail::optional_type_view_l
 public:
     optional_type_view() noexcept = default;
     explicit optional_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<optional_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { elem_type = 1 };
+    };
     // `elem_type` (field 1); all occurrences merged; an empty view when absent.
     type_view elem_type() const noexcept;
     bool has_elem_type() const noexcept { return has_(0); }
@@ -166,6 +190,10 @@ class sparse_tensor_type_view : public detail::view_base<detail::sparse_tensor_t
 public:
     sparse_tensor_type_view() noexcept = default;
     explicit sparse_tensor_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<sparse_tensor_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { elem_type = 1, shape = 2 };
+    };
     // `elem_type` (field 1); 0 when absent (last occurrence wins).
     std::int32_t elem_type() const noexcept { return int32_(0); }
     bool has_elem_type() const noexcept { return has_(0); }
@@ -187,6 +215,10 @@ class opaque_type_view : public detail::view_base<detail::opaque_type_view_layou
 public:
     opaque_type_view() noexcept = default;
     explicit opaque_type_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<opaque_type_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { domain = 1, name = 2 };
+    };
     // `domain` (field 1); a view into the buffer, empty when absent.
     std::string_view domain() const noexcept { return string_(0); }
     bool has_domain() const noexcept { return has_(0); }
@@ -207,6 +239,10 @@ class tensor_shape_view : public detail::view_base<detail::tensor_shape_view_lay
 public:
     tensor_shape_view() noexcept = default;
     explicit tensor_shape_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<tensor_shape_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { dim = 1 };
+    };
     // `dim` (field 1); iteration is linear from the first element; size() O(1).
     message_range<dimension_view> dim() const noexcept;
 };
@@ -225,6 +261,10 @@ class dimension_view : public detail::view_base<detail::dimension_view_layout> {
 public:
     dimension_view() noexcept = default;
     explicit dimension_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<dimension_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { dim_value = 1, dim_param = 2, denotation = 3 };
+    };
     // `dim_value` (field 1); 0 when absent (last occurrence wins).
     std::int64_t dim_value() const noexcept { return int64_(0); }
     bool has_dim_value() const noexcept { return has_(0); }

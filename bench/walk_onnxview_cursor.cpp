@@ -1,0 +1,354 @@
+// The onnxview competitor: cursors (onnxview/cursor.hpp), one forward pass
+// that decodes each field once. Tensor payloads (full walk) go through the
+// tensor's view and tensor_data, as in the views competitor.
+//
+// Singular fields are read as a loader reads them: kept, last one wins, and
+// counted once the message is done.
+#include "onnxview/cursor.hpp"
+
+#include <sys/mman.h>
+
+#include "onnxview/file.hpp"
+#include "walk_onnxview.hpp"
+
+namespace bench {
+namespace {
+
+using namespace onnxview;
+using wire::elem_float;
+using wire::elem_int64;
+
+struct walker {
+    walk_result& r;
+    bool payloads;
+    error err;
+
+    void str(std::string_view s) noexcept { r.string_bytes += s.size(); }
+    void num(std::uint64_t v) noexcept { r.int_sum += v; }
+    template <class View>
+    bool finish(const cursor<View>& c) noexcept {
+        if (c.ok()) return true;
+        err = c.err();
+        return false;
+    }
+    void dims(const occurrence<elem_int64>& o) noexcept {
+        for (std::int64_t d : o) {
+            ++r.dims;
+            num(static_cast<std::uint64_t>(d));
+        }
+    }
+
+    bool tensor(cursor<tensor_view> c) {
+        if (payloads) {
+            walk_tensor_view(c.view(), true, r);
+            return true;
+        }
+        // Nothing to do for the tensor's own fields: skip them. The metadata
+        // walk reads name, data type and dims only.
+        ++r.tensors;
+        std::string_view name;
+        std::int32_t dtype = 0;
+        using F = tensor_view::field;
+        while (const std::uint32_t n = c.next()) {
+            switch (n) {
+                case F::dims: dims(c.elements<elem_int64>()); break;
+                case F::data_type: dtype = c.as_int32(); break;
+                case F::name: name = c.as_string(); break;
+                default: break;
+            }
+        }
+        str(name);
+        num(static_cast<std::uint64_t>(dtype));
+        return finish(c);
+    }
+
+    bool sparse(cursor<sparse_tensor_view> c) {
+        using F = sparse_tensor_view::field;
+        while (const std::uint32_t n = c.next()) {
+            switch (n) {
+                case F::values:
+                case F::indices:
+                    if (!tensor(c.message<tensor_view>())) return false;
+                    break;
+                case F::dims: dims(c.elements<elem_int64>()); break;
+                default: break;
+            }
+        }
+        return finish(c);
+    }
+
+    bool shape(cursor<tensor_shape_view> c) {
+        while (c.next()) {  // dim, the only field a cursor yields here besides none
+            ++r.dims;
+            cursor<dimension_view> d = c.message<dimension_view>();
+            // value is a oneof: the last member wins.
+            std::uint64_t value = 0;
+            std::string_view param;
+            std::uint32_t member = 0;
+            while (const std::uint32_t n = d.next()) {
+                if (n == dimension_view::field::dim_value) value = d.as_uint64(), member = n;
+                else if (n == dimension_view::field::dim_param) param = d.as_string(), member = n;
+            }
+            if (member == dimension_view::field::dim_value) num(value);
+            else if (member == dimension_view::field::dim_param) str(param);
+            if (!finish(d)) return false;
+        }
+        return finish(c);
+    }
+
+    // TypeProto.Tensor and TypeProto.SparseTensor: the same field numbers.
+    template <class View>
+    bool tensor_type(cursor<View> c) {
+        std::int32_t elem = 0;
+        while (const std::uint32_t n = c.next()) {
+            if (n == View::field::elem_type) elem = c.as_int32();
+            else if (n == View::field::shape && !shape(c.template message<tensor_shape_view>())) return false;
+        }
+        num(static_cast<std::uint64_t>(elem));
+        return finish(c);
+    }
+
+    // TypeProto.Sequence and TypeProto.Optional: field 1 is the element type.
+    template <class View>
+    bool elem_holder(cursor<View> c) {
+        while (c.next())
+            if (!type(c.template message<type_view>())) return false;
+        return finish(c);
+    }
+
+    bool type(cursor<type_view> c) {
+        using F = type_view::field;
+        std::string_view denotation;
+        while (const std::uint32_t n = c.next()) {
+            bool ok = true;
+            switch (n) {
+                case F::tensor_type: ok = tensor_type(c.message<tensor_type_view>()); break;
+                case F::sparse_tensor_type: ok = tensor_type(c.message<sparse_tensor_type_view>()); break;
+                case F::sequence_type: ok = elem_holder(c.message<sequence_type_view>()); break;
+                case F::optional_type: ok = elem_holder(c.message<optional_type_view>()); break;
+                case F::map_type: {
+                    cursor<map_type_view> m = c.message<map_type_view>();
+                    std::int32_t key = 0;
+                    while (const std::uint32_t k = m.next()) {
+                        if (k == map_type_view::field::key_type) key = m.as_int32();
+                        else if (!type(m.message<type_view>())) return false;
+                    }
+                    num(static_cast<std::uint64_t>(key));
+                    ok = finish(m);
+                    break;
+                }
+                case F::opaque_type: {
+                    cursor<opaque_type_view> o = c.message<opaque_type_view>();
+                    std::string_view domain, name;
+                    while (const std::uint32_t k = o.next()) {
+                        if (k == opaque_type_view::field::domain) domain = o.as_string();
+                        else name = o.as_string();
+                    }
+                    str(domain);
+                    str(name);
+                    ok = finish(o);
+                    break;
+                }
+                case F::denotation: denotation = c.as_string(); break;
+                default: break;
+            }
+            if (!ok) return false;
+        }
+        str(denotation);
+        return finish(c);
+    }
+
+    bool value_info(cursor<value_info_view> c) {
+        ++r.value_infos;
+        std::string_view name;
+        while (const std::uint32_t n = c.next()) {
+            if (n == value_info_view::field::name) name = c.as_string();
+            else if (n == value_info_view::field::type && !type(c.message<type_view>())) return false;
+        }
+        str(name);
+        return finish(c);
+    }
+
+    bool attribute(cursor<attribute_view> c) {
+        ++r.attributes;
+        using F = attribute_view::field;
+        std::string_view name, ref_attr_name, s;
+        std::int32_t type = 0;
+        float f = 0;
+        std::int64_t i = 0;
+        while (const std::uint32_t n = c.next()) {
+            bool ok = true;
+            switch (n) {
+                case F::name: name = c.as_string(); break;
+                case F::ref_attr_name: ref_attr_name = c.as_string(); break;
+                case F::s: s = c.as_string(); break;
+                case F::type: type = c.as_int32(); break;
+                case F::f: f = c.as_float(); break;
+                case F::i: i = c.as_int64(); break;
+                case F::floats:
+                    for (float v : c.elements<elem_float>()) num(float_bits(v));
+                    break;
+                case F::ints:
+                    for (std::int64_t v : c.elements<elem_int64>()) num(static_cast<std::uint64_t>(v));
+                    break;
+                case F::strings: str(c.as_string()); break;
+                case F::t:
+                case F::tensors: ok = tensor(c.message<tensor_view>()); break;
+                case F::g:
+                case F::graphs: ok = graph(c.message<graph_view>()); break;
+                case F::tp:
+                case F::type_protos: ok = this->type(c.message<type_view>()); break;
+                case F::sparse_tensor:
+                case F::sparse_tensors: ok = sparse(c.message<sparse_tensor_view>()); break;
+                default: break;
+            }
+            if (!ok) return false;
+        }
+        str(name);
+        str(ref_attr_name);
+        str(s);
+        num(static_cast<std::uint64_t>(type));
+        num(float_bits(f));
+        num(static_cast<std::uint64_t>(i));
+        return finish(c);
+    }
+
+    bool node(cursor<node_view> c) {
+        ++r.nodes;
+        using F = node_view::field;
+        std::string_view name, op_type, domain;
+        while (const std::uint32_t n = c.next()) {
+            switch (n) {
+                case F::input:
+                case F::output: str(c.as_string()); break;
+                case F::name: name = c.as_string(); break;
+                case F::op_type: op_type = c.as_string(); break;
+                case F::domain: domain = c.as_string(); break;
+                case F::attribute:
+                    if (!attribute(c.message<attribute_view>())) return false;
+                    break;
+                default: break;
+            }
+        }
+        str(name);
+        str(op_type);
+        str(domain);
+        return finish(c);
+    }
+
+    bool graph(cursor<graph_view> c) {
+        ++r.graphs;
+        using F = graph_view::field;
+        std::string_view name;
+        while (const std::uint32_t n = c.next()) {
+            bool ok = true;
+            switch (n) {
+                case F::node: ok = node(c.message<node_view>()); break;
+                case F::name: name = c.as_string(); break;
+                case F::initializer: ok = tensor(c.message<tensor_view>()); break;
+                case F::sparse_initializer: ok = sparse(c.message<sparse_tensor_view>()); break;
+                case F::input:
+                case F::output:
+                case F::value_info: ok = value_info(c.message<value_info_view>()); break;
+                default: break;
+            }
+            if (!ok) return false;
+        }
+        str(name);
+        return finish(c);
+    }
+
+    bool opset(cursor<opset_id_view> c) {
+        std::string_view domain;
+        std::int64_t version = 0;
+        while (const std::uint32_t n = c.next()) {
+            if (n == opset_id_view::field::domain) domain = c.as_string();
+            else version = c.as_int64();
+        }
+        str(domain);
+        num(static_cast<std::uint64_t>(version));
+        return finish(c);
+    }
+
+    bool function(cursor<function_view> c) {
+        ++r.functions;
+        using F = function_view::field;
+        std::string_view name, domain;
+        while (const std::uint32_t n = c.next()) {
+            bool ok = true;
+            switch (n) {
+                case F::name: name = c.as_string(); break;
+                case F::domain: domain = c.as_string(); break;
+                case F::input:
+                case F::output:
+                case F::attribute: str(c.as_string()); break;
+                case F::node: ok = node(c.message<node_view>()); break;
+                case F::opset_import: ok = opset(c.message<opset_id_view>()); break;
+                default: break;
+            }
+            if (!ok) return false;
+        }
+        str(name);
+        str(domain);
+        return finish(c);
+    }
+
+    bool model(cursor<model_view> c) {
+        using F = model_view::field;
+        std::int64_t ir_version = 0;
+        std::string_view producer;
+        while (const std::uint32_t n = c.next()) {
+            bool ok = true;
+            switch (n) {
+                case F::ir_version: ir_version = c.as_int64(); break;
+                case F::producer_name: producer = c.as_string(); break;
+                case F::opset_import: ok = opset(c.message<opset_id_view>()); break;
+                case F::graph: ok = graph(c.message<graph_view>()); break;
+                case F::training_info: {
+                    cursor<training_info_view> t = c.message<training_info_view>();
+                    while (const std::uint32_t k = t.next()) {
+                        if ((k == training_info_view::field::initialization ||
+                             k == training_info_view::field::algorithm) &&
+                            !graph(t.message<graph_view>()))
+                            return false;
+                    }
+                    ok = finish(t);
+                    break;
+                }
+                case F::functions: ok = function(c.message<function_view>()); break;
+                default: break;
+            }
+            if (!ok) return false;
+        }
+        num(static_cast<std::uint64_t>(ir_version));
+        str(producer);
+        return finish(c);
+    }
+};
+
+bool walk(const char* data, std::size_t size, bool payloads, walk_result& r, std::string& err) {
+    walker w{r, payloads, error()};
+    if (!w.model(model_cursor(data, size))) {
+        err = std::string("cursor: ") + errc_name(w.err.code) + " at byte " + std::to_string(w.err.offset);
+        return false;
+    }
+    at_peak();
+    return true;
+}
+
+bool open_walk(const char* path, bool payloads, walk_result& r, std::string& err) {
+    open_options o;
+    o.hint = payloads ? access_hint::sequential : access_hint::random;
+    auto f = mapped_file::open(path, o);
+    if (!f) {
+        err = std::string("mapped_file::open: ") + errc_name(f.err().code);
+        return false;
+    }
+    return walk(f->data(), f->size(), payloads, r, err);
+}
+
+}  // namespace
+
+const competitor onnxview_competitor = {"onnxview", open_onnxview, walk, open_walk};
+
+}  // namespace bench

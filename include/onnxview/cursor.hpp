@@ -1,0 +1,427 @@
+// onnxview/cursor.hpp - one forward pass over a model, each field decoded once.
+//
+// Views (onnxview/model.hpp) index a message when they are made, so that any
+// accessor in any order is O(1); a walk over everything then decodes each
+// repeated element twice (once by the index, once by the range). A cursor is
+// the other way round: it hands out a message's schema fields in wire order,
+// one at a time, and decodes each exactly once - the fastest way to visit a
+// whole model (bench/RESULTS.md). Nothing is copied or allocated.
+//
+//   auto c = onnxview::model_cursor(data, size);
+//   while (std::uint32_t n = c.next()) {
+//       switch (n) {
+//           case model_view::field::producer_name: use(c.as_string()); break;
+//           case model_view::field::graph: walk_graph(c.message<graph_view>()); break;
+//       }
+//   }
+//   if (!c.ok()) { /* c.err().code, c.err().offset */ }
+//
+// What next() yields: the fields of View's schema whose wire type that schema
+// reads, as libprotobuf does. Unknown fields, known fields with another wire
+// type and out-of-range values of closed enums are unknown fields to
+// libprotobuf, and are skipped. A packed chunk of a repeated scalar is checked
+// when it is yielded (a fixed-width one holds whole elements, a varint one
+// complete varints), so elements() never meets a malformed element.
+//
+// What the caller applies, because a cursor keeps no state across fields:
+//   * a singular field may occur more than once: the last occurrence wins;
+//   * a singular message field that occurs more than once means the merge of
+//     its occurrences; the cursor yields each occurrence;
+//   * a oneof member clears the others: the last member yielded wins.
+// Views apply all three (onnxview/view.hpp); a cursor and a view can be mixed:
+// message_view<T>() makes a view of the current field, view() of the
+// message being walked.
+//
+// Errors: next() returns 0 at the end of the message and on malformed bytes;
+// err() then tells which (error code, offset of the offending byte from the
+// start of the root buffer). A child cursor reports its own errors; nesting
+// deeper than parse_options::max_depth makes a child that fails with
+// depth_exceeded. A cursor is valid while the bytes are.
+#ifndef ONNXVIEW_CURSOR_HPP
+#define ONNXVIEW_CURSOR_HPP
+
+#include "onnxview/model.hpp"
+
+namespace onnxview {
+
+// The elements of one occurrence of a repeated scalar field: one unpacked
+// element, or a packed chunk already checked by the cursor that yielded it.
+// Elem is one of wire::elem_int64, elem_int32, elem_uint64, elem_float,
+// elem_double (see onnxview/wire_repeated.hpp).
+template <class Elem>
+class occurrence {
+public:
+    using value_type = typename Elem::value_type;
+
+    occurrence() noexcept = default;
+    // One unpacked element with this raw value.
+    explicit occurrence(std::uint64_t raw) noexcept : single_(raw), has_single_(true) {}
+    // The packed elements in [begin, end).
+    occurrence(const char* begin, const char* end) noexcept : begin_(begin), end_(end) {}
+
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = typename Elem::value_type;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const value_type*;
+        using reference = value_type;
+
+        iterator() noexcept = default;
+        explicit iterator(const occurrence& o) noexcept
+            : p_(o.begin_), end_(o.end_), raw_(o.single_), single_left_(o.has_single_), done_(false) {
+            advance();
+        }
+        value_type operator*() const noexcept { return Elem::from(raw_); }
+        iterator& operator++() noexcept {
+            advance();
+            return *this;
+        }
+        void operator++(int) noexcept { advance(); }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
+        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
+
+    private:
+        void advance() noexcept {
+            if (single_left_) {
+                single_left_ = false;
+                return;
+            }
+            if (p_ == end_) {
+                done_ = true;
+                return;
+            }
+            if (Elem::width == 4) {
+                raw_ = wire::load_le32(p_);
+                p_ += 4;
+            } else if (Elem::width == 8) {
+                raw_ = wire::load_le64(p_);
+                p_ += 8;
+            } else if (wire::decode_varint(p_, end_, raw_) != errc::ok) {
+                done_ = true;  // not reached: the chunk was checked when it was yielded
+            }
+        }
+
+        const char* p_ = nullptr;
+        const char* end_ = nullptr;
+        std::uint64_t raw_ = 0;
+        bool single_left_ = false;
+        bool done_ = true;
+    };
+
+    iterator begin() const noexcept { return iterator(*this); }
+    iterator end() const noexcept { return iterator(); }
+    // O(1), except for packed varints (linear in the chunk).
+    std::size_t size() const noexcept {
+        if (has_single_) return 1;
+        if (Elem::width != 0) return static_cast<std::size_t>(end_ - begin_) / Elem::width;
+        std::size_t n = 0;
+        for (const char* p = begin_; p != end_; ++p) n += static_cast<std::uint8_t>(*p) < 0x80;
+        return n;
+    }
+
+private:
+    const char* begin_ = nullptr;
+    const char* end_ = nullptr;
+    std::uint64_t single_ = 0;
+    bool has_single_ = false;
+};
+
+// A forward cursor over the schema fields of one message of type View
+// (model_view, graph_view, node_view, ...). Trivially copyable: a copy
+// remembers the position.
+namespace detail {
+
+// What cursor::next() does with a field whose tag is below 256, per view.
+enum class cursor_step : std::uint8_t {
+    generic,                                                  // the reader's path
+    skip_varint, skip_fixed64, skip_len, skip_fixed32,        // unknown fields
+    varint, fixed64, len, fixed32,                            // yield as it is
+    checked,  // a closed enum (range) or a packed chunk (elements): yield if valid
+};
+
+struct cursor_steps {
+    cursor_step of_tag[tag_table_size];
+};
+
+template <std::size_t N>
+constexpr cursor_steps make_cursor_steps(const message_layout<N>& l) {
+    cursor_steps s{};
+    for (std::uint32_t tag = 0; tag < tag_table_size; ++tag) {
+        const tag_op op = l.op_of_tag[tag];
+        const std::uint32_t wt = tag & 7;
+        const int by_type = wt == 0 ? 0 : wt == 1 ? 1 : wt == 2 ? 2 : 3;
+        if (op == tag_op::generic) {
+            s.of_tag[tag] = cursor_step::generic;
+        } else if (op <= tag_op::skip_fixed32) {
+            s.of_tag[tag] = static_cast<cursor_step>(static_cast<int>(cursor_step::skip_varint) + by_type);
+        } else {
+            const slot_kind kind = l.fields[l.slot_of_tag[tag]].kind;
+            const bool packed = wt == 2 && kind != slot_kind::len && kind != slot_kind::repeated_len;
+            s.of_tag[tag] = kind == slot_kind::closed_enum || packed
+                                ? cursor_step::checked
+                                : static_cast<cursor_step>(static_cast<int>(cursor_step::varint) + by_type);
+        }
+    }
+    return s;
+}
+
+}  // namespace detail
+
+template <class View>
+class cursor {
+    static constexpr const auto& layout = View::schema_layout;
+    using step = detail::cursor_step;
+    static constexpr detail::cursor_steps steps = detail::make_cursor_steps(layout);
+
+public:
+    // A cursor with no fields.
+    cursor() noexcept = default;
+    // A cursor that yields nothing and reports e.
+    explicit cursor(error e) noexcept : err_(e) {}
+    // The message in [begin, end) at nesting depth `depth` (root = 0); base is
+    // the start of the root buffer, from which error offsets count.
+    cursor(const char* base, const char* begin, const char* end, std::uint32_t depth = 0,
+           std::uint32_t max_depth = wire::default_max_depth) noexcept
+        : base_(base), begin_(begin), p_(begin), end_(end), depth_(depth), max_depth_(max_depth) {}
+
+    // Moves to the next schema field and returns its number (View::field::x);
+    // 0 at the end of the message or on an error (see err()).
+    std::uint32_t next() noexcept {
+        while (p_ != end_) {
+            const char* const tag_at = p_;
+            const char* q = p_;
+            std::uint32_t tag = static_cast<std::uint8_t>(*q++);
+            if (tag >= 0x80) {  // numbers 16-31 take a second tag byte of 1
+                if (q == end_ || *q != 1) {
+                    if (generic_step()) return number_;
+                    if (!err_.ok()) return 0;
+                    continue;
+                }
+                tag = (tag & 0x7F) | 0x80;
+                ++q;
+            }
+            // The two common steps first, each a test of one byte: strings and
+            // messages, then varints; one table lookup decides.
+            const step s = steps.of_tag[tag];
+            std::uint64_t raw;
+            if (s == step::len) {
+                // Compare with the bytes remaining, never form q + raw first.
+                if (quick_varint(q, raw) && raw <= static_cast<std::uint64_t>(end_ - q)) {
+                    yield(tag_at, tag, q, raw, wire::wire_type::length_delimited);
+                    p_ = q + raw;
+                    return number_;
+                }
+            } else if (s == step::varint) {
+                if (quick_varint(q, raw)) {
+                    yield(tag_at, tag, q, raw, wire::wire_type::varint);
+                    p_ = q;
+                    return number_;
+                }
+            } else if (s != step::generic) {
+                const char* payload = q;
+                if (quick_value(tag & 7, q, payload, raw)) {
+                    p_ = q;
+                    if (s <= step::skip_fixed32) continue;  // an unknown field
+                    if (s == step::checked) {
+                        const detail::field_slot& fs = layout.fields[layout.slot_of_tag[tag]];
+                        if (accept(fs, static_cast<wire::wire_type>(tag & 7), tag_at, payload, raw))
+                            return number_;
+                        if (!err_.ok()) return 0;
+                        continue;
+                    }
+                    yield(tag_at, tag, payload, raw, static_cast<wire::wire_type>(tag & 7));
+                    return number_;
+                }
+            }
+            // Groups, numbers 0 and 32 and up, and anything malformed: the
+            // reader's path, which also names the error.
+            if (generic_step()) return number_;
+            if (!err_.ok()) return 0;
+        }
+        return 0;
+    }
+
+    // The current field (after next() returned its number).
+    std::uint32_t number() const noexcept { return number_; }
+    wire::wire_type type() const noexcept { return type_; }
+    // string and bytes fields (and packed chunks): the payload; empty for
+    // fields of other wire types.
+    std::string_view as_string() const noexcept {
+        if (type_ != wire::wire_type::length_delimited) return std::string_view();
+        return std::string_view(payload_, static_cast<std::size_t>(raw_));
+    }
+    // Scalar fields, as protobuf converts them (int32 and enums: the low 32
+    // bits of a possibly 64-bit varint). Closed enums are in range.
+    std::int64_t as_int64() const noexcept { return static_cast<std::int64_t>(raw_); }
+    std::uint64_t as_uint64() const noexcept { return raw_; }
+    std::int32_t as_int32() const noexcept { return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw_)); }
+    float as_float() const noexcept { return wire::bits_to_float(static_cast<std::uint32_t>(raw_)); }
+    double as_double() const noexcept { return wire::bits_to_double(raw_); }
+    // A repeated scalar field's occurrence: one element or a packed chunk.
+    template <class Elem>
+    occurrence<Elem> elements() const noexcept {
+        if (type_ == wire::wire_type::length_delimited) return occurrence<Elem>(payload_, payload_ + raw_);
+        if (type_ == Elem::unpacked_type) return occurrence<Elem>(raw_);
+        return occurrence<Elem>();
+    }
+    // A message field's occurrence, as a cursor over its fields.
+    template <class Child>
+    cursor<Child> message() const noexcept {
+        if (type_ != wire::wire_type::length_delimited) return cursor<Child>(error(errc::bad_wire_type, offset()));
+        if (depth_ + 1 > max_depth_) return cursor<Child>(error(errc::depth_exceeded, offset()));
+        return cursor<Child>(base_, payload_, payload_ + raw_, depth_ + 1, max_depth_);
+    }
+    // A message field's occurrence, as a view (indexed now, O(1) accessors).
+    template <class Child>
+    Child message_view() const noexcept {
+        wire::field f;
+        f.tag = tag_;
+        f.payload = payload_;
+        f.raw = raw_;
+        f.type = type_;
+        f.number = number_;
+        return Child(wire::message(base_, begin_, end_, depth_, max_depth_).child(f));
+    }
+    // The message this cursor walks, as a view.
+    View view() const noexcept {
+        if (!err_.ok()) return View(result<wire::message>(err_));
+        return View(result<wire::message>(wire::message(base_, begin_, end_, depth_, max_depth_)));
+    }
+
+    error err() const noexcept { return err_; }
+    bool ok() const noexcept { return err_.ok(); }
+    // Offset of the current field's tag in the root buffer.
+    std::uint64_t offset() const noexcept { return static_cast<std::uint64_t>(tag_ - base_); }
+    std::uint32_t depth() const noexcept { return depth_; }
+
+private:
+    // Makes the field current when libprotobuf would read it as View's
+    // field fs; false for an unknown field, or with err_ set for a bad chunk.
+    bool accept(const detail::field_slot& fs, wire::wire_type type, const char* tag, const char* payload,
+                std::uint64_t raw) noexcept {
+        using detail::slot_kind;
+        if (fs.kind == slot_kind::closed_enum) {
+            // libprotobuf keeps an undefined value of a proto2 enum as an
+            // unknown field.
+            const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
+            if (v < 0 || v > fs.enum_max) return false;
+        } else if (type == wire::wire_type::length_delimited && fs.kind != slot_kind::len &&
+                   fs.kind != slot_kind::repeated_len) {
+            if (!check_packed(fs.kind, tag, payload, payload + raw)) return false;
+        }
+        tag_ = tag;
+        payload_ = payload;
+        raw_ = raw;
+        type_ = type;
+        number_ = fs.number;
+        return true;
+    }
+
+    bool quick_varint(const char*& q, std::uint64_t& raw) const noexcept {
+        if (q != end_ && static_cast<std::uint8_t>(*q) < 0x80) {
+            raw = static_cast<std::uint8_t>(*q++);
+            return true;
+        }
+        return wire::decode_varint(q, end_, raw) == errc::ok;
+    }
+
+    void yield(const char* tag_at, std::uint32_t tag, const char* payload, std::uint64_t raw,
+               wire::wire_type type) noexcept {
+        tag_ = tag_at;
+        payload_ = payload;
+        raw_ = raw;
+        type_ = type;
+        number_ = tag >> 3;
+    }
+
+    // The value of a field of wire type wt (0, 1, 2 or 5) that starts at q;
+    // false when it is malformed or runs past the end of the message.
+    bool quick_value(std::uint32_t wt, const char*& q, const char*& payload, std::uint64_t& raw) const noexcept {
+        switch (wt) {
+            case 0: return quick_varint(q, raw);
+            case 1:
+                if (end_ - q < 8) return false;
+                raw = wire::load_le64(q);
+                q += 8;
+                return true;
+            case 2:
+                if (!quick_varint(q, raw)) return false;
+                // Compare with the bytes remaining, never form q + raw first.
+                if (raw > static_cast<std::uint64_t>(end_ - q)) return false;
+                payload = q;
+                q += raw;
+                return true;
+            default:  // 5; the layout's table sends groups and bad wire types to the reader
+                if (end_ - q < 4) return false;
+                raw = wire::load_le32(q);
+                q += 4;
+                return true;
+        }
+    }
+
+    bool check_packed(detail::slot_kind kind, const char* tag, const char* p, const char* end) noexcept {
+        const auto size = static_cast<std::uint64_t>(end - p);
+        if ((kind == detail::slot_kind::repeated_fixed32 && size % 4 != 0) ||
+            (kind == detail::slot_kind::repeated_fixed64 && size % 8 != 0))
+            return fail(error(errc::bad_packed_length, static_cast<std::uint64_t>(tag - base_)));
+        if (kind == detail::slot_kind::repeated_varint) {
+            while (p != end) {
+                std::uint64_t v;
+                const char* at = p;
+                const errc e = wire::decode_varint(p, end, v);
+                if (e != errc::ok) return fail(error(e, static_cast<std::uint64_t>(at - base_)));
+            }
+        }
+        return true;
+    }
+
+    // The reader's path, for everything the fast path does not take: it
+    // decodes the field at p_ (or names its error) and classifies it.
+    bool generic_step() noexcept {
+        wire::reader r(base_, p_, end_, depth_, max_depth_);
+        wire::field f;
+        const error e = r.next(f);
+        if (!e.ok()) return fail(e);
+        p_ = r.position();
+        if (f.number >= detail::max_indexed_number) return false;
+        const std::uint8_t i = layout.index_of[f.number];
+        if (i == detail::no_slot || !detail::wire_type_fits(layout.fields[i].kind, f.type)) return false;
+        return accept(layout.fields[i], f.type, f.tag, f.payload, f.raw);
+    }
+
+    bool fail(error e) noexcept {
+        err_ = e;
+        p_ = end_;
+        number_ = 0;
+        return false;
+    }
+
+    const char* base_ = nullptr;
+    const char* begin_ = nullptr;
+    const char* p_ = nullptr;
+    const char* end_ = nullptr;
+    const char* tag_ = nullptr;
+    const char* payload_ = nullptr;
+    std::uint64_t raw_ = 0;
+    std::uint32_t number_ = 0;
+    wire::wire_type type_ = wire::wire_type::varint;
+    std::uint32_t depth_ = 0;
+    std::uint32_t max_depth_ = wire::default_max_depth;
+    error err_;
+};
+
+// A cursor over a root message of type View in [data, data + size).
+template <class View>
+cursor<View> cursor_as(const void* data, std::size_t size, const parse_options& options = {}) noexcept {
+    const char* p = static_cast<const char*>(data);
+    return cursor<View>(p, p, p + size, 0, options.max_depth == 0 ? wire::default_max_depth : options.max_depth);
+}
+inline cursor<model_view> model_cursor(const void* data, std::size_t size,
+                                       const parse_options& options = {}) noexcept {
+    return cursor_as<model_view>(data, size, options);
+}
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_CURSOR_HPP
