@@ -1,12 +1,17 @@
 // onnxview_bench - onnxview against protozero and libprotobuf, per workload.
 //
-//   onnxview_bench [--models=DIR] [--testdata=DIR] [--competitors=a,b] [MODEL.onnx ...]
+//   onnxview_bench [--models=DIR] [--testdata=DIR]... [--competitors=a,b] [MODEL.onnx ...]
 //                  [Google Benchmark flags]
 //       Workloads 1-3 (open, metadata walk, full walk) and the graph.name()
 //       loop, in this process, with pages already in memory. Before timing,
 //       every competitor's results are compared with onnxview's; a competitor
 //       that fails or disagrees on a model is not timed on it (printed as
 //       "# check ..." lines).
+//
+//   onnxview_bench --check-only [--models=DIR] [--testdata=DIR] [MODEL.onnx ...]
+//       Only the comparison of the results, no timing: exit status 1 when a
+//       competitor disagrees with onnxview or onnxview cannot read a model,
+//       77 (skipped) when there is no model (a meson test, bench/meson.build).
 //
 //   onnxview_bench --child=cold|mem --competitor=NAME --payloads=0|1 PATH
 //       Workloads 4 and 5, meant to run in a fresh process (bench/run.sh does):
@@ -224,8 +229,10 @@ bool open_all(const model& m, const competitor& c, walk_result& total, std::stri
     return true;
 }
 
-void register_workloads(std::vector<std::unique_ptr<model>>& models,
-                        const std::vector<const competitor*>& comps) {
+// Returns the number of mismatches (a competitor that disagrees with
+// onnxview on a model it could read).
+int register_workloads(std::vector<std::unique_ptr<model>>& models,
+                       const std::vector<const competitor*>& comps, bool check_only) {
     int mismatches = 0;
     for (auto& mp : models) {
         model& m = *mp;
@@ -248,6 +255,8 @@ void register_workloads(std::vector<std::unique_ptr<model>>& models,
                 const bool ok = w.run(*c, r, err);
                 if (!ok) {
                     std::printf("# check %s/%s/%s: FAILS: %s\n", w.workload, m.name.c_str(), c->name, err.c_str());
+                    // --check-only: onnxview must read every model (peers may refuse some).
+                    if (check_only && std::strncmp(c->name, "onnxview", 8) == 0) ++mismatches;
                     continue;
                 }
                 if (!w.have) {
@@ -304,6 +313,7 @@ void register_workloads(std::vector<std::unique_ptr<model>>& models,
         }
     }
     if (mismatches) std::printf("# check: %d MISMATCHES\n", mismatches);
+    return mismatches;
 }
 
 std::string base_name(const std::string& p) {
@@ -318,7 +328,8 @@ std::string base_name(const std::string& p) {
 int main(int argc, char** argv) {
     using namespace bench;
     std::string models_dir, testdata_dir, child_mode, child_comp, only;
-    bool payloads = false;
+    std::vector<std::string> testdata_dirs;  // --testdata may be repeated
+    bool payloads = false, check_only = false;
     std::vector<std::string> extra;
     std::vector<char*> rest = {argv[0]};
     for (int i = 1; i < argc; ++i) {
@@ -330,10 +341,18 @@ int main(int argc, char** argv) {
             return true;
         };
         std::string v;
-        if (opt("--models=", models_dir) || opt("--testdata=", testdata_dir) || opt("--child=", child_mode) ||
+        if (opt("--testdata=", testdata_dir)) {
+            testdata_dirs.push_back(testdata_dir);
+            continue;
+        }
+        if (opt("--models=", models_dir) || opt("--child=", child_mode) ||
             opt("--competitor=", child_comp) || opt("--models-only=", only) ||
             opt("--competitors=", competitor_filter))
             continue;
+        if (a == "--check-only") {
+            check_only = true;
+            continue;
+        }
         if (opt("--payloads=", v)) {
             payloads = v == "1";
             continue;
@@ -368,17 +387,27 @@ int main(int argc, char** argv) {
             if (::stat(p.c_str(), &st) == 0) add(n, {p});
         }
     }
-    if (!testdata_dir.empty()) {
-        auto files = list_onnx(testdata_dir);
-        if (!files.empty()) add("testdata", files);
+    std::vector<std::string> testdata_files;
+    for (const std::string& d : testdata_dirs) {
+        const auto files = list_onnx(d);
+        testdata_files.insert(testdata_files.end(), files.begin(), files.end());
+    }
+    if (check_only) {
+        for (const std::string& p : testdata_files) add(p, {p});  // model by model
+    } else if (!testdata_files.empty()) {
+        add("testdata", testdata_files);
     }
     for (const std::string& p : extra) add(base_name(p), {p});
 
     int rc = static_cast<int>(rest.size());
     benchmark::Initialize(&rc, rest.data());
     if (benchmark::ReportUnrecognizedArguments(rc, rest.data())) return 1;
-    register_workloads(models, all_competitors());
+    const int mismatches = register_workloads(models, all_competitors(), check_only);
     std::fflush(stdout);
+    if (check_only) {
+        std::printf("%s\n", mismatches ? "DISAGREE" : "agree");
+        return models.empty() ? 77 : mismatches ? 1 : 0;
+    }
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -6,7 +6,6 @@
 #include "onnxview/file.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
-#include "walk_onnxview.hpp"
 
 namespace bench {
 namespace {
@@ -195,10 +194,7 @@ bool walk(const char* data, std::size_t size, bool payloads, walk_result& r, std
 
 }  // namespace
 
-void walk_tensor_view(const onnxview::tensor_view& t, bool payloads, walk_result& r) {
-    walker{r, payloads}.tensor(t);
-}
-
+// Workload 1 for both onnxview competitors.
 bool open_onnxview(const char* path, walk_result& r, std::string& err) {
     open_options o;
     o.hint = access_hint::random;

@@ -1,6 +1,6 @@
 // The onnxview competitor: cursors (onnxview/cursor.hpp), one forward pass
-// that decodes each field once. Tensor payloads (full walk) go through the
-// tensor's view and tensor_data, as in the views competitor.
+// that decodes each field once, tensor payloads included (the views
+// competitor reads them through tensor_data).
 //
 // Singular fields are read as a loader reads them: kept, last one wins, and
 // counted once the message is done.
@@ -8,8 +8,8 @@
 
 #include <sys/mman.h>
 
+#include "common.hpp"
 #include "onnxview/file.hpp"
-#include "walk_onnxview.hpp"
 
 namespace bench {
 namespace {
@@ -38,28 +38,75 @@ struct walker {
         }
     }
 
+    // A tensor's name, data type and dims; with payloads, every element of
+    // every data field, converted as ONNX stores it there. raw_data and
+    // int32_data need data_type, which may come after them on the wire: raw
+    // bytes are kept, and int32_data read in a second pass when it came first.
     bool tensor(cursor<tensor_view> c) {
-        if (payloads) {
-            walk_tensor_view(c.view(), true, r);
-            return true;
-        }
-        // Nothing to do for the tensor's own fields: skip them. The metadata
-        // walk reads name, data type and dims only.
         ++r.tensors;
-        std::string_view name;
-        std::int32_t dtype = 0;
         using F = tensor_view::field;
+        const cursor<tensor_view> start = c;
+        std::string_view name, raw;
+        std::int32_t dtype = 0;
+        bool dtype_seen = false, int32s_early = false;
+        tensor_sum s;
         while (const std::uint32_t n = c.next()) {
             switch (n) {
                 case F::dims: dims(c.elements<elem_int64>()); break;
-                case F::data_type: dtype = c.as_int32(); break;
+                case F::data_type:
+                    dtype = c.as_int32();
+                    dtype_seen = true;
+                    break;
                 case F::name: name = c.as_string(); break;
-                default: break;
+                default:
+                    if (payloads) payload(c, dtype_seen ? dtype : -1, raw, int32s_early, s);
+                    break;
             }
         }
         str(name);
         num(static_cast<std::uint64_t>(dtype));
+        if (!payloads) return finish(c);
+        if (!raw.empty()) s.add_raw(dtype, raw.data(), raw.size());
+        if (int32s_early) {  // int32_data before data_type: again, now that it is known
+            cursor<tensor_view> again = start;
+            while (const std::uint32_t n = again.next()) {
+                if (n == F::int32_data)
+                    for (std::int32_t v : again.elements<wire::elem_int32>()) s.add_int32_field(dtype, v);
+            }
+        }
+        s.finish(r);
         return finish(c);
+    }
+
+    // One occurrence of a data field (dtype -1: not known yet). Packed chunks
+    // of float_data/double_data are little-endian arrays: summed as blocks.
+    void payload(const cursor<tensor_view>& c, std::int32_t dtype, std::string_view& raw, bool& int32s_early,
+                 tensor_sum& s) {
+        using F = tensor_view::field;
+        const bool packed = c.type() == wire::wire_type::length_delimited;
+        switch (c.number()) {
+            case F::raw_data: raw = c.as_string(); break;
+            case F::float_data:
+                if (packed) s.add_raw(1, c.as_string().data(), c.as_string().size());
+                else s.add(c.as_float());
+                break;
+            case F::double_data:
+                if (packed) s.add_raw(11, c.as_string().data(), c.as_string().size());
+                else s.add(c.as_double());
+                break;
+            case F::int64_data:
+                for (std::int64_t v : c.elements<elem_int64>()) s.add(double(v));
+                break;
+            case F::uint64_data:
+                for (std::uint64_t v : c.elements<wire::elem_uint64>()) s.add(double(v));
+                break;
+            case F::int32_data:
+                if (dtype < 0) int32s_early = true;
+                else for (std::int32_t v : c.elements<wire::elem_int32>()) s.add_int32_field(dtype, v);
+                break;
+            case F::string_data: str(c.as_string()); break;
+            default: break;
+        }
     }
 
     bool sparse(cursor<sparse_tensor_view> c) {
@@ -348,6 +395,10 @@ bool open_walk(const char* path, bool payloads, walk_result& r, std::string& err
 }
 
 }  // namespace
+
+// Workload 1 is the same for both onnxview competitors: a mapped file and
+// the model's view (walk_onnxview.cpp).
+bool open_onnxview(const char* path, walk_result& r, std::string& err);
 
 const competitor onnxview_competitor = {"onnxview", open_onnxview, walk, open_walk};
 

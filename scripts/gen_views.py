@@ -301,7 +301,7 @@ def gen_accessor_test():
     out = [HEADER.format(what="a test per accessor: each reads the field the schema tables name").replace(
         "// Include onnxview/model.hpp rather than this file.\n", ""),
         '#include <catch2/catch.hpp>\n\n#include <string>\n#include <vector>\n\n'
-        '#include "../wire_builder.hpp"\n#include "onnxview/model.hpp"\n#include "onnxview/schema.hpp"\n\n'
+        '#include "../wire_builder.hpp"\n#include "onnxview/cursor.hpp"\n#include "onnxview/model.hpp"\n#include "onnxview/schema.hpp"\n\n'
         'using namespace onnxview;\nusing onnxview::testing::wire_builder;\n\nnamespace {\n'
         'std::uint32_t number_of(const char* message, const char* field) {\n'
         '    const schema::message_desc* m = schema::find_message(message);\n'
@@ -360,6 +360,10 @@ def gen_accessor_test():
                            f'        CHECK(got == std::vector<double>{{1.5, -2}});\n')
             else:
                 raise SystemExit(f"no test for {msg}.{name} {t}")
+            # The field-number constant, and the cursor yields the field.
+            out.append(f'        CHECK({view}::field::{acc} == {n});\n'
+                       f'        auto c = cursor_as<{view}>(b.str().data(), b.str().size());\n'
+                       f'        CHECK(c.next() == {n});\n        CHECK(c.ok());\n')
             out.append('    }\n')
         out.append('}\n')
     return "".join(out)

@@ -3465,6 +3465,15 @@ inline tensor_view parse_tensor(const void* data, std::size_t size,
 #define ONNXVIEW_CURSOR_HPP
 
 
+// Keeps a cold path out of the loop it is called from.
+#if defined(_MSC_VER)
+#define ONNXVIEW_NOINLINE __declspec(noinline)
+#elif defined(__GNUC__)
+#define ONNXVIEW_NOINLINE __attribute__((noinline))
+#else
+#define ONNXVIEW_NOINLINE
+#endif
+
 namespace onnxview {
 
 // The elements of one occurrence of a repeated scalar field: one unpacked
@@ -3510,7 +3519,9 @@ public:
                 single_left_ = false;
                 return;
             }
-            if (p_ == end_) {
+            // A whole element left, whatever the chunk: elements() may be
+            // called on a field that is not a checked chunk.
+            if (end_ - p_ < static_cast<std::ptrdiff_t>(Elem::width == 0 ? 1 : Elem::width)) {
                 done_ = true;
                 return;
             }
@@ -3521,7 +3532,7 @@ public:
                 raw_ = wire::load_le64(p_);
                 p_ += 8;
             } else if (wire::decode_varint(p_, end_, raw_) != errc::ok) {
-                done_ = true;  // not reached: the chunk was checked when it was yielded
+                done_ = true;  // not for a chunk checked when it was yielded
             }
         }
 
@@ -3534,7 +3545,8 @@ public:
 
     iterator begin() const noexcept { return iterator(*this); }
     iterator end() const noexcept { return iterator(); }
-    // O(1), except for packed varints (linear in the chunk).
+    // The number of elements: O(1), except for packed varints (linear in the
+    // chunk).
     std::size_t size() const noexcept {
         if (has_single_) return 1;
         if (Elem::width != 0) return static_cast<std::size_t>(end_ - begin_) / Elem::width;
@@ -3560,11 +3572,15 @@ enum class cursor_step : std::uint8_t {
     generic,                                                  // the reader's path
     skip_varint, skip_fixed64, skip_len, skip_fixed32,        // unknown fields
     varint, fixed64, len, fixed32,                            // yield as it is
-    checked,  // a closed enum (range) or a packed chunk (elements): yield if valid
+    closed_enum,  // yield when the value is in range
+    packed,       // a packed chunk of a repeated scalar: yield when its elements are whole
 };
 
 struct cursor_steps {
     cursor_step of_tag[tag_table_size];
+    // closed_enum: values below this are valid (the range of a one-byte
+    // varint at most; larger values are checked out of line).
+    std::uint8_t enum_limit[tag_table_size];
 };
 
 template <std::size_t N>
@@ -3579,11 +3595,15 @@ constexpr cursor_steps make_cursor_steps(const message_layout<N>& l) {
         } else if (op <= tag_op::skip_fixed32) {
             s.of_tag[tag] = static_cast<cursor_step>(static_cast<int>(cursor_step::skip_varint) + by_type);
         } else {
-            const slot_kind kind = l.fields[l.slot_of_tag[tag]].kind;
-            const bool packed = wt == 2 && kind != slot_kind::len && kind != slot_kind::repeated_len;
-            s.of_tag[tag] = kind == slot_kind::closed_enum || packed
-                                ? cursor_step::checked
-                                : static_cast<cursor_step>(static_cast<int>(cursor_step::varint) + by_type);
+            const field_slot& f = l.fields[l.slot_of_tag[tag]];
+            if (f.kind == slot_kind::closed_enum) {
+                s.of_tag[tag] = cursor_step::closed_enum;
+                s.enum_limit[tag] = static_cast<std::uint8_t>(f.enum_max >= 127 ? 128 : f.enum_max + 1);
+            } else if (wt == 2 && f.kind != slot_kind::len && f.kind != slot_kind::repeated_len) {
+                s.of_tag[tag] = cursor_step::packed;
+            } else {
+                s.of_tag[tag] = static_cast<cursor_step>(static_cast<int>(cursor_step::varint) + by_type);
+            }
         }
     }
     return s;
@@ -3612,55 +3632,36 @@ public:
     // 0 at the end of the message or on an error (see err()).
     std::uint32_t next() noexcept {
         while (p_ != end_) {
-            const char* const tag_at = p_;
+            // Most ONNX fields are strings, messages or small varints with a
+            // tag of one or two bytes and a one-byte length or value: decoded
+            // here, one table lookup deciding. The rest is out of line.
             const char* q = p_;
             std::uint32_t tag = static_cast<std::uint8_t>(*q++);
-            if (tag >= 0x80) {  // numbers 16-31 take a second tag byte of 1
-                if (q == end_ || *q != 1) {
-                    if (generic_step()) return number_;
-                    if (!err_.ok()) return 0;
-                    continue;
+            bool tabled = true;  // a tag the table covers
+            if (tag >= 0x80) {  // numbers 16-31 have a second tag byte of 1
+                tabled = q != end_ && *q == 1;
+                if (tabled) {
+                    tag = (tag & 0x7F) | 0x80;
+                    ++q;
                 }
-                tag = (tag & 0x7F) | 0x80;
-                ++q;
             }
-            // The two common steps first, each a test of one byte: strings and
-            // messages, then varints; one table lookup decides.
-            const step s = steps.of_tag[tag];
             std::uint64_t raw;
-            if (s == step::len) {
+            if (tabled && short_varint(q, raw)) {
+                const step s = steps.of_tag[tag];
                 // Compare with the bytes remaining, never form q + raw first.
-                if (quick_varint(q, raw) && raw <= static_cast<std::uint64_t>(end_ - q)) {
-                    yield(tag_at, tag, q, raw, wire::wire_type::length_delimited);
+                if (s == step::len && raw <= static_cast<std::uint64_t>(end_ - q)) {
+                    yield(p_, tag, q, raw, wire::wire_type::length_delimited);
                     p_ = q + raw;
                     return number_;
                 }
-            } else if (s == step::varint) {
-                if (quick_varint(q, raw)) {
-                    yield(tag_at, tag, q, raw, wire::wire_type::varint);
+                if (s == step::varint || (s == step::closed_enum && raw < steps.enum_limit[tag])) {
+                    yield(p_, tag, q, raw, wire::wire_type::varint);
                     p_ = q;
-                    return number_;
-                }
-            } else if (s != step::generic) {
-                const char* payload = q;
-                if (quick_value(tag & 7, q, payload, raw)) {
-                    p_ = q;
-                    if (s <= step::skip_fixed32) continue;  // an unknown field
-                    if (s == step::checked) {
-                        const detail::field_slot& fs = layout.fields[layout.slot_of_tag[tag]];
-                        if (accept(fs, static_cast<wire::wire_type>(tag & 7), tag_at, payload, raw))
-                            return number_;
-                        if (!err_.ok()) return 0;
-                        continue;
-                    }
-                    yield(tag_at, tag, payload, raw, static_cast<wire::wire_type>(tag & 7));
                     return number_;
                 }
             }
-            // Groups, numbers 0 and 32 and up, and anything malformed: the
-            // reader's path, which also names the error.
-            if (generic_step()) return number_;
-            if (!err_.ok()) return 0;
+            const std::uint32_t n = next_slow();
+            if (n != skipped) return n;
         }
         return 0;
     }
@@ -3719,26 +3720,69 @@ public:
     std::uint32_t depth() const noexcept { return depth_; }
 
 private:
+    static constexpr std::uint32_t skipped = ~std::uint32_t(0);
+
+    // A varint of one or two bytes at q (lengths and values up to 16383),
+    // moving q past it; false for anything else, left to next_slow().
+    bool short_varint(const char*& q, std::uint64_t& raw) const noexcept {
+        if (q == end_) return false;
+        const auto b0 = static_cast<std::uint8_t>(q[0]);
+        if (b0 < 0x80) {
+            raw = b0;
+            q += 1;
+            return true;
+        }
+        if (end_ - q < 2 || static_cast<std::uint8_t>(q[1]) >= 0x80) return false;
+        raw = (b0 & 0x7Fu) | static_cast<std::uint64_t>(static_cast<std::uint8_t>(q[1])) << 7;
+        q += 2;
+        return true;
+    }
+
+    // One field that next() does not decode inline: its number when it is
+    // yielded, `skipped` for an unknown field, 0 on an error.
+    ONNXVIEW_NOINLINE std::uint32_t next_slow() noexcept {
+        const char* const tag_at = p_;
+        const char* q = p_;
+        std::uint32_t tag = static_cast<std::uint8_t>(*q++);
+        if (tag >= 0x80) {
+            if (q == end_ || *q != 1) return generic_step();
+            tag = (tag & 0x7F) | 0x80;
+            ++q;
+        }
+        const step s = steps.of_tag[tag];
+        if (s == step::generic) return generic_step();  // groups, number 0, bad wire types
+        const char* payload = q;
+        std::uint64_t raw;
+        if (!quick_value(tag & 7, q, payload, raw)) return generic_step();  // it names the error
+        p_ = q;
+        if (s <= step::skip_fixed32) return skipped;
+        if (s == step::closed_enum || s == step::packed)
+            return accept(layout.fields[layout.slot_of_tag[tag]], static_cast<wire::wire_type>(tag & 7), tag_at,
+                          payload, raw);
+        yield(tag_at, tag, payload, raw, static_cast<wire::wire_type>(tag & 7));
+        return number_;
+    }
+
     // Makes the field current when libprotobuf would read it as View's
-    // field fs; false for an unknown field, or with err_ set for a bad chunk.
-    bool accept(const detail::field_slot& fs, wire::wire_type type, const char* tag, const char* payload,
+    // field fs: its number; `skipped` for an unknown field, 0 for a bad chunk.
+    std::uint32_t accept(const detail::field_slot& fs, wire::wire_type type, const char* tag, const char* payload,
                 std::uint64_t raw) noexcept {
         using detail::slot_kind;
         if (fs.kind == slot_kind::closed_enum) {
             // libprotobuf keeps an undefined value of a proto2 enum as an
             // unknown field.
             const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
-            if (v < 0 || v > fs.enum_max) return false;
+            if (v < 0 || v > fs.enum_max) return skipped;
         } else if (type == wire::wire_type::length_delimited && fs.kind != slot_kind::len &&
                    fs.kind != slot_kind::repeated_len) {
-            if (!check_packed(fs.kind, tag, payload, payload + raw)) return false;
+            if (!check_packed(fs.kind, tag, payload, payload + raw)) return 0;
         }
         tag_ = tag;
         payload_ = payload;
         raw_ = raw;
         type_ = type;
         number_ = fs.number;
-        return true;
+        return number_;
     }
 
     bool quick_varint(const char*& q, std::uint64_t& raw) const noexcept {
@@ -3799,17 +3843,18 @@ private:
         return true;
     }
 
-    // The reader's path, for everything the fast path does not take: it
-    // decodes the field at p_ (or names its error) and classifies it.
-    bool generic_step() noexcept {
+    // The reader's path, for what the table does not cover and for every
+    // malformed field: it decodes the field at p_ (or names its error) and
+    // classifies it as next_slow() does.
+    std::uint32_t generic_step() noexcept {
         wire::reader r(base_, p_, end_, depth_, max_depth_);
         wire::field f;
         const error e = r.next(f);
-        if (!e.ok()) return fail(e);
+        if (!e.ok()) return fail(e), 0;
         p_ = r.position();
-        if (f.number >= detail::max_indexed_number) return false;
+        if (f.number >= detail::max_indexed_number) return skipped;
         const std::uint8_t i = layout.index_of[f.number];
-        if (i == detail::no_slot || !detail::wire_type_fits(layout.fields[i].kind, f.type)) return false;
+        if (i == detail::no_slot || !detail::wire_type_fits(layout.fields[i].kind, f.type)) return skipped;
         return accept(layout.fields[i], f.type, f.tag, f.payload, f.raw);
     }
 

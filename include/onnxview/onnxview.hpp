@@ -12,6 +12,7 @@
 #define ONNXVIEW_ONNXVIEW_HPP
 
 #include "onnxview/check.hpp"
+#include "onnxview/cursor.hpp"
 #include "onnxview/field_path.hpp"
 #include "onnxview/json_format.hpp"
 #include "onnxview/model_file.hpp"

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../wire_builder.hpp"
+#include "onnxview/cursor.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/schema.hpp"
 
@@ -36,6 +37,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.ir_version() == 123);
         CHECK(v.has_ir_version());
+        CHECK(model_view::field::ir_version == number_of("onnx.ModelProto", "ir_version"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "ir_version"));
+        CHECK(c.ok());
     }
     SECTION("producer_name") {
         wire_builder b;
@@ -43,6 +48,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.producer_name() == "abc");
         CHECK(v.has_producer_name());
+        CHECK(model_view::field::producer_name == number_of("onnx.ModelProto", "producer_name"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "producer_name"));
+        CHECK(c.ok());
     }
     SECTION("producer_version") {
         wire_builder b;
@@ -50,6 +59,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.producer_version() == "abc");
         CHECK(v.has_producer_version());
+        CHECK(model_view::field::producer_version == number_of("onnx.ModelProto", "producer_version"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "producer_version"));
+        CHECK(c.ok());
     }
     SECTION("domain") {
         wire_builder b;
@@ -57,6 +70,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.domain() == "abc");
         CHECK(v.has_domain());
+        CHECK(model_view::field::domain == number_of("onnx.ModelProto", "domain"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "domain"));
+        CHECK(c.ok());
     }
     SECTION("model_version") {
         wire_builder b;
@@ -64,6 +81,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.model_version() == 123);
         CHECK(v.has_model_version());
+        CHECK(model_view::field::model_version == number_of("onnx.ModelProto", "model_version"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "model_version"));
+        CHECK(c.ok());
     }
     SECTION("doc_string") {
         wire_builder b;
@@ -71,6 +92,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.doc_string() == "abc");
         CHECK(v.has_doc_string());
+        CHECK(model_view::field::doc_string == number_of("onnx.ModelProto", "doc_string"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "doc_string"));
+        CHECK(c.ok());
     }
     SECTION("graph") {
         wire_builder b;
@@ -79,6 +104,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         CHECK(v.has_graph());
         CHECK(v.graph().ok());
         CHECK(v.graph().wire_message().bytes().size() == 3);
+        CHECK(model_view::field::graph == number_of("onnx.ModelProto", "graph"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "graph"));
+        CHECK(c.ok());
     }
     SECTION("opset_import") {
         wire_builder b;
@@ -86,6 +115,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.opset_import().size() == 2);
         CHECK(v.opset_import().at(1).wire_message().bytes().size() == 3);
+        CHECK(model_view::field::opset_import == number_of("onnx.ModelProto", "opset_import"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "opset_import"));
+        CHECK(c.ok());
     }
     SECTION("metadata_props") {
         wire_builder b;
@@ -93,6 +126,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.metadata_props().size() == 2);
         CHECK(v.metadata_props().at(1).wire_message().bytes().size() == 3);
+        CHECK(model_view::field::metadata_props == number_of("onnx.ModelProto", "metadata_props"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "metadata_props"));
+        CHECK(c.ok());
     }
     SECTION("training_info") {
         wire_builder b;
@@ -100,6 +137,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.training_info().size() == 2);
         CHECK(v.training_info().at(1).wire_message().bytes().size() == 3);
+        CHECK(model_view::field::training_info == number_of("onnx.ModelProto", "training_info"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "training_info"));
+        CHECK(c.ok());
     }
     SECTION("functions") {
         wire_builder b;
@@ -107,6 +148,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.functions().size() == 2);
         CHECK(v.functions().at(1).wire_message().bytes().size() == 3);
+        CHECK(model_view::field::functions == number_of("onnx.ModelProto", "functions"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "functions"));
+        CHECK(c.ok());
     }
     SECTION("configuration") {
         wire_builder b;
@@ -114,6 +159,10 @@ TEST_CASE("onnx.ModelProto: every accessor reads its field") {
         const auto v = view_of<model_view>(b.str());
         CHECK(v.configuration().size() == 2);
         CHECK(v.configuration().at(1).wire_message().bytes().size() == 3);
+        CHECK(model_view::field::configuration == number_of("onnx.ModelProto", "configuration"));
+        auto c = cursor_as<model_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ModelProto", "configuration"));
+        CHECK(c.ok());
     }
 }
 
@@ -127,6 +176,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.node().size() == 2);
         CHECK(v.node().at(1).wire_message().bytes().size() == 3);
+        CHECK(graph_view::field::node == number_of("onnx.GraphProto", "node"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "node"));
+        CHECK(c.ok());
     }
     SECTION("name") {
         wire_builder b;
@@ -134,6 +187,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(graph_view::field::name == number_of("onnx.GraphProto", "name"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("initializer") {
         wire_builder b;
@@ -141,6 +198,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.initializer().size() == 2);
         CHECK(v.initializer().at(1).wire_message().bytes().size() == 3);
+        CHECK(graph_view::field::initializer == number_of("onnx.GraphProto", "initializer"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "initializer"));
+        CHECK(c.ok());
     }
     SECTION("doc_string") {
         wire_builder b;
@@ -148,6 +209,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.doc_string() == "abc");
         CHECK(v.has_doc_string());
+        CHECK(graph_view::field::doc_string == number_of("onnx.GraphProto", "doc_string"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "doc_string"));
+        CHECK(c.ok());
     }
     SECTION("input") {
         wire_builder b;
@@ -155,6 +220,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.input().size() == 2);
         CHECK(v.input().at(1).wire_message().bytes().size() == 3);
+        CHECK(graph_view::field::input == number_of("onnx.GraphProto", "input"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "input"));
+        CHECK(c.ok());
     }
     SECTION("output") {
         wire_builder b;
@@ -162,6 +231,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.output().size() == 2);
         CHECK(v.output().at(1).wire_message().bytes().size() == 3);
+        CHECK(graph_view::field::output == number_of("onnx.GraphProto", "output"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "output"));
+        CHECK(c.ok());
     }
     SECTION("value_info") {
         wire_builder b;
@@ -169,6 +242,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.value_info().size() == 2);
         CHECK(v.value_info().at(1).wire_message().bytes().size() == 3);
+        CHECK(graph_view::field::value_info == number_of("onnx.GraphProto", "value_info"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "value_info"));
+        CHECK(c.ok());
     }
     SECTION("quantization_annotation") {
         wire_builder b;
@@ -176,6 +253,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.quantization_annotation().size() == 2);
         CHECK(v.quantization_annotation().at(1).wire_message().bytes().size() == 3);
+        CHECK(graph_view::field::quantization_annotation == number_of("onnx.GraphProto", "quantization_annotation"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "quantization_annotation"));
+        CHECK(c.ok());
     }
     SECTION("sparse_initializer") {
         wire_builder b;
@@ -183,6 +264,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.sparse_initializer().size() == 2);
         CHECK(v.sparse_initializer().at(1).wire_message().bytes().size() == 3);
+        CHECK(graph_view::field::sparse_initializer == number_of("onnx.GraphProto", "sparse_initializer"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "sparse_initializer"));
+        CHECK(c.ok());
     }
     SECTION("metadata_props") {
         wire_builder b;
@@ -190,6 +275,10 @@ TEST_CASE("onnx.GraphProto: every accessor reads its field") {
         const auto v = view_of<graph_view>(b.str());
         CHECK(v.metadata_props().size() == 2);
         CHECK(v.metadata_props().at(1).wire_message().bytes().size() == 3);
+        CHECK(graph_view::field::metadata_props == number_of("onnx.GraphProto", "metadata_props"));
+        auto c = cursor_as<graph_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.GraphProto", "metadata_props"));
+        CHECK(c.ok());
     }
 }
 
@@ -203,6 +292,10 @@ TEST_CASE("onnx.OperatorSetIdProto: every accessor reads its field") {
         const auto v = view_of<opset_id_view>(b.str());
         CHECK(v.domain() == "abc");
         CHECK(v.has_domain());
+        CHECK(opset_id_view::field::domain == number_of("onnx.OperatorSetIdProto", "domain"));
+        auto c = cursor_as<opset_id_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetIdProto", "domain"));
+        CHECK(c.ok());
     }
     SECTION("version") {
         wire_builder b;
@@ -210,6 +303,10 @@ TEST_CASE("onnx.OperatorSetIdProto: every accessor reads its field") {
         const auto v = view_of<opset_id_view>(b.str());
         CHECK(v.version() == 123);
         CHECK(v.has_version());
+        CHECK(opset_id_view::field::version == number_of("onnx.OperatorSetIdProto", "version"));
+        auto c = cursor_as<opset_id_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetIdProto", "version"));
+        CHECK(c.ok());
     }
 }
 
@@ -223,6 +320,10 @@ TEST_CASE("onnx.StringStringEntryProto: every accessor reads its field") {
         const auto v = view_of<string_entry_view>(b.str());
         CHECK(v.key() == "abc");
         CHECK(v.has_key());
+        CHECK(string_entry_view::field::key == number_of("onnx.StringStringEntryProto", "key"));
+        auto c = cursor_as<string_entry_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.StringStringEntryProto", "key"));
+        CHECK(c.ok());
     }
     SECTION("value") {
         wire_builder b;
@@ -230,6 +331,10 @@ TEST_CASE("onnx.StringStringEntryProto: every accessor reads its field") {
         const auto v = view_of<string_entry_view>(b.str());
         CHECK(v.value() == "abc");
         CHECK(v.has_value());
+        CHECK(string_entry_view::field::value == number_of("onnx.StringStringEntryProto", "value"));
+        auto c = cursor_as<string_entry_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.StringStringEntryProto", "value"));
+        CHECK(c.ok());
     }
 }
 
@@ -243,6 +348,10 @@ TEST_CASE("onnx.TensorAnnotation: every accessor reads its field") {
         const auto v = view_of<tensor_annotation_view>(b.str());
         CHECK(v.tensor_name() == "abc");
         CHECK(v.has_tensor_name());
+        CHECK(tensor_annotation_view::field::tensor_name == number_of("onnx.TensorAnnotation", "tensor_name"));
+        auto c = cursor_as<tensor_annotation_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorAnnotation", "tensor_name"));
+        CHECK(c.ok());
     }
     SECTION("quant_parameter_tensor_names") {
         wire_builder b;
@@ -250,6 +359,10 @@ TEST_CASE("onnx.TensorAnnotation: every accessor reads its field") {
         const auto v = view_of<tensor_annotation_view>(b.str());
         CHECK(v.quant_parameter_tensor_names().size() == 2);
         CHECK(v.quant_parameter_tensor_names().at(1).wire_message().bytes().size() == 3);
+        CHECK(tensor_annotation_view::field::quant_parameter_tensor_names == number_of("onnx.TensorAnnotation", "quant_parameter_tensor_names"));
+        auto c = cursor_as<tensor_annotation_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorAnnotation", "quant_parameter_tensor_names"));
+        CHECK(c.ok());
     }
 }
 
@@ -264,6 +377,10 @@ TEST_CASE("onnx.TrainingInfoProto: every accessor reads its field") {
         CHECK(v.has_initialization());
         CHECK(v.initialization().ok());
         CHECK(v.initialization().wire_message().bytes().size() == 3);
+        CHECK(training_info_view::field::initialization == number_of("onnx.TrainingInfoProto", "initialization"));
+        auto c = cursor_as<training_info_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TrainingInfoProto", "initialization"));
+        CHECK(c.ok());
     }
     SECTION("algorithm") {
         wire_builder b;
@@ -272,6 +389,10 @@ TEST_CASE("onnx.TrainingInfoProto: every accessor reads its field") {
         CHECK(v.has_algorithm());
         CHECK(v.algorithm().ok());
         CHECK(v.algorithm().wire_message().bytes().size() == 3);
+        CHECK(training_info_view::field::algorithm == number_of("onnx.TrainingInfoProto", "algorithm"));
+        auto c = cursor_as<training_info_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TrainingInfoProto", "algorithm"));
+        CHECK(c.ok());
     }
     SECTION("initialization_binding") {
         wire_builder b;
@@ -279,6 +400,10 @@ TEST_CASE("onnx.TrainingInfoProto: every accessor reads its field") {
         const auto v = view_of<training_info_view>(b.str());
         CHECK(v.initialization_binding().size() == 2);
         CHECK(v.initialization_binding().at(1).wire_message().bytes().size() == 3);
+        CHECK(training_info_view::field::initialization_binding == number_of("onnx.TrainingInfoProto", "initialization_binding"));
+        auto c = cursor_as<training_info_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TrainingInfoProto", "initialization_binding"));
+        CHECK(c.ok());
     }
     SECTION("update_binding") {
         wire_builder b;
@@ -286,6 +411,10 @@ TEST_CASE("onnx.TrainingInfoProto: every accessor reads its field") {
         const auto v = view_of<training_info_view>(b.str());
         CHECK(v.update_binding().size() == 2);
         CHECK(v.update_binding().at(1).wire_message().bytes().size() == 3);
+        CHECK(training_info_view::field::update_binding == number_of("onnx.TrainingInfoProto", "update_binding"));
+        auto c = cursor_as<training_info_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TrainingInfoProto", "update_binding"));
+        CHECK(c.ok());
     }
 }
 
@@ -299,6 +428,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(function_view::field::name == number_of("onnx.FunctionProto", "name"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("input") {
         wire_builder b;
@@ -306,6 +439,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.input().size() == 2);
         CHECK(v.input().at(1) == "bc");
+        CHECK(function_view::field::input == number_of("onnx.FunctionProto", "input"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "input"));
+        CHECK(c.ok());
     }
     SECTION("output") {
         wire_builder b;
@@ -313,6 +450,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.output().size() == 2);
         CHECK(v.output().at(1) == "bc");
+        CHECK(function_view::field::output == number_of("onnx.FunctionProto", "output"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "output"));
+        CHECK(c.ok());
     }
     SECTION("attribute") {
         wire_builder b;
@@ -320,6 +461,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.attribute().size() == 2);
         CHECK(v.attribute().at(1) == "bc");
+        CHECK(function_view::field::attribute == number_of("onnx.FunctionProto", "attribute"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "attribute"));
+        CHECK(c.ok());
     }
     SECTION("node") {
         wire_builder b;
@@ -327,6 +472,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.node().size() == 2);
         CHECK(v.node().at(1).wire_message().bytes().size() == 3);
+        CHECK(function_view::field::node == number_of("onnx.FunctionProto", "node"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "node"));
+        CHECK(c.ok());
     }
     SECTION("doc_string") {
         wire_builder b;
@@ -334,6 +483,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.doc_string() == "abc");
         CHECK(v.has_doc_string());
+        CHECK(function_view::field::doc_string == number_of("onnx.FunctionProto", "doc_string"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "doc_string"));
+        CHECK(c.ok());
     }
     SECTION("opset_import") {
         wire_builder b;
@@ -341,6 +494,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.opset_import().size() == 2);
         CHECK(v.opset_import().at(1).wire_message().bytes().size() == 3);
+        CHECK(function_view::field::opset_import == number_of("onnx.FunctionProto", "opset_import"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "opset_import"));
+        CHECK(c.ok());
     }
     SECTION("domain") {
         wire_builder b;
@@ -348,6 +505,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.domain() == "abc");
         CHECK(v.has_domain());
+        CHECK(function_view::field::domain == number_of("onnx.FunctionProto", "domain"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "domain"));
+        CHECK(c.ok());
     }
     SECTION("attribute_proto") {
         wire_builder b;
@@ -355,6 +516,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.attribute_proto().size() == 2);
         CHECK(v.attribute_proto().at(1).wire_message().bytes().size() == 3);
+        CHECK(function_view::field::attribute_proto == number_of("onnx.FunctionProto", "attribute_proto"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "attribute_proto"));
+        CHECK(c.ok());
     }
     SECTION("value_info") {
         wire_builder b;
@@ -362,6 +527,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.value_info().size() == 2);
         CHECK(v.value_info().at(1).wire_message().bytes().size() == 3);
+        CHECK(function_view::field::value_info == number_of("onnx.FunctionProto", "value_info"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "value_info"));
+        CHECK(c.ok());
     }
     SECTION("overload") {
         wire_builder b;
@@ -369,6 +538,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.overload() == "abc");
         CHECK(v.has_overload());
+        CHECK(function_view::field::overload == number_of("onnx.FunctionProto", "overload"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "overload"));
+        CHECK(c.ok());
     }
     SECTION("metadata_props") {
         wire_builder b;
@@ -376,6 +549,10 @@ TEST_CASE("onnx.FunctionProto: every accessor reads its field") {
         const auto v = view_of<function_view>(b.str());
         CHECK(v.metadata_props().size() == 2);
         CHECK(v.metadata_props().at(1).wire_message().bytes().size() == 3);
+        CHECK(function_view::field::metadata_props == number_of("onnx.FunctionProto", "metadata_props"));
+        auto c = cursor_as<function_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.FunctionProto", "metadata_props"));
+        CHECK(c.ok());
     }
 }
 
@@ -389,6 +566,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.input().size() == 2);
         CHECK(v.input().at(1) == "bc");
+        CHECK(node_view::field::input == number_of("onnx.NodeProto", "input"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "input"));
+        CHECK(c.ok());
     }
     SECTION("output") {
         wire_builder b;
@@ -396,6 +577,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.output().size() == 2);
         CHECK(v.output().at(1) == "bc");
+        CHECK(node_view::field::output == number_of("onnx.NodeProto", "output"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "output"));
+        CHECK(c.ok());
     }
     SECTION("name") {
         wire_builder b;
@@ -403,6 +588,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(node_view::field::name == number_of("onnx.NodeProto", "name"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("op_type") {
         wire_builder b;
@@ -410,6 +599,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.op_type() == "abc");
         CHECK(v.has_op_type());
+        CHECK(node_view::field::op_type == number_of("onnx.NodeProto", "op_type"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "op_type"));
+        CHECK(c.ok());
     }
     SECTION("attribute") {
         wire_builder b;
@@ -417,6 +610,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.attribute().size() == 2);
         CHECK(v.attribute().at(1).wire_message().bytes().size() == 3);
+        CHECK(node_view::field::attribute == number_of("onnx.NodeProto", "attribute"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "attribute"));
+        CHECK(c.ok());
     }
     SECTION("doc_string") {
         wire_builder b;
@@ -424,6 +621,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.doc_string() == "abc");
         CHECK(v.has_doc_string());
+        CHECK(node_view::field::doc_string == number_of("onnx.NodeProto", "doc_string"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "doc_string"));
+        CHECK(c.ok());
     }
     SECTION("domain") {
         wire_builder b;
@@ -431,6 +632,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.domain() == "abc");
         CHECK(v.has_domain());
+        CHECK(node_view::field::domain == number_of("onnx.NodeProto", "domain"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "domain"));
+        CHECK(c.ok());
     }
     SECTION("overload") {
         wire_builder b;
@@ -438,6 +643,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.overload() == "abc");
         CHECK(v.has_overload());
+        CHECK(node_view::field::overload == number_of("onnx.NodeProto", "overload"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "overload"));
+        CHECK(c.ok());
     }
     SECTION("metadata_props") {
         wire_builder b;
@@ -445,6 +654,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.metadata_props().size() == 2);
         CHECK(v.metadata_props().at(1).wire_message().bytes().size() == 3);
+        CHECK(node_view::field::metadata_props == number_of("onnx.NodeProto", "metadata_props"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "metadata_props"));
+        CHECK(c.ok());
     }
     SECTION("device_configurations") {
         wire_builder b;
@@ -452,6 +665,10 @@ TEST_CASE("onnx.NodeProto: every accessor reads its field") {
         const auto v = view_of<node_view>(b.str());
         CHECK(v.device_configurations().size() == 2);
         CHECK(v.device_configurations().at(1).wire_message().bytes().size() == 3);
+        CHECK(node_view::field::device_configurations == number_of("onnx.NodeProto", "device_configurations"));
+        auto c = cursor_as<node_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeProto", "device_configurations"));
+        CHECK(c.ok());
     }
 }
 
@@ -465,6 +682,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(attribute_view::field::name == number_of("onnx.AttributeProto", "name"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("f") {
         wire_builder b;
@@ -472,6 +693,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.f() == 1.5f);
         CHECK(v.has_f());
+        CHECK(attribute_view::field::f == number_of("onnx.AttributeProto", "f"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "f"));
+        CHECK(c.ok());
     }
     SECTION("i") {
         wire_builder b;
@@ -479,6 +704,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.i() == 123);
         CHECK(v.has_i());
+        CHECK(attribute_view::field::i == number_of("onnx.AttributeProto", "i"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "i"));
+        CHECK(c.ok());
     }
     SECTION("s") {
         wire_builder b;
@@ -486,6 +715,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.s() == "abc");
         CHECK(v.has_s());
+        CHECK(attribute_view::field::s == number_of("onnx.AttributeProto", "s"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "s"));
+        CHECK(c.ok());
     }
     SECTION("t") {
         wire_builder b;
@@ -494,6 +727,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         CHECK(v.has_t());
         CHECK(v.t().ok());
         CHECK(v.t().wire_message().bytes().size() == 3);
+        CHECK(attribute_view::field::t == number_of("onnx.AttributeProto", "t"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "t"));
+        CHECK(c.ok());
     }
     SECTION("g") {
         wire_builder b;
@@ -502,6 +739,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         CHECK(v.has_g());
         CHECK(v.g().ok());
         CHECK(v.g().wire_message().bytes().size() == 3);
+        CHECK(attribute_view::field::g == number_of("onnx.AttributeProto", "g"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "g"));
+        CHECK(c.ok());
     }
     SECTION("floats") {
         wire_builder b;
@@ -510,6 +751,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         std::vector<double> got;
         for (auto x : v.floats()) got.push_back(static_cast<double>(x));
         CHECK(got == std::vector<double>{1.5, -2});
+        CHECK(attribute_view::field::floats == number_of("onnx.AttributeProto", "floats"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "floats"));
+        CHECK(c.ok());
     }
     SECTION("ints") {
         wire_builder b;
@@ -518,6 +763,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         std::vector<long long> got;
         for (auto x : v.ints()) got.push_back(static_cast<long long>(x));
         CHECK(got == std::vector<long long>{1, 2, 3});
+        CHECK(attribute_view::field::ints == number_of("onnx.AttributeProto", "ints"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "ints"));
+        CHECK(c.ok());
     }
     SECTION("strings") {
         wire_builder b;
@@ -525,6 +774,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.strings().size() == 2);
         CHECK(v.strings().at(1) == "bc");
+        CHECK(attribute_view::field::strings == number_of("onnx.AttributeProto", "strings"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "strings"));
+        CHECK(c.ok());
     }
     SECTION("tensors") {
         wire_builder b;
@@ -532,6 +785,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.tensors().size() == 2);
         CHECK(v.tensors().at(1).wire_message().bytes().size() == 3);
+        CHECK(attribute_view::field::tensors == number_of("onnx.AttributeProto", "tensors"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "tensors"));
+        CHECK(c.ok());
     }
     SECTION("graphs") {
         wire_builder b;
@@ -539,6 +796,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.graphs().size() == 2);
         CHECK(v.graphs().at(1).wire_message().bytes().size() == 3);
+        CHECK(attribute_view::field::graphs == number_of("onnx.AttributeProto", "graphs"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "graphs"));
+        CHECK(c.ok());
     }
     SECTION("doc_string") {
         wire_builder b;
@@ -546,6 +807,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.doc_string() == "abc");
         CHECK(v.has_doc_string());
+        CHECK(attribute_view::field::doc_string == number_of("onnx.AttributeProto", "doc_string"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "doc_string"));
+        CHECK(c.ok());
     }
     SECTION("tp") {
         wire_builder b;
@@ -554,6 +819,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         CHECK(v.has_tp());
         CHECK(v.tp().ok());
         CHECK(v.tp().wire_message().bytes().size() == 3);
+        CHECK(attribute_view::field::tp == number_of("onnx.AttributeProto", "tp"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "tp"));
+        CHECK(c.ok());
     }
     SECTION("type_protos") {
         wire_builder b;
@@ -561,6 +830,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.type_protos().size() == 2);
         CHECK(v.type_protos().at(1).wire_message().bytes().size() == 3);
+        CHECK(attribute_view::field::type_protos == number_of("onnx.AttributeProto", "type_protos"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "type_protos"));
+        CHECK(c.ok());
     }
     SECTION("type") {
         wire_builder b;
@@ -568,6 +841,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(static_cast<int>(v.type()) == 1);
         CHECK(v.type_raw() == 1);
+        CHECK(attribute_view::field::type == number_of("onnx.AttributeProto", "type"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "type"));
+        CHECK(c.ok());
     }
     SECTION("ref_attr_name") {
         wire_builder b;
@@ -575,6 +852,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.ref_attr_name() == "abc");
         CHECK(v.has_ref_attr_name());
+        CHECK(attribute_view::field::ref_attr_name == number_of("onnx.AttributeProto", "ref_attr_name"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "ref_attr_name"));
+        CHECK(c.ok());
     }
     SECTION("sparse_tensor") {
         wire_builder b;
@@ -583,6 +864,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         CHECK(v.has_sparse_tensor());
         CHECK(v.sparse_tensor().ok());
         CHECK(v.sparse_tensor().wire_message().bytes().size() == 3);
+        CHECK(attribute_view::field::sparse_tensor == number_of("onnx.AttributeProto", "sparse_tensor"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "sparse_tensor"));
+        CHECK(c.ok());
     }
     SECTION("sparse_tensors") {
         wire_builder b;
@@ -590,6 +875,10 @@ TEST_CASE("onnx.AttributeProto: every accessor reads its field") {
         const auto v = view_of<attribute_view>(b.str());
         CHECK(v.sparse_tensors().size() == 2);
         CHECK(v.sparse_tensors().at(1).wire_message().bytes().size() == 3);
+        CHECK(attribute_view::field::sparse_tensors == number_of("onnx.AttributeProto", "sparse_tensors"));
+        auto c = cursor_as<attribute_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.AttributeProto", "sparse_tensors"));
+        CHECK(c.ok());
     }
 }
 
@@ -604,6 +893,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         std::vector<long long> got;
         for (auto x : v.dims()) got.push_back(static_cast<long long>(x));
         CHECK(got == std::vector<long long>{1, 2, 3});
+        CHECK(tensor_view::field::dims == number_of("onnx.TensorProto", "dims"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "dims"));
+        CHECK(c.ok());
     }
     SECTION("data_type") {
         wire_builder b;
@@ -611,6 +904,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         const auto v = view_of<tensor_view>(b.str());
         CHECK(v.data_type() == 123);
         CHECK(v.has_data_type());
+        CHECK(tensor_view::field::data_type == number_of("onnx.TensorProto", "data_type"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "data_type"));
+        CHECK(c.ok());
     }
     SECTION("segment") {
         wire_builder b;
@@ -619,6 +916,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         CHECK(v.has_segment());
         CHECK(v.segment().ok());
         CHECK(v.segment().wire_message().bytes().size() == 3);
+        CHECK(tensor_view::field::segment == number_of("onnx.TensorProto", "segment"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "segment"));
+        CHECK(c.ok());
     }
     SECTION("float_data") {
         wire_builder b;
@@ -627,6 +928,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         std::vector<double> got;
         for (auto x : v.float_data()) got.push_back(static_cast<double>(x));
         CHECK(got == std::vector<double>{1.5, -2});
+        CHECK(tensor_view::field::float_data == number_of("onnx.TensorProto", "float_data"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "float_data"));
+        CHECK(c.ok());
     }
     SECTION("int32_data") {
         wire_builder b;
@@ -635,6 +940,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         std::vector<long long> got;
         for (auto x : v.int32_data()) got.push_back(static_cast<long long>(x));
         CHECK(got == std::vector<long long>{1, 2, 3});
+        CHECK(tensor_view::field::int32_data == number_of("onnx.TensorProto", "int32_data"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "int32_data"));
+        CHECK(c.ok());
     }
     SECTION("string_data") {
         wire_builder b;
@@ -642,6 +951,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         const auto v = view_of<tensor_view>(b.str());
         CHECK(v.string_data().size() == 2);
         CHECK(v.string_data().at(1) == "bc");
+        CHECK(tensor_view::field::string_data == number_of("onnx.TensorProto", "string_data"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "string_data"));
+        CHECK(c.ok());
     }
     SECTION("int64_data") {
         wire_builder b;
@@ -650,6 +963,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         std::vector<long long> got;
         for (auto x : v.int64_data()) got.push_back(static_cast<long long>(x));
         CHECK(got == std::vector<long long>{1, 2, 3});
+        CHECK(tensor_view::field::int64_data == number_of("onnx.TensorProto", "int64_data"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "int64_data"));
+        CHECK(c.ok());
     }
     SECTION("name") {
         wire_builder b;
@@ -657,6 +974,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         const auto v = view_of<tensor_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(tensor_view::field::name == number_of("onnx.TensorProto", "name"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("raw_data") {
         wire_builder b;
@@ -664,6 +985,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         const auto v = view_of<tensor_view>(b.str());
         CHECK(v.raw_data() == "abc");
         CHECK(v.has_raw_data());
+        CHECK(tensor_view::field::raw_data == number_of("onnx.TensorProto", "raw_data"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "raw_data"));
+        CHECK(c.ok());
     }
     SECTION("double_data") {
         wire_builder b;
@@ -672,6 +997,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         std::vector<double> got;
         for (auto x : v.double_data()) got.push_back(static_cast<double>(x));
         CHECK(got == std::vector<double>{1.5, -2});
+        CHECK(tensor_view::field::double_data == number_of("onnx.TensorProto", "double_data"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "double_data"));
+        CHECK(c.ok());
     }
     SECTION("uint64_data") {
         wire_builder b;
@@ -680,6 +1009,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         std::vector<long long> got;
         for (auto x : v.uint64_data()) got.push_back(static_cast<long long>(x));
         CHECK(got == std::vector<long long>{1, 2, 3});
+        CHECK(tensor_view::field::uint64_data == number_of("onnx.TensorProto", "uint64_data"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "uint64_data"));
+        CHECK(c.ok());
     }
     SECTION("doc_string") {
         wire_builder b;
@@ -687,6 +1020,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         const auto v = view_of<tensor_view>(b.str());
         CHECK(v.doc_string() == "abc");
         CHECK(v.has_doc_string());
+        CHECK(tensor_view::field::doc_string == number_of("onnx.TensorProto", "doc_string"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "doc_string"));
+        CHECK(c.ok());
     }
     SECTION("external_data") {
         wire_builder b;
@@ -694,6 +1031,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         const auto v = view_of<tensor_view>(b.str());
         CHECK(v.external_data().size() == 2);
         CHECK(v.external_data().at(1).wire_message().bytes().size() == 3);
+        CHECK(tensor_view::field::external_data == number_of("onnx.TensorProto", "external_data"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "external_data"));
+        CHECK(c.ok());
     }
     SECTION("data_location") {
         wire_builder b;
@@ -701,6 +1042,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         const auto v = view_of<tensor_view>(b.str());
         CHECK(static_cast<int>(v.data_location()) == 1);
         CHECK(v.data_location_raw() == 1);
+        CHECK(tensor_view::field::data_location == number_of("onnx.TensorProto", "data_location"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "data_location"));
+        CHECK(c.ok());
     }
     SECTION("metadata_props") {
         wire_builder b;
@@ -708,6 +1053,10 @@ TEST_CASE("onnx.TensorProto: every accessor reads its field") {
         const auto v = view_of<tensor_view>(b.str());
         CHECK(v.metadata_props().size() == 2);
         CHECK(v.metadata_props().at(1).wire_message().bytes().size() == 3);
+        CHECK(tensor_view::field::metadata_props == number_of("onnx.TensorProto", "metadata_props"));
+        auto c = cursor_as<tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto", "metadata_props"));
+        CHECK(c.ok());
     }
 }
 
@@ -721,6 +1070,10 @@ TEST_CASE("onnx.TensorProto.Segment: every accessor reads its field") {
         const auto v = view_of<tensor_segment_view>(b.str());
         CHECK(v.begin() == 123);
         CHECK(v.has_begin());
+        CHECK(tensor_segment_view::field::begin == number_of("onnx.TensorProto.Segment", "begin"));
+        auto c = cursor_as<tensor_segment_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto.Segment", "begin"));
+        CHECK(c.ok());
     }
     SECTION("end") {
         wire_builder b;
@@ -728,6 +1081,10 @@ TEST_CASE("onnx.TensorProto.Segment: every accessor reads its field") {
         const auto v = view_of<tensor_segment_view>(b.str());
         CHECK(v.end() == 123);
         CHECK(v.has_end());
+        CHECK(tensor_segment_view::field::end == number_of("onnx.TensorProto.Segment", "end"));
+        auto c = cursor_as<tensor_segment_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorProto.Segment", "end"));
+        CHECK(c.ok());
     }
 }
 
@@ -742,6 +1099,10 @@ TEST_CASE("onnx.SparseTensorProto: every accessor reads its field") {
         CHECK(v.has_values());
         CHECK(v.values().ok());
         CHECK(v.values().wire_message().bytes().size() == 3);
+        CHECK(sparse_tensor_view::field::values == number_of("onnx.SparseTensorProto", "values"));
+        auto c = cursor_as<sparse_tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SparseTensorProto", "values"));
+        CHECK(c.ok());
     }
     SECTION("indices") {
         wire_builder b;
@@ -750,6 +1111,10 @@ TEST_CASE("onnx.SparseTensorProto: every accessor reads its field") {
         CHECK(v.has_indices());
         CHECK(v.indices().ok());
         CHECK(v.indices().wire_message().bytes().size() == 3);
+        CHECK(sparse_tensor_view::field::indices == number_of("onnx.SparseTensorProto", "indices"));
+        auto c = cursor_as<sparse_tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SparseTensorProto", "indices"));
+        CHECK(c.ok());
     }
     SECTION("dims") {
         wire_builder b;
@@ -758,6 +1123,10 @@ TEST_CASE("onnx.SparseTensorProto: every accessor reads its field") {
         std::vector<long long> got;
         for (auto x : v.dims()) got.push_back(static_cast<long long>(x));
         CHECK(got == std::vector<long long>{1, 2, 3});
+        CHECK(sparse_tensor_view::field::dims == number_of("onnx.SparseTensorProto", "dims"));
+        auto c = cursor_as<sparse_tensor_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SparseTensorProto", "dims"));
+        CHECK(c.ok());
     }
 }
 
@@ -771,6 +1140,10 @@ TEST_CASE("onnx.ValueInfoProto: every accessor reads its field") {
         const auto v = view_of<value_info_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(value_info_view::field::name == number_of("onnx.ValueInfoProto", "name"));
+        auto c = cursor_as<value_info_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ValueInfoProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("type") {
         wire_builder b;
@@ -779,6 +1152,10 @@ TEST_CASE("onnx.ValueInfoProto: every accessor reads its field") {
         CHECK(v.has_type());
         CHECK(v.type().ok());
         CHECK(v.type().wire_message().bytes().size() == 3);
+        CHECK(value_info_view::field::type == number_of("onnx.ValueInfoProto", "type"));
+        auto c = cursor_as<value_info_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ValueInfoProto", "type"));
+        CHECK(c.ok());
     }
     SECTION("doc_string") {
         wire_builder b;
@@ -786,6 +1163,10 @@ TEST_CASE("onnx.ValueInfoProto: every accessor reads its field") {
         const auto v = view_of<value_info_view>(b.str());
         CHECK(v.doc_string() == "abc");
         CHECK(v.has_doc_string());
+        CHECK(value_info_view::field::doc_string == number_of("onnx.ValueInfoProto", "doc_string"));
+        auto c = cursor_as<value_info_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ValueInfoProto", "doc_string"));
+        CHECK(c.ok());
     }
     SECTION("metadata_props") {
         wire_builder b;
@@ -793,6 +1174,10 @@ TEST_CASE("onnx.ValueInfoProto: every accessor reads its field") {
         const auto v = view_of<value_info_view>(b.str());
         CHECK(v.metadata_props().size() == 2);
         CHECK(v.metadata_props().at(1).wire_message().bytes().size() == 3);
+        CHECK(value_info_view::field::metadata_props == number_of("onnx.ValueInfoProto", "metadata_props"));
+        auto c = cursor_as<value_info_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ValueInfoProto", "metadata_props"));
+        CHECK(c.ok());
     }
 }
 
@@ -807,6 +1192,10 @@ TEST_CASE("onnx.TypeProto: every accessor reads its field") {
         CHECK(v.has_tensor_type());
         CHECK(v.tensor_type().ok());
         CHECK(v.tensor_type().wire_message().bytes().size() == 3);
+        CHECK(type_view::field::tensor_type == number_of("onnx.TypeProto", "tensor_type"));
+        auto c = cursor_as<type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto", "tensor_type"));
+        CHECK(c.ok());
     }
     SECTION("sequence_type") {
         wire_builder b;
@@ -815,6 +1204,10 @@ TEST_CASE("onnx.TypeProto: every accessor reads its field") {
         CHECK(v.has_sequence_type());
         CHECK(v.sequence_type().ok());
         CHECK(v.sequence_type().wire_message().bytes().size() == 3);
+        CHECK(type_view::field::sequence_type == number_of("onnx.TypeProto", "sequence_type"));
+        auto c = cursor_as<type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto", "sequence_type"));
+        CHECK(c.ok());
     }
     SECTION("map_type") {
         wire_builder b;
@@ -823,6 +1216,10 @@ TEST_CASE("onnx.TypeProto: every accessor reads its field") {
         CHECK(v.has_map_type());
         CHECK(v.map_type().ok());
         CHECK(v.map_type().wire_message().bytes().size() == 3);
+        CHECK(type_view::field::map_type == number_of("onnx.TypeProto", "map_type"));
+        auto c = cursor_as<type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto", "map_type"));
+        CHECK(c.ok());
     }
     SECTION("denotation") {
         wire_builder b;
@@ -830,6 +1227,10 @@ TEST_CASE("onnx.TypeProto: every accessor reads its field") {
         const auto v = view_of<type_view>(b.str());
         CHECK(v.denotation() == "abc");
         CHECK(v.has_denotation());
+        CHECK(type_view::field::denotation == number_of("onnx.TypeProto", "denotation"));
+        auto c = cursor_as<type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto", "denotation"));
+        CHECK(c.ok());
     }
     SECTION("opaque_type") {
         wire_builder b;
@@ -838,6 +1239,10 @@ TEST_CASE("onnx.TypeProto: every accessor reads its field") {
         CHECK(v.has_opaque_type());
         CHECK(v.opaque_type().ok());
         CHECK(v.opaque_type().wire_message().bytes().size() == 3);
+        CHECK(type_view::field::opaque_type == number_of("onnx.TypeProto", "opaque_type"));
+        auto c = cursor_as<type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto", "opaque_type"));
+        CHECK(c.ok());
     }
     SECTION("sparse_tensor_type") {
         wire_builder b;
@@ -846,6 +1251,10 @@ TEST_CASE("onnx.TypeProto: every accessor reads its field") {
         CHECK(v.has_sparse_tensor_type());
         CHECK(v.sparse_tensor_type().ok());
         CHECK(v.sparse_tensor_type().wire_message().bytes().size() == 3);
+        CHECK(type_view::field::sparse_tensor_type == number_of("onnx.TypeProto", "sparse_tensor_type"));
+        auto c = cursor_as<type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto", "sparse_tensor_type"));
+        CHECK(c.ok());
     }
     SECTION("optional_type") {
         wire_builder b;
@@ -854,6 +1263,10 @@ TEST_CASE("onnx.TypeProto: every accessor reads its field") {
         CHECK(v.has_optional_type());
         CHECK(v.optional_type().ok());
         CHECK(v.optional_type().wire_message().bytes().size() == 3);
+        CHECK(type_view::field::optional_type == number_of("onnx.TypeProto", "optional_type"));
+        auto c = cursor_as<type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto", "optional_type"));
+        CHECK(c.ok());
     }
 }
 
@@ -867,6 +1280,10 @@ TEST_CASE("onnx.TypeProto.Tensor: every accessor reads its field") {
         const auto v = view_of<tensor_type_view>(b.str());
         CHECK(v.elem_type() == 123);
         CHECK(v.has_elem_type());
+        CHECK(tensor_type_view::field::elem_type == number_of("onnx.TypeProto.Tensor", "elem_type"));
+        auto c = cursor_as<tensor_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.Tensor", "elem_type"));
+        CHECK(c.ok());
     }
     SECTION("shape") {
         wire_builder b;
@@ -875,6 +1292,10 @@ TEST_CASE("onnx.TypeProto.Tensor: every accessor reads its field") {
         CHECK(v.has_shape());
         CHECK(v.shape().ok());
         CHECK(v.shape().wire_message().bytes().size() == 3);
+        CHECK(tensor_type_view::field::shape == number_of("onnx.TypeProto.Tensor", "shape"));
+        auto c = cursor_as<tensor_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.Tensor", "shape"));
+        CHECK(c.ok());
     }
 }
 
@@ -889,6 +1310,10 @@ TEST_CASE("onnx.TypeProto.Sequence: every accessor reads its field") {
         CHECK(v.has_elem_type());
         CHECK(v.elem_type().ok());
         CHECK(v.elem_type().wire_message().bytes().size() == 3);
+        CHECK(sequence_type_view::field::elem_type == number_of("onnx.TypeProto.Sequence", "elem_type"));
+        auto c = cursor_as<sequence_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.Sequence", "elem_type"));
+        CHECK(c.ok());
     }
 }
 
@@ -902,6 +1327,10 @@ TEST_CASE("onnx.TypeProto.Map: every accessor reads its field") {
         const auto v = view_of<map_type_view>(b.str());
         CHECK(v.key_type() == 123);
         CHECK(v.has_key_type());
+        CHECK(map_type_view::field::key_type == number_of("onnx.TypeProto.Map", "key_type"));
+        auto c = cursor_as<map_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.Map", "key_type"));
+        CHECK(c.ok());
     }
     SECTION("value_type") {
         wire_builder b;
@@ -910,6 +1339,10 @@ TEST_CASE("onnx.TypeProto.Map: every accessor reads its field") {
         CHECK(v.has_value_type());
         CHECK(v.value_type().ok());
         CHECK(v.value_type().wire_message().bytes().size() == 3);
+        CHECK(map_type_view::field::value_type == number_of("onnx.TypeProto.Map", "value_type"));
+        auto c = cursor_as<map_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.Map", "value_type"));
+        CHECK(c.ok());
     }
 }
 
@@ -924,6 +1357,10 @@ TEST_CASE("onnx.TypeProto.Optional: every accessor reads its field") {
         CHECK(v.has_elem_type());
         CHECK(v.elem_type().ok());
         CHECK(v.elem_type().wire_message().bytes().size() == 3);
+        CHECK(optional_type_view::field::elem_type == number_of("onnx.TypeProto.Optional", "elem_type"));
+        auto c = cursor_as<optional_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.Optional", "elem_type"));
+        CHECK(c.ok());
     }
 }
 
@@ -937,6 +1374,10 @@ TEST_CASE("onnx.TypeProto.SparseTensor: every accessor reads its field") {
         const auto v = view_of<sparse_tensor_type_view>(b.str());
         CHECK(v.elem_type() == 123);
         CHECK(v.has_elem_type());
+        CHECK(sparse_tensor_type_view::field::elem_type == number_of("onnx.TypeProto.SparseTensor", "elem_type"));
+        auto c = cursor_as<sparse_tensor_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.SparseTensor", "elem_type"));
+        CHECK(c.ok());
     }
     SECTION("shape") {
         wire_builder b;
@@ -945,6 +1386,10 @@ TEST_CASE("onnx.TypeProto.SparseTensor: every accessor reads its field") {
         CHECK(v.has_shape());
         CHECK(v.shape().ok());
         CHECK(v.shape().wire_message().bytes().size() == 3);
+        CHECK(sparse_tensor_type_view::field::shape == number_of("onnx.TypeProto.SparseTensor", "shape"));
+        auto c = cursor_as<sparse_tensor_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.SparseTensor", "shape"));
+        CHECK(c.ok());
     }
 }
 
@@ -958,6 +1403,10 @@ TEST_CASE("onnx.TypeProto.Opaque: every accessor reads its field") {
         const auto v = view_of<opaque_type_view>(b.str());
         CHECK(v.domain() == "abc");
         CHECK(v.has_domain());
+        CHECK(opaque_type_view::field::domain == number_of("onnx.TypeProto.Opaque", "domain"));
+        auto c = cursor_as<opaque_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.Opaque", "domain"));
+        CHECK(c.ok());
     }
     SECTION("name") {
         wire_builder b;
@@ -965,6 +1414,10 @@ TEST_CASE("onnx.TypeProto.Opaque: every accessor reads its field") {
         const auto v = view_of<opaque_type_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(opaque_type_view::field::name == number_of("onnx.TypeProto.Opaque", "name"));
+        auto c = cursor_as<opaque_type_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TypeProto.Opaque", "name"));
+        CHECK(c.ok());
     }
 }
 
@@ -978,6 +1431,10 @@ TEST_CASE("onnx.TensorShapeProto: every accessor reads its field") {
         const auto v = view_of<tensor_shape_view>(b.str());
         CHECK(v.dim().size() == 2);
         CHECK(v.dim().at(1).wire_message().bytes().size() == 3);
+        CHECK(tensor_shape_view::field::dim == number_of("onnx.TensorShapeProto", "dim"));
+        auto c = cursor_as<tensor_shape_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorShapeProto", "dim"));
+        CHECK(c.ok());
     }
 }
 
@@ -991,6 +1448,10 @@ TEST_CASE("onnx.TensorShapeProto.Dimension: every accessor reads its field") {
         const auto v = view_of<dimension_view>(b.str());
         CHECK(v.dim_value() == 123);
         CHECK(v.has_dim_value());
+        CHECK(dimension_view::field::dim_value == number_of("onnx.TensorShapeProto.Dimension", "dim_value"));
+        auto c = cursor_as<dimension_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorShapeProto.Dimension", "dim_value"));
+        CHECK(c.ok());
     }
     SECTION("dim_param") {
         wire_builder b;
@@ -998,6 +1459,10 @@ TEST_CASE("onnx.TensorShapeProto.Dimension: every accessor reads its field") {
         const auto v = view_of<dimension_view>(b.str());
         CHECK(v.dim_param() == "abc");
         CHECK(v.has_dim_param());
+        CHECK(dimension_view::field::dim_param == number_of("onnx.TensorShapeProto.Dimension", "dim_param"));
+        auto c = cursor_as<dimension_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorShapeProto.Dimension", "dim_param"));
+        CHECK(c.ok());
     }
     SECTION("denotation") {
         wire_builder b;
@@ -1005,6 +1470,10 @@ TEST_CASE("onnx.TensorShapeProto.Dimension: every accessor reads its field") {
         const auto v = view_of<dimension_view>(b.str());
         CHECK(v.denotation() == "abc");
         CHECK(v.has_denotation());
+        CHECK(dimension_view::field::denotation == number_of("onnx.TensorShapeProto.Dimension", "denotation"));
+        auto c = cursor_as<dimension_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.TensorShapeProto.Dimension", "denotation"));
+        CHECK(c.ok());
     }
 }
 
@@ -1018,6 +1487,10 @@ TEST_CASE("onnx.IntIntListEntryProto: every accessor reads its field") {
         const auto v = view_of<int_list_entry_view>(b.str());
         CHECK(v.key() == 123);
         CHECK(v.has_key());
+        CHECK(int_list_entry_view::field::key == number_of("onnx.IntIntListEntryProto", "key"));
+        auto c = cursor_as<int_list_entry_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.IntIntListEntryProto", "key"));
+        CHECK(c.ok());
     }
     SECTION("value") {
         wire_builder b;
@@ -1026,6 +1499,10 @@ TEST_CASE("onnx.IntIntListEntryProto: every accessor reads its field") {
         std::vector<long long> got;
         for (auto x : v.value()) got.push_back(static_cast<long long>(x));
         CHECK(got == std::vector<long long>{1, 2, 3});
+        CHECK(int_list_entry_view::field::value == number_of("onnx.IntIntListEntryProto", "value"));
+        auto c = cursor_as<int_list_entry_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.IntIntListEntryProto", "value"));
+        CHECK(c.ok());
     }
 }
 
@@ -1039,6 +1516,10 @@ TEST_CASE("onnx.DeviceConfigurationProto: every accessor reads its field") {
         const auto v = view_of<device_configuration_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(device_configuration_view::field::name == number_of("onnx.DeviceConfigurationProto", "name"));
+        auto c = cursor_as<device_configuration_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.DeviceConfigurationProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("num_devices") {
         wire_builder b;
@@ -1046,6 +1527,10 @@ TEST_CASE("onnx.DeviceConfigurationProto: every accessor reads its field") {
         const auto v = view_of<device_configuration_view>(b.str());
         CHECK(v.num_devices() == 123);
         CHECK(v.has_num_devices());
+        CHECK(device_configuration_view::field::num_devices == number_of("onnx.DeviceConfigurationProto", "num_devices"));
+        auto c = cursor_as<device_configuration_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.DeviceConfigurationProto", "num_devices"));
+        CHECK(c.ok());
     }
     SECTION("device") {
         wire_builder b;
@@ -1053,6 +1538,10 @@ TEST_CASE("onnx.DeviceConfigurationProto: every accessor reads its field") {
         const auto v = view_of<device_configuration_view>(b.str());
         CHECK(v.device().size() == 2);
         CHECK(v.device().at(1) == "bc");
+        CHECK(device_configuration_view::field::device == number_of("onnx.DeviceConfigurationProto", "device"));
+        auto c = cursor_as<device_configuration_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.DeviceConfigurationProto", "device"));
+        CHECK(c.ok());
     }
 }
 
@@ -1066,6 +1555,10 @@ TEST_CASE("onnx.NodeDeviceConfigurationProto: every accessor reads its field") {
         const auto v = view_of<node_device_configuration_view>(b.str());
         CHECK(v.configuration_id() == "abc");
         CHECK(v.has_configuration_id());
+        CHECK(node_device_configuration_view::field::configuration_id == number_of("onnx.NodeDeviceConfigurationProto", "configuration_id"));
+        auto c = cursor_as<node_device_configuration_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeDeviceConfigurationProto", "configuration_id"));
+        CHECK(c.ok());
     }
     SECTION("sharding_spec") {
         wire_builder b;
@@ -1073,6 +1566,10 @@ TEST_CASE("onnx.NodeDeviceConfigurationProto: every accessor reads its field") {
         const auto v = view_of<node_device_configuration_view>(b.str());
         CHECK(v.sharding_spec().size() == 2);
         CHECK(v.sharding_spec().at(1).wire_message().bytes().size() == 3);
+        CHECK(node_device_configuration_view::field::sharding_spec == number_of("onnx.NodeDeviceConfigurationProto", "sharding_spec"));
+        auto c = cursor_as<node_device_configuration_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeDeviceConfigurationProto", "sharding_spec"));
+        CHECK(c.ok());
     }
     SECTION("pipeline_stage") {
         wire_builder b;
@@ -1080,6 +1577,10 @@ TEST_CASE("onnx.NodeDeviceConfigurationProto: every accessor reads its field") {
         const auto v = view_of<node_device_configuration_view>(b.str());
         CHECK(v.pipeline_stage() == 123);
         CHECK(v.has_pipeline_stage());
+        CHECK(node_device_configuration_view::field::pipeline_stage == number_of("onnx.NodeDeviceConfigurationProto", "pipeline_stage"));
+        auto c = cursor_as<node_device_configuration_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.NodeDeviceConfigurationProto", "pipeline_stage"));
+        CHECK(c.ok());
     }
 }
 
@@ -1093,6 +1594,10 @@ TEST_CASE("onnx.ShardingSpecProto: every accessor reads its field") {
         const auto v = view_of<sharding_spec_view>(b.str());
         CHECK(v.tensor_name() == "abc");
         CHECK(v.has_tensor_name());
+        CHECK(sharding_spec_view::field::tensor_name == number_of("onnx.ShardingSpecProto", "tensor_name"));
+        auto c = cursor_as<sharding_spec_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ShardingSpecProto", "tensor_name"));
+        CHECK(c.ok());
     }
     SECTION("device") {
         wire_builder b;
@@ -1101,6 +1606,10 @@ TEST_CASE("onnx.ShardingSpecProto: every accessor reads its field") {
         std::vector<long long> got;
         for (auto x : v.device()) got.push_back(static_cast<long long>(x));
         CHECK(got == std::vector<long long>{1, 2, 3});
+        CHECK(sharding_spec_view::field::device == number_of("onnx.ShardingSpecProto", "device"));
+        auto c = cursor_as<sharding_spec_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ShardingSpecProto", "device"));
+        CHECK(c.ok());
     }
     SECTION("index_to_device_group_map") {
         wire_builder b;
@@ -1108,6 +1617,10 @@ TEST_CASE("onnx.ShardingSpecProto: every accessor reads its field") {
         const auto v = view_of<sharding_spec_view>(b.str());
         CHECK(v.index_to_device_group_map().size() == 2);
         CHECK(v.index_to_device_group_map().at(1).wire_message().bytes().size() == 3);
+        CHECK(sharding_spec_view::field::index_to_device_group_map == number_of("onnx.ShardingSpecProto", "index_to_device_group_map"));
+        auto c = cursor_as<sharding_spec_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ShardingSpecProto", "index_to_device_group_map"));
+        CHECK(c.ok());
     }
     SECTION("sharded_dim") {
         wire_builder b;
@@ -1115,6 +1628,10 @@ TEST_CASE("onnx.ShardingSpecProto: every accessor reads its field") {
         const auto v = view_of<sharding_spec_view>(b.str());
         CHECK(v.sharded_dim().size() == 2);
         CHECK(v.sharded_dim().at(1).wire_message().bytes().size() == 3);
+        CHECK(sharding_spec_view::field::sharded_dim == number_of("onnx.ShardingSpecProto", "sharded_dim"));
+        auto c = cursor_as<sharding_spec_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ShardingSpecProto", "sharded_dim"));
+        CHECK(c.ok());
     }
 }
 
@@ -1128,6 +1645,10 @@ TEST_CASE("onnx.ShardedDimProto: every accessor reads its field") {
         const auto v = view_of<sharded_dim_view>(b.str());
         CHECK(v.axis() == 123);
         CHECK(v.has_axis());
+        CHECK(sharded_dim_view::field::axis == number_of("onnx.ShardedDimProto", "axis"));
+        auto c = cursor_as<sharded_dim_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ShardedDimProto", "axis"));
+        CHECK(c.ok());
     }
     SECTION("simple_sharding") {
         wire_builder b;
@@ -1135,6 +1656,10 @@ TEST_CASE("onnx.ShardedDimProto: every accessor reads its field") {
         const auto v = view_of<sharded_dim_view>(b.str());
         CHECK(v.simple_sharding().size() == 2);
         CHECK(v.simple_sharding().at(1).wire_message().bytes().size() == 3);
+        CHECK(sharded_dim_view::field::simple_sharding == number_of("onnx.ShardedDimProto", "simple_sharding"));
+        auto c = cursor_as<sharded_dim_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.ShardedDimProto", "simple_sharding"));
+        CHECK(c.ok());
     }
 }
 
@@ -1148,6 +1673,10 @@ TEST_CASE("onnx.SimpleShardedDimProto: every accessor reads its field") {
         const auto v = view_of<simple_sharded_dim_view>(b.str());
         CHECK(v.dim_value() == 123);
         CHECK(v.has_dim_value());
+        CHECK(simple_sharded_dim_view::field::dim_value == number_of("onnx.SimpleShardedDimProto", "dim_value"));
+        auto c = cursor_as<simple_sharded_dim_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SimpleShardedDimProto", "dim_value"));
+        CHECK(c.ok());
     }
     SECTION("dim_param") {
         wire_builder b;
@@ -1155,6 +1684,10 @@ TEST_CASE("onnx.SimpleShardedDimProto: every accessor reads its field") {
         const auto v = view_of<simple_sharded_dim_view>(b.str());
         CHECK(v.dim_param() == "abc");
         CHECK(v.has_dim_param());
+        CHECK(simple_sharded_dim_view::field::dim_param == number_of("onnx.SimpleShardedDimProto", "dim_param"));
+        auto c = cursor_as<simple_sharded_dim_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SimpleShardedDimProto", "dim_param"));
+        CHECK(c.ok());
     }
     SECTION("num_shards") {
         wire_builder b;
@@ -1162,6 +1695,10 @@ TEST_CASE("onnx.SimpleShardedDimProto: every accessor reads its field") {
         const auto v = view_of<simple_sharded_dim_view>(b.str());
         CHECK(v.num_shards() == 123);
         CHECK(v.has_num_shards());
+        CHECK(simple_sharded_dim_view::field::num_shards == number_of("onnx.SimpleShardedDimProto", "num_shards"));
+        auto c = cursor_as<simple_sharded_dim_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SimpleShardedDimProto", "num_shards"));
+        CHECK(c.ok());
     }
 }
 
@@ -1175,6 +1712,10 @@ TEST_CASE("onnx.SequenceProto: every accessor reads its field") {
         const auto v = view_of<sequence_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(sequence_view::field::name == number_of("onnx.SequenceProto", "name"));
+        auto c = cursor_as<sequence_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SequenceProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("elem_type") {
         wire_builder b;
@@ -1182,6 +1723,10 @@ TEST_CASE("onnx.SequenceProto: every accessor reads its field") {
         const auto v = view_of<sequence_view>(b.str());
         CHECK(v.elem_type() == 123);
         CHECK(v.has_elem_type());
+        CHECK(sequence_view::field::elem_type == number_of("onnx.SequenceProto", "elem_type"));
+        auto c = cursor_as<sequence_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SequenceProto", "elem_type"));
+        CHECK(c.ok());
     }
     SECTION("tensor_values") {
         wire_builder b;
@@ -1189,6 +1734,10 @@ TEST_CASE("onnx.SequenceProto: every accessor reads its field") {
         const auto v = view_of<sequence_view>(b.str());
         CHECK(v.tensor_values().size() == 2);
         CHECK(v.tensor_values().at(1).wire_message().bytes().size() == 3);
+        CHECK(sequence_view::field::tensor_values == number_of("onnx.SequenceProto", "tensor_values"));
+        auto c = cursor_as<sequence_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SequenceProto", "tensor_values"));
+        CHECK(c.ok());
     }
     SECTION("sparse_tensor_values") {
         wire_builder b;
@@ -1196,6 +1745,10 @@ TEST_CASE("onnx.SequenceProto: every accessor reads its field") {
         const auto v = view_of<sequence_view>(b.str());
         CHECK(v.sparse_tensor_values().size() == 2);
         CHECK(v.sparse_tensor_values().at(1).wire_message().bytes().size() == 3);
+        CHECK(sequence_view::field::sparse_tensor_values == number_of("onnx.SequenceProto", "sparse_tensor_values"));
+        auto c = cursor_as<sequence_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SequenceProto", "sparse_tensor_values"));
+        CHECK(c.ok());
     }
     SECTION("sequence_values") {
         wire_builder b;
@@ -1203,6 +1756,10 @@ TEST_CASE("onnx.SequenceProto: every accessor reads its field") {
         const auto v = view_of<sequence_view>(b.str());
         CHECK(v.sequence_values().size() == 2);
         CHECK(v.sequence_values().at(1).wire_message().bytes().size() == 3);
+        CHECK(sequence_view::field::sequence_values == number_of("onnx.SequenceProto", "sequence_values"));
+        auto c = cursor_as<sequence_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SequenceProto", "sequence_values"));
+        CHECK(c.ok());
     }
     SECTION("map_values") {
         wire_builder b;
@@ -1210,6 +1767,10 @@ TEST_CASE("onnx.SequenceProto: every accessor reads its field") {
         const auto v = view_of<sequence_view>(b.str());
         CHECK(v.map_values().size() == 2);
         CHECK(v.map_values().at(1).wire_message().bytes().size() == 3);
+        CHECK(sequence_view::field::map_values == number_of("onnx.SequenceProto", "map_values"));
+        auto c = cursor_as<sequence_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SequenceProto", "map_values"));
+        CHECK(c.ok());
     }
     SECTION("optional_values") {
         wire_builder b;
@@ -1217,6 +1778,10 @@ TEST_CASE("onnx.SequenceProto: every accessor reads its field") {
         const auto v = view_of<sequence_view>(b.str());
         CHECK(v.optional_values().size() == 2);
         CHECK(v.optional_values().at(1).wire_message().bytes().size() == 3);
+        CHECK(sequence_view::field::optional_values == number_of("onnx.SequenceProto", "optional_values"));
+        auto c = cursor_as<sequence_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.SequenceProto", "optional_values"));
+        CHECK(c.ok());
     }
 }
 
@@ -1230,6 +1795,10 @@ TEST_CASE("onnx.MapProto: every accessor reads its field") {
         const auto v = view_of<map_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(map_view::field::name == number_of("onnx.MapProto", "name"));
+        auto c = cursor_as<map_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.MapProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("key_type") {
         wire_builder b;
@@ -1237,6 +1806,10 @@ TEST_CASE("onnx.MapProto: every accessor reads its field") {
         const auto v = view_of<map_view>(b.str());
         CHECK(v.key_type() == 123);
         CHECK(v.has_key_type());
+        CHECK(map_view::field::key_type == number_of("onnx.MapProto", "key_type"));
+        auto c = cursor_as<map_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.MapProto", "key_type"));
+        CHECK(c.ok());
     }
     SECTION("keys") {
         wire_builder b;
@@ -1245,6 +1818,10 @@ TEST_CASE("onnx.MapProto: every accessor reads its field") {
         std::vector<long long> got;
         for (auto x : v.keys()) got.push_back(static_cast<long long>(x));
         CHECK(got == std::vector<long long>{1, 2, 3});
+        CHECK(map_view::field::keys == number_of("onnx.MapProto", "keys"));
+        auto c = cursor_as<map_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.MapProto", "keys"));
+        CHECK(c.ok());
     }
     SECTION("string_keys") {
         wire_builder b;
@@ -1252,6 +1829,10 @@ TEST_CASE("onnx.MapProto: every accessor reads its field") {
         const auto v = view_of<map_view>(b.str());
         CHECK(v.string_keys().size() == 2);
         CHECK(v.string_keys().at(1) == "bc");
+        CHECK(map_view::field::string_keys == number_of("onnx.MapProto", "string_keys"));
+        auto c = cursor_as<map_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.MapProto", "string_keys"));
+        CHECK(c.ok());
     }
     SECTION("values") {
         wire_builder b;
@@ -1260,6 +1841,10 @@ TEST_CASE("onnx.MapProto: every accessor reads its field") {
         CHECK(v.has_values());
         CHECK(v.values().ok());
         CHECK(v.values().wire_message().bytes().size() == 3);
+        CHECK(map_view::field::values == number_of("onnx.MapProto", "values"));
+        auto c = cursor_as<map_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.MapProto", "values"));
+        CHECK(c.ok());
     }
 }
 
@@ -1273,6 +1858,10 @@ TEST_CASE("onnx.OptionalProto: every accessor reads its field") {
         const auto v = view_of<optional_view>(b.str());
         CHECK(v.name() == "abc");
         CHECK(v.has_name());
+        CHECK(optional_view::field::name == number_of("onnx.OptionalProto", "name"));
+        auto c = cursor_as<optional_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OptionalProto", "name"));
+        CHECK(c.ok());
     }
     SECTION("elem_type") {
         wire_builder b;
@@ -1280,6 +1869,10 @@ TEST_CASE("onnx.OptionalProto: every accessor reads its field") {
         const auto v = view_of<optional_view>(b.str());
         CHECK(v.elem_type() == 123);
         CHECK(v.has_elem_type());
+        CHECK(optional_view::field::elem_type == number_of("onnx.OptionalProto", "elem_type"));
+        auto c = cursor_as<optional_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OptionalProto", "elem_type"));
+        CHECK(c.ok());
     }
     SECTION("tensor_value") {
         wire_builder b;
@@ -1288,6 +1881,10 @@ TEST_CASE("onnx.OptionalProto: every accessor reads its field") {
         CHECK(v.has_tensor_value());
         CHECK(v.tensor_value().ok());
         CHECK(v.tensor_value().wire_message().bytes().size() == 3);
+        CHECK(optional_view::field::tensor_value == number_of("onnx.OptionalProto", "tensor_value"));
+        auto c = cursor_as<optional_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OptionalProto", "tensor_value"));
+        CHECK(c.ok());
     }
     SECTION("sparse_tensor_value") {
         wire_builder b;
@@ -1296,6 +1893,10 @@ TEST_CASE("onnx.OptionalProto: every accessor reads its field") {
         CHECK(v.has_sparse_tensor_value());
         CHECK(v.sparse_tensor_value().ok());
         CHECK(v.sparse_tensor_value().wire_message().bytes().size() == 3);
+        CHECK(optional_view::field::sparse_tensor_value == number_of("onnx.OptionalProto", "sparse_tensor_value"));
+        auto c = cursor_as<optional_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OptionalProto", "sparse_tensor_value"));
+        CHECK(c.ok());
     }
     SECTION("sequence_value") {
         wire_builder b;
@@ -1304,6 +1905,10 @@ TEST_CASE("onnx.OptionalProto: every accessor reads its field") {
         CHECK(v.has_sequence_value());
         CHECK(v.sequence_value().ok());
         CHECK(v.sequence_value().wire_message().bytes().size() == 3);
+        CHECK(optional_view::field::sequence_value == number_of("onnx.OptionalProto", "sequence_value"));
+        auto c = cursor_as<optional_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OptionalProto", "sequence_value"));
+        CHECK(c.ok());
     }
     SECTION("map_value") {
         wire_builder b;
@@ -1312,6 +1917,10 @@ TEST_CASE("onnx.OptionalProto: every accessor reads its field") {
         CHECK(v.has_map_value());
         CHECK(v.map_value().ok());
         CHECK(v.map_value().wire_message().bytes().size() == 3);
+        CHECK(optional_view::field::map_value == number_of("onnx.OptionalProto", "map_value"));
+        auto c = cursor_as<optional_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OptionalProto", "map_value"));
+        CHECK(c.ok());
     }
     SECTION("optional_value") {
         wire_builder b;
@@ -1320,6 +1929,10 @@ TEST_CASE("onnx.OptionalProto: every accessor reads its field") {
         CHECK(v.has_optional_value());
         CHECK(v.optional_value().ok());
         CHECK(v.optional_value().wire_message().bytes().size() == 3);
+        CHECK(optional_view::field::optional_value == number_of("onnx.OptionalProto", "optional_value"));
+        auto c = cursor_as<optional_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OptionalProto", "optional_value"));
+        CHECK(c.ok());
     }
 }
 
@@ -1333,6 +1946,10 @@ TEST_CASE("onnx.OperatorProto: every accessor reads its field") {
         const auto v = view_of<operator_view>(b.str());
         CHECK(v.op_type() == "abc");
         CHECK(v.has_op_type());
+        CHECK(operator_view::field::op_type == number_of("onnx.OperatorProto", "op_type"));
+        auto c = cursor_as<operator_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorProto", "op_type"));
+        CHECK(c.ok());
     }
     SECTION("since_version") {
         wire_builder b;
@@ -1340,6 +1957,10 @@ TEST_CASE("onnx.OperatorProto: every accessor reads its field") {
         const auto v = view_of<operator_view>(b.str());
         CHECK(v.since_version() == 123);
         CHECK(v.has_since_version());
+        CHECK(operator_view::field::since_version == number_of("onnx.OperatorProto", "since_version"));
+        auto c = cursor_as<operator_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorProto", "since_version"));
+        CHECK(c.ok());
     }
     SECTION("status") {
         wire_builder b;
@@ -1347,6 +1968,10 @@ TEST_CASE("onnx.OperatorProto: every accessor reads its field") {
         const auto v = view_of<operator_view>(b.str());
         CHECK(static_cast<int>(v.status()) == 1);
         CHECK(v.status_raw() == 1);
+        CHECK(operator_view::field::status == number_of("onnx.OperatorProto", "status"));
+        auto c = cursor_as<operator_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorProto", "status"));
+        CHECK(c.ok());
     }
     SECTION("doc_string") {
         wire_builder b;
@@ -1354,6 +1979,10 @@ TEST_CASE("onnx.OperatorProto: every accessor reads its field") {
         const auto v = view_of<operator_view>(b.str());
         CHECK(v.doc_string() == "abc");
         CHECK(v.has_doc_string());
+        CHECK(operator_view::field::doc_string == number_of("onnx.OperatorProto", "doc_string"));
+        auto c = cursor_as<operator_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorProto", "doc_string"));
+        CHECK(c.ok());
     }
 }
 
@@ -1367,6 +1996,10 @@ TEST_CASE("onnx.OperatorSetProto: every accessor reads its field") {
         const auto v = view_of<operator_set_view>(b.str());
         CHECK(v.magic() == "abc");
         CHECK(v.has_magic());
+        CHECK(operator_set_view::field::magic == number_of("onnx.OperatorSetProto", "magic"));
+        auto c = cursor_as<operator_set_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetProto", "magic"));
+        CHECK(c.ok());
     }
     SECTION("ir_version") {
         wire_builder b;
@@ -1374,6 +2007,10 @@ TEST_CASE("onnx.OperatorSetProto: every accessor reads its field") {
         const auto v = view_of<operator_set_view>(b.str());
         CHECK(v.ir_version() == 123);
         CHECK(v.has_ir_version());
+        CHECK(operator_set_view::field::ir_version == number_of("onnx.OperatorSetProto", "ir_version"));
+        auto c = cursor_as<operator_set_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetProto", "ir_version"));
+        CHECK(c.ok());
     }
     SECTION("ir_version_prerelease") {
         wire_builder b;
@@ -1381,6 +2018,10 @@ TEST_CASE("onnx.OperatorSetProto: every accessor reads its field") {
         const auto v = view_of<operator_set_view>(b.str());
         CHECK(v.ir_version_prerelease() == "abc");
         CHECK(v.has_ir_version_prerelease());
+        CHECK(operator_set_view::field::ir_version_prerelease == number_of("onnx.OperatorSetProto", "ir_version_prerelease"));
+        auto c = cursor_as<operator_set_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetProto", "ir_version_prerelease"));
+        CHECK(c.ok());
     }
     SECTION("domain") {
         wire_builder b;
@@ -1388,6 +2029,10 @@ TEST_CASE("onnx.OperatorSetProto: every accessor reads its field") {
         const auto v = view_of<operator_set_view>(b.str());
         CHECK(v.domain() == "abc");
         CHECK(v.has_domain());
+        CHECK(operator_set_view::field::domain == number_of("onnx.OperatorSetProto", "domain"));
+        auto c = cursor_as<operator_set_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetProto", "domain"));
+        CHECK(c.ok());
     }
     SECTION("opset_version") {
         wire_builder b;
@@ -1395,6 +2040,10 @@ TEST_CASE("onnx.OperatorSetProto: every accessor reads its field") {
         const auto v = view_of<operator_set_view>(b.str());
         CHECK(v.opset_version() == 123);
         CHECK(v.has_opset_version());
+        CHECK(operator_set_view::field::opset_version == number_of("onnx.OperatorSetProto", "opset_version"));
+        auto c = cursor_as<operator_set_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetProto", "opset_version"));
+        CHECK(c.ok());
     }
     SECTION("doc_string") {
         wire_builder b;
@@ -1402,6 +2051,10 @@ TEST_CASE("onnx.OperatorSetProto: every accessor reads its field") {
         const auto v = view_of<operator_set_view>(b.str());
         CHECK(v.doc_string() == "abc");
         CHECK(v.has_doc_string());
+        CHECK(operator_set_view::field::doc_string == number_of("onnx.OperatorSetProto", "doc_string"));
+        auto c = cursor_as<operator_set_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetProto", "doc_string"));
+        CHECK(c.ok());
     }
     SECTION("ir_build_metadata") {
         wire_builder b;
@@ -1409,6 +2062,10 @@ TEST_CASE("onnx.OperatorSetProto: every accessor reads its field") {
         const auto v = view_of<operator_set_view>(b.str());
         CHECK(v.ir_build_metadata() == "abc");
         CHECK(v.has_ir_build_metadata());
+        CHECK(operator_set_view::field::ir_build_metadata == number_of("onnx.OperatorSetProto", "ir_build_metadata"));
+        auto c = cursor_as<operator_set_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetProto", "ir_build_metadata"));
+        CHECK(c.ok());
     }
     SECTION("operator") {
         wire_builder b;
@@ -1416,6 +2073,10 @@ TEST_CASE("onnx.OperatorSetProto: every accessor reads its field") {
         const auto v = view_of<operator_set_view>(b.str());
         CHECK(v.operator_().size() == 2);
         CHECK(v.operator_().at(1).wire_message().bytes().size() == 3);
+        CHECK(operator_set_view::field::operator_ == number_of("onnx.OperatorSetProto", "operator"));
+        auto c = cursor_as<operator_set_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetProto", "operator"));
+        CHECK(c.ok());
     }
     SECTION("functions") {
         wire_builder b;
@@ -1423,5 +2084,9 @@ TEST_CASE("onnx.OperatorSetProto: every accessor reads its field") {
         const auto v = view_of<operator_set_view>(b.str());
         CHECK(v.functions().size() == 2);
         CHECK(v.functions().at(1).wire_message().bytes().size() == 3);
+        CHECK(operator_set_view::field::functions == number_of("onnx.OperatorSetProto", "functions"));
+        auto c = cursor_as<operator_set_view>(b.str().data(), b.str().size());
+        CHECK(c.next() == number_of("onnx.OperatorSetProto", "functions"));
+        CHECK(c.ok());
     }
 }
