@@ -6,7 +6,7 @@
 // reports an error. The same bytes are also read as the roots of
 // onnx-data.proto (TensorProto, SequenceProto) under the same contract, and
 // the model once more with a small depth limit so that the limit's edges are
-// explored too.
+// explored too. Each time a walk with cursors must reach verify()'s verdict.
 #include <cstddef>
 #include <cstdint>
 #include <complex>
@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "fuzz_check.hpp"
+#include "cursor_walk.hpp"
 #include "model_walk.hpp"
 #include "onnxview/verify.hpp"
 
@@ -132,6 +133,23 @@ void tensor_access(fuzzing::model_walker& w, const tensor_view& t) {
 }
 #endif
 
+// The cursors' side of the contract: a walk with cursors over every field
+// (cursor_walk.hpp) fails exactly when verify() does - except on merges
+// deeper than the views follow, which a cursor, yielding each occurrence,
+// does not meet.
+template <class View>
+void cursor_contract(const char* what, const std::uint8_t* data, std::size_t size, const parse_options& o,
+                     error verified) {
+    fuzzing::cursor_walk_stats s;
+    const error walked = fuzzing::walk_fields(cursor_as<View>(data, size, o), s);
+    if (verified.code == errc::merge_too_deep) return;
+    if (walked.ok() != verified.ok())
+        std::fprintf(stderr, "%s: verify() = %s@%llu but the cursor walk gave %s@%llu\n", what,
+                     errc_name(verified.code), static_cast<unsigned long long>(verified.offset),
+                     errc_name(walked.code), static_cast<unsigned long long>(walked.offset));
+    FUZZ_CHECK(walked.ok() == verified.ok());
+}
+
 void report(const char* what, error verified, error walked) {
     std::fprintf(stderr, "%s: verify() = %s@%llu but a view reported %s@%llu\n", what,
                  errc_name(verified.code), static_cast<unsigned long long>(verified.offset),
@@ -151,6 +169,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const error v = verify(data, size, schema::msg_ModelProto, defaults);
         if (v.ok() && !w.stats.first_error.ok()) report("model", v, w.stats.first_error);
         FUZZ_CHECK(!v.ok() || w.stats.first_error.ok());
+        cursor_contract<model_view>("model", data, size, defaults, v);
     }
 #ifdef ONNXVIEW_FUZZ_HAS_CHECK
     {
@@ -171,6 +190,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const error v = verify(data, size, schema::msg_ModelProto, small);
         if (v.ok() && !w.stats.first_error.ok()) report("model (small depth)", v, w.stats.first_error);
         FUZZ_CHECK(!v.ok() || w.stats.first_error.ok());
+        cursor_contract<model_view>("model (small depth)", data, size, small, v);
     }
     {
         fuzzing::model_walker w;
@@ -181,6 +201,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const error v = verify(data, size, schema::msg_TensorProto, defaults);
         if (v.ok() && !w.stats.first_error.ok()) report("tensor", v, w.stats.first_error);
         FUZZ_CHECK(!v.ok() || w.stats.first_error.ok());
+        cursor_contract<tensor_view>("tensor", data, size, defaults, v);
     }
     {
         fuzzing::model_walker w;
@@ -188,6 +209,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const error v = verify(data, size, schema::msg_SequenceProto, defaults);
         if (v.ok() && !w.stats.first_error.ok()) report("sequence", v, w.stats.first_error);
         FUZZ_CHECK(!v.ok() || w.stats.first_error.ok());
+        cursor_contract<sequence_view>("sequence", data, size, defaults, v);
     }
     return 0;
 }

@@ -286,6 +286,7 @@ def main():
             "#endif  // ONNXVIEW_VIEWS_ACCESSORS_HPP\n")
     open(os.path.join(outdir, "accessors.hpp"), "w").write(text)
     open(os.path.join(root, "tests", "model", "accessors_test.cpp"), "w").write(gen_accessor_test())
+    open(os.path.join(root, "fuzz", "cursor_walk.hpp"), "w").write(gen_cursor_walk())
     return 0
 
 
@@ -366,6 +367,54 @@ def gen_accessor_test():
                        f'        CHECK(c.next() == {n});\n        CHECK(c.ok());\n')
             out.append('    }\n')
         out.append('}\n')
+    return "".join(out)
+
+
+def gen_cursor_walk():
+    """fuzz/cursor_walk.hpp: a walk with cursors over every field of every
+    message reachable from a root, for the fuzz contract and the hostile tests."""
+    out = [HEADER.format(what="a cursor walk over every field of every message").replace(
+        "// Include onnxview/model.hpp rather than this file.\n",
+        "//\n// walk_fields(c, stats) reads every field the cursor yields: each string's\n"
+        "// bytes, each scalar, each element of a repeated scalar, and every nested\n"
+        "// message with a cursor of its own type; it returns the first error met\n"
+        "// (the cursor's or a nested one's). Used by fuzz_model and tests/hostile.\n"),
+        "#ifndef ONNXVIEW_FUZZ_CURSOR_WALK_HPP\n#define ONNXVIEW_FUZZ_CURSOR_WALK_HPP\n\n"
+        '#include <cstdint>\n\n#include "onnxview/cursor.hpp"\n\n'
+        "namespace onnxview {\nnamespace fuzzing {\n\n"
+        "struct cursor_walk_stats {\n    std::uint64_t fields = 0;\n    std::uint64_t checksum = 0;\n"
+        "    void add(std::uint64_t v) noexcept {\n        ++fields;\n        checksum = checksum * 31 + v;\n    }\n"
+        "    void add(std::string_view s) noexcept {\n        add(s.size());\n"
+        "        if (!s.empty()) checksum += static_cast<unsigned char>(s[s.size() - 1]);\n    }\n};\n\n"]
+    for msg, view, _, fields in SCHEMA:
+        out.append(f"inline error walk_fields(cursor<{view}> c, cursor_walk_stats& s) noexcept;\n")
+    for msg, view, _, fields in SCHEMA:
+        out.append(f"\ninline error walk_fields(cursor<{view}> c, cursor_walk_stats& s) noexcept {{\n"
+                   f"    while (const std::uint32_t n = c.next()) {{\n        switch (n) {{\n")
+        for f in fields:
+            name, t = f[1], f[2]
+            acc = name + "_" if name in CPP_KEYWORDS else name
+            case = f"            case {view}::field::{acc}:"
+            if t.startswith("msg:") or t.startswith("rep:msg:"):
+                child = VIEW[t.split(":")[-1]]
+                out.append(f"{case}\n                if (const error e = walk_fields(c.message<{child}>(), s)) return e;\n"
+                           f"                break;\n")
+            elif t in ("string", "bytes", "rep:string", "rep:bytes"):
+                out.append(f"{case} s.add(c.as_string()); break;\n")
+            elif t.startswith("rep:"):
+                elem = REPEATED_SCALAR[t[4:]][0]
+                value = "v != 0" if t[4:] in ("float", "double") else "v"  # floats: no UB on conversion
+                out.append(f"{case}\n                for (auto v : c.elements<{elem}>()) s.add(static_cast<std::uint64_t>({value}));\n"
+                           f"                break;\n")
+            elif t == "float":
+                out.append(f"{case} s.add(static_cast<std::uint64_t>(c.as_float() != 0)); break;\n")
+            elif t == "double":
+                out.append(f"{case} s.add(static_cast<std::uint64_t>(c.as_double() != 0)); break;\n")
+            else:  # varint scalars and enums
+                out.append(f"{case} s.add(c.as_uint64()); break;\n")
+        out.append("            default: return error(errc::not_found, c.offset());  // a number outside the schema\n"
+                   "        }\n    }\n    return c.err();\n}\n")
+    out.append("\n}  // namespace fuzzing\n}  // namespace onnxview\n\n#endif  // ONNXVIEW_FUZZ_CURSOR_WALK_HPP\n")
     return "".join(out)
 
 

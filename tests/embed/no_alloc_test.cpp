@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cursor_walk.hpp"
 #include "model_walk.hpp"
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
@@ -214,6 +215,8 @@ TEST_CASE("opening and walking every testdata model from memory allocates nothin
         const error v = verify(bytes.data(), bytes.size());
         const model_view m = parse_model(bytes.data(), bytes.size());
         w.model(m);
+        fuzzing::cursor_walk_stats cursor_stats;  // every field again, with cursors
+        const error walked = fuzzing::walk_fields(model_cursor(bytes.data(), bytes.size()), cursor_stats);
         for (const sparse_tensor_view& st : m.graph().sparse_initializer()) {
             auto sd = sparse_data::make(st, &source);
             if (!sd) {
@@ -239,6 +242,8 @@ TEST_CASE("opening and walking every testdata model from memory allocates nothin
         CHECK(w.stats.first_error.ok());
         CHECK(s.first_error.ok());
         CHECK(w.stats.views > 0);
+        CHECK(walked.ok());
+        CHECK(cursor_stats.fields > 0);
         CHECK(allocations == 0);
         total_tensors += s.tensors;
         total_elements += s.elements;

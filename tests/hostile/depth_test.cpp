@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "cursor_walk.hpp"
 #include "model_walk.hpp"
 #include "onnx_builder.hpp"
 #include "onnxview/check.hpp"
@@ -56,6 +57,9 @@ void all_readers_refuse(const std::string& s) {
     w.model(parse_model(s.data(), s.size()));
     CHECK(w.stats.first_error.code == errc::depth_exceeded);
 
+    fuzzing::cursor_walk_stats cs;
+    CHECK(fuzzing::walk_fields(model_cursor(s.data(), s.size()), cs).code == errc::depth_exceeded);
+
     CHECK(validate_message(s.data(), s.size(), schema::msg_ModelProto).code == errc::depth_exceeded);
     CHECK(print_text(s.data(), s.size(), schema::msg_ModelProto, output_sink{&discard, nullptr}).code ==
           errc::depth_exceeded);
@@ -102,5 +106,9 @@ TEST_CASE("the depth limit is exact: max_depth accepted, max_depth + 1 refused",
         fuzzing::model_walker bad_walk;
         bad_walk.model(parse_model(s.data(), s.size(), below));
         CHECK(bad_walk.stats.first_error.code == errc::depth_exceeded);
+
+        fuzzing::cursor_walk_stats cs;
+        CHECK(fuzzing::walk_fields(model_cursor(s.data(), s.size(), at), cs).ok());
+        CHECK(fuzzing::walk_fields(model_cursor(s.data(), s.size(), below), cs).code == errc::depth_exceeded);
     }
 }

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "cursor_walk.hpp"
 #include "model_walk.hpp"
 #include "onnxview/check.hpp"
 #include "onnxview/model.hpp"
@@ -53,6 +54,8 @@ TEST_CASE("every prefix of a real model is refused, and walking it never crashes
         fuzzing::model_walker w;
         w.model(parse_model(prefix.data(), prefix.size()));
         const error v = verify(prefix.data(), prefix.size());
+        fuzzing::cursor_walk_stats cs;  // a cursor walk reaches the same verdict
+        CHECK(fuzzing::walk_fields(model_cursor(prefix.data(), prefix.size()), cs).ok() == v.ok());
         if (!v.ok()) {
             ++refused_by_verify;
             CHECK(v.offset <= n);
