@@ -86,6 +86,22 @@ TEST_CASE("TypeProto sequences 10,000 deep: depth_exceeded, no stack overflow", 
     all_readers_refuse(s);
 }
 
+TEST_CASE("unknown groups 1,000,000 deep: depth_exceeded, no stack overflow", "[hostile][depth]") {
+    // Groups are skipped recursively; every reader must bound that recursion,
+    // the field-path lookup the checker uses to name an error's place included
+    // (it once passed no limit: found by fuzz_model).
+    const std::size_t levels = 1000000;
+    wire_builder b;
+    b.field_varint(1, 8);
+    for (std::size_t i = 0; i < levels; ++i) b.start_group(99);
+    for (std::size_t i = 0; i < levels; ++i) b.end_group(99);
+    all_readers_refuse(b.str());
+    char path[64];
+    const auto p = field_path_at(b.str().data(), b.size(), b.size() / 2, schema::msg_ModelProto, path, sizeof path);
+    REQUIRE(p.ok());
+    CHECK(std::string(path) == "99");
+}
+
 TEST_CASE("the depth limit is exact: max_depth accepted, max_depth + 1 refused", "[hostile][depth]") {
     // Model (0) > graph (1) > input (2) > type (3) > sequence (4) > type (5) ...
     // > type (3 + 2k) > tensor_type (4 + 2k): the deepest message is 4 + 2k.
