@@ -8448,6 +8448,12 @@ namespace {
 
 using wire::wire_type;
 
+// Each level of the walk reads one region with a reader of its own, so the
+// walk itself is iterative; a reader still skips unknown groups recursively,
+// and that recursion needs a bound (nesting 1,000,000 groups overflowed the
+// stack when there was none). Past it a field is broken, like any other.
+constexpr std::uint32_t group_depth_limit = wire::default_max_depth;
+
 struct path_writer {
     char* out;
     std::size_t cap;
@@ -8469,7 +8475,7 @@ struct path_writer {
 // Number of elements of field fd (accepted occurrences) in [b, stop).
 std::uint64_t elements_before(const char* base, const char* b, const char* stop,
                               const schema::field_desc& fd, std::uint32_t release) noexcept {
-    wire::reader r(base, b, stop, 0, 0xFFFFFFFFu);
+    wire::reader r(base, b, stop, 0, group_depth_limit);
     wire::field f;
     std::uint64_t n = 0;
     while (!r.at_end() && !r.next(f)) {
@@ -8502,7 +8508,7 @@ result<std::size_t> field_path_at(const void* data, std::size_t size, std::uint6
     const char* e = base + size;
     const schema::message_desc* d = &root;
     while (d) {
-        wire::reader r(base, b, e, 0, 0xFFFFFFFFu);
+        wire::reader r(base, b, e, 0, group_depth_limit);
         const schema::message_desc* next = nullptr;
         while (!r.at_end()) {
             const char* tag_at = r.position();
