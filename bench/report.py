@@ -9,7 +9,7 @@ import statistics
 import subprocess
 from collections import defaultdict
 
-COMPETITORS = ["onnxview", "protozero", "libprotobuf", "libprotobuf-arena"]
+COMPETITORS = ["onnxview", "onnxview-views", "protozero", "libprotobuf", "libprotobuf-arena"]
 PEERS = COMPETITORS[1:]
 MODELS = ["meta", "weights", "packed", "huge", "testdata"]
 
@@ -124,6 +124,9 @@ def main():
         w("Every competitor's counts and checksums equal onnxview's on every model it could read "
           "(checked before timing).\n")
 
+    w("Competitors (bench/README.md says how each is written): `onnxview` walks with cursors "
+      "(`onnxview/cursor.hpp`, each field decoded once), `onnxview-views` with the typed views "
+      "(each message indexed, then its ranges read); the ratios are against `onnxview`.\n")
     w("Models: `meta` metadata-heavy (100k nodes, ~30 MB), `weights` weight-heavy (~1.5 GB raw_data, "
       "3k nodes), `packed` (~100 MB packed float_data), `huge` (~2.5 GB, over 2 GiB), `testdata` "
       "(the 1,072 libonnx-testdata models as one batch).\n")
@@ -156,7 +159,7 @@ def main():
 
     table("open", "Workload 1: open (path to a handle whose graph can be read)",
           "The graph is located, not read (a lazy reader pays for it when it walks it; counting nodes "
-          "is the metadata walk's job). onnxview: `mapped_file::open` (MADV_RANDOM) + `parse_model` "
+          "is the metadata walk's job). onnxview (both): `mapped_file::open` (MADV_RANDOM) + `parse_model` "
           "(the model's own fields) + `has_graph()` + `producer_name()`; protozero: mmap (MADV_RANDOM) + "
           "the model's own fields; libprotobuf: mmap + `ParseFromArray` + `has_graph()` + "
           "`producer_name()`. Close/unmap included.")
