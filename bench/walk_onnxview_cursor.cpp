@@ -25,11 +25,12 @@ struct walker {
 
     void str(std::string_view s) noexcept { r.string_bytes += s.size(); }
     void num(std::uint64_t v) noexcept { r.int_sum += v; }
+    // The first error of any cursor; the walk goes on (each cursor stays
+    // within its message's bytes) and the caller checks once at the end, as
+    // an exception would stop protozero's walk, but with no branch per field.
     template <class View>
-    bool finish(const cursor<View>& c) noexcept {
-        if (c.ok()) return true;
-        err = c.err();
-        return false;
+    void finish(const cursor<View>& c) noexcept {
+        if (!c.ok() && err.ok()) err = c.err();
     }
     void dims(const occurrence<elem_int64>& o) noexcept {
         for (std::int64_t d : o) {
@@ -42,7 +43,7 @@ struct walker {
     // every data field, converted as ONNX stores it there. raw_data and
     // int32_data need data_type, which may come after them on the wire: raw
     // bytes are kept, and int32_data read in a second pass when it came first.
-    bool tensor(cursor<tensor_view> c) {
+    void tensor(cursor<tensor_view> c) {
         ++r.tensors;
         using F = tensor_view::field;
         const cursor<tensor_view> start = c;
@@ -65,7 +66,10 @@ struct walker {
         }
         str(name);
         num(static_cast<std::uint64_t>(dtype));
-        if (!payloads) return finish(c);
+        if (!payloads) {
+            finish(c);
+            return;
+        }
         if (!raw.empty()) s.add_raw(dtype, raw.data(), raw.size());
         if (int32s_early) {  // int32_data before data_type: again, now that it is known
             cursor<tensor_view> again = start;
@@ -75,7 +79,7 @@ struct walker {
             }
         }
         s.finish(r);
-        return finish(c);
+        finish(c);
     }
 
     // One occurrence of a data field (dtype -1: not known yet). Packed chunks
@@ -109,22 +113,22 @@ struct walker {
         }
     }
 
-    bool sparse(cursor<sparse_tensor_view> c) {
+    void sparse(cursor<sparse_tensor_view> c) {
         using F = sparse_tensor_view::field;
         while (const std::uint32_t n = c.next()) {
             switch (n) {
                 case F::values:
                 case F::indices:
-                    if (!tensor(c.message<tensor_view>())) return false;
+                    tensor(c.message<tensor_view>());
                     break;
                 case F::dims: dims(c.elements<elem_int64>()); break;
                 default: break;
             }
         }
-        return finish(c);
+        finish(c);
     }
 
-    bool shape(cursor<tensor_shape_view> c) {
+    void shape(cursor<tensor_shape_view> c) {
         while (c.next()) {  // dim, the only field a cursor yields here besides none
             ++r.dims;
             cursor<dimension_view> d = c.message<dimension_view>();
@@ -138,50 +142,49 @@ struct walker {
             }
             if (member == dimension_view::field::dim_value) num(value);
             else if (member == dimension_view::field::dim_param) str(param);
-            if (!finish(d)) return false;
+            finish(d);
         }
-        return finish(c);
+        finish(c);
     }
 
     // TypeProto.Tensor and TypeProto.SparseTensor: the same field numbers.
     template <class View>
-    bool tensor_type(cursor<View> c) {
+    void tensor_type(cursor<View> c) {
         std::int32_t elem = 0;
         while (const std::uint32_t n = c.next()) {
             if (n == View::field::elem_type) elem = c.as_int32();
-            else if (n == View::field::shape && !shape(c.template message<tensor_shape_view>())) return false;
+            else if (n == View::field::shape) shape(c.template message<tensor_shape_view>());
         }
         num(static_cast<std::uint64_t>(elem));
-        return finish(c);
+        finish(c);
     }
 
     // TypeProto.Sequence and TypeProto.Optional: field 1 is the element type.
     template <class View>
-    bool elem_holder(cursor<View> c) {
+    void elem_holder(cursor<View> c) {
         while (c.next())
-            if (!type(c.template message<type_view>())) return false;
-        return finish(c);
+            type(c.template message<type_view>());
+        finish(c);
     }
 
-    bool type(cursor<type_view> c) {
+    void type(cursor<type_view> c) {
         using F = type_view::field;
         std::string_view denotation;
         while (const std::uint32_t n = c.next()) {
-            bool ok = true;
             switch (n) {
-                case F::tensor_type: ok = tensor_type(c.message<tensor_type_view>()); break;
-                case F::sparse_tensor_type: ok = tensor_type(c.message<sparse_tensor_type_view>()); break;
-                case F::sequence_type: ok = elem_holder(c.message<sequence_type_view>()); break;
-                case F::optional_type: ok = elem_holder(c.message<optional_type_view>()); break;
+                case F::tensor_type: tensor_type(c.message<tensor_type_view>()); break;
+                case F::sparse_tensor_type: tensor_type(c.message<sparse_tensor_type_view>()); break;
+                case F::sequence_type: elem_holder(c.message<sequence_type_view>()); break;
+                case F::optional_type: elem_holder(c.message<optional_type_view>()); break;
                 case F::map_type: {
                     cursor<map_type_view> m = c.message<map_type_view>();
                     std::int32_t key = 0;
                     while (const std::uint32_t k = m.next()) {
                         if (k == map_type_view::field::key_type) key = m.as_int32();
-                        else if (!type(m.message<type_view>())) return false;
+                        else type(m.message<type_view>());
                     }
                     num(static_cast<std::uint64_t>(key));
-                    ok = finish(m);
+                    finish(m);
                     break;
                 }
                 case F::opaque_type: {
@@ -193,30 +196,29 @@ struct walker {
                     }
                     str(domain);
                     str(name);
-                    ok = finish(o);
+                    finish(o);
                     break;
                 }
                 case F::denotation: denotation = c.as_string(); break;
                 default: break;
             }
-            if (!ok) return false;
         }
         str(denotation);
-        return finish(c);
+        finish(c);
     }
 
-    bool value_info(cursor<value_info_view> c) {
+    void value_info(cursor<value_info_view> c) {
         ++r.value_infos;
         std::string_view name;
         while (const std::uint32_t n = c.next()) {
             if (n == value_info_view::field::name) name = c.as_string();
-            else if (n == value_info_view::field::type && !type(c.message<type_view>())) return false;
+            else if (n == value_info_view::field::type) type(c.message<type_view>());
         }
         str(name);
-        return finish(c);
+        finish(c);
     }
 
-    bool attribute(cursor<attribute_view> c) {
+    void attribute(cursor<attribute_view> c) {
         ++r.attributes;
         using F = attribute_view::field;
         std::string_view name, ref_attr_name, s;
@@ -224,7 +226,6 @@ struct walker {
         float f = 0;
         std::int64_t i = 0;
         while (const std::uint32_t n = c.next()) {
-            bool ok = true;
             switch (n) {
                 case F::name: name = c.as_string(); break;
                 case F::ref_attr_name: ref_attr_name = c.as_string(); break;
@@ -240,16 +241,15 @@ struct walker {
                     break;
                 case F::strings: str(c.as_string()); break;
                 case F::t:
-                case F::tensors: ok = tensor(c.message<tensor_view>()); break;
+                case F::tensors: tensor(c.message<tensor_view>()); break;
                 case F::g:
-                case F::graphs: ok = graph(c.message<graph_view>()); break;
+                case F::graphs: graph(c.message<graph_view>()); break;
                 case F::tp:
-                case F::type_protos: ok = this->type(c.message<type_view>()); break;
+                case F::type_protos: this->type(c.message<type_view>()); break;
                 case F::sparse_tensor:
-                case F::sparse_tensors: ok = sparse(c.message<sparse_tensor_view>()); break;
+                case F::sparse_tensors: sparse(c.message<sparse_tensor_view>()); break;
                 default: break;
             }
-            if (!ok) return false;
         }
         str(name);
         str(ref_attr_name);
@@ -257,10 +257,10 @@ struct walker {
         num(static_cast<std::uint64_t>(type));
         num(float_bits(f));
         num(static_cast<std::uint64_t>(i));
-        return finish(c);
+        finish(c);
     }
 
-    bool node(cursor<node_view> c) {
+    void node(cursor<node_view> c) {
         ++r.nodes;
         using F = node_view::field;
         std::string_view name, op_type, domain;
@@ -272,7 +272,7 @@ struct walker {
                 case F::op_type: op_type = c.as_string(); break;
                 case F::domain: domain = c.as_string(); break;
                 case F::attribute:
-                    if (!attribute(c.message<attribute_view>())) return false;
+                    attribute(c.message<attribute_view>());
                     break;
                 default: break;
             }
@@ -280,32 +280,30 @@ struct walker {
         str(name);
         str(op_type);
         str(domain);
-        return finish(c);
+        finish(c);
     }
 
-    bool graph(cursor<graph_view> c) {
+    void graph(cursor<graph_view> c) {
         ++r.graphs;
         using F = graph_view::field;
         std::string_view name;
         while (const std::uint32_t n = c.next()) {
-            bool ok = true;
             switch (n) {
-                case F::node: ok = node(c.message<node_view>()); break;
+                case F::node: node(c.message<node_view>()); break;
                 case F::name: name = c.as_string(); break;
-                case F::initializer: ok = tensor(c.message<tensor_view>()); break;
-                case F::sparse_initializer: ok = sparse(c.message<sparse_tensor_view>()); break;
+                case F::initializer: tensor(c.message<tensor_view>()); break;
+                case F::sparse_initializer: sparse(c.message<sparse_tensor_view>()); break;
                 case F::input:
                 case F::output:
-                case F::value_info: ok = value_info(c.message<value_info_view>()); break;
+                case F::value_info: value_info(c.message<value_info_view>()); break;
                 default: break;
             }
-            if (!ok) return false;
         }
         str(name);
-        return finish(c);
+        finish(c);
     }
 
-    bool opset(cursor<opset_id_view> c) {
+    void opset(cursor<opset_id_view> c) {
         std::string_view domain;
         std::int64_t version = 0;
         while (const std::uint32_t n = c.next()) {
@@ -314,68 +312,64 @@ struct walker {
         }
         str(domain);
         num(static_cast<std::uint64_t>(version));
-        return finish(c);
+        finish(c);
     }
 
-    bool function(cursor<function_view> c) {
+    void function(cursor<function_view> c) {
         ++r.functions;
         using F = function_view::field;
         std::string_view name, domain;
         while (const std::uint32_t n = c.next()) {
-            bool ok = true;
             switch (n) {
                 case F::name: name = c.as_string(); break;
                 case F::domain: domain = c.as_string(); break;
                 case F::input:
                 case F::output:
                 case F::attribute: str(c.as_string()); break;
-                case F::node: ok = node(c.message<node_view>()); break;
-                case F::opset_import: ok = opset(c.message<opset_id_view>()); break;
+                case F::node: node(c.message<node_view>()); break;
+                case F::opset_import: opset(c.message<opset_id_view>()); break;
                 default: break;
             }
-            if (!ok) return false;
         }
         str(name);
         str(domain);
-        return finish(c);
+        finish(c);
     }
 
-    bool model(cursor<model_view> c) {
+    void model(cursor<model_view> c) {
         using F = model_view::field;
         std::int64_t ir_version = 0;
         std::string_view producer;
         while (const std::uint32_t n = c.next()) {
-            bool ok = true;
             switch (n) {
                 case F::ir_version: ir_version = c.as_int64(); break;
                 case F::producer_name: producer = c.as_string(); break;
-                case F::opset_import: ok = opset(c.message<opset_id_view>()); break;
-                case F::graph: ok = graph(c.message<graph_view>()); break;
+                case F::opset_import: opset(c.message<opset_id_view>()); break;
+                case F::graph: graph(c.message<graph_view>()); break;
                 case F::training_info: {
                     cursor<training_info_view> t = c.message<training_info_view>();
                     while (const std::uint32_t k = t.next()) {
-                        if ((k == training_info_view::field::initialization ||
-                             k == training_info_view::field::algorithm) &&
-                            !graph(t.message<graph_view>()))
-                            return false;
+                        if (k == training_info_view::field::initialization ||
+                            k == training_info_view::field::algorithm)
+                            graph(t.message<graph_view>());
                     }
-                    ok = finish(t);
+                    finish(t);
                     break;
                 }
-                case F::functions: ok = function(c.message<function_view>()); break;
+                case F::functions: function(c.message<function_view>()); break;
                 default: break;
             }
-            if (!ok) return false;
         }
         num(static_cast<std::uint64_t>(ir_version));
         str(producer);
-        return finish(c);
+        finish(c);
     }
 };
 
 bool walk(const char* data, std::size_t size, bool payloads, walk_result& r, std::string& err) {
     walker w{r, payloads, error()};
-    if (!w.model(model_cursor(data, size))) {
+    w.model(model_cursor(data, size));
+    if (!w.err.ok()) {
         err = std::string("cursor: ") + errc_name(w.err.code) + " at byte " + std::to_string(w.err.offset);
         return false;
     }
