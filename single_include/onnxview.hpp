@@ -3578,9 +3578,11 @@ enum class cursor_step : std::uint8_t {
 
 struct cursor_steps {
     cursor_step of_tag[tag_table_size];
-    // closed_enum: values below this are valid (the range of a one-byte
-    // varint at most; larger values are checked out of line).
-    std::uint8_t enum_limit[tag_table_size];
+    // Values of one or two varint bytes that next() yields inline: all of
+    // them for a varint field, those in range for a closed enum, none for
+    // the other steps. One comparison instead of a branch per kind: fields
+    // of both kinds alternate in an attribute.
+    std::uint16_t varint_limit[tag_table_size];
 };
 
 template <std::size_t N>
@@ -3598,11 +3600,12 @@ constexpr cursor_steps make_cursor_steps(const message_layout<N>& l) {
             const field_slot& f = l.fields[l.slot_of_tag[tag]];
             if (f.kind == slot_kind::closed_enum) {
                 s.of_tag[tag] = cursor_step::closed_enum;
-                s.enum_limit[tag] = static_cast<std::uint8_t>(f.enum_max >= 127 ? 128 : f.enum_max + 1);
+                s.varint_limit[tag] = static_cast<std::uint16_t>(f.enum_max >= 16383 ? 16384 : f.enum_max + 1);
             } else if (wt == 2 && f.kind != slot_kind::len && f.kind != slot_kind::repeated_len) {
                 s.of_tag[tag] = cursor_step::packed;
             } else {
                 s.of_tag[tag] = static_cast<cursor_step>(static_cast<int>(cursor_step::varint) + by_type);
+                if (wt == 0) s.varint_limit[tag] = 16384;  // every value of two varint bytes
             }
         }
     }
@@ -3654,14 +3657,27 @@ public:
                     p_ = q + raw;
                     return number_;
                 }
-                if (s == step::varint || (s == step::closed_enum && raw < steps.enum_limit[tag])) {
+                if (raw < steps.varint_limit[tag]) {  // a varint field, an enum in range
                     yield(p_, tag, q, raw, wire::wire_type::varint);
                     p_ = q;
                     return number_;
                 }
             }
-            const std::uint32_t n = next_slow();
-            if (n != skipped) return n;
+            const slow_field f = next_slow(base_, p_, end_, depth_, max_depth_);
+            if (!f.err.ok()) {
+                err_ = f.err;
+                p_ = end_;
+                number_ = 0;
+                return 0;
+            }
+            p_ = f.next;
+            if (f.number == skipped) continue;
+            tag_ = f.tag;
+            payload_ = f.payload;
+            raw_ = f.raw;
+            type_ = f.type;
+            number_ = f.number;
+            return number_;
         }
         return 0;
     }
@@ -3738,59 +3754,129 @@ private:
         return true;
     }
 
-    // One field that next() does not decode inline: its number when it is
-    // yielded, `skipped` for an unknown field, 0 on an error.
-    ONNXVIEW_NOINLINE std::uint32_t next_slow() noexcept {
-        const char* const tag_at = p_;
-        const char* q = p_;
+    // A field decoded out of line: where the next one starts, and the field
+    // (number == skipped: an unknown field) or the error.
+    struct slow_field {
+        const char* next;
+        const char* tag;
+        const char* payload;
+        std::uint64_t raw;
+        std::uint32_t number;
+        wire::wire_type type;
+        error err;
+    };
+
+    // One field that next() does not decode inline. Static, and the state
+    // passed by value, so that the cursor's own fields can stay in registers
+    // in the caller's loop (a member function would take its address).
+    static ONNXVIEW_NOINLINE slow_field next_slow(const char* base, const char* p, const char* end,
+                                                  std::uint32_t depth, std::uint32_t max_depth) noexcept {
+        const char* q = p;
         std::uint32_t tag = static_cast<std::uint8_t>(*q++);
         if (tag >= 0x80) {
-            if (q == end_ || *q != 1) return generic_step();
+            if (q == end || *q != 1) return generic_step(base, p, end, depth, max_depth);
             tag = (tag & 0x7F) | 0x80;
             ++q;
         }
         const step s = steps.of_tag[tag];
-        if (s == step::generic) return generic_step();  // groups, number 0, bad wire types
-        const char* payload = q;
-        std::uint64_t raw;
-        if (!quick_value(tag & 7, q, payload, raw)) return generic_step();  // it names the error
-        p_ = q;
-        if (s <= step::skip_fixed32) return skipped;
-        if (s == step::closed_enum || s == step::packed)
-            return accept(layout.fields[layout.slot_of_tag[tag]], static_cast<wire::wire_type>(tag & 7), tag_at,
-                          payload, raw);
-        yield(tag_at, tag, payload, raw, static_cast<wire::wire_type>(tag & 7));
-        return number_;
+        // Groups, numbers 0 and 32 and up, malformed values: the reader,
+        // which also names the error.
+        if (s == step::generic) return generic_step(base, p, end, depth, max_depth);
+        slow_field f{nullptr, p, q, 0, skipped, static_cast<wire::wire_type>(tag & 7), error()};
+        if (!quick_value(tag & 7, q, end, f.payload, f.raw)) return generic_step(base, p, end, depth, max_depth);
+        f.next = q;
+        if (s <= step::skip_fixed32) return f;  // an unknown field
+        accept(f, layout.fields[layout.slot_of_tag[tag]], base);
+        return f;
     }
 
-    // Makes the field current when libprotobuf would read it as View's
-    // field fs: its number; `skipped` for an unknown field, 0 for a bad chunk.
-    std::uint32_t accept(const detail::field_slot& fs, wire::wire_type type, const char* tag, const char* payload,
-                std::uint64_t raw) noexcept {
+    // The reader's path: decodes the field at p (or names its error) and
+    // classifies it as next_slow() does.
+    static slow_field generic_step(const char* base, const char* p, const char* end, std::uint32_t depth,
+                                   std::uint32_t max_depth) noexcept {
+        wire::reader r(base, p, end, depth, max_depth);
+        wire::field wf;
+        slow_field f{nullptr, nullptr, nullptr, 0, skipped, wire::wire_type::varint, r.next(wf)};
+        if (!f.err.ok()) return f;
+        f.next = r.position();
+        f.tag = wf.tag;
+        f.payload = wf.payload;
+        f.raw = wf.raw;
+        f.type = wf.type;
+        if (wf.number >= detail::max_indexed_number) return f;
+        const std::uint8_t i = layout.index_of[wf.number];
+        if (i == detail::no_slot || !detail::wire_type_fits(layout.fields[i].kind, wf.type)) return f;
+        accept(f, layout.fields[i], base);
+        return f;
+    }
+
+    // Makes f View's field fs when libprotobuf would read it so: its number;
+    // otherwise it stays skipped, or gets an error for a bad packed chunk.
+    static void accept(slow_field& f, const detail::field_slot& fs, const char* base) noexcept {
         using detail::slot_kind;
         if (fs.kind == slot_kind::closed_enum) {
             // libprotobuf keeps an undefined value of a proto2 enum as an
             // unknown field.
-            const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
-            if (v < 0 || v > fs.enum_max) return skipped;
-        } else if (type == wire::wire_type::length_delimited && fs.kind != slot_kind::len &&
+            const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.raw));
+            if (v < 0 || v > fs.enum_max) return;
+        } else if (f.type == wire::wire_type::length_delimited && fs.kind != slot_kind::len &&
                    fs.kind != slot_kind::repeated_len) {
-            if (!check_packed(fs.kind, tag, payload, payload + raw)) return 0;
+            f.err = check_packed(fs.kind, f.tag, f.payload, f.payload + f.raw, base);
+            if (!f.err.ok()) return;
         }
-        tag_ = tag;
-        payload_ = payload;
-        raw_ = raw;
-        type_ = type;
-        number_ = fs.number;
-        return number_;
+        f.number = fs.number;
     }
 
-    bool quick_varint(const char*& q, std::uint64_t& raw) const noexcept {
-        if (q != end_ && static_cast<std::uint8_t>(*q) < 0x80) {
+    // A packed chunk must hold whole elements, as libprotobuf requires.
+    static error check_packed(detail::slot_kind kind, const char* tag, const char* p, const char* end,
+                              const char* base) noexcept {
+        const auto size = static_cast<std::uint64_t>(end - p);
+        if ((kind == detail::slot_kind::repeated_fixed32 && size % 4 != 0) ||
+            (kind == detail::slot_kind::repeated_fixed64 && size % 8 != 0))
+            return error(errc::bad_packed_length, static_cast<std::uint64_t>(tag - base));
+        if (kind == detail::slot_kind::repeated_varint) {
+            while (p != end) {
+                std::uint64_t v;
+                const char* at = p;
+                const errc e = wire::decode_varint(p, end, v);
+                if (e != errc::ok) return error(e, static_cast<std::uint64_t>(at - base));
+            }
+        }
+        return error();
+    }
+
+    static bool quick_varint(const char*& q, const char* end, std::uint64_t& raw) noexcept {
+        if (q != end && static_cast<std::uint8_t>(*q) < 0x80) {
             raw = static_cast<std::uint8_t>(*q++);
             return true;
         }
-        return wire::decode_varint(q, end_, raw) == errc::ok;
+        return wire::decode_varint(q, end, raw) == errc::ok;
+    }
+
+    // The value of a field of wire type wt (0, 1, 2 or 5) that starts at q;
+    // false when it is malformed or runs past the end of the message.
+    static bool quick_value(std::uint32_t wt, const char*& q, const char* end, const char*& payload,
+                            std::uint64_t& raw) noexcept {
+        switch (wt) {
+            case 0: return quick_varint(q, end, raw);
+            case 1:
+                if (end - q < 8) return false;
+                raw = wire::load_le64(q);
+                q += 8;
+                return true;
+            case 2:
+                if (!quick_varint(q, end, raw)) return false;
+                // Compare with the bytes remaining, never form q + raw first.
+                if (raw > static_cast<std::uint64_t>(end - q)) return false;
+                payload = q;
+                q += raw;
+                return true;
+            default:  // 5; the layout's table sends groups and bad wire types to the reader
+                if (end - q < 4) return false;
+                raw = wire::load_le32(q);
+                q += 4;
+                return true;
+        }
     }
 
     void yield(const char* tag_at, std::uint32_t tag, const char* payload, std::uint64_t raw,
@@ -3800,69 +3886,6 @@ private:
         raw_ = raw;
         type_ = type;
         number_ = tag >> 3;
-    }
-
-    // The value of a field of wire type wt (0, 1, 2 or 5) that starts at q;
-    // false when it is malformed or runs past the end of the message.
-    bool quick_value(std::uint32_t wt, const char*& q, const char*& payload, std::uint64_t& raw) const noexcept {
-        switch (wt) {
-            case 0: return quick_varint(q, raw);
-            case 1:
-                if (end_ - q < 8) return false;
-                raw = wire::load_le64(q);
-                q += 8;
-                return true;
-            case 2:
-                if (!quick_varint(q, raw)) return false;
-                // Compare with the bytes remaining, never form q + raw first.
-                if (raw > static_cast<std::uint64_t>(end_ - q)) return false;
-                payload = q;
-                q += raw;
-                return true;
-            default:  // 5; the layout's table sends groups and bad wire types to the reader
-                if (end_ - q < 4) return false;
-                raw = wire::load_le32(q);
-                q += 4;
-                return true;
-        }
-    }
-
-    bool check_packed(detail::slot_kind kind, const char* tag, const char* p, const char* end) noexcept {
-        const auto size = static_cast<std::uint64_t>(end - p);
-        if ((kind == detail::slot_kind::repeated_fixed32 && size % 4 != 0) ||
-            (kind == detail::slot_kind::repeated_fixed64 && size % 8 != 0))
-            return fail(error(errc::bad_packed_length, static_cast<std::uint64_t>(tag - base_)));
-        if (kind == detail::slot_kind::repeated_varint) {
-            while (p != end) {
-                std::uint64_t v;
-                const char* at = p;
-                const errc e = wire::decode_varint(p, end, v);
-                if (e != errc::ok) return fail(error(e, static_cast<std::uint64_t>(at - base_)));
-            }
-        }
-        return true;
-    }
-
-    // The reader's path, for what the table does not cover and for every
-    // malformed field: it decodes the field at p_ (or names its error) and
-    // classifies it as next_slow() does.
-    std::uint32_t generic_step() noexcept {
-        wire::reader r(base_, p_, end_, depth_, max_depth_);
-        wire::field f;
-        const error e = r.next(f);
-        if (!e.ok()) return fail(e), 0;
-        p_ = r.position();
-        if (f.number >= detail::max_indexed_number) return skipped;
-        const std::uint8_t i = layout.index_of[f.number];
-        if (i == detail::no_slot || !detail::wire_type_fits(layout.fields[i].kind, f.type)) return skipped;
-        return accept(layout.fields[i], f.type, f.tag, f.payload, f.raw);
-    }
-
-    bool fail(error e) noexcept {
-        err_ = e;
-        p_ = end_;
-        number_ = 0;
-        return false;
     }
 
     const char* base_ = nullptr;
