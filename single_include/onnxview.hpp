@@ -874,6 +874,60 @@ inline std::uint64_t load_le64(const char* p) noexcept {
     return static_cast<std::uint64_t>(load_le32(p)) |
            static_cast<std::uint64_t>(load_le32(p + 4)) << 32;
 }
+
+// Index (0-7, from the low end) of the lowest / highest byte of x that has
+// its top bit set; x != 0 and only top bits set.
+inline unsigned lowest_set_byte(std::uint64_t x) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    return static_cast<unsigned>(__builtin_ctzll(x)) / 8;
+#else
+    unsigned i = 0;
+    while ((x & 0x80) == 0) x >>= 8, ++i;
+    return i;
+#endif
+}
+inline unsigned highest_set_byte(std::uint64_t x) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    return 7 - static_cast<unsigned>(__builtin_clzll(x)) / 8;
+#else
+    unsigned i = 7;
+    while ((x & (std::uint64_t(0x80) << 56)) == 0) x <<= 8, --i;
+    return i;
+#endif
+}
+
+// Whether [p, end) is a sequence of whole varints, each of at most 10 bytes
+// (a packed chunk of varint elements, as libprotobuf accepts it), without
+// decoding them: every run of continuation bytes is shorter than 10 and the
+// last byte ends a varint. Eight bytes at a time; decode_varint() on each
+// element names the error when this says no.
+inline bool varints_well_formed(const char* p, const char* end) noexcept {
+    if (p == end) return true;
+    if (static_cast<std::uint8_t>(end[-1]) >= 0x80) return false;
+    unsigned run = 0;  // continuation bytes since the last byte that ended a varint
+    for (; end - p >= 8; p += 8) {
+        const std::uint64_t ends = ~load_le64(p) & 0x8080808080808080ull;  // bytes < 0x80
+        if (ends == 0) {
+            run += 8;
+            if (run >= max_varint_bytes) return false;
+            continue;
+        }
+        // Bytes before the first end continue the current varint; runs between
+        // two ends within eight bytes are shorter than ten; the bytes after
+        // the last end start the next run.
+        if (run + lowest_set_byte(ends) >= max_varint_bytes) return false;
+        run = 7 - highest_set_byte(ends);
+    }
+    for (; p != end; ++p) {
+        if (static_cast<std::uint8_t>(*p) < 0x80) {
+            run = 0;
+        } else if (++run >= max_varint_bytes) {
+            return false;
+        }
+    }
+    return true;
+}
+
 inline float bits_to_float(std::uint32_t bits) noexcept {
     float f;
     std::memcpy(&f, &bits, 4);
@@ -3562,9 +3616,6 @@ private:
     bool has_single_ = false;
 };
 
-// A forward cursor over the schema fields of one message of type View
-// (model_view, graph_view, node_view, ...). Trivially copyable: a copy
-// remembers the position.
 namespace detail {
 
 // What cursor::next() does with a field whose tag is below 256, per view.
@@ -3614,6 +3665,9 @@ constexpr cursor_steps make_cursor_steps(const message_layout<N>& l) {
 
 }  // namespace detail
 
+// A forward cursor over the schema fields of one message of type View
+// (model_view, graph_view, node_view, ...). Trivially copyable: a copy
+// remembers the position.
 template <class View>
 class cursor {
     static constexpr const auto& layout = View::schema_layout;
@@ -3636,8 +3690,8 @@ public:
     std::uint32_t next() noexcept {
         while (p_ != end_) {
             // Most ONNX fields are strings, messages or small varints with a
-            // tag of one or two bytes and a one-byte length or value: decoded
-            // here, one table lookup deciding. The rest is out of line.
+            // tag of one or two bytes and a length or value of one or two:
+            // decoded here, one table lookup deciding. The rest is out of line.
             const char* q = p_;
             std::uint32_t tag = static_cast<std::uint8_t>(*q++);
             bool tabled = true;  // a tag the table covers
@@ -3834,8 +3888,8 @@ private:
         if ((kind == detail::slot_kind::repeated_fixed32 && size % 4 != 0) ||
             (kind == detail::slot_kind::repeated_fixed64 && size % 8 != 0))
             return error(errc::bad_packed_length, static_cast<std::uint64_t>(tag - base));
-        if (kind == detail::slot_kind::repeated_varint) {
-            while (p != end) {
+        if (kind == detail::slot_kind::repeated_varint && !wire::varints_well_formed(p, end)) {
+            while (p != end) {  // which varint, and what is wrong with it
                 std::uint64_t v;
                 const char* at = p;
                 const errc e = wire::decode_varint(p, end, v);
@@ -3914,6 +3968,8 @@ inline cursor<model_view> model_cursor(const void* data, std::size_t size,
 }
 
 }  // namespace onnxview
+
+#undef ONNXVIEW_NOINLINE
 
 #endif  // ONNXVIEW_CURSOR_HPP
 // ---- include/onnxview/data_types.hpp ----

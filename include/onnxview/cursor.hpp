@@ -139,9 +139,6 @@ private:
     bool has_single_ = false;
 };
 
-// A forward cursor over the schema fields of one message of type View
-// (model_view, graph_view, node_view, ...). Trivially copyable: a copy
-// remembers the position.
 namespace detail {
 
 // What cursor::next() does with a field whose tag is below 256, per view.
@@ -191,6 +188,9 @@ constexpr cursor_steps make_cursor_steps(const message_layout<N>& l) {
 
 }  // namespace detail
 
+// A forward cursor over the schema fields of one message of type View
+// (model_view, graph_view, node_view, ...). Trivially copyable: a copy
+// remembers the position.
 template <class View>
 class cursor {
     static constexpr const auto& layout = View::schema_layout;
@@ -213,8 +213,8 @@ public:
     std::uint32_t next() noexcept {
         while (p_ != end_) {
             // Most ONNX fields are strings, messages or small varints with a
-            // tag of one or two bytes and a one-byte length or value: decoded
-            // here, one table lookup deciding. The rest is out of line.
+            // tag of one or two bytes and a length or value of one or two:
+            // decoded here, one table lookup deciding. The rest is out of line.
             const char* q = p_;
             std::uint32_t tag = static_cast<std::uint8_t>(*q++);
             bool tabled = true;  // a tag the table covers
@@ -411,8 +411,8 @@ private:
         if ((kind == detail::slot_kind::repeated_fixed32 && size % 4 != 0) ||
             (kind == detail::slot_kind::repeated_fixed64 && size % 8 != 0))
             return error(errc::bad_packed_length, static_cast<std::uint64_t>(tag - base));
-        if (kind == detail::slot_kind::repeated_varint) {
-            while (p != end) {
+        if (kind == detail::slot_kind::repeated_varint && !wire::varints_well_formed(p, end)) {
+            while (p != end) {  // which varint, and what is wrong with it
                 std::uint64_t v;
                 const char* at = p;
                 const errc e = wire::decode_varint(p, end, v);
@@ -491,5 +491,7 @@ inline cursor<model_view> model_cursor(const void* data, std::size_t size,
 }
 
 }  // namespace onnxview
+
+#undef ONNXVIEW_NOINLINE
 
 #endif  // ONNXVIEW_CURSOR_HPP

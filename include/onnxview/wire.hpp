@@ -117,6 +117,60 @@ inline std::uint64_t load_le64(const char* p) noexcept {
     return static_cast<std::uint64_t>(load_le32(p)) |
            static_cast<std::uint64_t>(load_le32(p + 4)) << 32;
 }
+
+// Index (0-7, from the low end) of the lowest / highest byte of x that has
+// its top bit set; x != 0 and only top bits set.
+inline unsigned lowest_set_byte(std::uint64_t x) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    return static_cast<unsigned>(__builtin_ctzll(x)) / 8;
+#else
+    unsigned i = 0;
+    while ((x & 0x80) == 0) x >>= 8, ++i;
+    return i;
+#endif
+}
+inline unsigned highest_set_byte(std::uint64_t x) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    return 7 - static_cast<unsigned>(__builtin_clzll(x)) / 8;
+#else
+    unsigned i = 7;
+    while ((x & (std::uint64_t(0x80) << 56)) == 0) x <<= 8, --i;
+    return i;
+#endif
+}
+
+// Whether [p, end) is a sequence of whole varints, each of at most 10 bytes
+// (a packed chunk of varint elements, as libprotobuf accepts it), without
+// decoding them: every run of continuation bytes is shorter than 10 and the
+// last byte ends a varint. Eight bytes at a time; decode_varint() on each
+// element names the error when this says no.
+inline bool varints_well_formed(const char* p, const char* end) noexcept {
+    if (p == end) return true;
+    if (static_cast<std::uint8_t>(end[-1]) >= 0x80) return false;
+    unsigned run = 0;  // continuation bytes since the last byte that ended a varint
+    for (; end - p >= 8; p += 8) {
+        const std::uint64_t ends = ~load_le64(p) & 0x8080808080808080ull;  // bytes < 0x80
+        if (ends == 0) {
+            run += 8;
+            if (run >= max_varint_bytes) return false;
+            continue;
+        }
+        // Bytes before the first end continue the current varint; runs between
+        // two ends within eight bytes are shorter than ten; the bytes after
+        // the last end start the next run.
+        if (run + lowest_set_byte(ends) >= max_varint_bytes) return false;
+        run = 7 - highest_set_byte(ends);
+    }
+    for (; p != end; ++p) {
+        if (static_cast<std::uint8_t>(*p) < 0x80) {
+            run = 0;
+        } else if (++run >= max_varint_bytes) {
+            return false;
+        }
+    }
+    return true;
+}
+
 inline float bits_to_float(std::uint32_t bits) noexcept {
     float f;
     std::memcpy(&f, &bits, 4);
