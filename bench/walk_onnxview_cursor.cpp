@@ -84,7 +84,7 @@ struct walker {
 
     // One occurrence of a data field (dtype -1: not known yet). Packed chunks
     // of float_data/double_data are little-endian arrays: summed as blocks.
-    void payload(const cursor<tensor_view>& c, std::int32_t dtype, std::string_view& raw, bool& int32s_early,
+    void payload(cursor<tensor_view>& c, std::int32_t dtype, std::string_view& raw, bool& int32s_early,
                  tensor_sum& s) {
         using F = tensor_view::field;
         const bool packed = c.type() == wire::wire_type::length_delimited;

@@ -3498,8 +3498,10 @@ inline tensor_view parse_tensor(const void* data, std::size_t size,
 // reads, as libprotobuf does. Unknown fields, known fields with another wire
 // type and out-of-range values of closed enums are unknown fields to
 // libprotobuf, and are skipped. A packed chunk of a repeated scalar is checked
-// when it is yielded (a fixed-width one holds whole elements, a varint one
-// complete varints), so elements() never meets a malformed element.
+// before its elements are read: a fixed-width one must hold whole elements
+// (checked when it is yielded), a varint one complete varints (checked by
+// elements(), so that a walk that skips the chunk does not read it). What a
+// walk does not read it does not check: verify() checks everything.
 //
 // What the caller applies, because a cursor keeps no state across fields:
 //   * a singular field may occur more than once: the last occurrence wins;
@@ -3531,7 +3533,7 @@ inline tensor_view parse_tensor(const void* data, std::size_t size,
 namespace onnxview {
 
 // The elements of one occurrence of a repeated scalar field: one unpacked
-// element, or a packed chunk already checked by the cursor that yielded it.
+// element, or a packed chunk already checked by the cursor that made it.
 // Elem is one of wire::elem_int64, elem_int32, elem_uint64, elem_float,
 // elem_double (see onnxview/wire_repeated.hpp).
 template <class Elem>
@@ -3753,9 +3755,20 @@ public:
     float as_float() const noexcept { return wire::bits_to_float(static_cast<std::uint32_t>(raw_)); }
     double as_double() const noexcept { return wire::bits_to_double(raw_); }
     // A repeated scalar field's occurrence: one element or a packed chunk.
+    // A chunk of varints is checked here rather than by next(), so that a
+    // walk pays only for the chunks it reads: a malformed one is then the
+    // cursor's error (no elements; next() returns 0).
     template <class Elem>
-    occurrence<Elem> elements() const noexcept {
-        if (type_ == wire::wire_type::length_delimited) return occurrence<Elem>(payload_, payload_ + raw_);
+    occurrence<Elem> elements() noexcept {
+        if (type_ == wire::wire_type::length_delimited) {
+            if (Elem::width == 0 && !wire::varints_well_formed(payload_, payload_ + raw_)) {
+                err_ = bad_varint_in(payload_, payload_ + raw_, base_);
+                p_ = end_;
+                number_ = 0;
+                return occurrence<Elem>();
+            }
+            return occurrence<Elem>(payload_, payload_ + raw_);
+        }
         if (type_ == Elem::unpacked_type) return occurrence<Elem>(raw_);
         return occurrence<Elem>();
     }
@@ -3882,21 +3895,26 @@ private:
     }
 
     // A packed chunk must hold whole elements, as libprotobuf requires.
+    // A packed fixed-width chunk must hold whole elements, as libprotobuf
+    // requires (varint chunks are checked by elements()).
     static error check_packed(detail::slot_kind kind, const char* tag, const char* p, const char* end,
                               const char* base) noexcept {
         const auto size = static_cast<std::uint64_t>(end - p);
         if ((kind == detail::slot_kind::repeated_fixed32 && size % 4 != 0) ||
             (kind == detail::slot_kind::repeated_fixed64 && size % 8 != 0))
             return error(errc::bad_packed_length, static_cast<std::uint64_t>(tag - base));
-        if (kind == detail::slot_kind::repeated_varint && !wire::varints_well_formed(p, end)) {
-            while (p != end) {  // which varint, and what is wrong with it
-                std::uint64_t v;
-                const char* at = p;
-                const errc e = wire::decode_varint(p, end, v);
-                if (e != errc::ok) return error(e, static_cast<std::uint64_t>(at - base));
-            }
-        }
         return error();
+    }
+
+    // The first malformed varint of a chunk that varints_well_formed() refused.
+    static ONNXVIEW_NOINLINE error bad_varint_in(const char* p, const char* end, const char* base) noexcept {
+        while (p != end) {
+            std::uint64_t v;
+            const char* at = p;
+            const errc e = wire::decode_varint(p, end, v);
+            if (e != errc::ok) return error(e, static_cast<std::uint64_t>(at - base));
+        }
+        return error(errc::truncated, static_cast<std::uint64_t>(end - base));  // not reached
     }
 
     static bool quick_varint(const char*& q, const char* end, std::uint64_t& raw) noexcept {

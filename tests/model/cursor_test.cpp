@@ -46,7 +46,7 @@ error reader_error(const std::string& bytes) {
 }
 
 template <class Elem, class View>
-std::vector<typename Elem::value_type> elements(const cursor<View>& c) {
+std::vector<typename Elem::value_type> elements(cursor<View>& c) {
     std::vector<typename Elem::value_type> out;
     for (auto v : c.template elements<Elem>()) out.push_back(v);
     return out;
@@ -243,7 +243,8 @@ TEST_CASE("cursor: elements() of a field that is not a repeated scalar reads onl
     CHECK(elements<wire::elem_float>(c).size() == 1);
     CHECK(elements<wire::elem_double>(c).empty());
     REQUIRE(c.next() == node_view::field::op_type);
-    CHECK(elements<wire::elem_int64>(c).empty());  // a cut varint ends the elements
+    CHECK(elements<wire::elem_int64>(c).empty());  // bytes that are not whole varints: an error
+    CHECK(c.err().code == errc::truncated);
     wire_builder d;
     d.field_varint(1, 9);
     auto cd = cursor_over<dimension_view>(d.str());
@@ -283,20 +284,29 @@ TEST_CASE("cursor: a packed chunk of partial elements is an error at its tag") {
         CHECK(c.next() == 0);
         CHECK(c.err() == error(errc::bad_packed_length, 0));
     }
-    SECTION("varint") {
+    SECTION("varint: an error when its elements are read") {
         wire_builder a;
-        a.tag(8, wt::length_delimited).varint(2).byte(0x01).byte(0x80);  // the second varint is cut
+        a.tag(8, wt::length_delimited).varint(2).byte(0x01).byte(0x80)  // the second varint is cut
+            .field_bytes(1, "after");
         auto c = cursor_over<attribute_view>(a.str());
-        CHECK(c.next() == 0);
+        REQUIRE(c.next() == attribute_view::field::ints);
+        CHECK(c.ok());
+        CHECK(elements<wire::elem_int64>(c).empty());
         CHECK(c.err() == error(errc::truncated, 3));
+        CHECK(c.next() == 0);  // the walk ends there
         CHECK(!verify(a.str().data(), a.str().size(), schema::msg_AttributeProto).ok());
+        // A walk that does not read the chunk does not check it.
+        auto skipping = cursor_over<attribute_view>(a.str());
+        CHECK(numbers(skipping) == std::vector<std::uint32_t>{attribute_view::field::ints, attribute_view::field::name});
     }
     SECTION("an eleven-byte varint") {
         wire_builder a;
         a.tag(8, wt::length_delimited).varint(11).raw(std::string(10, '\x80')).byte(0);
         auto c = cursor_over<attribute_view>(a.str());
-        CHECK(c.next() == 0);
+        REQUIRE(c.next() == attribute_view::field::ints);
+        CHECK(c.elements<wire::elem_int64>().size() == 0);
         CHECK(c.err() == error(errc::varint_too_long, 2));
+        CHECK(c.next() == 0);
     }
 }
 
