@@ -27,9 +27,12 @@ done
 ninja -C "$BUILD" bench/onnxview_bench
 EXE=$BUILD/bench/onnxview_bench
 
-# Workloads 1-3, 6 and the graph.name() loop: one process, warm pages.
+# Workloads 1-3, 6 and the graph.name() loop: one process, warm pages. The
+# repetitions of all benchmarks are interleaved in random order, so that the
+# drift of a shared machine falls on every competitor alike.
 "$EXE" --models="$CACHE" --testdata="$TESTDATA" "$@" \
   --benchmark_repetitions="$REPS" --benchmark_report_aggregates_only=true \
+  --benchmark_enable_random_interleaving=true \
   --benchmark_min_time=0.2 --benchmark_filter="${FILTER:-.}" \
   --benchmark_out="$OUT/inproc.json" --benchmark_out_format=json | tee "$OUT/inproc.txt"
 
