@@ -25,9 +25,9 @@ struct walker {
 
     void str(std::string_view s) noexcept { r.string_bytes += s.size(); }
     void num(std::uint64_t v) noexcept { r.int_sum += v; }
-    // The first error of any cursor; the walk goes on (each cursor stays
-    // within its message's bytes) and the caller checks once at the end, as
-    // an exception would stop protozero's walk, but with no branch per field.
+    // Keeps the first error any cursor meets. The walk goes on (a cursor never
+    // leaves its message's bytes) and walk() checks once, at the end, where
+    // protozero's walk throws: no test of an error after each nested message.
     template <class View>
     void finish(const cursor<View>& c) noexcept {
         if (!c.ok() && err.ok()) err = c.err();
@@ -41,26 +41,24 @@ struct walker {
 
     // A tensor's name, data type and dims; with payloads, every element of
     // every data field, converted as ONNX stores it there. raw_data and
-    // int32_data need data_type, which may come after them on the wire: raw
-    // bytes are kept, and int32_data read in a second pass when it came first.
+    // int32_data are converted by data_type, whose last occurrence counts and
+    // may come after them: raw bytes are kept, and int32_data is read in a
+    // second pass over the tensor once the message is done.
     void tensor(cursor<tensor_view> c) {
         ++r.tensors;
         using F = tensor_view::field;
         const cursor<tensor_view> start = c;
         std::string_view name, raw;
         std::int32_t dtype = 0;
-        bool dtype_seen = false, int32s_early = false;
+        bool int32s = false;
         tensor_sum s;
         while (const std::uint32_t n = c.next()) {
             switch (n) {
                 case F::dims: dims(c.elements<elem_int64>()); break;
-                case F::data_type:
-                    dtype = c.as_int32();
-                    dtype_seen = true;
-                    break;
+                case F::data_type: dtype = c.as_int32(); break;
                 case F::name: name = c.as_string(); break;
                 default:
-                    if (payloads) payload(c, dtype_seen ? dtype : -1, raw, int32s_early, s);
+                    if (payloads) payload(c, raw, int32s, s);
                     break;
             }
         }
@@ -71,21 +69,21 @@ struct walker {
             return;
         }
         if (!raw.empty()) s.add_raw(dtype, raw.data(), raw.size());
-        if (int32s_early) {  // int32_data before data_type: again, now that it is known
+        if (int32s) {
             cursor<tensor_view> again = start;
             while (const std::uint32_t n = again.next()) {
                 if (n == F::int32_data)
                     for (std::int32_t v : again.elements<wire::elem_int32>()) s.add_int32_field(dtype, v);
             }
+            finish(again);
         }
         s.finish(r);
         finish(c);
     }
 
-    // One occurrence of a data field (dtype -1: not known yet). Packed chunks
-    // of float_data/double_data are little-endian arrays: summed as blocks.
-    void payload(cursor<tensor_view>& c, std::int32_t dtype, std::string_view& raw, bool& int32s_early,
-                 tensor_sum& s) {
+    // One occurrence of a data field. Packed chunks of float_data and
+    // double_data are little-endian arrays: summed as blocks.
+    void payload(cursor<tensor_view>& c, std::string_view& raw, bool& int32s, tensor_sum& s) {
         using F = tensor_view::field;
         const bool packed = c.type() == wire::wire_type::length_delimited;
         switch (c.number()) {
@@ -104,10 +102,7 @@ struct walker {
             case F::uint64_data:
                 for (std::uint64_t v : c.elements<wire::elem_uint64>()) s.add(double(v));
                 break;
-            case F::int32_data:
-                if (dtype < 0) int32s_early = true;
-                else for (std::int32_t v : c.elements<wire::elem_int32>()) s.add_int32_field(dtype, v);
-                break;
+            case F::int32_data: int32s = true; break;  // after data_type is known
             case F::string_data: str(c.as_string()); break;
             default: break;
         }
@@ -129,7 +124,7 @@ struct walker {
     }
 
     void shape(cursor<tensor_shape_view> c) {
-        while (c.next()) {  // dim, the only field a cursor yields here besides none
+        while (c.next()) {  // dim: the only field of TensorShapeProto
             ++r.dims;
             cursor<dimension_view> d = c.message<dimension_view>();
             // value is a oneof: the last member wins.

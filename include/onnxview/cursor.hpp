@@ -111,7 +111,7 @@ public:
                 raw_ = wire::load_le64(p_);
                 p_ += 8;
             } else if (wire::decode_varint(p_, end_, raw_) != errc::ok) {
-                done_ = true;  // not for a chunk checked when it was yielded
+                done_ = true;  // not for a chunk that elements() checked
             }
         }
 
@@ -277,7 +277,8 @@ public:
     std::int32_t as_int32() const noexcept { return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw_)); }
     float as_float() const noexcept { return wire::bits_to_float(static_cast<std::uint32_t>(raw_)); }
     double as_double() const noexcept { return wire::bits_to_double(raw_); }
-    // A repeated scalar field's occurrence: one element or a packed chunk.
+    // A repeated scalar field's occurrence: one element or a packed chunk
+    // (on another length-delimited field, its bytes read as a chunk).
     // A chunk of varints is checked here rather than by next(), so that a
     // walk pays only for the chunks it reads: a malformed one is then the
     // cursor's error (no elements; next() returns 0).
