@@ -5444,9 +5444,10 @@ error validate_message(const void* data, std::size_t size, const schema::message
                        const print_options& options = {}) noexcept;
 
 // Validates, then writes the text format of the message to the sink.
-// Errors: any validate_message() error (nothing written); merge_too_deep when
-// merged occurrences of singular messages nest deeper than 8 levels (protoc
-// would print those); invalid_argument when sink.write is null.
+// Errors (nothing written for any of them): any validate_message() error;
+// merge_too_deep when merged occurrences of singular messages nest deeper
+// than 8 levels (protoc would print those); invalid_argument when sink.write
+// is null.
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const print_options& options = {}) noexcept;
 
@@ -8476,6 +8477,10 @@ void collect(const source& s, const schema::message_desc& d, std::uint32_t relea
 // The source of a singular message field given its stat; error merge_too_deep.
 error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
                    source& out) noexcept;
+// merge_too_deep when a merged singular message field anywhere in s nests
+// deeper than the printers follow (checked before printing, so that nothing
+// is written then); the input must be validated.
+error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept;
 inline source plain_source(const char* base, const wire::field& f, std::uint32_t depth) noexcept {
     source s;
     s.base = base;
@@ -8897,6 +8902,7 @@ error print_json(const void* data, std::size_t size, const schema::message_desc&
     s.base = p;
     s.begin = p;
     s.end = p + size;
+    if (error e = text_detail::check_merges(s, root, options.release)) return e;  // nothing written
     text_detail::out_buf o(sink);
     text_detail::json_printer pr{o, options};
     error err;
@@ -9321,6 +9327,7 @@ error print_text(const void* data, std::size_t size, const schema::message_desc&
     s.base = p;
     s.begin = p;
     s.end = p + size;
+    if (error e = text_detail::check_merges(s, root, options.release)) return e;  // nothing written
     text_detail::out_buf o(sink);
     text_detail::printer pr{o, options};
     error err;
@@ -9414,6 +9421,36 @@ error child_source(const source& parent, const schema::field_desc& fd, const fie
         return error(errc::merge_too_deep, static_cast<std::uint64_t>(fs.last.tag - parent.base));
     out = parent;
     out.chain[out.len++] = chain_level{fd.number, fs.first};
+    return error();
+}
+
+// The printers' traversal without the printing: every singular message field
+// made a source as the printers make it, so that a merge chain they cannot
+// follow is found before the first byte is written.
+error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept {
+    message_stats st;
+    collect(s, d, release, st);
+    for (std::uint16_t i = 0; i < d.field_count; ++i) {
+        const schema::field_desc& fd = d.fields[i];
+        const field_stat& fs = st.fields[i];
+        if (fs.count == 0 || fd.type != schema::type::message) continue;
+        if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i)) continue;
+        if (!fd.repeated()) {
+            source child;
+            if (error e = child_source(s, fd, fs, child)) return e;
+            if (error e = check_merges(child, *fd.message, release)) return e;
+            continue;
+        }
+        source_cursor c(s, fs.first);
+        wire::field f;
+        std::uint32_t left = fs.count;
+        while (left && c.next(f)) {
+            if (f.number != fd.number || f.tag < fs.first || !accepts(fd, f, release)) continue;
+            --left;
+            if (error e = check_merges(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, release))
+                return e;
+        }
+    }
     return error();
 }
 

@@ -58,9 +58,10 @@ error validate_message(const void* data, std::size_t size, const schema::message
                        const print_options& options = {}) noexcept;
 
 // Validates, then writes the text format of the message to the sink.
-// Errors: any validate_message() error (nothing written); merge_too_deep when
-// merged occurrences of singular messages nest deeper than 8 levels (protoc
-// would print those); invalid_argument when sink.write is null.
+// Errors (nothing written for any of them): any validate_message() error;
+// merge_too_deep when merged occurrences of singular messages nest deeper
+// than 8 levels (protoc would print those); invalid_argument when sink.write
+// is null.
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const print_options& options = {}) noexcept;
 

@@ -227,6 +227,7 @@ error print_json(const void* data, std::size_t size, const schema::message_desc&
     s.base = p;
     s.begin = p;
     s.end = p + size;
+    if (error e = text_detail::check_merges(s, root, options.release)) return e;  // nothing written
     text_detail::out_buf o(sink);
     text_detail::json_printer pr{o, options};
     error err;

@@ -412,6 +412,7 @@ error print_text(const void* data, std::size_t size, const schema::message_desc&
     s.base = p;
     s.begin = p;
     s.end = p + size;
+    if (error e = text_detail::check_merges(s, root, options.release)) return e;  // nothing written
     text_detail::out_buf o(sink);
     text_detail::printer pr{o, options};
     error err;

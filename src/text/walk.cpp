@@ -84,6 +84,36 @@ error child_source(const source& parent, const schema::field_desc& fd, const fie
     return error();
 }
 
+// The printers' traversal without the printing: every singular message field
+// made a source as the printers make it, so that a merge chain they cannot
+// follow is found before the first byte is written.
+error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept {
+    message_stats st;
+    collect(s, d, release, st);
+    for (std::uint16_t i = 0; i < d.field_count; ++i) {
+        const schema::field_desc& fd = d.fields[i];
+        const field_stat& fs = st.fields[i];
+        if (fs.count == 0 || fd.type != schema::type::message) continue;
+        if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i)) continue;
+        if (!fd.repeated()) {
+            source child;
+            if (error e = child_source(s, fd, fs, child)) return e;
+            if (error e = check_merges(child, *fd.message, release)) return e;
+            continue;
+        }
+        source_cursor c(s, fs.first);
+        wire::field f;
+        std::uint32_t left = fs.count;
+        while (left && c.next(f)) {
+            if (f.number != fd.number || f.tag < fs.first || !accepts(fd, f, release)) continue;
+            --left;
+            if (error e = check_merges(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, release))
+                return e;
+        }
+    }
+    return error();
+}
+
 // ---------------------------------------------------------------------------
 // Validation, as libprotobuf's parser: every occurrence of a known message
 // field is parsed as that message; packed payloads element by element.

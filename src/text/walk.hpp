@@ -93,6 +93,10 @@ void collect(const source& s, const schema::message_desc& d, std::uint32_t relea
 // The source of a singular message field given its stat; error merge_too_deep.
 error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
                    source& out) noexcept;
+// merge_too_deep when a merged singular message field anywhere in s nests
+// deeper than the printers follow (checked before printing, so that nothing
+// is written then); the input must be validated.
+error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept;
 inline source plain_source(const char* base, const wire::field& f, std::uint32_t depth) noexcept {
     source s;
     s.base = base;

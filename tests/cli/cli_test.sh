@@ -291,6 +291,32 @@ run "dump --type TensorProto" 0 dump --type onnx.TensorProto "$tmp/tensor.pb" &&
 run "dump --type TensorProto --json" 0 dump --json --type TensorProto "$tmp/tensor.pb" &&
     { $py -m json.tool <"$tmp/out" >/dev/null || fail "dump --type TensorProto --json: not JSON"; }
 
+# A model libprotobuf parses but onnxview cannot print: a TypeProto whose
+# sequence_type occurs twice at every level, 12 merged levels (more than the
+# 8 the printers follow). dump refuses it before printing anything.
+$py - "$tmp/merges.onnx" <<'PYEOF'
+import sys
+def varint(n):
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+def field(number, payload):
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+t = field(1, b"\x08\x01")                # TypeProto { tensor_type { elem_type: 1 } }
+for _ in range(6):
+    t = field(4, field(1, t))              # TypeProto { sequence_type { elem_type: t } }
+vi = field(1, b"x") + field(2, t + t)      # ValueInfoProto { name, type: t merged with t }
+open(sys.argv[1], "wb").write(b"\x08\x08" + field(7, field(11, vi)))
+PYEOF
+for json in "" --json; do
+    run "dump $json merges too deep" 1 dump $json "$tmp/merges.onnx" && one_line_error "dump $json merges too deep"
+    [ -s "$tmp/out" ] && fail "dump $json merges too deep: wrote to stdout"
+    grep -q merge "$tmp/err" || fail "dump $json merges too deep: error does not name the merge"
+done
+
 # Truncated prefixes of a model: a clean 0 or 1, never a crash (exit >= 128).
 size=$(wc -c <"$data/small_cnn.onnx")
 for ((len = 1; len < size; len += 37)); do

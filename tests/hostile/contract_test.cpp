@@ -7,7 +7,9 @@
 
 #include "model_walk.hpp"
 #include "onnx_builder.hpp"
+#include "onnxview/json_format.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/text_format.hpp"
 #include "onnxview/verify.hpp"
 
 using namespace onnxview;
@@ -64,5 +66,18 @@ TEST_CASE("merged singular messages nested 9 and more deep: verify() refuses the
         fuzzing::model_walker w;
         w.model(parse_model(s.data(), s.size()));
         CHECK(w.stats.first_error.code == errc::merge_too_deep);
+        // The printers validate first and print nothing: the text is not cut
+        // off at the merge they cannot follow (onnxview dump promises that).
+        std::string printed;
+        const output_sink sink{[](void* ctx, const char* p, std::size_t n) {
+                                   static_cast<std::string*>(ctx)->append(p, n);
+                               },
+                               &printed};
+        CHECK(print_text(s.data(), s.size(), schema::msg_ModelProto, sink).code == errc::merge_too_deep);
+        CHECK(printed.empty());
+        CHECK(print_json(s.data(), s.size(), schema::msg_ModelProto, sink).code == errc::merge_too_deep);
+        CHECK(printed.empty());
+        // libprotobuf parses it: validation alone accepts it.
+        CHECK(validate_message(s.data(), s.size(), schema::msg_ModelProto).ok());
     }
 }
