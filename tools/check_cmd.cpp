@@ -108,6 +108,7 @@ int run_check(int argc, char** argv) {
     onnxview::mapped_file file;
     int code = 0;
     if (!open_model_file("check", path, file, &code)) return code;
+    advise_metadata_reads(file);
     opts.model_path = path;
     json_writer w;
     sink s;

@@ -443,14 +443,7 @@ int run_info(int argc, char** argv) {
     mapped_file file;
     int code = 0;
     if (!open_model_file("info", path, file, &code)) return code;
-    // info reads metadata only. Under the default hint a cold page fault
-    // reads the disk's whole read-ahead window (8 MiB on a virtio disk), so
-    // touching the header of every ~1 MB tensor of bench/cache/weights.onnx
-    // read all 1.5 GB (3.7 s cold); with MADV_RANDOM 6 MB (0.26 s). Small
-    // files are mostly metadata and read faster with read-ahead (the 30 MB,
-    // 100k-node bench/cache/meta.onnx: 0.48 s cold, 1.5 s with MADV_RANDOM),
-    // hence the threshold. A hint: a failure changes nothing.
-    if (file.size() >= (std::uint64_t(256) << 20)) (void)file.advise(access_hint::random);
+    advise_metadata_reads(file);
     if (const error e = verify(file.data(), file.size())) {
         print_error("info", "'" + str(path) + "' is not a valid ONNX model: " +
                                 describe(e, file.data(), file.size()));

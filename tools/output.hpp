@@ -34,6 +34,9 @@ std::string describe(onnxview::error e, const void* data, std::size_t size,
 // Opens `path` (mmap). On failure prints one line and returns false; `*code`
 // is exit_usage for I/O errors (missing file, directory, empty file).
 bool open_model_file(const char* cmd, const char* path, onnxview::mapped_file& out, int* code);
+// For commands that read a big model's metadata: no read-ahead into the
+// tensor payloads between the headers (files of 256 MiB and more).
+void advise_metadata_reads(const onnxview::mapped_file& file);
 
 // Returns true when `arg` is -h or --help.
 bool is_help(std::string_view arg);

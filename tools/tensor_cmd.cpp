@@ -374,6 +374,13 @@ struct context {
     external_payload_source source{};
 
     const external_payload_source* src() const { return resolver ? &source : nullptr; }
+    // The tensor's bytes are read front to back: read-ahead back on for them
+    // (advise_metadata_reads turned it off for big files). A hint only.
+    void read_ahead(const tensor_view& t) const {
+        const std::string_view b = t.wire_message().bytes();
+        if (b.empty()) return;
+        (void)file->advise(access_hint::sequential, static_cast<std::uint64_t>(b.data() - file->data()), b.size());
+    }
     // Why reading a payload failed: the resolver's explanation for external data.
     std::string why(error e) const {
         if (resolver && resolver->last_error().message[0] != '\0') return resolver->last_error().message;
@@ -419,6 +426,7 @@ int show_dense(const context& c, const std::vector<match>& all) {
     o += "elements: " + std::to_string(si.element_count) + "\n";
     text_storage(o, si, "");
 
+    c.read_ahead(t);
     auto data = tensor_data::make(t, c.src());
     if (!data) {
         if (!c.json) flush(o);
@@ -483,6 +491,8 @@ int show_sparse(const context& c, const std::vector<match>& all) {
     text_dims(o, s.dims());
     o += " (dense)\n";
 
+    if (s.has_values()) c.read_ahead(s.values());
+    if (s.has_indices()) c.read_ahead(s.indices());
     auto made = sparse_data::make(s, c.src());
     if (!made) {
         if (!c.json) flush(o);
@@ -637,6 +647,7 @@ int run_tensor(int argc, char** argv) {
     mapped_file file;
     int code = 0;
     if (!open_model_file("tensor", c.path, file, &code)) return code;
+    advise_metadata_reads(file);  // to find the tensor; its own bytes are read ahead
     c.file = &file;
     if (const error e = verify(file.data(), file.size())) {
         print_error("tensor", "'" + std::string(c.path) + "' is not a valid ONNX model: " +
