@@ -25,8 +25,9 @@
 # no-allocation tests and the examples run on each target (model_corpus and io
 # do not build for Windows). On Windows only wire, model, model_file, hostile
 # and the embed tests are built and run: linking each test executable with
-# mingw's ld costs ~30 s of CPU, and CI has a 30-minute budget. Only those executables are built (plus the
-# library and the CLI), without optimization (buildtype plain).
+# mingw's ld costs ~30 s of CPU, and CI has a 30-minute budget. Only those
+# executables are built (plus the library and the CLI), without optimization
+# (buildtype plain).
 #
 # Under qemu, one Catch2 case is left out: "mapped_file: a sparse file over
 # 4 GiB maps with small RSS" measures the VmRSS of the process, which under

@@ -928,6 +928,49 @@ inline bool varints_well_formed(const char* p, const char* end) noexcept {
     return true;
 }
 
+// Checks a packed chunk of varints as libprotobuf does: errc::ok, or the
+// error decode_varint() gives for the first malformed element, with `bad` set
+// to its first byte. A well-formed chunk is checked eight bytes at a time.
+inline errc check_varints(const char* p, const char* end, const char*& bad) noexcept {
+    if (varints_well_formed(p, end)) return errc::ok;
+    while (p != end) {
+        bad = p;
+        std::uint64_t v;
+        const errc e = decode_varint(p, end, v);
+        if (e != errc::ok) return e;
+    }
+    return errc::ok;
+}
+
+// The value of a field of wire type W (varint, fixed64, length_delimited or
+// fixed32) whose tag ends at q, moving q past it: the value, or the length,
+// in v; where a length-delimited payload starts in payload (q for the
+// others). False when it is malformed or runs past end (q then unspecified):
+// the fast paths of the views and cursors, which leave naming the error to
+// reader::next().
+template <wire_type W>
+inline bool decode_value(const char*& q, const char* end, const char*& payload, std::uint64_t& v) noexcept {
+    payload = q;
+    switch (W) {
+        case wire_type::varint: return decode_varint(q, end, v) == errc::ok;
+        case wire_type::fixed64:
+            if (end - q < 8) return false;
+            v = load_le64(q);
+            q += 8;
+            return true;
+        case wire_type::fixed32:
+            if (end - q < 4) return false;
+            v = load_le32(q);
+            q += 4;
+            return true;
+        default:  // length_delimited; compare with the bytes remaining, never form q + v first
+            if (decode_varint(q, end, v) != errc::ok || v > static_cast<std::uint64_t>(end - q)) return false;
+            payload = q;
+            q += v;
+            return true;
+    }
+}
+
 inline float bits_to_float(std::uint32_t bits) noexcept {
     float f;
     std::memcpy(&f, &bits, 4);
@@ -3709,30 +3752,21 @@ public:
                 const step s = steps.of_tag[tag];
                 // Compare with the bytes remaining, never form q + raw first.
                 if (s == step::len && raw <= static_cast<std::uint64_t>(end_ - q)) {
-                    yield(p_, tag, q, raw, wire::wire_type::length_delimited);
+                    yield(p_, tag >> 3, q, raw, wire::wire_type::length_delimited);
                     p_ = q + raw;
                     return number_;
                 }
                 if (raw < steps.varint_limit[tag]) {  // a varint field, an enum in range
-                    yield(p_, tag, q, raw, wire::wire_type::varint);
+                    yield(p_, tag >> 3, q, raw, wire::wire_type::varint);
                     p_ = q;
                     return number_;
                 }
             }
             const slow_field f = next_slow(base_, p_, end_, depth_, max_depth_);
-            if (!f.err.ok()) {
-                err_ = f.err;
-                p_ = end_;
-                number_ = 0;
-                return 0;
-            }
+            if (!f.err.ok()) return stop(f.err);
             p_ = f.next;
             if (f.number == skipped) continue;
-            tag_ = f.tag;
-            payload_ = f.payload;
-            raw_ = f.raw;
-            type_ = f.type;
-            number_ = f.number;
+            yield(f.tag, f.number, f.payload, f.raw, f.type);
             return number_;
         }
         return 0;
@@ -3762,10 +3796,10 @@ public:
     template <class Elem>
     occurrence<Elem> elements() noexcept {
         if (type_ == wire::wire_type::length_delimited) {
-            if (Elem::width == 0 && !wire::varints_well_formed(payload_, payload_ + raw_)) {
-                err_ = bad_varint_in(payload_, payload_ + raw_, base_);
-                p_ = end_;
-                number_ = 0;
+            const char* bad = nullptr;
+            const errc e = Elem::width == 0 ? wire::check_varints(payload_, payload_ + raw_, bad) : errc::ok;
+            if (e != errc::ok) {
+                stop(error(e, static_cast<std::uint64_t>(bad - base_)));
                 return occurrence<Elem>();
             }
             return occurrence<Elem>(payload_, payload_ + raw_);
@@ -3773,7 +3807,8 @@ public:
         if (type_ == Elem::unpacked_type) return occurrence<Elem>(raw_);
         return occurrence<Elem>();
     }
-    // A message field's occurrence, as a cursor over its fields.
+    // A message field's occurrence, as a cursor over its fields (the checks
+    // of wire::message::child(), without building a message).
     template <class Child>
     cursor<Child> message() const noexcept {
         if (type_ != wire::wire_type::length_delimited) return cursor<Child>(error(errc::bad_wire_type, offset()));
@@ -3851,7 +3886,7 @@ private:
         // which also names the error.
         if (s == step::generic) return generic_step(base, p, end, depth, max_depth);
         slow_field f{nullptr, p, q, 0, skipped, static_cast<wire::wire_type>(tag & 7), error()};
-        if (!quick_value(tag & 7, q, end, f.payload, f.raw)) return generic_step(base, p, end, depth, max_depth);
+        if (!decode_value(tag & 7, q, end, f.payload, f.raw)) return generic_step(base, p, end, depth, max_depth);
         f.next = q;
         if (s <= step::skip_fixed32) return f;  // an unknown field
         accept(f, layout.fields[layout.slot_of_tag[tag]], base);
@@ -3907,58 +3942,33 @@ private:
         return error();
     }
 
-    // The first malformed varint of a chunk that varints_well_formed() refused.
-    static ONNXVIEW_NOINLINE error bad_varint_in(const char* p, const char* end, const char* base) noexcept {
-        while (p != end) {
-            std::uint64_t v;
-            const char* at = p;
-            const errc e = wire::decode_varint(p, end, v);
-            if (e != errc::ok) return error(e, static_cast<std::uint64_t>(at - base));
-        }
-        return error(errc::truncated, static_cast<std::uint64_t>(end - base));  // not reached
-    }
-
-    static bool quick_varint(const char*& q, const char* end, std::uint64_t& raw) noexcept {
-        if (q != end && static_cast<std::uint8_t>(*q) < 0x80) {
-            raw = static_cast<std::uint8_t>(*q++);
-            return true;
-        }
-        return wire::decode_varint(q, end, raw) == errc::ok;
-    }
-
-    // The value of a field of wire type wt (0, 1, 2 or 5) that starts at q;
-    // false when it is malformed or runs past the end of the message.
-    static bool quick_value(std::uint32_t wt, const char*& q, const char* end, const char*& payload,
-                            std::uint64_t& raw) noexcept {
+    // The value of a field of wire type wt (0, 1, 2 or 5) that starts at q.
+    static bool decode_value(std::uint32_t wt, const char*& q, const char* end, const char*& payload,
+                             std::uint64_t& raw) noexcept {
+        using wire::wire_type;
         switch (wt) {
-            case 0: return quick_varint(q, end, raw);
-            case 1:
-                if (end - q < 8) return false;
-                raw = wire::load_le64(q);
-                q += 8;
-                return true;
-            case 2:
-                if (!quick_varint(q, end, raw)) return false;
-                // Compare with the bytes remaining, never form q + raw first.
-                if (raw > static_cast<std::uint64_t>(end - q)) return false;
-                payload = q;
-                q += raw;
-                return true;
-            default:  // 5; the layout's table sends groups and bad wire types to the reader
-                if (end - q < 4) return false;
-                raw = wire::load_le32(q);
-                q += 4;
-                return true;
+            case 0: return wire::decode_value<wire_type::varint>(q, end, payload, raw);
+            case 1: return wire::decode_value<wire_type::fixed64>(q, end, payload, raw);
+            case 2: return wire::decode_value<wire_type::length_delimited>(q, end, payload, raw);
+            default: return wire::decode_value<wire_type::fixed32>(q, end, payload, raw);  // the table sends 3, 4, 6, 7 to the reader
         }
     }
 
-    void yield(const char* tag_at, std::uint32_t tag, const char* payload, std::uint64_t raw,
+    void yield(const char* tag, std::uint32_t number, const char* payload, std::uint64_t raw,
                wire::wire_type type) noexcept {
-        tag_ = tag_at;
+        tag_ = tag;
         payload_ = payload;
         raw_ = raw;
         type_ = type;
-        number_ = tag >> 3;
+        number_ = number;
+    }
+
+    // Ends the walk with e: next() returns 0 from now on.
+    std::uint32_t stop(error e) noexcept {
+        err_ = e;
+        p_ = end_;
+        number_ = 0;
+        return 0;
     }
 
     const char* base_ = nullptr;
@@ -8111,14 +8121,9 @@ error verify_packed(const wire::message& msg, const wire::field& f, const schema
         if (f.raw % width != 0) return error(errc::bad_packed_length, msg.offset_of(f.tag));
         return error();
     }
-    const char* p = f.payload;
-    const char* end = f.payload + f.raw;
-    while (p != end) {
-        const char* at = p;
-        std::uint64_t v;
-        const errc e = wire::decode_varint(p, end, v);
-        if (e != errc::ok) return error(e, msg.offset_of(at));
-    }
+    const char* bad = nullptr;
+    const errc e = wire::check_varints(f.payload, f.payload + f.raw, bad);
+    if (e != errc::ok) return error(e, msg.offset_of(bad));
     return error();
 }
 
@@ -8215,47 +8220,11 @@ error index_merged(const wire::message& msg, const layout_ref& layout, slot* slo
     return cursor.err();
 }
 
-// A varint of at most 10 bytes that ends before `end`; false when it does not
-// (the caller then lets the reader produce the exact error).
-inline bool quick_varint(const char*& p, const char* end, std::uint64_t& v) noexcept {
-    if (p != end && static_cast<std::uint8_t>(*p) < 0x80) {
-        v = static_cast<std::uint8_t>(*p++);
-        return true;
-    }
-    return wire::decode_varint(p, end, v) == errc::ok;
-}
-
-// Decodes the value of a field of wire type W that starts at q; false when it
-// is malformed or runs past end (the reader then names the error).
-template <wire::wire_type W>
-inline bool quick_value(const char*& q, const char* end, const char*& payload,
-                        std::uint64_t& v) noexcept {
-    payload = q;
-    switch (W) {
-        case wire::wire_type::varint: return quick_varint(q, end, v);
-        case wire::wire_type::fixed64:
-            if (end - q < 8) return false;
-            v = wire::load_le64(q);
-            q += 8;
-            return true;
-        case wire::wire_type::fixed32:
-            if (end - q < 4) return false;
-            v = wire::load_le32(q);
-            q += 4;
-            return true;
-        default:  // length_delimited
-            if (!quick_varint(q, end, v) || v > static_cast<std::uint64_t>(end - q)) return false;
-            payload = q;
-            q += v;
-            return true;
-    }
-}
-
 template <wire::wire_type W>
 inline bool quick_skip(const char*& p, const char* q, const char* end) noexcept {
     const char* payload;
     std::uint64_t v;
-    if (!quick_value<W>(q, end, payload, v)) return false;
+    if (!wire::decode_value<W>(q, end, payload, v)) return false;
     p = q;
     return true;
 }
@@ -8265,7 +8234,7 @@ inline bool quick_store(const char*& p, const char* q, const char* end, slot& s,
                         std::uint32_t& count) noexcept {
     const char* payload;
     std::uint64_t v;
-    if (!quick_value<W>(q, end, payload, v)) return false;
+    if (!wire::decode_value<W>(q, end, payload, v)) return false;
     s.ptr = payload;
     s.raw = v;
     ++count;
@@ -8278,7 +8247,7 @@ inline bool quick_repeat(const char*& p, const char* q, const char* end, slot& s
                          std::uint32_t& count) noexcept {
     const char* payload;
     std::uint64_t v;
-    if (!quick_value<W>(q, end, payload, v)) return false;
+    if (!wire::decode_value<W>(q, end, payload, v)) return false;
     if (count++ == 0) s.ptr = p;
     p = q;
     return true;
@@ -8333,7 +8302,7 @@ inline bool index_quick(const char*& p, const char* end, const layout_ref& layou
         case tag_op::closed_enum: {
             const char* payload;
             std::uint64_t v;
-            if (!quick_value<wt::varint>(q, end, payload, v)) return false;
+            if (!wire::decode_value<wt::varint>(q, end, payload, v)) return false;
             // libprotobuf keeps an undefined value of a proto2 enum as an
             // unknown field: the field keeps its previous value.
             const auto e = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
@@ -9469,14 +9438,9 @@ error validate_packed(const char* base, const schema::field_desc& fd, const wire
         if (f.raw % width) return error(errc::bad_packed_length, static_cast<std::uint64_t>(f.tag - base));
         return error();
     }
-    const char* p = f.payload;
-    const char* e = f.payload + f.raw;
-    while (p != e) {
-        std::uint64_t v;
-        const char* at = p;
-        const errc ec = wire::decode_varint(p, e, v);
-        if (ec != errc::ok) return error(ec, static_cast<std::uint64_t>(at - base));
-    }
+    const char* bad = nullptr;
+    const errc ec = wire::check_varints(f.payload, f.payload + f.raw, bad);
+    if (ec != errc::ok) return error(ec, static_cast<std::uint64_t>(bad - base));
     return error();
 }
 

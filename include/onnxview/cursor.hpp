@@ -232,30 +232,21 @@ public:
                 const step s = steps.of_tag[tag];
                 // Compare with the bytes remaining, never form q + raw first.
                 if (s == step::len && raw <= static_cast<std::uint64_t>(end_ - q)) {
-                    yield(p_, tag, q, raw, wire::wire_type::length_delimited);
+                    yield(p_, tag >> 3, q, raw, wire::wire_type::length_delimited);
                     p_ = q + raw;
                     return number_;
                 }
                 if (raw < steps.varint_limit[tag]) {  // a varint field, an enum in range
-                    yield(p_, tag, q, raw, wire::wire_type::varint);
+                    yield(p_, tag >> 3, q, raw, wire::wire_type::varint);
                     p_ = q;
                     return number_;
                 }
             }
             const slow_field f = next_slow(base_, p_, end_, depth_, max_depth_);
-            if (!f.err.ok()) {
-                err_ = f.err;
-                p_ = end_;
-                number_ = 0;
-                return 0;
-            }
+            if (!f.err.ok()) return stop(f.err);
             p_ = f.next;
             if (f.number == skipped) continue;
-            tag_ = f.tag;
-            payload_ = f.payload;
-            raw_ = f.raw;
-            type_ = f.type;
-            number_ = f.number;
+            yield(f.tag, f.number, f.payload, f.raw, f.type);
             return number_;
         }
         return 0;
@@ -285,10 +276,10 @@ public:
     template <class Elem>
     occurrence<Elem> elements() noexcept {
         if (type_ == wire::wire_type::length_delimited) {
-            if (Elem::width == 0 && !wire::varints_well_formed(payload_, payload_ + raw_)) {
-                err_ = bad_varint_in(payload_, payload_ + raw_, base_);
-                p_ = end_;
-                number_ = 0;
+            const char* bad = nullptr;
+            const errc e = Elem::width == 0 ? wire::check_varints(payload_, payload_ + raw_, bad) : errc::ok;
+            if (e != errc::ok) {
+                stop(error(e, static_cast<std::uint64_t>(bad - base_)));
                 return occurrence<Elem>();
             }
             return occurrence<Elem>(payload_, payload_ + raw_);
@@ -296,7 +287,8 @@ public:
         if (type_ == Elem::unpacked_type) return occurrence<Elem>(raw_);
         return occurrence<Elem>();
     }
-    // A message field's occurrence, as a cursor over its fields.
+    // A message field's occurrence, as a cursor over its fields (the checks
+    // of wire::message::child(), without building a message).
     template <class Child>
     cursor<Child> message() const noexcept {
         if (type_ != wire::wire_type::length_delimited) return cursor<Child>(error(errc::bad_wire_type, offset()));
@@ -374,7 +366,7 @@ private:
         // which also names the error.
         if (s == step::generic) return generic_step(base, p, end, depth, max_depth);
         slow_field f{nullptr, p, q, 0, skipped, static_cast<wire::wire_type>(tag & 7), error()};
-        if (!quick_value(tag & 7, q, end, f.payload, f.raw)) return generic_step(base, p, end, depth, max_depth);
+        if (!decode_value(tag & 7, q, end, f.payload, f.raw)) return generic_step(base, p, end, depth, max_depth);
         f.next = q;
         if (s <= step::skip_fixed32) return f;  // an unknown field
         accept(f, layout.fields[layout.slot_of_tag[tag]], base);
@@ -430,58 +422,33 @@ private:
         return error();
     }
 
-    // The first malformed varint of a chunk that varints_well_formed() refused.
-    static ONNXVIEW_NOINLINE error bad_varint_in(const char* p, const char* end, const char* base) noexcept {
-        while (p != end) {
-            std::uint64_t v;
-            const char* at = p;
-            const errc e = wire::decode_varint(p, end, v);
-            if (e != errc::ok) return error(e, static_cast<std::uint64_t>(at - base));
-        }
-        return error(errc::truncated, static_cast<std::uint64_t>(end - base));  // not reached
-    }
-
-    static bool quick_varint(const char*& q, const char* end, std::uint64_t& raw) noexcept {
-        if (q != end && static_cast<std::uint8_t>(*q) < 0x80) {
-            raw = static_cast<std::uint8_t>(*q++);
-            return true;
-        }
-        return wire::decode_varint(q, end, raw) == errc::ok;
-    }
-
-    // The value of a field of wire type wt (0, 1, 2 or 5) that starts at q;
-    // false when it is malformed or runs past the end of the message.
-    static bool quick_value(std::uint32_t wt, const char*& q, const char* end, const char*& payload,
-                            std::uint64_t& raw) noexcept {
+    // The value of a field of wire type wt (0, 1, 2 or 5) that starts at q.
+    static bool decode_value(std::uint32_t wt, const char*& q, const char* end, const char*& payload,
+                             std::uint64_t& raw) noexcept {
+        using wire::wire_type;
         switch (wt) {
-            case 0: return quick_varint(q, end, raw);
-            case 1:
-                if (end - q < 8) return false;
-                raw = wire::load_le64(q);
-                q += 8;
-                return true;
-            case 2:
-                if (!quick_varint(q, end, raw)) return false;
-                // Compare with the bytes remaining, never form q + raw first.
-                if (raw > static_cast<std::uint64_t>(end - q)) return false;
-                payload = q;
-                q += raw;
-                return true;
-            default:  // 5; the layout's table sends groups and bad wire types to the reader
-                if (end - q < 4) return false;
-                raw = wire::load_le32(q);
-                q += 4;
-                return true;
+            case 0: return wire::decode_value<wire_type::varint>(q, end, payload, raw);
+            case 1: return wire::decode_value<wire_type::fixed64>(q, end, payload, raw);
+            case 2: return wire::decode_value<wire_type::length_delimited>(q, end, payload, raw);
+            default: return wire::decode_value<wire_type::fixed32>(q, end, payload, raw);  // the table sends 3, 4, 6, 7 to the reader
         }
     }
 
-    void yield(const char* tag_at, std::uint32_t tag, const char* payload, std::uint64_t raw,
+    void yield(const char* tag, std::uint32_t number, const char* payload, std::uint64_t raw,
                wire::wire_type type) noexcept {
-        tag_ = tag_at;
+        tag_ = tag;
         payload_ = payload;
         raw_ = raw;
         type_ = type;
-        number_ = tag >> 3;
+        number_ = number;
+    }
+
+    // Ends the walk with e: next() returns 0 from now on.
+    std::uint32_t stop(error e) noexcept {
+        err_ = e;
+        p_ = end_;
+        number_ = 0;
+        return 0;
     }
 
     const char* base_ = nullptr;

@@ -171,6 +171,49 @@ inline bool varints_well_formed(const char* p, const char* end) noexcept {
     return true;
 }
 
+// Checks a packed chunk of varints as libprotobuf does: errc::ok, or the
+// error decode_varint() gives for the first malformed element, with `bad` set
+// to its first byte. A well-formed chunk is checked eight bytes at a time.
+inline errc check_varints(const char* p, const char* end, const char*& bad) noexcept {
+    if (varints_well_formed(p, end)) return errc::ok;
+    while (p != end) {
+        bad = p;
+        std::uint64_t v;
+        const errc e = decode_varint(p, end, v);
+        if (e != errc::ok) return e;
+    }
+    return errc::ok;
+}
+
+// The value of a field of wire type W (varint, fixed64, length_delimited or
+// fixed32) whose tag ends at q, moving q past it: the value, or the length,
+// in v; where a length-delimited payload starts in payload (q for the
+// others). False when it is malformed or runs past end (q then unspecified):
+// the fast paths of the views and cursors, which leave naming the error to
+// reader::next().
+template <wire_type W>
+inline bool decode_value(const char*& q, const char* end, const char*& payload, std::uint64_t& v) noexcept {
+    payload = q;
+    switch (W) {
+        case wire_type::varint: return decode_varint(q, end, v) == errc::ok;
+        case wire_type::fixed64:
+            if (end - q < 8) return false;
+            v = load_le64(q);
+            q += 8;
+            return true;
+        case wire_type::fixed32:
+            if (end - q < 4) return false;
+            v = load_le32(q);
+            q += 4;
+            return true;
+        default:  // length_delimited; compare with the bytes remaining, never form q + v first
+            if (decode_varint(q, end, v) != errc::ok || v > static_cast<std::uint64_t>(end - q)) return false;
+            payload = q;
+            q += v;
+            return true;
+    }
+}
+
 inline float bits_to_float(std::uint32_t bits) noexcept {
     float f;
     std::memcpy(&f, &bits, 4);

@@ -18,14 +18,9 @@ error verify_packed(const wire::message& msg, const wire::field& f, const schema
         if (f.raw % width != 0) return error(errc::bad_packed_length, msg.offset_of(f.tag));
         return error();
     }
-    const char* p = f.payload;
-    const char* end = f.payload + f.raw;
-    while (p != end) {
-        const char* at = p;
-        std::uint64_t v;
-        const errc e = wire::decode_varint(p, end, v);
-        if (e != errc::ok) return error(e, msg.offset_of(at));
-    }
+    const char* bad = nullptr;
+    const errc e = wire::check_varints(f.payload, f.payload + f.raw, bad);
+    if (e != errc::ok) return error(e, msg.offset_of(bad));
     return error();
 }
 

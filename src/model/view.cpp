@@ -50,47 +50,11 @@ error index_merged(const wire::message& msg, const layout_ref& layout, slot* slo
     return cursor.err();
 }
 
-// A varint of at most 10 bytes that ends before `end`; false when it does not
-// (the caller then lets the reader produce the exact error).
-inline bool quick_varint(const char*& p, const char* end, std::uint64_t& v) noexcept {
-    if (p != end && static_cast<std::uint8_t>(*p) < 0x80) {
-        v = static_cast<std::uint8_t>(*p++);
-        return true;
-    }
-    return wire::decode_varint(p, end, v) == errc::ok;
-}
-
-// Decodes the value of a field of wire type W that starts at q; false when it
-// is malformed or runs past end (the reader then names the error).
-template <wire::wire_type W>
-inline bool quick_value(const char*& q, const char* end, const char*& payload,
-                        std::uint64_t& v) noexcept {
-    payload = q;
-    switch (W) {
-        case wire::wire_type::varint: return quick_varint(q, end, v);
-        case wire::wire_type::fixed64:
-            if (end - q < 8) return false;
-            v = wire::load_le64(q);
-            q += 8;
-            return true;
-        case wire::wire_type::fixed32:
-            if (end - q < 4) return false;
-            v = wire::load_le32(q);
-            q += 4;
-            return true;
-        default:  // length_delimited
-            if (!quick_varint(q, end, v) || v > static_cast<std::uint64_t>(end - q)) return false;
-            payload = q;
-            q += v;
-            return true;
-    }
-}
-
 template <wire::wire_type W>
 inline bool quick_skip(const char*& p, const char* q, const char* end) noexcept {
     const char* payload;
     std::uint64_t v;
-    if (!quick_value<W>(q, end, payload, v)) return false;
+    if (!wire::decode_value<W>(q, end, payload, v)) return false;
     p = q;
     return true;
 }
@@ -100,7 +64,7 @@ inline bool quick_store(const char*& p, const char* q, const char* end, slot& s,
                         std::uint32_t& count) noexcept {
     const char* payload;
     std::uint64_t v;
-    if (!quick_value<W>(q, end, payload, v)) return false;
+    if (!wire::decode_value<W>(q, end, payload, v)) return false;
     s.ptr = payload;
     s.raw = v;
     ++count;
@@ -113,7 +77,7 @@ inline bool quick_repeat(const char*& p, const char* q, const char* end, slot& s
                          std::uint32_t& count) noexcept {
     const char* payload;
     std::uint64_t v;
-    if (!quick_value<W>(q, end, payload, v)) return false;
+    if (!wire::decode_value<W>(q, end, payload, v)) return false;
     if (count++ == 0) s.ptr = p;
     p = q;
     return true;
@@ -168,7 +132,7 @@ inline bool index_quick(const char*& p, const char* end, const layout_ref& layou
         case tag_op::closed_enum: {
             const char* payload;
             std::uint64_t v;
-            if (!quick_value<wt::varint>(q, end, payload, v)) return false;
+            if (!wire::decode_value<wt::varint>(q, end, payload, v)) return false;
             // libprotobuf keeps an undefined value of a proto2 enum as an
             // unknown field: the field keeps its previous value.
             const auto e = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));

@@ -129,14 +129,9 @@ error validate_packed(const char* base, const schema::field_desc& fd, const wire
         if (f.raw % width) return error(errc::bad_packed_length, static_cast<std::uint64_t>(f.tag - base));
         return error();
     }
-    const char* p = f.payload;
-    const char* e = f.payload + f.raw;
-    while (p != e) {
-        std::uint64_t v;
-        const char* at = p;
-        const errc ec = wire::decode_varint(p, e, v);
-        if (ec != errc::ok) return error(ec, static_cast<std::uint64_t>(at - base));
-    }
+    const char* bad = nullptr;
+    const errc ec = wire::check_varints(f.payload, f.payload + f.raw, bad);
+    if (ec != errc::ok) return error(ec, static_cast<std::uint64_t>(bad - base));
     return error();
 }
 
