@@ -761,8 +761,9 @@ enum class value_kind : std::int32_t {
 // This layer knows nothing of ONNX. It turns a byte range into fields, and
 // fields into values, without copying and without allocating:
 //
-//   * decode_varint / decode_tag / load_le32 / load_le64: primitives over a
-//     (const char*& p, const char* end) pair.
+//   * decode_varint / decode_tag / load_le32 / load_le64 / decode_value:
+//     primitives over a (const char*& p, const char* end) pair;
+//     varints_well_formed / check_varints: a packed chunk of varints checked.
 //   * field:   one decoded field (number, wire type, value or payload).
 //   * reader:  a trivially copyable forward cursor over one contiguous message.
 //   * message: a view of one message, possibly made of several occurrences of a
