@@ -2,7 +2,8 @@
 # Usage: scripts/test.sh [BUILD_DIR] [extra meson setup args...]
 #
 # Configures BUILD_DIR (default: build/ in the source tree; reconfigured when
-# it exists), builds it, runs `meson test`, and prints a last line
+# it exists, with tests enabled and benchmarks/fuzz targets back to auto
+# unless the arguments say otherwise), builds it, runs `meson test`, and prints a last line
 #   N passed, M failed
 # counting Catch2 test cases over every test executable (a meson test that is
 # not a Catch2 runner counts as one case; skipped tests are listed, not
@@ -18,6 +19,18 @@ summary() {  # passed failed
     echo "$1 passed, $2 failed"
     [ "$2" -eq 0 ]
 }
+
+# The whole suite, whatever an earlier `meson setup` of the same directory
+# chose (the README's first command disables tests, benchmarks and fuzzing:
+# a reconfigure keeps those choices unless they are given again). Options the
+# caller passes win: each of these is added only when not given.
+defaults=(-Dtests=enabled -Dbenchmarks=auto -Dfuzzing=auto)
+for d in "${defaults[@]}"; do
+    name="${d%%=*}"
+    given=false
+    for a in "$@"; do case "$a" in "$name="*) given=true ;; esac; done
+    $given || set -- "$@" "$d"
+done
 
 if [ -f "$build/build.ninja" ]; then
     meson setup --reconfigure "$build" "$root" "$@" ||
