@@ -8,8 +8,10 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 
+#include "onnxview/data_type_table.hpp"
 #include "onnxview/enums.hpp"
 
 namespace onnxview {
@@ -49,19 +51,6 @@ private:
 // ---------------------------------------------------------------------------
 // Per-type facts.
 
-// The typed field that holds a type's payload when raw_data is not used;
-// the values are the TensorProto field numbers.
-enum class typed_field : std::uint8_t {
-    none = 0,
-    float_data = 4,
-    int32_data = 5,
-    string_data = 6,
-    int64_data = 7,
-    double_data = 10,
-    uint64_data = 11,
-};
-const char* typed_field_name(typed_field f) noexcept;  // "float_data", ...; "none"
-
 // What an element is, for conversions.
 enum class element_kind : std::uint8_t {
     unsigned_int,  // UINT8/16/32/64, UINT4, UINT2
@@ -95,38 +84,14 @@ struct data_type_info {
 };
 
 namespace detail {
-using dt = data_type;
-using tf = typed_field;
-using ek = element_kind;
-using nt = natural_type;
+// Row 0 is a placeholder for UNDEFINED (never returned); the others come
+// from the schema (onnxview/data_type_table.hpp, generated).
 inline constexpr data_type_info data_type_table[] = {
-    {0, "UNDEFINED", 0, tf::none, 0, 0, ek::unsigned_int, nt::u8},  // placeholder, never returned
-    {1, "FLOAT", 32, tf::float_data, 1, 1, ek::ieee_float, nt::f32},
-    {2, "UINT8", 8, tf::int32_data, 1, 1, ek::unsigned_int, nt::u8},
-    {3, "INT8", 8, tf::int32_data, 1, 1, ek::signed_int, nt::i8},
-    {4, "UINT16", 16, tf::int32_data, 1, 1, ek::unsigned_int, nt::u16},
-    {5, "INT16", 16, tf::int32_data, 1, 1, ek::signed_int, nt::i16},
-    {6, "INT32", 32, tf::int32_data, 1, 1, ek::signed_int, nt::i32},
-    {7, "INT64", 64, tf::int64_data, 1, 1, ek::signed_int, nt::i64},
-    {8, "STRING", 0, tf::string_data, 1, 1, ek::string, nt::string_view},
-    {9, "BOOL", 8, tf::int32_data, 1, 1, ek::boolean, nt::boolean},
-    {10, "FLOAT16", 16, tf::int32_data, 1, 1, ek::narrow_float, nt::u16},
-    {11, "DOUBLE", 64, tf::double_data, 1, 1, ek::ieee_float, nt::f64},
-    {12, "UINT32", 32, tf::uint64_data, 1, 1, ek::unsigned_int, nt::u32},
-    {13, "UINT64", 64, tf::uint64_data, 1, 1, ek::unsigned_int, nt::u64},
-    {14, "COMPLEX64", 64, tf::float_data, 2, 1, ek::complex, nt::c64},
-    {15, "COMPLEX128", 128, tf::double_data, 2, 1, ek::complex, nt::c128},
-    {16, "BFLOAT16", 16, tf::int32_data, 1, 1, ek::narrow_float, nt::u16},
-    {17, "FLOAT8E4M3FN", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {18, "FLOAT8E4M3FNUZ", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {19, "FLOAT8E5M2", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {20, "FLOAT8E5M2FNUZ", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {21, "UINT4", 4, tf::int32_data, 1, 2, ek::unsigned_int, nt::u8},
-    {22, "INT4", 4, tf::int32_data, 1, 2, ek::signed_int, nt::i8},
-    {23, "FLOAT4E2M1", 4, tf::int32_data, 1, 2, ek::narrow_float, nt::u8},
-    {24, "FLOAT8E8M0", 8, tf::int32_data, 1, 1, ek::narrow_float, nt::u8},
-    {25, "UINT2", 2, tf::int32_data, 1, 4, ek::unsigned_int, nt::u8},
-    {26, "INT2", 2, tf::int32_data, 1, 4, ek::signed_int, nt::i8},
+    {0, "UNDEFINED", 0, typed_field::none, 0, 0, element_kind::unsigned_int, natural_type::u8},
+#define ONNXVIEW_DATA_TYPE_ROW(number, enumerator, name, bits, field, entries, per_entry, kind, natural) \
+    {number, name, bits, typed_field::field, entries, per_entry, element_kind::kind, natural_type::natural},
+    ONNXVIEW_DATA_TYPE_ROWS(ONNXVIEW_DATA_TYPE_ROW)
+#undef ONNXVIEW_DATA_TYPE_ROW
 };
 static_assert(sizeof(data_type_table) / sizeof(data_type_table[0]) == max_data_type + 1,
               "one row per DataType");
@@ -138,43 +103,13 @@ constexpr const data_type_info* find_data_type_info(std::int32_t type) noexcept 
     return type >= 1 && type <= max_data_type ? &detail::data_type_table[type] : nullptr;
 }
 
-// element_type_t<data_type::float16> is std::uint16_t, and so on.
-template <data_type D> struct element_type;
-#define ONNXVIEW_ELEMENT_TYPE(D, T) \
-    template <> struct element_type<data_type::D> { using type = T; };
-ONNXVIEW_ELEMENT_TYPE(float32, float)
-ONNXVIEW_ELEMENT_TYPE(uint8, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(int8, std::int8_t)
-ONNXVIEW_ELEMENT_TYPE(uint16, std::uint16_t)
-ONNXVIEW_ELEMENT_TYPE(int16, std::int16_t)
-ONNXVIEW_ELEMENT_TYPE(int32, std::int32_t)
-ONNXVIEW_ELEMENT_TYPE(int64, std::int64_t)
-ONNXVIEW_ELEMENT_TYPE(string, std::string_view)
-ONNXVIEW_ELEMENT_TYPE(boolean, bool)
-ONNXVIEW_ELEMENT_TYPE(float16, std::uint16_t)
-ONNXVIEW_ELEMENT_TYPE(float64, double)
-ONNXVIEW_ELEMENT_TYPE(uint32, std::uint32_t)
-ONNXVIEW_ELEMENT_TYPE(uint64, std::uint64_t)
-ONNXVIEW_ELEMENT_TYPE(complex64, std::complex<float>)
-ONNXVIEW_ELEMENT_TYPE(complex128, std::complex<double>)
-ONNXVIEW_ELEMENT_TYPE(bfloat16, std::uint16_t)
-ONNXVIEW_ELEMENT_TYPE(float8e4m3fn, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(float8e4m3fnuz, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(float8e5m2, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(float8e5m2fnuz, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(uint4, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(int4, std::int8_t)
-ONNXVIEW_ELEMENT_TYPE(float4e2m1, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(float8e8m0, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(uint2, std::uint8_t)
-ONNXVIEW_ELEMENT_TYPE(int2, std::int8_t)
-#undef ONNXVIEW_ELEMENT_TYPE
-template <data_type D>
-using element_type_t = typename element_type<D>::type;
-
-// The natural_type tag of C++ type T; natural_type_of_v<long double> etc. do not compile.
+// The C++ type of each natural_type (natural_cpp_type), and the natural_type
+// of a C++ type (natural_type_of; natural_type_of_v<long double> etc. do not
+// compile).
+template <natural_type N> struct natural_cpp_type;
 template <class T> struct natural_type_of;
-#define ONNXVIEW_NATURAL(T, N) \
+#define ONNXVIEW_NATURAL(T, N)                                                        \
+    template <> struct natural_cpp_type<natural_type::N> { using type = T; };         \
     template <> struct natural_type_of<T> { static constexpr natural_type value = natural_type::N; };
 ONNXVIEW_NATURAL(float, f32)
 ONNXVIEW_NATURAL(std::uint8_t, u8)
@@ -191,6 +126,18 @@ ONNXVIEW_NATURAL(std::uint64_t, u64)
 ONNXVIEW_NATURAL(std::complex<float>, c64)
 ONNXVIEW_NATURAL(std::complex<double>, c128)
 #undef ONNXVIEW_NATURAL
+
+// element_type_t<data_type::float16> is std::uint16_t, and so on: the C++
+// type of the type's natural_type in the table.
+template <data_type D>
+struct element_type {
+    static_assert(find_data_type_info(static_cast<std::int32_t>(D)) != nullptr,
+                  "UNDEFINED and numbers outside the schema have no element type");
+    using type = typename natural_cpp_type<detail::data_type_table[static_cast<int>(D)].natural>::type;
+};
+template <data_type D>
+using element_type_t = typename element_type<D>::type;
+
 template <class T>
 constexpr natural_type natural_type_of_v = natural_type_of<T>::value;
 

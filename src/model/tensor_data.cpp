@@ -6,19 +6,6 @@
 
 namespace onnxview {
 
-const char* typed_field_name(typed_field f) noexcept {
-    switch (f) {
-        case typed_field::float_data: return "float_data";
-        case typed_field::int32_data: return "int32_data";
-        case typed_field::string_data: return "string_data";
-        case typed_field::int64_data: return "int64_data";
-        case typed_field::double_data: return "double_data";
-        case typed_field::uint64_data: return "uint64_data";
-        case typed_field::none: break;
-    }
-    return "none";
-}
-
 const char* storage_kind_name(storage_kind k) noexcept {
     switch (k) {
         case storage_kind::raw: return "raw";
