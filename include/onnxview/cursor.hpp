@@ -258,16 +258,19 @@ public:
     // string and bytes fields (and packed chunks): the payload; empty for
     // fields of other wire types.
     std::string_view as_string() const noexcept {
+        ONNXVIEW_ASSERT(number_ != 0, "reading a cursor's field before next() returned one");
         if (type_ != wire::wire_type::length_delimited) return std::string_view();
         return std::string_view(payload_, static_cast<std::size_t>(raw_));
     }
     // Scalar fields, as protobuf converts them (int32 and enums: the low 32
     // bits of a possibly 64-bit varint). Closed enums are in range.
-    std::int64_t as_int64() const noexcept { return static_cast<std::int64_t>(raw_); }
-    std::uint64_t as_uint64() const noexcept { return raw_; }
-    std::int32_t as_int32() const noexcept { return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw_)); }
-    float as_float() const noexcept { return wire::bits_to_float(static_cast<std::uint32_t>(raw_)); }
-    double as_double() const noexcept { return wire::bits_to_double(raw_); }
+    std::int64_t as_int64() const noexcept { return static_cast<std::int64_t>(current_raw()); }
+    std::uint64_t as_uint64() const noexcept { return current_raw(); }
+    std::int32_t as_int32() const noexcept {
+        return static_cast<std::int32_t>(static_cast<std::uint32_t>(current_raw()));
+    }
+    float as_float() const noexcept { return wire::bits_to_float(static_cast<std::uint32_t>(current_raw())); }
+    double as_double() const noexcept { return wire::bits_to_double(current_raw()); }
     // A repeated scalar field's occurrence: one element or a packed chunk
     // (on another length-delimited field, its bytes read as a chunk).
     // A chunk of varints is checked here rather than by next(), so that a
@@ -275,6 +278,7 @@ public:
     // cursor's error (no elements; next() returns 0).
     template <class Elem>
     occurrence<Elem> elements() noexcept {
+        ONNXVIEW_ASSERT(number_ != 0, "reading a cursor's field before next() returned one");
         if (type_ == wire::wire_type::length_delimited) {
             const char* bad = nullptr;
             const errc e = Elem::width == 0 ? wire::check_varints(payload_, payload_ + raw_, bad) : errc::ok;
@@ -291,6 +295,7 @@ public:
     // of wire::message::child(), without building a message).
     template <class Child>
     cursor<Child> message() const noexcept {
+        ONNXVIEW_ASSERT(number_ != 0, "reading a cursor's field before next() returned one");
         if (type_ != wire::wire_type::length_delimited) return cursor<Child>(error(errc::bad_wire_type, offset()));
         if (depth_ + 1 > max_depth_) return cursor<Child>(error(errc::depth_exceeded, offset()));
         return cursor<Child>(base_, payload_, payload_ + raw_, depth_ + 1, max_depth_);
@@ -298,6 +303,7 @@ public:
     // A message field's occurrence, as a view (indexed now, O(1) accessors).
     template <class Child>
     Child message_view() const noexcept {
+        ONNXVIEW_ASSERT(number_ != 0, "reading a cursor's field before next() returned one");
         wire::field f;
         f.tag = tag_;
         f.payload = payload_;
@@ -320,6 +326,11 @@ public:
 
 private:
     static constexpr std::uint32_t skipped = ~std::uint32_t(0);
+
+    std::uint64_t current_raw() const noexcept {
+        ONNXVIEW_ASSERT(number_ != 0, "reading a cursor's field before next() returned one");
+        return raw_;
+    }
 
     // A varint of one or two bytes at q (lengths and values up to 16383),
     // moving q past it; false for anything else, left to next_slow().

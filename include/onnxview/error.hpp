@@ -19,6 +19,36 @@
 #define ONNXVIEW_HAS_EXCEPTIONS 0
 #endif
 
+// Misuse of the API (value() of a result holding an error, dereferencing an
+// end iterator, reading a cursor's field before next() returned one) is a
+// bug in the caller, not a property of the input: ONNXVIEW_ASSERT reports it
+// and aborts in builds with assertions, and costs nothing without them.
+// Assertions follow NDEBUG unless ONNXVIEW_ASSERTIONS is defined to 0 or 1
+// (in every translation unit of a program alike).
+#ifndef ONNXVIEW_ASSERTIONS
+#ifdef NDEBUG
+#define ONNXVIEW_ASSERTIONS 0
+#else
+#define ONNXVIEW_ASSERTIONS 1
+#endif
+#endif
+#if ONNXVIEW_ASSERTIONS
+#include <cstdio>
+#include <cstdlib>
+namespace onnxview {
+namespace detail {
+[[noreturn]] inline void misuse(const char* what, const char* file, int line) noexcept {
+    std::fprintf(stderr, "%s:%d: onnxview misuse: %s\n", file, line, what);
+    std::abort();
+}
+}  // namespace detail
+}  // namespace onnxview
+#define ONNXVIEW_ASSERT(condition, what) \
+    ((condition) ? static_cast<void>(0) : ::onnxview::detail::misuse(what, __FILE__, __LINE__))
+#else
+#define ONNXVIEW_ASSERT(condition, what) static_cast<void>(0)
+#endif
+
 namespace onnxview {
 
 // What went wrong. Values are stable; new codes are appended.
@@ -94,9 +124,10 @@ private:
 };
 #endif
 
-// A value or an error. Cheap to copy when T is. value() on an error is a
-// contract violation (it returns the default-constructed T held inside, never
-// garbage), so check ok() first or use value_or().
+// A value or an error. Cheap to copy when T is. value() on an error is
+// misuse: ONNXVIEW_ASSERT stops it in builds with assertions; without them it
+// returns the default-constructed T held inside, never garbage. Check ok()
+// first or use value_or().
 template <class T>
 class [[nodiscard]] result {
 public:
@@ -108,11 +139,11 @@ public:
     constexpr bool ok() const noexcept { return error_.ok(); }
     constexpr explicit operator bool() const noexcept { return ok(); }
     constexpr error err() const noexcept { return error_; }
-    constexpr const T& value() const& noexcept { return value_; }
-    constexpr T& value() & noexcept { return value_; }
-    constexpr T&& value() && noexcept { return std::move(value_); }
-    constexpr const T& operator*() const& noexcept { return value_; }
-    constexpr const T* operator->() const noexcept { return &value_; }
+    constexpr const T& value() const& noexcept { return checked(), value_; }
+    constexpr T& value() & noexcept { return checked(), value_; }
+    constexpr T&& value() && noexcept { return checked(), std::move(value_); }
+    constexpr const T& operator*() const& noexcept { return checked(), value_; }
+    constexpr const T* operator->() const noexcept { return checked(), &value_; }
     constexpr T value_or(T fallback) const { return ok() ? value_ : fallback; }
 #if ONNXVIEW_HAS_EXCEPTIONS
     const T& value_or_throw() const {
@@ -122,6 +153,7 @@ public:
 #endif
 
 private:
+    constexpr void checked() const noexcept { ONNXVIEW_ASSERT(error_.ok(), "result::value() of an error"); }
     T value_;
     error error_;
 };

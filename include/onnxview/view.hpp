@@ -230,8 +230,14 @@ public:
             }
         }
         // Valid while the iterator is not at the end.
-        const View& operator*() const noexcept { return current_.v; }
-        const View* operator->() const noexcept { return &current_.v; }
+        const View& operator*() const noexcept {
+            ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
+            return current_.v;
+        }
+        const View* operator->() const noexcept {
+            ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
+            return &current_.v;
+        }
         iterator& operator++() noexcept {
             advance();
             return *this;
@@ -314,7 +320,10 @@ public:
                 advance();
             }
         }
-        std::string_view operator*() const noexcept { return current_; }
+        std::string_view operator*() const noexcept {
+            ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
+            return current_;
+        }
         iterator& operator++() noexcept {
             advance();
             return *this;

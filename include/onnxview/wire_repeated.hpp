@@ -103,7 +103,10 @@ public:
             ::new (static_cast<void*>(&cursor_.c)) message::cursor(owner->msg_);
             advance();
         }
-        value_type operator*() const noexcept { return value_; }
+        value_type operator*() const noexcept {
+            ONNXVIEW_ASSERT(owner_ != nullptr, "dereferencing an end iterator");
+            return value_;
+        }
         iterator& operator++() noexcept {
             advance();
             return *this;
