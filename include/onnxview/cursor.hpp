@@ -421,7 +421,6 @@ private:
         f.number = fs.number;
     }
 
-    // A packed chunk must hold whole elements, as libprotobuf requires.
     // A packed fixed-width chunk must hold whole elements, as libprotobuf
     // requires (varint chunks are checked by elements()).
     static error check_packed(detail::slot_kind kind, const char* tag, const char* p, const char* end,

@@ -89,6 +89,10 @@ struct field_desc {
         return repeated() && type != schema::type::string && type != schema::type::bytes &&
                type != schema::type::message;
     }
+    // Bytes of one element of a packed chunk: 4 (float), 8 (double), 0 (varints).
+    unsigned packed_width() const noexcept {
+        return type == schema::type::float_ ? 4u : type == schema::type::double_ ? 8u : 0u;
+    }
 };
 
 struct message_desc {

@@ -5,7 +5,7 @@
 //
 //   * decode_varint / decode_tag / load_le32 / load_le64 / decode_value:
 //     primitives over a (const char*& p, const char* end) pair;
-//     varints_well_formed / check_varints: a packed chunk of varints checked.
+//     varints_well_formed / check_varints / check_packed: a packed chunk checked.
 //   * field:   one decoded field (number, wire type, value or payload).
 //   * reader:  a trivially copyable forward cursor over one contiguous message.
 //   * message: a view of one message, possibly made of several occurrences of a
@@ -266,6 +266,22 @@ struct field {
         return std::string_view(payload, static_cast<std::size_t>(raw));
     }
 };
+
+// Checks a packed chunk (a length-delimited occurrence f of a repeated
+// scalar field whose elements are `width` bytes wide, 0 for varints) as
+// libprotobuf's parser does: a fixed-width chunk with a partial trailing
+// element is bad_packed_length at its tag; a varint chunk fails at its first
+// malformed element. Offsets count from base.
+inline error check_packed(const char* base, const field& f, unsigned width) noexcept {
+    if (width != 0) {
+        if (f.raw % width != 0) return error(errc::bad_packed_length, static_cast<std::uint64_t>(f.tag - base));
+        return error();
+    }
+    const char* bad = nullptr;
+    const errc e = check_varints(f.payload, f.payload + f.raw, bad);
+    if (e != errc::ok) return error(e, static_cast<std::uint64_t>(bad - base));
+    return error();
+}
 
 // Skips a group's content after its start tag (nested groups included) up to
 // and including the end-group tag of the same number. `depth` is the nesting

@@ -7,23 +7,6 @@ namespace {
 
 using wire::wire_type;
 
-// The width of a fixed-size scalar type, 0 for varints.
-unsigned fixed_width(schema::type t) noexcept {
-    return t == schema::type::float_ ? 4 : t == schema::type::double_ ? 8 : 0;
-}
-
-error verify_packed(const wire::message& msg, const wire::field& f, const schema::field_desc& fd) noexcept {
-    const unsigned width = fixed_width(fd.type);
-    if (width != 0) {
-        if (f.raw % width != 0) return error(errc::bad_packed_length, msg.offset_of(f.tag));
-        return error();
-    }
-    const char* bad = nullptr;
-    const errc e = wire::check_varints(f.payload, f.payload + f.raw, bad);
-    if (e != errc::ok) return error(e, msg.offset_of(bad));
-    return error();
-}
-
 // Walks the message tree the way the views read it: occurrences of a
 // repeated message field one by one; a singular message field that occurs
 // once as that one message; one that occurs several times as their merge
@@ -50,7 +33,7 @@ error verify_message(const wire::message& msg, const schema::message_desc& desc)
             const error e = verify_message(child.value(), *fd->message);
             if (e) return e;
         } else if (fd->packable()) {
-            const error e = verify_packed(msg, f, *fd);
+            const error e = wire::check_packed(msg.base(), f, fd->packed_width());
             if (e) return e;
         }
     }

@@ -120,21 +120,6 @@ error check_merges(const source& s, const schema::message_desc& d, std::uint32_t
 
 namespace {
 
-error validate_packed(const char* base, const schema::field_desc& fd, const wire::field& f) noexcept {
-    unsigned width = 0;
-    if (fd.type == schema::type::float_) width = 4;
-    if (fd.type == schema::type::double_) width = 8;
-    if (width) {
-        // libprotobuf's ReadPackedFixed fails on a partial trailing element.
-        if (f.raw % width) return error(errc::bad_packed_length, static_cast<std::uint64_t>(f.tag - base));
-        return error();
-    }
-    const char* bad = nullptr;
-    const errc ec = wire::check_varints(f.payload, f.payload + f.raw, bad);
-    if (ec != errc::ok) return error(ec, static_cast<std::uint64_t>(bad - base));
-    return error();
-}
-
 error validate_region(const char* base, const char* b, const char* e, const schema::message_desc& d,
                       std::uint32_t depth, std::uint32_t max_depth, std::uint32_t release) noexcept {
     wire::reader r(base, b, e, depth, max_depth);
@@ -150,7 +135,7 @@ error validate_region(const char* base, const char* b, const char* e, const sche
                                             max_depth, release))
                 return err;
         } else if (fd->packable() && f.type == wire_type::length_delimited) {
-            if (error err = validate_packed(base, *fd, f)) return err;
+            if (error err = wire::check_packed(base, f, fd->packed_width())) return err;
         }
     }
     return error();
