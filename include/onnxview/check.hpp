@@ -33,9 +33,9 @@
 //     dims non-negative with an element count that fits 64 bits; exactly one
 //     value field unless the tensor is empty; the field the data type uses;
 //     its size equal to dims x element size (raw_data bytes or typed
-//     entries); external data with a location, no inline data, and (with a
-//     model path) a safe path inside the model's directory whose file holds
-//     the range (external_data.hpp)
+//     entries); external data (not STRING) with a location, no inline
+//     data, and (with a model path) a safe path inside the model's directory
+//     whose file holds the range (external_data.hpp)
 //   - sparse tensors: values of rank 1, dense dims positive, INT64 indices of
 //     rank 1 (linear) or 2 (coordinates), in range and strictly increasing
 //   - model-local functions: named, with a domain, unique (domain, name,

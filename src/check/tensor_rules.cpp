@@ -35,9 +35,11 @@ finding_code refused_payload_code(errc code) noexcept {
 void checker::check_tensor(const tensor_view& t) {
     const std::uint64_t before = result_.errors;
     check_tensor_rules(t);
-    if (result_.errors != before || stopped_ || t.data_location() == location_kind::external) return;
+    if (result_.errors != before || stopped_) return;
     // The element-access layer's rules (tensor_data.hpp) are the ones every
     // reader of the values applies; a tensor they refuse cannot be read.
+    // describe_storage() does not fetch external bytes, so EXTERNAL tensors
+    // get the same verdict (a STRING tensor cannot be stored externally).
     auto s = describe_storage(t);
     if (!s)
         error(refused_payload_code(s.err().code),
