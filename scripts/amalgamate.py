@@ -72,7 +72,7 @@ def ordered(files):
 # binaries): define the macro before the implementation include. The checker
 # uses the text and io parts, so leaving either out leaves it out too.
 OPTIONAL_PARTS = [
-    ("src/model/check.cpp", "ONNXVIEW_NO_CHECK"),
+    ("src/check/", "ONNXVIEW_NO_CHECK"),
     ("src/text/", "ONNXVIEW_NO_TEXT"),
     ("src/io/", "ONNXVIEW_NO_IO"),
     ("src/open/", "ONNXVIEW_NO_IO"),  # model_file opens files
@@ -116,7 +116,7 @@ def inputs():
     for dirpath, _, names in os.walk(os.path.join(ROOT, "include", "onnxview")):
         headers += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".hpp")]
     sources = []
-    for part in ("wire", "model", "text", "io", "open"):
+    for part in ("wire", "model", "text", "io", "open", "check"):
         d = os.path.join(ROOT, "src", part)
         if os.path.isdir(d):
             sources += [os.path.join(d, n) for n in sorted(os.listdir(d)) if n.endswith(".cpp")]

@@ -44,7 +44,7 @@ void on_finding(void* user, const onnxview::check_finding& f) {
     if (s.json) {
         s.w->begin_object();
         s.w->field("severity", level);
-        s.w->field("code", f.code);
+        s.w->field("code", onnxview::finding_code_name(f.code));
         s.w->field("path", f.path);
         s.w->field("message", f.message);
         s.w->field("offset", f.offset);
@@ -57,7 +57,7 @@ void on_finding(void* user, const onnxview::check_finding& f) {
     s.text += ": ";
     text_quote(s.text, f.message);
     s.text += " [";
-    s.text += f.code;
+    s.text += onnxview::finding_code_name(f.code);
     s.text += "]";
     if (f.offset != 0) {
         s.text += " (byte ";

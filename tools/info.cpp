@@ -13,9 +13,11 @@
 #include <string_view>
 #include <vector>
 
+#include "onnxview/data_types.hpp"
 #include "onnxview/enums.hpp"
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/tensor_data.hpp"
 #include "onnxview/verify.hpp"
 #include "output.hpp"
 
@@ -84,40 +86,21 @@ std::string type_string(const type_view& t, int depth = 0) {
     return "(no type)";
 }
 
-// Bits per element of a data type; 0 for STRING and unknown numbers.
-unsigned element_bits(std::int32_t dt) {
-    switch (static_cast<data_type>(dt)) {
-        case data_type::uint8: case data_type::int8: case data_type::boolean:
-        case data_type::float8e4m3fn: case data_type::float8e4m3fnuz: case data_type::float8e5m2:
-        case data_type::float8e5m2fnuz: case data_type::float8e8m0: return 8;
-        case data_type::uint16: case data_type::int16: case data_type::float16:
-        case data_type::bfloat16: return 16;
-        case data_type::float32: case data_type::int32: case data_type::uint32: return 32;
-        case data_type::int64: case data_type::float64: case data_type::uint64:
-        case data_type::complex64: return 64;
-        case data_type::complex128: return 128;
-        case data_type::uint4: case data_type::int4: case data_type::float4e2m1: return 4;
-        case data_type::uint2: case data_type::int2: return 2;
-        default: return 0;
-    }
-}
-
-// dims x element size in bytes; false when a dim is negative or it overflows.
+// dims x element size in bytes, by tensor_data's rules (STRING and unknown
+// types: the bytes of the strings present); false when a dim is negative or
+// the size overflows.
 bool tensor_bytes(const tensor_view& t, std::uint64_t& bytes) {
-    std::uint64_t n = 1;
-    for (std::int64_t d : t.dims()) {
-        if (d < 0) return false;
-        if (d != 0 && n > UINT64_MAX / static_cast<std::uint64_t>(d)) return false;
-        n *= static_cast<std::uint64_t>(d);
-    }
-    const unsigned bits = element_bits(t.data_type());
-    if (bits == 0) {  // STRING: the bytes present
+    const auto count = element_count(t);
+    if (!count) return false;
+    const data_type_info* info = find_data_type_info(t.data_type());
+    if (info == nullptr || info->kind == element_kind::string) {
         bytes = 0;
         for (std::string_view s : t.string_data()) bytes += s.size();
         return true;
     }
-    if (n > UINT64_MAX / bits) return false;
-    bytes = (n * bits + 7) / 8;
+    const auto payload = payload_bytes(*info, *count);
+    if (!payload) return false;
+    bytes = *payload;
     return true;
 }
 

@@ -137,6 +137,34 @@ inline result<std::uint64_t> element_count(const tensor_view& t) noexcept {
 // bad_data_type for STRING.
 result<std::uint64_t> payload_bytes(const data_type_info& info, std::uint64_t count) noexcept;
 
+// The typed fields of TensorProto, in field-number order.
+inline constexpr typed_field all_typed_fields[] = {
+    typed_field::float_data, typed_field::int32_data,  typed_field::string_data,
+    typed_field::int64_data, typed_field::double_data, typed_field::uint64_data,
+};
+
+// Entries in t's typed field `f`, packed and unpacked occurrences together
+// (string_data: the strings); 0 when the field is absent or f is none.
+// Errors: the wire error of a malformed packed chunk. O(1) per fixed-width
+// packed chunk, linear in the bytes of a varint one.
+result<std::uint64_t> typed_entry_count(const tensor_view& t, typed_field f) noexcept;
+
+// Entries the typed field must hold for `count` elements of a type (the
+// rule at the top of this file): count, 2 x count for complex, ceil(count/2)
+// or ceil(count/4) packed bytes for the 4-bit and 2-bit types; STRING: one
+// string per element. bad_dims on overflow.
+result<std::uint64_t> required_typed_entries(const data_type_info& info, std::uint64_t count) noexcept;
+
+// What a tensor's external_data entries say about where its payload lives.
+// Only the model's own strings: the io layer (external_data.hpp) applies the
+// strict rules when it opens the file. Linear in the entries.
+struct external_location {
+    bool has_location = false;  // a `location` entry exists (its value may be empty)
+    std::string_view location;  // the last `location` entry
+    std::uint64_t offset = 0;   // the last `offset` entry; 0 when absent or not a plain decimal
+};
+external_location find_external_location(const tensor_view& t) noexcept;
+
 // ---------------------------------------------------------------------------
 // External payloads. The model layer never opens files: it asks this
 // callback for the bytes of an EXTERNAL tensor (see onnxview/external_source.hpp

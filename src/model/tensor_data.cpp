@@ -48,6 +48,13 @@ result<std::uint64_t> payload_bytes(const data_type_info& info, std::uint64_t co
     return count * eb;
 }
 
+result<std::uint64_t> required_typed_entries(const data_type_info& info, std::uint64_t count) noexcept {
+    if (info.sub_byte()) return payload_bytes(info, count);  // one packed byte per int32 entry
+    const std::uint64_t per = info.entries_per_element;
+    if (per != 0 && count > ~std::uint64_t(0) / per) return error(errc::bad_dims);
+    return count * per;
+}
+
 namespace detail {
 
 double scalar_to_double(const data_type_info& info, std::uint64_t bits) noexcept {
@@ -86,7 +93,7 @@ result<std::uint64_t> count_entries(const Repeated& r, wire::message* scope) noe
 }
 
 // Entries of typed field f in t; `scope` receives the region holding it.
-result<std::uint64_t> typed_entries(const tensor_view& t, typed_field f, wire::message* scope) noexcept {
+result<std::uint64_t> count_typed_entries(const tensor_view& t, typed_field f, wire::message* scope) noexcept {
     switch (f) {
         case typed_field::float_data: return count_entries(t.float_data(), scope);
         case typed_field::int32_data: return count_entries(t.int32_data(), scope);
@@ -115,6 +122,24 @@ bool parse_decimal(std::string_view s, std::uint64_t& out) noexcept {
 }
 
 }  // namespace
+
+result<std::uint64_t> typed_entry_count(const tensor_view& t, typed_field f) noexcept {
+    return count_typed_entries(t, f, nullptr);
+}
+
+external_location find_external_location(const tensor_view& t) noexcept {
+    external_location where;
+    for (const string_entry_view& kv : t.external_data()) {
+        if (kv.key() == "location") {
+            where.has_location = true;
+            where.location = kv.value();
+        } else if (kv.key() == "offset") {
+            std::uint64_t off = 0;
+            if (parse_decimal(kv.value(), off)) where.offset = off;
+        }
+    }
+    return where;
+}
 
 // The one place where every payload rule is checked. `fetch` false: do not
 // call the external source (describe_storage).
@@ -145,14 +170,11 @@ struct tensor_data_builder {
         }
 
         // Entries in every typed field: the own one and the foreign ones.
-        static constexpr typed_field all_fields[] = {
-            typed_field::float_data, typed_field::int32_data,  typed_field::string_data,
-            typed_field::int64_data, typed_field::double_data, typed_field::uint64_data};
         std::uint64_t own = 0;
         bool foreign = false;
         wire::message own_scope;
-        for (typed_field f : all_fields) {
-            auto e = typed_entries(t, f, f == info->field ? &own_scope : nullptr);
+        for (typed_field f : all_typed_fields) {
+            auto e = count_typed_entries(t, f, f == info->field ? &own_scope : nullptr);
             if (!e) return e.err();
             if (f == info->field)
                 own = *e;
@@ -165,14 +187,9 @@ struct tensor_data_builder {
             if (is_string) return error(errc::bad_data_type, toff);
             if (t.has_raw_data() || foreign || own != 0) return error(errc::payload_size_mismatch, toff);
             d.storage_.kind = storage_kind::external;
-            d.storage_.offset = 0;  // absent or unparsable `offset` entry
-            for (const string_entry_view& kv : t.external_data()) {
-                if (kv.key() == "location") d.storage_.location = kv.value();
-                if (kv.key() == "offset") {
-                    std::uint64_t off = 0;
-                    if (parse_decimal(kv.value(), off)) d.storage_.offset = off;
-                }
-            }
+            const external_location where = find_external_location(t);
+            d.storage_.location = where.location;
+            d.storage_.offset = where.offset;
             d.storage_.alignment = detail::alignment_of(d.storage_.offset);
             if (!fetch) return d;
             if (ext == nullptr || ext->fetch == nullptr) return error(errc::invalid_argument, toff);
@@ -197,11 +214,9 @@ struct tensor_data_builder {
         }
 
         if (foreign) return error(errc::bad_data_type, toff);
-        std::uint64_t expected;
-        if (info->sub_byte())
-            expected = d.storage_.byte_size;  // one packed byte per int32 entry
-        else
-            expected = n * info->entries_per_element;  // cannot overflow: byte_size did not
+        auto required = required_typed_entries(*info, n);  // cannot overflow: byte_size did not
+        if (!required) return error(required.err().code, toff);
+        const std::uint64_t expected = *required;
         if (is_string) d.strings_ = t.string_data();
         if (own == 0 && n == 0) return d;  // storage none
         const std::uint64_t foff = own_scope.offset_of(own_scope.begin());

@@ -4,6 +4,7 @@
 // compared with python3-onnx's numpy_helper.to_array.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -789,6 +791,75 @@ TEST_CASE("external payloads come through the callback") {
     ext_str.field_varint(1, 1).field_int32(2, 8).field_varint(14, 1);
     CHECK(describe_storage(parse_tensor(ext_str.str().data(), ext_str.str().size())).err().code ==
           errc::bad_data_type);
+}
+
+TEST_CASE("typed entry counts, required entries and the external location (the facts the checker uses)") {
+    // all_typed_fields: the six typed fields in field-number order, covering every type's field.
+    REQUIRE(sizeof(all_typed_fields) / sizeof(all_typed_fields[0]) == 6);
+    for (std::size_t i = 1; i < 6; ++i)
+        CHECK(static_cast<int>(all_typed_fields[i - 1]) < static_cast<int>(all_typed_fields[i]));
+    for (std::int32_t dt = 1; dt <= max_data_type; ++dt) {
+        const typed_field f = find_data_type_info(dt)->field;
+        CHECK(std::find(std::begin(all_typed_fields), std::end(all_typed_fields), f) != std::end(all_typed_fields));
+    }
+
+    // Every data type, packed and unpacked: the entries present are the
+    // entries required, in its own field and nowhere else.
+    for (const vec& v : vectors()) {
+        const data_type_info& info = info_of(v.type);
+        INFO(info.name);
+        for (bool packed : {true, false}) {
+            const std::string msg = typed_tensor(v, packed).str();
+            const tensor_view t = parse_tensor(msg.data(), msg.size());
+            for (typed_field f : all_typed_fields) {
+                const std::uint64_t want = f == info.field ? typed_entries(v).size() : 0;
+                CHECK(typed_entry_count(t, f).value() == want);
+            }
+            CHECK(required_typed_entries(info, element_count_of(v)).value() == typed_entries(v).size());
+        }
+    }
+    CHECK(typed_entry_count(parse_tensor("", 0), typed_field::none).value() == 0);
+    wire_builder strings = tensor_header(data_type::string, {3});
+    strings.field_bytes(6, "").field_bytes(6, "a").field_bytes(6, "bc");
+    const tensor_view st = parse_tensor(strings.str().data(), strings.str().size());
+    CHECK(typed_entry_count(st, typed_field::string_data).value() == 3);
+    CHECK(typed_entry_count(st, typed_field::int32_data).value() == 0);
+
+    // The rule in numbers: complex 2N, 4-bit ceil(N/2), 2-bit ceil(N/4), STRING N.
+    auto required = [](data_type t, std::uint64_t n) { return required_typed_entries(info_of(t), n); };
+    CHECK(required(data_type::float32, 3).value() == 3);
+    CHECK(required(data_type::complex64, 3).value() == 6);
+    CHECK(required(data_type::complex128, 3).value() == 6);
+    CHECK(required(data_type::int4, 9).value() == 5);
+    CHECK(required(data_type::uint2, 5).value() == 2);
+    CHECK(required(data_type::string, 4).value() == 4);
+    CHECK(required(data_type::int4, ~0ull).value() == (1ull << 63));
+    CHECK(required(data_type::complex64, 1ull << 63).err().code == errc::bad_dims);
+
+    // A packed fixed32 chunk that is not a multiple of 4 bytes: the wire error.
+    wire_builder bad = tensor_header(data_type::float32, {1});
+    bad.field_bytes(4, "abc");
+    CHECK(typed_entry_count(parse_tensor(bad.str().data(), bad.str().size()), typed_field::float_data).err().code ==
+          errc::bad_packed_length);
+
+    // The external location: the entries as written, no strict parsing.
+    const std::string ext = external_tensor("w", 2).str();
+    external_location where = find_external_location(parse_tensor(ext.data(), ext.size()));
+    CHECK(where.has_location);
+    CHECK(where.location == "w.bin");
+    CHECK(where.offset == 4096);
+    CHECK(describe_storage(parse_tensor(ext.data(), ext.size()))->location == where.location);
+    wire_builder odd = tensor_header(data_type::float32, {2});
+    odd.field_message(13, wire_builder().field_bytes(1, "location").field_bytes(2, ""));
+    odd.field_message(13, wire_builder().field_bytes(1, "offset").field_bytes(2, "12x"));
+    where = find_external_location(parse_tensor(odd.str().data(), odd.str().size()));
+    CHECK(where.has_location);  // present, if empty
+    CHECK(where.location.empty());
+    CHECK(where.offset == 0);   // not a plain decimal
+    const std::string none = tensor_header(data_type::float32, {2}).str();
+    where = find_external_location(parse_tensor(none.data(), none.size()));
+    CHECK_FALSE(where.has_location);
+    CHECK(where.offset == 0);
 }
 
 TEST_CASE("the same API for attribute tensors and sparse values") {

@@ -180,7 +180,7 @@ std::vector<finding> run_check(const std::string& bytes, const check_options& o 
     std::vector<finding> out;
     const check_result r = check_model(bytes, o, [](void* user, const check_finding& f) {
         static_cast<std::vector<finding>*>(user)->push_back(
-            finding{f.severity, f.code, std::string(f.path), std::string(f.message), f.offset});
+            finding{f.severity, finding_code_name(f.code), std::string(f.path), std::string(f.message), f.offset});
     }, &out);
     std::uint64_t errors = 0, warnings = 0;
     for (const finding& f : out) (f.severity == check_severity::error ? errors : warnings)++;
@@ -240,6 +240,14 @@ std::vector<check_case> cases() {
         // onnx.checker refuses IR versions newer than itself; onnxview warns
         // (a newer model may well be valid).
         add("new_ir_version", m, "new_ir_version", "model", true, oracle::rejects, sev::warning);
+        // The newest IR version is the schema's (newest_ir_version,
+        // the largest onnx.Version value); the checker once had 11 of its
+        // own, and warned about IR 12 to 14 models its views read. onnx
+        // 1.12 knows IR 8 and refuses anything newer, as it does IR 99.
+        m.ir = newest_ir_version;
+        add("newest_ir_version", m, nullptr, nullptr, true, oracle::rejects);
+        m.ir = newest_ir_version + 1;
+        add("ir_version_after_newest", m, "new_ir_version", "model", true, oracle::rejects, sev::warning);
     }
     {
         model_spec m;
@@ -400,9 +408,9 @@ std::vector<check_case> cases() {
              oracle::accepts);
         init("typed_size", tensor("w", 1, {3}).packed_fixed32(4, {0, 0}), "payload_size_mismatch", oracle::accepts);
         init("wrong_value_field", tensor("w", 1, {2}).packed_varint(7, {1, 2}), "wrong_value_field");
-        // INT4 [16] in 16 int32_data entries: the checker's own lower bound
-        // allows it, the element layer (tensor_data.hpp, which check_tensor
-        // applies too) wants exactly ceil(16/2). onnx 1.12 predates INT4.
+        // INT4 [16] in 16 int32_data entries: the element layer's rule
+        // (required_typed_entries in tensor_data.hpp, which the checker
+        // uses) wants exactly ceil(16/2). onnx 1.12 predates INT4.
         init("int4_entries", tensor("w", 22, {16}).packed_varint(5, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}),
              "payload_size_mismatch");
         {
@@ -411,6 +419,13 @@ std::vector<check_case> cases() {
             add("external_with_data", m, "external_with_data", "graph.initializer[0] 'w'", false);  // + not checked
         }
         init("external_no_location", external(tensor("w", 1, {2}), {{"offset", "0"}}), "external_no_location");
+        {
+            // STRING has no raw form to store externally; the element layer
+            // refuses it (and onnx 1.12 rejects the model: w.bin is missing).
+            model_spec m;
+            m.graph.initializers = {external(tensor("w", 8, {1}), {{"location", "w.bin"}})};
+            add("external_string", m, "bad_data_type", "graph.initializer[0] 'w'", false);  // + not checked
+        }
         // No model path given: not opened, one warning.
         model_spec m;
         m.graph.initializers = {external(tensor("w", 1, {2}), {{"location", "w.bin"}})};
@@ -602,8 +617,14 @@ TEST_CASE("check: every kind of finding, with its path") {
             }
             CHECK(has(fs, c.code, c.path, c.severity));
             if (c.only) CHECK(fs.size() == 1);
-            // Offsets point inside the model.
-            for (const finding& f : fs) CHECK(f.offset <= c.model.size());
+            // Offsets point inside the model; each code has one severity (check.hpp).
+            for (const finding& f : fs) {
+                CHECK(f.offset <= c.model.size());
+                const bool warning_code = f.code == "new_ir_version" || f.code == "duplicate_opset" ||
+                                          f.code == "ref_attr_outside_function" ||
+                                          f.code == "external_data_ignored" || f.code == "external_not_checked";
+                CHECK(warning_code == (f.severity == check_severity::warning));
+            }
         }
     }
 }

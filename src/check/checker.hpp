@@ -1,0 +1,146 @@
+// Internal: the model checker's state, shared by the files of src/check/.
+//
+// The walk follows onnx/checker.cc (onnx 1.12): graphs in node order with a
+// stack of lexical scopes, so "defined before use" and SSA are checked the
+// way onnx.checker does. Names are kept as string_views into the model
+// buffer; a scope is one hash set. Each group of rules lives in its own file:
+//   check.cpp           the driver: wire format, the model's own fields
+//   graph_rules.cpp     graphs, value infos, types, nodes, attributes
+//   tensor_rules.cpp    tensors (tensor_data's facts), external data, sparse tensors
+//   function_rules.cpp  model-local functions and their call graph
+#ifndef ONNXVIEW_SRC_CHECK_CHECKER_HPP
+#define ONNXVIEW_SRC_CHECK_CHECKER_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "onnxview/check.hpp"
+#include "onnxview/external_data.hpp"
+#include "onnxview/model.hpp"
+
+namespace onnxview {
+namespace check_detail {
+
+using name_set = std::unordered_set<std::string_view>;
+// Imported domains ("" for ai.onnx) and their versions.
+using opset_map = std::unordered_map<std::string_view, std::int64_t>;
+
+struct function_key {
+    std::string_view domain, name, overload;
+    bool operator==(const function_key& o) const noexcept {
+        return domain == o.domain && name == o.name && overload == o.overload;
+    }
+};
+struct function_key_hash {
+    std::size_t operator()(const function_key& k) const noexcept {
+        const std::hash<std::string_view> h;
+        return h(k.domain) * 31u + h(k.name) * 7u + h(k.overload);
+    }
+};
+
+// Appends s to out in single quotes; bytes below 0x20, 0x7F, ' and \ as \xNN.
+void quote(std::string& out, std::string_view s);
+inline std::string quoted(std::string_view s) {
+    std::string out;
+    quote(out, s);
+    return out;
+}
+
+// The domain key of an opset_import or a node: "ai.onnx" is "".
+inline std::string_view domain_key(std::string_view domain) noexcept {
+    return domain == "ai.onnx" ? std::string_view() : domain;
+}
+
+class checker {
+public:
+    checker(const char* data, std::size_t size, const check_options& o, check_callback cb, void* user)
+        : data_(data), size_(size), opt_(o), cb_(cb), user_(user) {
+        max_depth_ = o.max_depth ? o.max_depth : 32;
+        max_findings_ = o.max_findings ? o.max_findings : 1000;
+    }
+
+    check_result run();
+
+private:
+    // --- findings and paths (check.cpp) -------------------------------------
+    void report(check_severity s, finding_code code, const std::string& msg, std::uint64_t offset);
+    void error(finding_code code, const std::string& msg, std::uint64_t offset = 0) {
+        report(check_severity::error, code, msg, offset);
+    }
+    void warning(finding_code code, const std::string& msg, std::uint64_t offset = 0) {
+        report(check_severity::warning, code, msg, offset);
+    }
+    template <class View>
+    static std::uint64_t offset_of(const View& v) noexcept {
+        const wire::message& m = v.wire_message();
+        return m.begin() ? m.offset_of(m.begin()) : 0;
+    }
+
+    // Appends ".field[i] 'name'" to the path for the lifetime of the guard.
+    class path_guard {
+    public:
+        path_guard(checker& c, const char* field, std::int64_t index = -1, std::string_view name = {},
+                   bool show_name = false);
+        ~path_guard() { c_.path_.resize(len_); }
+        path_guard(const path_guard&) = delete;
+        path_guard& operator=(const path_guard&) = delete;
+
+    private:
+        checker& c_;
+        std::size_t len_;
+    };
+
+    bool defined_in_scopes(std::string_view name) const {
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+            if (it->count(name)) return true;
+        return false;
+    }
+
+    // --- the walk -----------------------------------------------------------
+    void check_model_fields(const model_view& m);                                   // check.cpp
+    void check_graph(const graph_view& g, bool main_graph, std::uint32_t depth);    // graph_rules.cpp
+    void check_value_info(const value_info_view& v, bool main_graph);
+    void check_type(const type_view& t, std::string_view name);
+    void check_node_in_order(const node_view& n, const opset_map& opsets, bool in_function, std::uint32_t depth);
+    void check_node(const node_view& n, const opset_map& opsets, bool in_function, std::uint32_t depth);
+    void check_attribute(const attribute_view& a, bool in_function, std::uint32_t depth);
+    void check_tensor(const tensor_view& t);                                        // tensor_rules.cpp
+    void check_tensor_rules(const tensor_view& t);
+    void check_external(const tensor_view& t, std::uint64_t expected);
+    void check_sparse(const sparse_tensor_view& s);
+    void check_functions(const model_view& m);                                      // function_rules.cpp
+    void check_function_calls(const model_view& m);
+    void collect_calls(const graph_view& g, std::vector<std::size_t>& out, std::uint32_t depth);
+    void collect_call(const node_view& n, std::vector<std::size_t>& out, std::uint32_t depth);
+
+    const char* data_;
+    std::size_t size_;
+    check_options opt_;
+    check_callback cb_;
+    void* user_;
+    std::uint32_t max_depth_;
+    std::uint32_t max_findings_;
+    bool stopped_ = false;
+    check_result result_;
+    std::string path_;
+
+    std::int64_t ir_version_ = 0;
+    opset_map model_opsets_;
+    std::vector<name_set> scopes_;
+    bool resolver_tried_ = false;
+    bool external_warned_ = false;
+    external_data_resolver resolver_;
+    bool have_resolver_ = false;
+    std::unordered_map<function_key, std::size_t, function_key_hash> functions_;
+};
+
+}  // namespace check_detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_CHECK_CHECKER_HPP

@@ -1,0 +1,136 @@
+// function_rules.cpp - model-local functions and their call graph.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checker.hpp"
+
+namespace onnxview {
+namespace check_detail {
+
+void checker::check_functions(const model_view& m) {
+    std::int64_t i = 0;
+    // Merged opsets: the model's, then each function's (onnx 1.12
+    // check_model_local_functions).
+    opset_map merged = model_opsets_;
+    for (const function_view& f : m.functions())
+        for (const opset_id_view& op : f.opset_import()) merged.emplace(domain_key(op.domain()), op.version());
+    for (const function_view& f : m.functions()) {
+        path_guard p(*this, "functions", i, f.name(), true);
+        const std::uint64_t off = offset_of(f);
+        if (f.name().empty()) error(finding_code::empty_name, "a function has an empty name", off);
+        if (!f.has_domain() && ir_version_ >= 8)
+            error(finding_code::function_no_domain, "function " + quoted(f.name()) + " has no domain", off);
+        const function_key key{f.domain(), f.name(), f.overload()};
+        if (!functions_.emplace(key, static_cast<std::size_t>(i)).second)
+            error(finding_code::duplicate_function,
+                  "function " + quoted(f.domain()) + "::" + quoted(f.name()) + " is defined more than once", off);
+        opset_map opsets;
+        for (const opset_id_view& op : f.opset_import()) opsets.emplace(domain_key(op.domain()), op.version());
+        scopes_.emplace_back();
+        std::vector<name_set> outer;
+        outer.swap(scopes_);  // a function sees no outer values
+        scopes_.emplace_back();
+        for (std::string_view in : f.input())
+            if (!scopes_.back().insert(in).second)
+                error(finding_code::duplicate_input, "function input " + quoted(in) + " is declared more than once",
+                      off);
+        name_set names;
+        for (std::string_view out : f.output())
+            if (!names.insert(out).second)
+                error(finding_code::duplicate_output, "function output " + quoted(out) + " is declared more than once",
+                      off);
+        names.clear();
+        for (std::string_view a : f.attribute())
+            if (!names.insert(a).second)
+                error(finding_code::duplicate_attribute,
+                      "function attribute " + quoted(a) + " is declared more than once", off);
+        for (const attribute_view& a : f.attribute_proto())
+            if (!names.insert(a.name()).second)
+                error(finding_code::duplicate_attribute,
+                      "function attribute " + quoted(a.name()) + " is declared more than once", off);
+        std::int64_t k = 0;
+        for (const node_view& n : f.node()) {
+            path_guard pn(*this, "node", k++, n.name(), true);
+            check_node_in_order(n, opsets.empty() ? merged : opsets, true, 0);
+            if (stopped_) break;
+        }
+        k = 0;
+        for (std::string_view out : f.output()) {
+            if (!out.empty() && !scopes_.back().count(out)) {
+                path_guard po(*this, "output", k);
+                error(finding_code::undefined_output, "function output " + quoted(out) + " is not produced by any node",
+                      off);
+            }
+            ++k;
+        }
+        scopes_.swap(outer);
+        scopes_.pop_back();
+        ++i;
+        if (stopped_) return;
+    }
+    check_function_calls(m);
+}
+
+void checker::collect_call(const node_view& n, std::vector<std::size_t>& out, std::uint32_t depth) {
+    auto it = functions_.find(function_key{n.domain(), n.op_type(), n.overload()});
+    if (it != functions_.end()) out.push_back(it->second);
+    for (const attribute_view& a : n.attribute()) {
+        if (a.has_g()) collect_calls(a.g(), out, depth + 1);
+        for (const graph_view& g : a.graphs()) collect_calls(g, out, depth + 1);
+    }
+}
+
+void checker::collect_calls(const graph_view& g, std::vector<std::size_t>& out, std::uint32_t depth) {
+    if (depth > max_depth_) return;
+    for (const node_view& n : g.node()) collect_call(n, out, depth);
+}
+
+// A function that reaches itself through calls would expand forever: find
+// cycles in the call graph with an iterative depth-first search.
+void checker::check_function_calls(const model_view& m) {
+    if (functions_.empty()) return;
+    std::vector<function_view> fs(m.functions().begin(), m.functions().end());
+    std::vector<std::vector<std::size_t>> calls(fs.size());
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+        for (const node_view& n : fs[i].node()) collect_call(n, calls[i], 1);
+        std::sort(calls[i].begin(), calls[i].end());
+        calls[i].erase(std::unique(calls[i].begin(), calls[i].end()), calls[i].end());
+    }
+    enum : std::uint8_t { white, grey, black };
+    std::vector<std::uint8_t> color(fs.size(), white);
+    std::vector<std::pair<std::size_t, std::size_t>> stack;  // (function, next callee index)
+    for (std::size_t root = 0; root < fs.size(); ++root) {
+        if (color[root] != white) continue;
+        stack.emplace_back(root, 0);
+        color[root] = grey;
+        while (!stack.empty()) {
+            auto& top = stack.back();
+            if (top.second == calls[top.first].size()) {
+                color[top.first] = black;
+                stack.pop_back();
+                continue;
+            }
+            const std::size_t callee = calls[top.first][top.second++];
+            if (color[callee] == grey) {
+                // The cycle is the stack from callee to the top.
+                std::string chain;
+                bool on = false;
+                for (const auto& fr : stack) {
+                    if (fr.first == callee) on = true;
+                    if (on) chain += quoted(fs[fr.first].name()) + " -> ";
+                }
+                chain += quoted(fs[callee].name());
+                path_guard p(*this, "functions", static_cast<std::int64_t>(callee), fs[callee].name(), true);
+                error(finding_code::recursive_function, "function calls itself: " + chain, offset_of(fs[callee]));
+            } else if (color[callee] == white) {
+                color[callee] = grey;
+                stack.emplace_back(callee, 0);
+            }
+        }
+    }
+}
+
+}  // namespace check_detail
+}  // namespace onnxview

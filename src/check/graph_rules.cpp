@@ -1,0 +1,280 @@
+// graph_rules.cpp - graphs, value infos, types, nodes and attributes (onnx 1.12
+// check_graph, check_value_info, check_node, check_attribute).
+#include <string>
+#include <vector>
+
+#include "checker.hpp"
+#include "onnxview/enums.hpp"
+
+namespace onnxview {
+namespace check_detail {
+
+// onnx's check_value_info: only the outermost type of a main-graph input or
+// output must be complete; element types inside sequences, maps and
+// optionals may stay partial.
+void checker::check_type(const type_view& t, std::string_view name) {
+    if (t.has_tensor_type()) {
+        const auto tt = t.tensor_type();
+        if (!tt.has_elem_type())
+            error(finding_code::missing_elem_type, "value " + quoted(name) + " has a tensor type without elem_type");
+        if (!tt.has_shape())
+            error(finding_code::missing_shape, "value " + quoted(name) + " has a tensor type without shape");
+    } else if (t.has_sparse_tensor_type()) {
+        const auto st = t.sparse_tensor_type();
+        if (!st.has_elem_type())
+            error(finding_code::missing_elem_type,
+                  "value " + quoted(name) + " has a sparse tensor type without elem_type");
+        if (!st.has_shape())
+            error(finding_code::missing_shape, "value " + quoted(name) + " has a sparse tensor type without shape");
+    } else if (t.has_sequence_type()) {
+        if (!t.sequence_type().has_elem_type())
+            error(finding_code::missing_elem_type, "value " + quoted(name) + " has a sequence type without elem_type");
+    } else if (t.has_optional_type()) {
+        if (!t.optional_type().has_elem_type())
+            error(finding_code::missing_elem_type, "value " + quoted(name) + " has an optional type without elem_type");
+    } else if (t.has_map_type()) {
+        const auto mt = t.map_type();
+        if (!mt.has_key_type() || !mt.has_value_type())
+            error(finding_code::missing_elem_type,
+                  "value " + quoted(name) + " has a map type without key_type or value_type");
+    } else if (!t.has_opaque_type()) {
+        error(finding_code::missing_type, "value " + quoted(name) + " has a type with no kind set");
+    }
+}
+
+void checker::check_value_info(const value_info_view& v, bool main_graph) {
+    if (v.name().empty()) error(finding_code::empty_name, "a value info has an empty name", offset_of(v));
+    if (!main_graph) return;  // onnx relaxes subgraph inputs and outputs
+    if (!v.has_type()) {
+        error(finding_code::missing_type, "value " + quoted(v.name()) + " has no type", offset_of(v));
+        return;
+    }
+    check_type(v.type(), v.name());
+}
+
+void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t depth) {
+    if (depth > max_depth_) {
+        error(finding_code::too_deep, "subgraphs nest deeper than " + std::to_string(max_depth_) + " levels",
+              offset_of(g));
+        return;
+    }
+    if (g.name().empty()) error(finding_code::empty_graph_name, "the graph has an empty name", offset_of(g));
+    {
+        std::int64_t i = 0;
+        for (const value_info_view& v : g.input()) {
+            path_guard p(*this, "input", i++, v.name(), true);
+            check_value_info(v, main_graph);
+        }
+        i = 0;
+        for (const value_info_view& v : g.output()) {
+            path_guard p(*this, "output", i++, v.name(), true);
+            check_value_info(v, main_graph);
+        }
+    }
+    scopes_.emplace_back();
+    struct scope_pop {
+        std::vector<name_set>& s;
+        ~scope_pop() { s.pop_back(); }
+    } pop{scopes_};
+
+    std::int64_t i = 0;
+    for (const value_info_view& v : g.input()) {
+        if (!scopes_.back().insert(v.name()).second) {
+            path_guard p(*this, "input", i, v.name(), true);
+            error(finding_code::duplicate_input,
+                  "graph input " + quoted(v.name()) + " is declared more than once (SSA)", offset_of(v));
+        }
+        ++i;
+    }
+    name_set initializer_names;
+    i = 0;
+    for (const tensor_view& t : g.initializer()) {
+        path_guard p(*this, "initializer", i++, t.name(), true);
+        if (t.name().empty()) {
+            error(finding_code::empty_name, "an initializer has an empty name", offset_of(t));
+        } else if (!initializer_names.insert(t.name()).second) {
+            error(finding_code::duplicate_initializer, "initializer name " + quoted(t.name()) + " is not unique",
+                  offset_of(t));
+        }
+        check_tensor(t);
+        if (ir_version_ != 0 && ir_version_ <= 3) {
+            if (!t.name().empty() && !scopes_.back().count(t.name()))
+                error(finding_code::initializer_not_input,
+                      "initializer " + quoted(t.name()) + " is not a graph input (required for IR version <= 3)",
+                      offset_of(t));
+        } else {
+            scopes_.back().insert(t.name());
+        }
+        if (stopped_) return;
+    }
+    i = 0;
+    for (const sparse_tensor_view& s : g.sparse_initializer()) {
+        const std::string_view name = s.values().name();
+        path_guard p(*this, "sparse_initializer", i++, name, true);
+        if (name.empty()) {
+            error(finding_code::empty_name, "a sparse initializer has an empty name", offset_of(s));
+        } else if (!initializer_names.insert(name).second) {
+            error(finding_code::duplicate_initializer,
+                  "sparse initializer name " + quoted(name) + " is not unique across initializers", offset_of(s));
+        }
+        check_sparse(s);
+        scopes_.back().insert(name);
+        if (stopped_) return;
+    }
+    i = 0;
+    for (const node_view& n : g.node()) {
+        path_guard p(*this, "node", i++, n.name(), true);
+        check_node_in_order(n, model_opsets_, false, depth);
+        if (stopped_) return;
+    }
+    i = 0;
+    for (const value_info_view& v : g.output()) {
+        if (!v.name().empty() && !defined_in_scopes(v.name())) {
+            path_guard p(*this, "output", i, v.name(), true);
+            error(finding_code::undefined_output,
+                  "graph output " + quoted(v.name()) +
+                      " is not produced by any node, "
+                      "graph input or initializer",
+                  offset_of(v));
+        }
+        ++i;
+    }
+}
+
+// onnx's SSA order, in graphs and function bodies alike: the node's inputs
+// defined before it, the node itself, then each output defined once.
+void checker::check_node_in_order(const node_view& n, const opset_map& opsets, bool in_function,
+                                  std::uint32_t depth) {
+    std::int64_t k = 0;
+    for (std::string_view in : n.input()) {
+        if (!in.empty() && !defined_in_scopes(in)) {
+            path_guard pi(*this, "input", k);
+            error(finding_code::undefined_input,
+                  "input " + quoted(in) + " of " + quoted(n.op_type()) +
+                      (in_function ? " node is neither a function input nor an output of an earlier node"
+                                   : " node is not a graph input, an initializer or an output of an earlier node "
+                                     "(nodes must be topologically sorted)"),
+                  offset_of(n));
+        }
+        ++k;
+    }
+    check_node(n, opsets, in_function, depth);
+    k = 0;
+    for (std::string_view out : n.output()) {
+        if (!out.empty()) {
+            if (defined_in_scopes(out)) {
+                path_guard po(*this, "output", k);
+                error(finding_code::duplicate_output,
+                      "value " + quoted(out) + " is already defined " +
+                          (in_function ? "(SSA)" : "(graphs must be in SSA form)"),
+                      offset_of(n));
+            }
+            scopes_.back().insert(out);
+        }
+        ++k;
+    }
+}
+
+void checker::check_node(const node_view& n, const opset_map& opsets, bool in_function, std::uint32_t depth) {
+    if (n.op_type().empty()) error(finding_code::empty_op_type, "the node has an empty op_type", offset_of(n));
+    if (n.input().empty() && n.output().empty())
+        error(finding_code::no_inputs_outputs, "the node has neither inputs nor outputs", offset_of(n));
+    if (!opsets.count(domain_key(n.domain())))
+        error(finding_code::missing_opset,
+              "no opset_import for domain " + quoted(n.domain()) + " of " + quoted(n.op_type()) + " node",
+              offset_of(n));
+    name_set names;
+    std::int64_t i = 0;
+    for (const attribute_view& a : n.attribute()) {
+        path_guard p(*this, "attribute", i++, a.name(), true);
+        if (!a.name().empty() && !names.insert(a.name()).second)
+            error(finding_code::duplicate_attribute, "attribute " + quoted(a.name()) + " appears more than once",
+                  offset_of(a));
+        check_attribute(a, in_function, depth);
+        if (stopped_) return;
+    }
+}
+
+void checker::check_attribute(const attribute_view& a, bool in_function, std::uint32_t depth) {
+    if (a.name().empty()) error(finding_code::empty_name, "an attribute has an empty name", offset_of(a));
+    if (ir_version_ >= 2 && !a.has_type())
+        error(finding_code::missing_attribute_type, "attribute " + quoted(a.name()) + " has no type", offset_of(a));
+    struct present {
+        bool set;
+        attribute_type type;
+        const char* field;
+    };
+    const present fields[] = {
+        {a.has_f(), attribute_type::float32, "f"},
+        {a.has_i(), attribute_type::int64, "i"},
+        {a.has_s(), attribute_type::string, "s"},
+        {a.has_t(), attribute_type::tensor, "t"},
+        {a.has_g(), attribute_type::graph, "g"},
+        {a.has_sparse_tensor(), attribute_type::sparse_tensor, "sparse_tensor"},
+        {a.has_tp(), attribute_type::type_proto, "tp"},
+        {a.floats().begin() != a.floats().end(), attribute_type::floats, "floats"},
+        {a.ints().begin() != a.ints().end(), attribute_type::ints, "ints"},
+        {!a.strings().empty(), attribute_type::strings, "strings"},
+        {!a.tensors().empty(), attribute_type::tensors, "tensors"},
+        {!a.graphs().empty(), attribute_type::graphs, "graphs"},
+        {!a.sparse_tensors().empty(), attribute_type::sparse_tensors, "sparse_tensors"},
+        {!a.type_protos().empty(), attribute_type::type_protos, "type_protos"},
+    };
+    int used = 0;
+    std::string list;
+    for (const present& f : fields) {
+        if (!f.set) continue;
+        ++used;
+        if (!list.empty()) list += ", ";
+        list += f.field;
+        if (a.has_type() && a.type() != f.type)
+            error(finding_code::attribute_type_mismatch,
+                  "attribute " + quoted(a.name()) + " has type " +
+                      attribute_type_name(static_cast<std::int32_t>(a.type())) + " but holds field '" + f.field + "'",
+                  offset_of(a));
+    }
+    if (used > 1)
+        error(finding_code::attribute_several_values,
+              "attribute " + quoted(a.name()) + " holds more than one value field (" + list + ")", offset_of(a));
+    if (a.has_ref_attr_name()) {
+        if (!in_function)
+            warning(finding_code::ref_attr_outside_function,
+                    "attribute " + quoted(a.name()) + " refers to a function attribute outside a function body",
+                    offset_of(a));
+        else if (used != 0)
+            error(finding_code::ref_attr_with_value,
+                  "attribute " + quoted(a.name()) + " refers to a parent attribute and also holds a value",
+                  offset_of(a));
+    }
+    if (a.has_t()) {
+        path_guard p(*this, "t");
+        check_tensor(a.t());
+    }
+    if (a.has_sparse_tensor()) {
+        path_guard p(*this, "sparse_tensor");
+        check_sparse(a.sparse_tensor());
+    }
+    if (a.has_g()) {
+        path_guard p(*this, "g");
+        check_graph(a.g(), false, depth + 1);
+    }
+    std::int64_t i = 0;
+    for (const tensor_view& t : a.tensors()) {
+        path_guard p(*this, "tensors", i++);
+        check_tensor(t);
+    }
+    i = 0;
+    for (const sparse_tensor_view& s : a.sparse_tensors()) {
+        path_guard p(*this, "sparse_tensors", i++);
+        check_sparse(s);
+    }
+    i = 0;
+    for (const graph_view& g : a.graphs()) {
+        path_guard p(*this, "graphs", i++);
+        check_graph(g, false, depth + 1);
+        if (stopped_) return;
+    }
+}
+
+}  // namespace check_detail
+}  // namespace onnxview
