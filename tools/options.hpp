@@ -8,8 +8,9 @@
 // Syntax, as getopt_long: `--name`, `--name=VALUE`, `--name VALUE`,
 // `-n VALUE` (the next argument is the value even when it starts with '-'),
 // `--` ends the options, `-` alone is an operand. Options and operands mix
-// in any order; -h/--help is every command's. Short options are not
-// bundled (`-n5` is not `-n 5`).
+// in any order; -h/--help is every command's. Unlike getopt_long, short
+// options are not bundled (`-n5` is not `-n 5`) and long names are not
+// abbreviated.
 #ifndef ONNXVIEW_TOOLS_OPTIONS_HPP
 #define ONNXVIEW_TOOLS_OPTIONS_HPP
 
