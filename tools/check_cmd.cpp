@@ -4,33 +4,39 @@
 #include <string_view>
 
 #include "onnxview/check.hpp"
-#include "onnxview/file.hpp"
+#include "options.hpp"
 #include "output.hpp"
 
 namespace onnxview_cli {
 namespace {
 
-const char check_help[] =
-    "usage: onnxview check MODEL [--json] [--no-warnings] [--max-findings N]\n"
-    "\n"
-    "Validates an ONNX model beyond its wire format: IR version and opset imports,\n"
-    "node inputs defined before use (graph inputs, initializers, earlier outputs,\n"
-    "outer scopes of subgraphs), single assignment of every value, unique names,\n"
-    "attribute value fields matching their types, tensor payloads matching dims and\n"
-    "data type, external data paths and ranges, sparse tensors, model-local\n"
-    "functions (no recursion) and nesting depth. Operator schemas are not checked.\n"
-    "\n"
-    "Each finding is one line on stdout:\n"
-    "  error: PATH: MESSAGE [code] (byte OFFSET)\n"
-    "and a last line `N errors, M warnings`.\n"
-    "\n"
-    "options:\n"
-    "  --json             findings as one JSON object\n"
-    "  --no-warnings      report errors only\n"
-    "  --max-findings N   stop after N findings (default 1000)\n"
-    "  -h, --help         this text\n"
-    "\n"
-    "exit status: 0 no errors, 1 errors found, 2 usage or I/O error\n";
+struct arguments {
+    const char* model = nullptr;
+    bool json = false;
+    bool no_warnings = false;
+    std::uint64_t max_findings = 0;  // 0: check_options' default
+};
+
+command_line make_command_line(arguments& a) {
+    return {"check",
+            "validate the model (structure and meaning)",
+            "Validates an ONNX model beyond its wire format: IR version and opset imports,\n"
+            "node inputs defined before use (graph inputs, initializers, earlier outputs,\n"
+            "outer scopes of subgraphs), single assignment of every value, unique names,\n"
+            "attribute value fields matching their types, tensor payloads matching dims and\n"
+            "data type, external data paths and ranges, sparse tensors, model-local\n"
+            "functions (no recursion) and nesting depth. Operator schemas are not checked.\n"
+            "\n"
+            "Each finding is one line on stdout:\n"
+            "  error: PATH: MESSAGE [code] (byte OFFSET)\n"
+            "and a last line `N errors, M warnings`.\n",
+            "exit status: 0 no errors, 1 errors found, 2 usage or I/O error\n",
+            {flag("json", 0, a.json, "findings as one JSON object"),
+             flag("no-warnings", 0, a.no_warnings, "report errors only"),
+             number("max-findings", 0, "N", a.max_findings, 1, 0xFFFFFFFFu,
+                    "stop after N findings (default 1000)")},
+            {{"MODEL", &a.model}}};
+}
 
 struct sink {
     bool json = false;
@@ -69,46 +75,24 @@ void on_finding(void* user, const onnxview::check_finding& f) {
 
 }  // namespace
 
+command_line check_command_line() {
+    static arguments unused;
+    return make_command_line(unused);
+}
+
 int run_check(int argc, char** argv) {
-    const char* path = nullptr;
-    bool json = false;
+    arguments a;
+    int code = exit_ok;
+    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
+    const char* path = a.model;
+    const bool json = a.json;
     onnxview::check_options opts{};
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view a = argv[i];
-        if (is_help(a)) {
-            std::fputs(check_help, stdout);
-            return exit_ok;
-        }
-        if (a == "--json") {
-            json = true;
-        } else if (a == "--no-warnings") {
-            opts.warnings = false;
-        } else if (a == "--max-findings") {
-            std::uint64_t n = 0;
-            if (i + 1 >= argc || !parse_u64(argv[i + 1], n) || n == 0 || n > 0xFFFFFFFFu) {
-                print_error("check", "--max-findings needs a number from 1 to 4294967295");
-                return exit_usage;
-            }
-            opts.max_findings = static_cast<std::uint32_t>(n);
-            ++i;
-        } else if (!a.empty() && a[0] == '-') {
-            print_error("check", "unknown option '" + std::string(a) + "' (try onnxview check --help)");
-            return exit_usage;
-        } else if (path == nullptr) {
-            path = argv[i];
-        } else {
-            print_error("check", "more than one MODEL given (try onnxview check --help)");
-            return exit_usage;
-        }
-    }
-    if (path == nullptr) {
-        print_error("check", "no MODEL given (try onnxview check --help)");
-        return exit_usage;
-    }
-    onnxview::mapped_file file;
-    int code = 0;
-    if (!open_model_file("check", path, file, &code)) return code;
-    advise_metadata_reads(file);
+    opts.warnings = !a.no_warnings;
+    opts.max_findings = static_cast<std::uint32_t>(a.max_findings);
+    onnxview::model_file_options options;
+    options.reads = onnxview::model_reads::metadata;
+    onnxview::model_file mf;
+    if (!open_model("check", path, options, mf, code)) return code;
     opts.model_path = path;
     json_writer w;
     sink s;
@@ -120,7 +104,7 @@ int run_check(int argc, char** argv) {
         w.key("findings");
         w.begin_array();
     }
-    const onnxview::check_result r = onnxview::check_model(file.bytes(), opts, on_finding, &s);
+    const onnxview::check_result r = onnxview::check_model(mf.bytes(), opts, on_finding, &s);
     if (json) {
         w.end_array();
         w.field("errors", r.errors);

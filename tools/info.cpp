@@ -18,7 +18,7 @@
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
-#include "onnxview/verify.hpp"
+#include "options.hpp"
 #include "output.hpp"
 
 namespace onnxview_cli {
@@ -26,20 +26,24 @@ namespace {
 
 using namespace onnxview;
 
-const char info_help[] =
-    "usage: onnxview info MODEL [--json]\n"
-    "\n"
-    "Summarizes an ONNX model without reading its weights: IR version, producer,\n"
-    "opset imports, graph inputs and outputs (element types, shapes, symbolic\n"
-    "dimensions by name), node counts by operator and domain, subgraphs,\n"
-    "initializers by data type, external data files, model-local functions and\n"
-    "metadata. The file is memory-mapped; tensor payloads are skipped.\n"
-    "\n"
-    "options:\n"
-    "  --json      one JSON object on stdout, for scripts\n"
-    "  -h, --help  this text\n"
-    "\n"
-    "exit status: 0 ok, 1 the file is not a valid ModelProto, 2 usage or I/O error\n";
+struct arguments {
+    const char* model = nullptr;
+    bool json = false;
+};
+
+command_line make_command_line(arguments& a) {
+    return {"info",
+            "summary: versions, opsets, inputs/outputs, ops,\n"
+            "initializers, external data, functions",
+            "Summarizes an ONNX model without reading its weights: IR version, producer,\n"
+            "opset imports, graph inputs and outputs (element types, shapes, symbolic\n"
+            "dimensions by name), node counts by operator and domain, subgraphs,\n"
+            "initializers by data type, external data files, model-local functions and\n"
+            "metadata. The file is memory-mapped; tensor payloads are skipped.\n",
+            "exit status: 0 ok, 1 the file is not a valid ModelProto, 2 usage or I/O error\n",
+            {flag("json", 0, a.json, "one JSON object on stdout, for scripts")},
+            {{"MODEL", &a.model}}};
+}
 
 std::string str(std::string_view s) { return std::string(s); }
 
@@ -398,41 +402,22 @@ void print_json(const char* path, std::size_t file_size, const model_view& m, co
 
 }  // namespace
 
+command_line info_command_line() {
+    static arguments unused;
+    return make_command_line(unused);
+}
+
 int run_info(int argc, char** argv) {
-    const char* path = nullptr;
-    bool json = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view a = argv[i];
-        if (is_help(a)) {
-            std::fputs(info_help, stdout);
-            return exit_ok;
-        }
-        if (a == "--json") {
-            json = true;
-        } else if (!a.empty() && a[0] == '-' && a != "-") {
-            print_error("info", "unknown option '" + str(a) + "' (try onnxview info --help)");
-            return exit_usage;
-        } else if (path == nullptr) {
-            path = argv[i];
-        } else {
-            print_error("info", "more than one MODEL given (try onnxview info --help)");
-            return exit_usage;
-        }
-    }
-    if (path == nullptr) {
-        print_error("info", "no MODEL given (try onnxview info --help)");
-        return exit_usage;
-    }
-    mapped_file file;
-    int code = 0;
-    if (!open_model_file("info", path, file, &code)) return code;
-    advise_metadata_reads(file);
-    if (const error e = verify(file.data(), file.size())) {
-        print_error("info", "'" + str(path) + "' is not a valid ONNX model: " +
-                                describe(e, file.data(), file.size()));
-        return exit_findings;
-    }
-    const model_view m = parse_model(file.data(), file.size());
+    arguments a;
+    int code = exit_ok;
+    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
+    const char* path = a.model;
+    model_file_options options;
+    options.verify = true;
+    options.reads = model_reads::metadata;
+    model_file mf;
+    if (!open_model("info", path, options, mf, code)) return code;
+    const model_view& m = mf.model();
     if (!m.has_graph()) {
         // Any protobuf message whose fields happen to fit parses as a
         // ModelProto (a TensorProto often does); without a graph it is none.
@@ -442,8 +427,8 @@ int run_info(int argc, char** argv) {
     summary s;
     walk_graph(s, m.graph(), 0);
     resolve_external(s, path);
-    if (json) print_json(path, file.size(), m, s);
-    else print_text(path, file.size(), m, s);
+    if (a.json) print_json(path, mf.bytes().size(), m, s);
+    else print_text(path, mf.bytes().size(), m, s);
     return exit_ok;
 }
 

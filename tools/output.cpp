@@ -36,27 +36,17 @@ std::string describe(onnxview::error e, const void* data, std::size_t size,
     return s;
 }
 
-void advise_metadata_reads(const onnxview::mapped_file& file) {
-    // Under the default hint a cold page fault reads the disk's whole
-    // read-ahead window (8 MiB on a virtio disk), so touching the header of
-    // every ~1 MB tensor of bench/cache/weights.onnx read all 1.5 GB (info:
-    // 3.7 s cold); with MADV_RANDOM 6 MB (0.26 s). Small files are mostly
-    // metadata and read faster with read-ahead (the 30 MB, 100k-node
-    // bench/cache/meta.onnx: 0.48 s cold, 1.5 s with MADV_RANDOM), hence the
-    // threshold. A hint: a failure changes nothing.
-    if (file.size() >= (std::uint64_t(256) << 20)) (void)file.advise(onnxview::access_hint::random);
-}
-
-bool open_model_file(const char* cmd, const char* path, onnxview::mapped_file& out, int* code) {
+bool open_model(const char* cmd, const char* path, onnxview::model_file_options options,
+                onnxview::model_file& out, int& code) {
+    options.keep_malformed = true;
     onnxview::io_detail why;
-    onnxview::open_options opts;
-    auto f = onnxview::mapped_file::open(path, opts, &why);
-    if (!f) {
+    auto opened = onnxview::model_file::open(path, options, &why);
+    if (!opened) {
         std::string msg = "cannot read '";
         msg += path;
         msg += "': ";
-        msg += onnxview::errc_message(f.err().code);
-        if (f.err().code == onnxview::errc::io_error && why.sys_errno != 0) {
+        msg += onnxview::errc_message(opened.err().code);
+        if (opened.err().code == onnxview::errc::io_error && why.sys_errno != 0) {
             msg += " (";
             msg += why.operation;
             msg += ": ";
@@ -64,14 +54,18 @@ bool open_model_file(const char* cmd, const char* path, onnxview::mapped_file& o
             msg += ")";
         }
         print_error(cmd, msg);
-        *code = exit_usage;
+        code = exit_usage;
         return false;
     }
-    out = std::move(f.value());
+    out = std::move(opened.value());
+    if (options.verify && !out.model_error().ok()) {
+        print_error(cmd, "'" + std::string(path) + "' is not a valid ONNX model: " +
+                             describe(out.model_error(), out.bytes().data(), out.bytes().size()));
+        code = exit_findings;
+        return false;
+    }
     return true;
 }
-
-bool is_help(std::string_view arg) { return arg == "-h" || arg == "--help"; }
 
 bool parse_u64(std::string_view s, std::uint64_t& out) {
     if (s.empty() || s.size() > 19) return false;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "onnxview/error.hpp"
-#include "onnxview/file.hpp"
+#include "onnxview/model_file.hpp"
 #include "onnxview/schema.hpp"
 
 namespace onnxview_cli {
@@ -31,15 +31,13 @@ std::string describe(onnxview::error e, const void* data = nullptr, std::size_t 
 std::string describe(onnxview::error e, const void* data, std::size_t size,
                      const onnxview::schema::message_desc& root);
 
-// Opens `path` (mmap). On failure prints one line and returns false; `*code`
-// is exit_usage for I/O errors (missing file, directory, empty file).
-bool open_model_file(const char* cmd, const char* path, onnxview::mapped_file& out, int* code);
-// For commands that read a big model's metadata: no read-ahead into the
-// tensor payloads between the headers (files of 256 MiB and more).
-void advise_metadata_reads(const onnxview::mapped_file& file);
-
-// Returns true when `arg` is -h or --help.
-bool is_help(std::string_view arg);
+// Opens `path` as a model_file with `options`, keep_malformed set: the bytes
+// of a malformed model stay, to be printed or checked. On failure prints one
+// line and returns false with `code` set: exit_usage for an I/O error
+// (missing file, directory, empty file), exit_findings, naming the field
+// path, when options.verify is set and the model does not verify.
+bool open_model(const char* cmd, const char* path, onnxview::model_file_options options,
+                onnxview::model_file& out, int& code);
 
 // Parses a non-negative decimal number; false when `s` is not one.
 bool parse_u64(std::string_view s, std::uint64_t& out);
@@ -140,6 +138,12 @@ int run_info(int argc, char** argv);
 int run_check(int argc, char** argv);
 int run_dump(int argc, char** argv);
 int run_tensor(int argc, char** argv);
+// Their command lines, for `onnxview --help` (the targets are not used).
+struct command_line;
+command_line info_command_line();
+command_line check_command_line();
+command_line dump_command_line();
+command_line tensor_command_line();
 
 }  // namespace onnxview_cli
 

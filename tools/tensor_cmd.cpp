@@ -3,16 +3,17 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "onnxview/external_data.hpp"
-#include "onnxview/external_source.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/model_file.hpp"
 #include "onnxview/sparse_data.hpp"
 #include "onnxview/tensor_data.hpp"
-#include "onnxview/verify.hpp"
+#include "options.hpp"
 #include "output.hpp"
 
 namespace onnxview_cli {
@@ -20,50 +21,70 @@ namespace {
 
 using namespace onnxview;
 
-const char tensor_help[] =
-    "usage: onnxview tensor MODEL NAME [-n N] [--json]\n"
-    "\n"
-    "Describes one tensor of a model, found by NAME among:\n"
-    "  - initializers and sparse initializers (a sparse initializer's name is\n"
-    "    its values tensor's name, as ONNX defines it);\n"
-    "  - Constant nodes whose output is NAME, with a `value` (dense) or a\n"
-    "    `sparse_value` (sparse) attribute;\n"
-    "in the main graph first, then in every subgraph (If/Loop/Scan bodies, at\n"
-    "any depth), then in the Constant nodes of model-local functions. When\n"
-    "several match (e.g. the then and else branches of an If), the first is\n"
-    "described and the others are listed (`also:`).\n"
-    "\n"
-    "Dense tensors: where it is, data type, shape and element count, storage\n"
-    "(raw_data, a typed field, or external: file, offset, length, alignment),\n"
-    "the first N values and, for numeric types, min/max/mean over all elements\n"
-    "(complex: over real and imaginary parts; NaNs are counted apart).\n"
-    "\n"
-    "Sparse tensors (COO): data type, dense shape and element count, nnz, the\n"
-    "indices layout (`coordinates`: INT64 [nnz, rank]; `linear`: INT64 [nnz],\n"
-    "row-major positions), the storage of values and of indices, the first N\n"
-    "stored values with their dense coordinates, and min/max/mean over the\n"
-    "stored values only (the implicit zeros are not counted). Indices out of\n"
-    "range or not strictly increasing are reported as an error (exit 1).\n"
-    "\n"
-    "options:\n"
-    "  -n N        print the first N values (default 10; 0: none)\n"
-    "  --json      one JSON object instead of text: name, where, offset, sparse,\n"
-    "              data_type, data_type_code, dims, element_count, storage {kind,\n"
-    "              offset, bytes, alignment, field, entries, location, length,\n"
-    "              external_data}, values, values_total, stats {count, nan, min,\n"
-    "              max, mean}, also; sparse tensors add nnz and indices {name,\n"
-    "              layout, dims, storage}, and each value is {index: [coordinates],\n"
-    "              linear, value}. Integers are exact JSON numbers (INT64/UINT64\n"
-    "              too); floats round-trip their type; NaN and infinities, which\n"
-    "              JSON lacks, are the strings \"NaN\", \"Infinity\", \"-Infinity\"\n"
-    "              (as the protobuf JSON mapping writes them); complex values are\n"
-    "              [real, imaginary]; min/max/mean are null when there is no\n"
-    "              number to summarize; stats is null for STRING. On an error\n"
-    "              nothing is written to stdout.\n"
-    "  -h, --help  this text\n"
-    "\n"
-    "exit status: 0 ok, 1 no such tensor or the tensor/model is invalid,\n"
-    "             2 usage or I/O error\n";
+struct context {
+    // From the command line.
+    const char* path = nullptr;
+    const char* name = nullptr;
+    std::uint64_t count = 10;
+    bool json = false;
+
+    model_file* model = nullptr;
+
+    // An error with the field path of its offset in the model.
+    std::string describe_error(error e) const { return describe(e, model->bytes().data(), model->bytes().size()); }
+    // Why reading a payload failed: the resolver's explanation for external data.
+    std::string why(error e) const {
+        if (model->resolver().last_error().message[0] != '\0') return model->resolver().last_error().message;
+        return describe_error(e);
+    }
+};
+
+command_line make_command_line(context& c) {
+    return {"tensor",
+            "type, shape, storage and values of one tensor\n"
+            "(dense or sparse)",
+            "Describes one tensor of a model, found by NAME among:\n"
+            "  - initializers and sparse initializers (a sparse initializer's name is\n"
+            "    its values tensor's name, as ONNX defines it);\n"
+            "  - Constant nodes whose output is NAME, with a `value` (dense) or a\n"
+            "    `sparse_value` (sparse) attribute;\n"
+            "in the main graph first, then in every subgraph (If/Loop/Scan bodies, at\n"
+            "any depth), then in the Constant nodes of model-local functions. When\n"
+            "several match (e.g. the then and else branches of an If), the first is\n"
+            "described and the others are listed (`also:`).\n"
+            "\n"
+            "Dense tensors: where it is, data type, shape and element count, storage\n"
+            "(raw_data, a typed field, or external: file, offset, length, alignment),\n"
+            "the first N values and, for numeric types, min/max/mean over all elements\n"
+            "(complex: over real and imaginary parts; NaNs are counted apart).\n"
+            "\n"
+            "Sparse tensors (COO): data type, dense shape and element count, nnz, the\n"
+            "indices layout (`coordinates`: INT64 [nnz, rank]; `linear`: INT64 [nnz],\n"
+            "row-major positions), the storage of values and of indices, the first N\n"
+            "stored values with their dense coordinates, and min/max/mean over the\n"
+            "stored values only (the implicit zeros are not counted). Indices out of\n"
+            "range or not strictly increasing are reported as an error (exit 1).\n",
+            "exit status: 0 ok, 1 no such tensor or the tensor/model is invalid,\n"
+            "             2 usage or I/O error\n",
+            {number(nullptr, 'n', "N", c.count, 0, std::numeric_limits<std::uint64_t>::max(),
+                    "print the first N values (default 10; 0: none)"),
+             flag("json", 0, c.json,
+                  "one JSON object instead of text: name, where, offset, sparse,\n"
+                  "data_type, data_type_code, dims, element_count, storage {kind,\n"
+                  "offset, bytes, alignment, field, entries, location, length,\n"
+                  "external_data}, values, values_total, stats {count, nan, min,\n"
+                  "max, mean}, also; sparse tensors add nnz and indices {name,\n"
+                  "layout, dims, storage}, and each value is {index: [coordinates],\n"
+                  "linear, value}. Integers are exact JSON numbers (INT64/UINT64\n"
+                  "too); floats round-trip their type; NaN and infinities, which\n"
+                  "JSON lacks, are the strings \"NaN\", \"Infinity\", \"-Infinity\"\n"
+                  "(as the protobuf JSON mapping writes them); complex values are\n"
+                  "[real, imaginary]; min/max/mean are null when there is no\n"
+                  "number to summarize; stats is null for STRING. On an error\n"
+                  "nothing is written to stdout.")},
+            // A tensor's name may start with '-': after MODEL, `-x` is a NAME.
+            {{"MODEL", &c.path}, {"NAME", &c.name, true}}};
+}
 
 // One tensor whose name matched: dense (t) or sparse (s).
 struct match {
@@ -364,29 +385,6 @@ void json_dims(json_writer& w, const char* key, const wire::repeated<wire::elem_
 
 // --- the command ------------------------------------------------------------
 
-struct context {
-    const char* path = nullptr;
-    std::string_view name;
-    std::uint64_t count = 10;
-    bool json = false;
-    const mapped_file* file = nullptr;
-    external_data_resolver* resolver = nullptr;
-    external_payload_source source{};
-
-    const external_payload_source* src() const { return resolver ? &source : nullptr; }
-    // The tensor's bytes are read front to back: read-ahead back on for them
-    // (advise_metadata_reads turned it off for big files). A hint only.
-    void read_ahead(const tensor_view& t) const {
-        const std::string_view b = t.wire_message().bytes();
-        if (b.empty()) return;
-        (void)file->advise(access_hint::sequential, static_cast<std::uint64_t>(b.data() - file->data()), b.size());
-    }
-    // Why reading a payload failed: the resolver's explanation for external data.
-    std::string why(error e) const {
-        if (resolver && resolver->last_error().message[0] != '\0') return resolver->last_error().message;
-        return describe(e, file->data(), file->size());
-    }
-};
 
 void flush(const std::string& o) { std::fwrite(o.data(), 1, o.size(), stdout); }
 
@@ -419,15 +417,14 @@ int show_dense(const context& c, const std::vector<match>& all) {
     if (!storage) {
         if (!c.json) flush(o);
         print_error("tensor", "tensor '" + std::string(c.name) + "' is invalid: " +
-                                  describe(storage.err(), c.file->data(), c.file->size()));
+                                  c.describe_error(storage.err()));
         return exit_findings;
     }
     const storage_info& si = *storage;
     o += "elements: " + std::to_string(si.element_count) + "\n";
     text_storage(o, si, "");
 
-    c.read_ahead(t);
-    auto data = tensor_data::make(t, c.src());
+    auto data = c.model->tensor(t);
     if (!data) {
         if (!c.json) flush(o);
         print_error("tensor", "cannot read the values of '" + std::string(c.name) + "': " + c.why(data.err()));
@@ -491,9 +488,7 @@ int show_sparse(const context& c, const std::vector<match>& all) {
     text_dims(o, s.dims());
     o += " (dense)\n";
 
-    if (s.has_values()) c.read_ahead(s.values());
-    if (s.has_indices()) c.read_ahead(s.indices());
-    auto made = sparse_data::make(s, c.src());
+    auto made = c.model->sparse_tensor(s);
     if (!made) {
         if (!c.json) flush(o);
         print_error("tensor", "sparse tensor '" + std::string(c.name) + "' is invalid: " + c.why(made.err()));
@@ -531,7 +526,7 @@ int show_sparse(const context& c, const std::vector<match>& all) {
     if (c.json) {
         if (!bad_indices.ok()) {
             print_error("tensor", "sparse tensor '" + std::string(c.name) + "' has invalid indices: " +
-                                      describe(bad_indices, c.file->data(), c.file->size()));
+                                      c.describe_error(bad_indices));
             return exit_findings;
         }
         json_writer w;
@@ -599,7 +594,7 @@ int show_sparse(const context& c, const std::vector<match>& all) {
     flush(o);
     if (!bad_indices.ok()) {
         print_error("tensor", "sparse tensor '" + std::string(c.name) + "' has invalid indices: " +
-                                  describe(bad_indices, c.file->data(), c.file->size()));
+                                  c.describe_error(bad_indices));
         return exit_findings;
     }
     return exit_ok;
@@ -607,54 +602,22 @@ int show_sparse(const context& c, const std::vector<match>& all) {
 
 }  // namespace
 
+command_line tensor_command_line() {
+    static context unused;
+    return make_command_line(unused);
+}
+
 int run_tensor(int argc, char** argv) {
     context c;
-    const char* name = nullptr;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view a = argv[i];
-        if (is_help(a)) {
-            std::fputs(tensor_help, stdout);
-            return exit_ok;
-        }
-        if (a == "-n") {
-            if (i + 1 >= argc || !parse_u64(argv[i + 1], c.count)) {
-                print_error("tensor", "-n needs a number");
-                return exit_usage;
-            }
-            ++i;
-        } else if (a == "--json") {
-            c.json = true;
-        } else if (!a.empty() && a[0] == '-' && c.path != nullptr && name == nullptr && a.size() > 1 &&
-                   a[1] != '-' && a != "-h") {
-            name = argv[i];  // a tensor name may start with '-' after the model
-        } else if (!a.empty() && a[0] == '-') {
-            print_error("tensor", "unknown option '" + std::string(a) + "' (try onnxview tensor --help)");
-            return exit_usage;
-        } else if (c.path == nullptr) {
-            c.path = argv[i];
-        } else if (name == nullptr) {
-            name = argv[i];
-        } else {
-            print_error("tensor", "too many arguments (try onnxview tensor --help)");
-            return exit_usage;
-        }
-    }
-    if (c.path == nullptr || name == nullptr) {
-        print_error("tensor", "MODEL and NAME are required (try onnxview tensor --help)");
-        return exit_usage;
-    }
-    c.name = name;
-    mapped_file file;
-    int code = 0;
-    if (!open_model_file("tensor", c.path, file, &code)) return code;
-    advise_metadata_reads(file);  // to find the tensor; its own bytes are read ahead
-    c.file = &file;
-    if (const error e = verify(file.data(), file.size())) {
-        print_error("tensor", "'" + std::string(c.path) + "' is not a valid ONNX model: " +
-                                  describe(e, file.data(), file.size()));
-        return exit_findings;
-    }
-    const model_view m = parse_model(file.data(), file.size());
+    int code = exit_ok;
+    if (!parse_command_line(make_command_line(c), argc, argv, code)) return code;
+    model_file_options options;
+    options.verify = true;
+    options.reads = model_reads::metadata;  // to find the tensor; its own bytes are read ahead
+    model_file mf;
+    if (!open_model("tensor", c.path, options, mf, code)) return code;
+    c.model = &mf;
+    const model_view& m = mf.model();
     finder f(c.name);
     f.model(m);
     if (f.found().empty()) {
@@ -665,14 +628,6 @@ int run_tensor(int argc, char** argv) {
                    "', which is not a tensor; see onnxview dump)";
         print_error("tensor", msg);
         return exit_findings;
-    }
-
-    external_data_options eo{};
-    eo.model_path = c.path;
-    auto resolver = external_data_resolver::create(eo);
-    if (resolver) {
-        c.resolver = &resolver.value();
-        c.source = external_source(resolver.value());
     }
     return f.found().front().sparse ? show_sparse(c, f.found()) : show_dense(c, f.found());
 }

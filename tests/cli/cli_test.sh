@@ -49,6 +49,23 @@ for cmd in info check dump tensor; do
     run "$cmd without file" 2 $cmd && one_line_error "$cmd without file"
     run "$cmd unknown option" 2 $cmd --bogus "$data/small_cnn.onnx" && one_line_error "$cmd unknown option"
 done
+# Each command's usage line (written from its option table) is the one
+# `onnxview --help` lists and the one the README's command table shows.
+run "help for the overview" 0 --help && cp "$tmp/out" "$tmp/overview"
+for cmd in info check dump tensor; do
+    run "$cmd --help usage" 0 $cmd --help
+    synopsis=$(sed -n '1s/^usage: onnxview //p' "$tmp/out")
+    grep -qxF "  $synopsis" "$tmp/overview" || grep -qF "  $synopsis " "$tmp/overview" ||
+        fail "onnxview --help does not list '$synopsis'"
+    grep -qF "| \`onnxview $synopsis\` |" "$root/README.md" || fail "README.md command table lacks '$synopsis'"
+done
+# Option syntax: --name=VALUE, -- before operands, a flag given a value.
+run "check --max-findings=1" 0 check --max-findings=1 "$data/small_cnn.onnx" &&
+    grep -q '^0 errors' "$tmp/out" || fail "check --max-findings=1: output"
+run "check --max-findings=0" 2 check --max-findings=0 "$data/small_cnn.onnx" && one_line_error "check --max-findings=0"
+run "info -- MODEL" 0 info -- "$data/small_cnn.onnx" && grep -q '^ir_version: ' "$tmp/out" || fail "info -- MODEL: output"
+run "info --json=1" 2 info --json=1 "$data/small_cnn.onnx" && one_line_error "info --json=1"
+grep -q "option '--json' takes no value" "$tmp/err" || fail "info --json=1: message: $(cat "$tmp/err")"
 run "no arguments" 2
 run "unknown command" 2 frobnicate x.onnx && one_line_error "unknown command"
 run "info two files" 2 info "$data/small_cnn.onnx" "$data/sparse.onnx"
@@ -288,6 +305,8 @@ no_success "check tensor as model"
 grep -q 'missing_ir_version' "$tmp/out" || fail "check tensor as model: no missing_ir_version finding"
 run "dump --type TensorProto" 0 dump --type onnx.TensorProto "$tmp/tensor.pb" &&
     grep -q '^data_type: 1' "$tmp/out" || fail "dump --type TensorProto: no data_type"
+run "dump --type=TensorProto" 0 dump --type=TensorProto "$tmp/tensor.pb" &&
+    grep -q '^data_type: 1' "$tmp/out" || fail "dump --type=TensorProto: no data_type"
 run "dump --type TensorProto --json" 0 dump --json --type TensorProto "$tmp/tensor.pb" &&
     { $py -m json.tool <"$tmp/out" >/dev/null || fail "dump --type TensorProto --json: not JSON"; }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "onnxview/model_file.hpp"
+#include "onnxview/sparse_data.hpp"
 
 using namespace onnxview;
 
@@ -58,4 +59,134 @@ TEST_CASE("model_file reports what went wrong") {
     close(fd);
     CHECK(model_file::open(empty).err().code == errc::file_empty);
     std::remove(empty);
+}
+
+namespace {
+
+// A file holding `head` followed by zeros up to `size` bytes (sparse where the
+// file system allows), removed on destruction.
+struct temp_model {
+    std::string path;
+    explicit temp_model(const std::string& head, std::uint64_t size = 0) {
+        char name[] = "/tmp/onnxview-model-XXXXXX";
+        const int fd = mkstemp(name);
+        REQUIRE(fd >= 0);
+        close(fd);
+        path = name;
+        std::FILE* f = std::fopen(name, "wb");
+        REQUIRE(f != nullptr);
+        REQUIRE(std::fwrite(head.data(), 1, head.size(), f) == head.size());
+        if (size > head.size()) {
+            REQUIRE(std::fseek(f, static_cast<long>(size - 1), SEEK_SET) == 0);
+            REQUIRE(std::fputc(0, f) == 0);
+        }
+        REQUIRE(std::fclose(f) == 0);
+    }
+    ~temp_model() { std::remove(path.c_str()); }
+};
+
+std::string varint(std::uint64_t v) {
+    std::string s;
+    for (; v >= 0x80; v >>= 7) s += static_cast<char>((v & 0x7F) | 0x80);
+    return s + static_cast<char>(v);
+}
+std::string len_field(unsigned number, const std::string& payload) {
+    return varint(number << 3 | 2) + varint(payload.size()) + payload;
+}
+
+// ModelProto { ir_version: 8, graph { node { <field 1 as a truncated varint> } } }:
+// the top level parses, the node does not.
+const std::string bad_node_model = "\x08\x08" + len_field(7, len_field(1, std::string("\x08\xff", 2)));
+
+}  // namespace
+
+TEST_CASE("model_file verify checks the whole model before the views") {
+    temp_model f(bad_node_model);
+    auto lazy = model_file::open(f.path.c_str());
+    REQUIRE(lazy.ok());  // the top level alone is well formed
+    CHECK(lazy->model_error().ok());
+    CHECK(lazy->model().graph().node().begin()->err().code == errc::truncated);
+
+    model_file_options o;
+    o.verify = true;
+    auto strict = model_file::open(f.path.c_str(), o);
+    REQUIRE_FALSE(strict.ok());
+    CHECK(strict.err().code == errc::truncated);
+    CHECK(strict.err().offset == bad_node_model.size() - 1);
+}
+
+TEST_CASE("model_file keep_malformed keeps the bytes of a model that does not parse") {
+    model_file_options o;
+    o.verify = true;
+    o.keep_malformed = true;
+    temp_model nested(bad_node_model);
+    auto a = model_file::open(nested.path.c_str(), o);
+    REQUIRE(a.ok());
+    CHECK(a->model_error().code == errc::truncated);
+    CHECK(a->model_error().offset == bad_node_model.size() - 1);
+    CHECK(a->bytes() == bad_node_model);
+    CHECK_FALSE(a->model().has_graph());  // empty, not the malformed model
+
+    temp_model top(std::string(11, '\xff'));  // an 11-byte varint as the first tag
+    o.verify = false;
+    auto b = model_file::open(top.path.c_str(), o);
+    REQUIRE(b.ok());
+    CHECK_FALSE(b->model_error().ok());
+    CHECK(b->bytes().size() == 11);
+    o.keep_malformed = false;
+    CHECK(model_file::open(top.path.c_str(), o).err().code == b->model_error().code);
+
+    // I/O errors are still errors.
+    CHECK(model_file::open("/nonexistent/model.onnx", o).err().code == errc::io_error);
+}
+
+TEST_CASE("model_file sparse_tensor reads a sparse initializer as sparse_data::make") {
+    auto mf = model_file::open(testdata("sparse.onnx").c_str());
+    REQUIRE(mf.ok());
+    std::size_t seen = 0;
+    for (const sparse_tensor_view& s : mf->model().graph().sparse_initializer()) {
+        auto a = mf.value().sparse_tensor(s);
+        auto b = sparse_data::make(s);
+        REQUIRE(a.ok() == b.ok());
+        if (!a.ok()) continue;
+        CHECK(a->nnz() == b->nnz());
+        CHECK(a->dense_size() == b->dense_size());
+        for (std::uint64_t k = 0; k < a->nnz(); ++k) {
+            CHECK(a->values().double_at(k).value() == b->values().double_at(k).value());
+            CHECK(a->linear_index(k).value() == b->linear_index(k).value());
+        }
+        ++seen;
+    }
+    CHECK(seen >= 2);
+}
+
+TEST_CASE("model_file model_reads::metadata reads the same values, small or big") {
+    model_file_options o;
+    o.reads = model_reads::metadata;
+    auto small = model_file::open(testdata("small_cnn_inline.onnx").c_str(), o);
+    auto plain = model_file::open(testdata("small_cnn_inline.onnx").c_str());
+    REQUIRE(small.ok());
+    REQUIRE(plain.ok());
+    auto ib = plain->model().graph().initializer().begin();
+    for (const tensor_view& t : small->model().graph().initializer()) {
+        CHECK(values(small.value(), t) == values(plain.value(), *ib));
+        ++ib;
+    }
+
+    // One UINT8 initializer of more than metadata_hint_from bytes, all zero:
+    // the file is advised random access, and the tensor read ahead.
+    const std::uint64_t n = model_file::metadata_hint_from + 7;
+    const std::string tensor_head = "\x08" + varint(n) + "\x10\x02" + varint(9 << 3 | 2) + varint(n);
+    const std::string graph_head = varint(5 << 3 | 2) + varint(tensor_head.size() + n) + tensor_head;
+    const std::string head = "\x08\x08" + varint(7 << 3 | 2) + varint(graph_head.size() + n) + graph_head;
+    temp_model big(head, head.size() + n);
+    auto mf = model_file::open(big.path.c_str(), o);
+    REQUIRE(mf.ok());
+    REQUIRE(mf->bytes().size() == head.size() + n);
+    const tensor_view t = *mf->model().graph().initializer().begin();
+    auto d = mf.value().tensor(t);
+    REQUIRE(d.ok());
+    CHECK(d->size() == n);
+    CHECK(d->double_at(0).value() == 0);
+    CHECK(d->double_at(n - 1).value() == 0);
 }
