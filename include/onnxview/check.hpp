@@ -59,6 +59,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "onnxview/enums.hpp"
 #include "onnxview/error.hpp"
 #include "onnxview/external_data.hpp"
 

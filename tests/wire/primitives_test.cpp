@@ -261,7 +261,9 @@ TEST_CASE("error and result are values") {
     result<int> bad(errc::not_found, 3);
     CHECK_FALSE(bad.ok());
     CHECK(bad.err() == error(errc::not_found, 3));
+#if !ONNXVIEW_ASSERTIONS  // with them, value() of an error aborts (tests/misuse)
     CHECK(bad.value() == 0);
+#endif
     CHECK(bad.value_or(9) == 9);
 #if ONNXVIEW_HAS_EXCEPTIONS
     CHECK_THROWS_AS(bad.value_or_throw(), onnxview::exception);
