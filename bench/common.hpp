@@ -70,7 +70,8 @@ public:
     void add_raw(std::int32_t dtype, const char* p, std::size_t bytes) noexcept;
     // Elements of the typed fields, converted as ONNX stores them there.
     void add_int32_field(std::int32_t dtype, std::int32_t v) noexcept;
-    void add_float_block(const float* p, std::size_t n) noexcept;  // contiguous float_data
+    void add_float_block(const float* p, std::size_t n) noexcept;    // contiguous float_data
+    void add_double_block(const double* p, std::size_t n) noexcept;  // contiguous double_data
     void finish(walk_result& r) const noexcept {
         const double s = ((acc_[0] + acc_[1]) + (acc_[2] + acc_[3])) +
                          ((acc_[4] + acc_[5]) + (acc_[6] + acc_[7]));

@@ -45,7 +45,7 @@ struct walker {
         if (t.float_data_size()) s.add_float_block(t.float_data().data(), t.float_data_size());
         for (std::int32_t v : t.int32_data()) s.add_int32_field(dtype, v);
         for (std::int64_t v : t.int64_data()) s.add(double(v));
-        for (double v : t.double_data()) s.add(v);
+        if (t.double_data_size()) s.add_double_block(t.double_data().data(), t.double_data_size());
         for (std::uint64_t v : t.uint64_data()) s.add(double(v));
         for (const std::string& v : t.string_data()) str(v);
         s.finish(r);
