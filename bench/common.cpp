@@ -70,6 +70,10 @@ void tensor_sum::add_float_block(const float* p, std::size_t n) noexcept {
     add_raw(1, reinterpret_cast<const char*>(p), n * sizeof(float));
 }
 
+void tensor_sum::add_double_block(const double* p, std::size_t n) noexcept {
+    add_raw(11, reinterpret_cast<const char*>(p), n * sizeof(double));
+}
+
 void tensor_sum::add_raw(std::int32_t dtype, const char* p, std::size_t bytes) noexcept {
     using namespace onnxview;
     switch (dtype) {

@@ -11,7 +11,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "onnxview/float_formats.hpp"
 
@@ -70,7 +72,8 @@ public:
     void add_raw(std::int32_t dtype, const char* p, std::size_t bytes) noexcept;
     // Elements of the typed fields, converted as ONNX stores them there.
     void add_int32_field(std::int32_t dtype, std::int32_t v) noexcept;
-    void add_float_block(const float* p, std::size_t n) noexcept;  // contiguous float_data
+    void add_float_block(const float* p, std::size_t n) noexcept;    // contiguous float_data
+    void add_double_block(const double* p, std::size_t n) noexcept;  // contiguous double_data
     void finish(walk_result& r) const noexcept {
         const double s = ((acc_[0] + acc_[1]) + (acc_[2] + acc_[3])) +
                          ((acc_[4] + acc_[5]) + (acc_[6] + acc_[7]));
@@ -91,6 +94,18 @@ private:
 extern void (*peak_probe)();
 inline void at_peak() {
     if (peak_probe) peak_probe();
+}
+
+// Set by the harness (bench/main.cpp) to time the destruction of what a walk
+// built apart from the walk: libprotobuf frees a message tree (or an arena)
+// at the end of every parse + walk, which is a cost of its own, reported in
+// its own row. Null: each walk destroys what it built, as before.
+extern std::vector<std::shared_ptr<void>>* kept_trees;
+// A walk's last step, given its tree by value: the tree goes to kept_trees
+// when set, else it is destroyed on return.
+template <class Tree>
+void keep_or_destroy(Tree tree) {
+    if (kept_trees) kept_trees->push_back(std::make_shared<Tree>(std::move(tree)));
 }
 
 // A competitor: the same three entry points for every library.

@@ -3,7 +3,9 @@
 //   onnxview_bench [--models=DIR] [--testdata=DIR]... [--competitors=a,b] [MODEL.onnx ...]
 //                  [Google Benchmark flags]
 //       Workloads 1-3 (open, metadata walk, full walk) and the graph.name()
-//       loop, in this process, with pages already in memory. Before timing,
+//       loop, in this process, with pages already in memory. What a walk
+//       builds (libprotobuf's messages) is destroyed outside the timed region
+//       and timed in rows of its own, destroy/MODEL/COMPETITOR. Before timing,
 //       every competitor's results are compared with onnxview's; a competitor
 //       that fails or disagrees on a model is not timed on it (printed as
 //       "# check ..." lines).
@@ -15,7 +17,8 @@
 //
 //   onnxview_bench --child=cold|mem --competitor=NAME --payloads=0|1 PATH
 //       Workloads 4 and 5, meant to run in a fresh process (bench/run.sh does):
-//       cold: posix_fadvise(DONTNEED) on the file, then open + walk, timed, with
+//       cold: posix_fadvise(DONTNEED) on the file, then open + walk, timed
+//       (the built messages' destruction not included), with
 //       the bytes the process read from disk (/proc/self/io read_bytes) and the
 //       file's pages resident afterwards (mincore). mem: the anonymous memory
 //       (/proc/self/smaps_rollup "Anonymous:") the open + walk added, measured
@@ -46,6 +49,7 @@ namespace bench {
 
 // Called by the child's memory probe at the end of each walk (see walk()).
 void (*peak_probe)() = nullptr;
+std::vector<std::shared_ptr<void>>* kept_trees = nullptr;
 
 namespace {
 
@@ -142,9 +146,13 @@ int child(const std::string& mode, const std::string& name, bool payloads, const
     if (mode == "mem") peak_probe = probe;
     walk_result r;
     std::string err;
+    std::vector<std::shared_ptr<void>> trees;  // destroyed after the clock stops
+    kept_trees = &trees;
     const auto t0 = std::chrono::steady_clock::now();
     const bool ok = c->open_walk(path, payloads, r, err);
     const auto t1 = std::chrono::steady_clock::now();
+    kept_trees = nullptr;
+    trees.clear();
     const std::uint64_t io_after = read_bytes();
     const std::uint64_t resident_after = mode == "cold" ? resident_bytes(path) : 0;
     const double seconds = std::chrono::duration<double>(t1 - t0).count();
@@ -229,6 +237,33 @@ bool open_all(const model& m, const competitor& c, walk_result& total, std::stri
     return true;
 }
 
+// destroy/MODEL/COMPETITOR: destroying the trees of a metadata walk (the same
+// trees as a full walk's: the parse does not depend on the walk), the parse
+// and walk themselves untimed.
+void register_destroy(const model& m, const competitor& c) {
+    const std::string name = "destroy/" + m.name + "/" + c.name;
+    const model* mm = &m;
+    const competitor* cc = &c;
+    auto* b = benchmark::RegisterBenchmark(name.c_str(), [mm, cc](benchmark::State& st) {
+        std::string e;
+        std::vector<std::shared_ptr<void>> trees;
+        kept_trees = &trees;
+        for (auto _ : st) {
+            st.PauseTiming();
+            walk_result res;
+            if (!walk_all(*mm, cc->walk, false, res, e)) st.SkipWithError(e.c_str());
+            benchmark::DoNotOptimize(res);
+            st.ResumeTiming();
+            trees.clear();
+        }
+        kept_trees = nullptr;
+    });
+    // A fixed count: Google Benchmark repeats a row until its timed part
+    // reaches the minimum time, and the untimed parse of `packed` takes 100x
+    // as long as its destruction (1,000 parses per repetition).
+    b->Unit(benchmark::kMillisecond)->Iterations(5);
+}
+
 // Returns the number of mismatches (a competitor that disagrees with
 // onnxview on a model it could read).
 int register_workloads(std::vector<std::unique_ptr<model>>& models,
@@ -252,7 +287,12 @@ int register_workloads(std::vector<std::unique_ptr<model>>& models,
             for (const competitor* c : comps) {
                 walk_result r;
                 std::string err;
+                std::vector<std::shared_ptr<void>> trees;
+                kept_trees = &trees;
                 const bool ok = w.run(*c, r, err);
+                kept_trees = nullptr;
+                const bool builds_trees = !trees.empty();
+                trees.clear();
                 if (!ok) {
                     std::printf("# check %s/%s/%s: FAILS: %s\n", w.workload, m.name.c_str(), c->name, err.c_str());
                     // --check-only: onnxview must read every model (peers may refuse some).
@@ -272,8 +312,12 @@ int register_workloads(std::vector<std::unique_ptr<model>>& models,
                 const model* mm = &m;
                 const competitor* cc = c;
                 const std::string workload = w.workload;
+                // The trees a walk builds (libprotobuf's messages) are destroyed
+                // outside the timed region: their destruction has its own row.
                 auto* b = benchmark::RegisterBenchmark(name.c_str(), [mm, cc, workload](benchmark::State& st) {
                     std::string e;
+                    std::vector<std::shared_ptr<void>> trees;
+                    kept_trees = &trees;
                     for (auto _ : st) {
                         walk_result res;
                         bool ok2;
@@ -281,10 +325,17 @@ int register_workloads(std::vector<std::unique_ptr<model>>& models,
                         else ok2 = walk_all(*mm, cc->walk, workload == "full", res, e);
                         if (!ok2) st.SkipWithError(e.c_str());
                         benchmark::DoNotOptimize(res);
+                        if (!trees.empty()) {
+                            st.PauseTiming();
+                            trees.clear();
+                            st.ResumeTiming();
+                        }
                     }
+                    kept_trees = nullptr;
                     st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations() * mm->bytes));
                 });
                 b->Unit(benchmark::kMillisecond);
+                if (workload == "meta" && builds_trees) register_destroy(m, *c);
             }
         }
         // graph.name() read inside the node loop: must stay linear.

@@ -66,7 +66,8 @@ def main():
     for b in gb["benchmarks"]:
         if b.get("aggregate_name") != "median":
             continue
-        name = b["run_name"]
+        # Rows with a fixed iteration count (destroy/...) carry it in their name.
+        name = re.sub(r"/iterations:\d+$", "", b["run_name"])
         scale = {"ms": 1, "us": 1e-3, "ns": 1e-6, "s": 1e3}[b["time_unit"]]
         med[name] = (b["cpu_time"] * scale, b["real_time"] * scale, b)
     checks, fails, mismatches = {}, defaultdict(dict), []
@@ -163,15 +164,38 @@ def main():
           "(the model's own fields) + `has_graph()` + `producer_name()`; protozero: mmap (MADV_RANDOM) + "
           "the model's own fields; libprotobuf: mmap + `ParseFromArray` + `has_graph()` + "
           "`producer_name()`. Close/unmap included.")
-    table("meta", "Workload 2: metadata walk (bytes in memory, parse included)")
-    table("full", "Workload 3: full walk (2 + every tensor element converted to double and summed)")
+    apart = ("libprotobuf: parse + walk; the destruction of the messages it built is timed apart "
+             "(table below).")
+    table("meta", "Workload 2: metadata walk (bytes in memory, parse included)", apart)
+    table("full", "Workload 3: full walk (2 + every tensor element converted to double and summed)", apart)
+
+    # Destruction of what the parse built (destroy/MODEL/COMPETITOR rows)
+    builders = [c for c in COMPETITORS if any(n.startswith("destroy/") and n.endswith("/" + c) for n in med)]
+    if builders:
+        w("## Destroying what the parse built (libprotobuf)\n")
+        w("Not part of workloads 1-3: the message tree of one parse (heap: every message and string "
+          "freed; arena: the arena's destructor) destroyed, parse and walk untimed. `share` is the "
+          "destruction's part of parse + metadata walk + destruction.\n")
+        w("| model | " + " | ".join(f"{c} parse+walk ms | {c} destroy ms | {c} share" for c in builders) + " |")
+        w("|---" * (1 + 3 * len(builders)) + "|")
+        for m in models:
+            cells = []
+            for c in builders:
+                pw = med.get(f"meta/{m}/{c}", (None,))[0]
+                d = med.get(f"destroy/{m}/{c}", (None,))[0]
+                share = f"{100 * d / (pw + d):.0f}%" if pw and d is not None else "-"
+                cells += [fmt_ms(pw), fmt_ms(d), share]
+            if any(x != "-" for x in cells):
+                w(f"| {m} | " + " | ".join(cells) + " |")
+        w("")
 
     # Workload 4
     w("## Workload 4: cold open + metadata walk (fresh process, posix_fadvise DONTNEED first)\n")
     w("Wall time (the disk is the point), median of the fresh-process runs; `read` is "
       "/proc/self/io read_bytes of the process, `resident` the file's pages in the page cache "
       "afterwards (mincore), both as a share of the file. onnxview and protozero map with "
-      "MADV_RANDOM, libprotobuf with MADV_SEQUENTIAL (it reads every byte).\n")
+      "MADV_RANDOM, libprotobuf with MADV_SEQUENTIAL (it reads every byte); libprotobuf's "
+      "messages are destroyed after the clock stops.\n")
     w("| model | " + " | ".join(f"{c} s (read, resident)" for c in COMPETITORS) +
       " | libprotobuf / onnxview |")
     w("|---" * (2 + len(COMPETITORS)) + "|")
