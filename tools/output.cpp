@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "onnxview/decimal.hpp"
 #include "onnxview/field_path.hpp"
 
 namespace onnxview_cli {
@@ -74,14 +75,9 @@ bool open_model_file(const char* cmd, const char* path, onnxview::mapped_file& o
 bool is_help(std::string_view arg) { return arg == "-h" || arg == "--help"; }
 
 bool parse_u64(std::string_view s, std::uint64_t& out) {
-    if (s.empty() || s.size() > 19) return false;
-    std::uint64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return false;
-        v = v * 10 + static_cast<std::uint64_t>(c - '0');
-    }
-    out = v;
-    return true;
+    const onnxview::result<std::uint64_t> v = onnxview::parse_decimal(s);
+    if (v) out = v.value();
+    return v.ok();
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // Tensor payloads: validation, location and the non-template accessors.
 // The rules (and why they are stricter than onnx.checker) are listed at the
 // top of include/onnxview/tensor_data.hpp.
+#include "onnxview/decimal.hpp"
 #include "onnxview/sparse_data.hpp"
 #include "onnxview/tensor_data.hpp"
 
@@ -112,21 +113,6 @@ result<std::uint64_t> typed_entries(const tensor_view& t, typed_field f, wire::m
     return std::uint64_t(0);
 }
 
-// A plain decimal number (the io layer applies the strict rules; this is
-// only for describing where the bytes are).
-bool parse_decimal(std::string_view s, std::uint64_t& out) noexcept {
-    if (s.empty() || s.size() > 20) return false;
-    std::uint64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return false;
-        const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-        if (v > (~std::uint64_t(0) - d) / 10) return false;
-        v = v * 10 + d;
-    }
-    out = v;
-    return true;
-}
-
 }  // namespace
 
 // The one place where every payload rule is checked. `fetch` false: do not
@@ -182,8 +168,8 @@ struct tensor_data_builder {
             for (const string_entry_view& kv : t.external_data()) {
                 if (kv.key() == "location") d.storage_.location = kv.value();
                 if (kv.key() == "offset") {
-                    std::uint64_t off = 0;
-                    if (parse_decimal(kv.value(), off)) d.storage_.offset = off;
+                    const result<std::uint64_t> off = parse_decimal(kv.value());
+                    if (off) d.storage_.offset = *off;
                 }
             }
             d.storage_.alignment = detail::alignment_of(d.storage_.offset);
