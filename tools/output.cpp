@@ -49,19 +49,16 @@ void advise_metadata_reads(const onnxview::mapped_file& file) {
 }
 
 bool open_model_file(const char* cmd, const char* path, onnxview::mapped_file& out, int* code) {
-    onnxview::io_detail why;
     onnxview::open_options opts;
-    auto f = onnxview::mapped_file::open(path, opts, &why);
+    auto f = onnxview::mapped_file::open(path, opts);
     if (!f) {
         std::string msg = "cannot read '";
         msg += path;
         msg += "': ";
         msg += onnxview::errc_message(f.err().code);
-        if (f.err().code == onnxview::errc::io_error && why.sys_errno != 0) {
+        if (f.err().sys_errno != 0) {
             msg += " (";
-            msg += why.operation;
-            msg += ": ";
-            msg += std::strerror(why.sys_errno);
+            msg += std::strerror(f.err().sys_errno);
             msg += ")";
         }
         print_error(cmd, msg);

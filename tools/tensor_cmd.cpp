@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -381,9 +382,16 @@ struct context {
         if (b.empty()) return;
         (void)file->advise(access_hint::sequential, static_cast<std::uint64_t>(b.data() - file->data()), b.size());
     }
-    // Why reading a payload failed: the resolver's explanation for external data.
-    std::string why(error e) const {
-        if (resolver && resolver->last_error().message[0] != '\0') return resolver->last_error().message;
+    // Why reading a payload failed. An error at an external payload's tensor
+    // names the tensor and its location (the resolver's errors point there).
+    std::string why(error e, std::initializer_list<tensor_view> payloads) const {
+        for (const tensor_view& t : payloads) {
+            const wire::message& m = t.wire_message();
+            if (t.data_location() == location_kind::external && e.offset == m.offset_of(m.begin())) {
+                char text[512];
+                return describe_external_error(e, t, text, sizeof text);
+            }
+        }
         return describe(e, file->data(), file->size());
     }
 };
@@ -430,7 +438,7 @@ int show_dense(const context& c, const std::vector<match>& all) {
     auto data = tensor_data::make(t, c.src());
     if (!data) {
         if (!c.json) flush(o);
-        print_error("tensor", "cannot read the values of '" + std::string(c.name) + "': " + c.why(data.err()));
+        print_error("tensor", "cannot read the values of '" + std::string(c.name) + "': " + c.why(data.err(), {t}));
         return exit_findings;
     }
     const tensor_data& d = *data;
@@ -496,7 +504,7 @@ int show_sparse(const context& c, const std::vector<match>& all) {
     auto made = sparse_data::make(s, c.src());
     if (!made) {
         if (!c.json) flush(o);
-        print_error("tensor", "sparse tensor '" + std::string(c.name) + "' is invalid: " + c.why(made.err()));
+        print_error("tensor", "sparse tensor '" + std::string(c.name) + "' is invalid: " + c.why(made.err(), {s.values(), s.indices()}));
         return exit_findings;
     }
     const sparse_data& sd = *made;

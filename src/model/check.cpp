@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "onnxview/enums.hpp"
+#include "onnxview/external_source.hpp"
 #include "onnxview/field_path.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
@@ -726,12 +727,12 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
         }
         return;
     }
-    auto span = resolver_.resolve(entries.data(), entries.size(), expected, t.name());
+    auto span = resolver_.resolve(entries.data(), entries.size(), expected);
     if (!span) {
-        std::string msg = resolver_.last_error().message;
-        if (msg.empty()) msg = errc_message(span.err().code);
+        char why[512];
+        std::string msg = describe_external_error(span.err(), t, why, sizeof why);
         msg += " [";
-        msg += external_reason_name(resolver_.last_error().reason);
+        msg += errc_name(span.err().code);
         msg += "]";
         error("external_data", msg, off);
     }
