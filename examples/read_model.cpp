@@ -41,11 +41,10 @@ int main(int argc, char** argv) {
 
     // 1. The bytes: mmap where possible. Every view below points into them,
     //    so `file` must outlive the views.
-    onnxview::io_detail why;
-    auto file = onnxview::mapped_file::open(argv[1], {}, &why);
+    auto file = onnxview::mapped_file::open(argv[1]);
     if (!file) {
         std::fprintf(stderr, "%s: %s (%s, errno %d)\n", argv[1], onnxview::errc_message(file.err().code),
-                     why.operation, why.sys_errno);
+                     onnxview::errc_name(file.err().code), static_cast<int>(file.err().sys_errno));
         return 2;
     }
     const std::string_view bytes = file->bytes();

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "onnxview/external_data.hpp"
+#include "onnxview/external_source.hpp"
 #include "onnxview/file.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
@@ -60,7 +61,7 @@ bool pack_file(archive& a, const std::string& dir, const char* file, const char*
 // ---- The glue: onnxview's callbacks over the archive -------------------------
 // `map` hands out a pointer into the archive (zero copy); the bytes must stay
 // unchanged until `release`. Return 0, or an errno-like code that onnxview
-// reports in io_detail::sys_errno.
+// reports in error::sys_errno (of a callback_failed error).
 int vfs_map(void* user, const char* path, const void** data, std::uint64_t* size) {
     archive& a = *static_cast<archive*>(user);
     ++a.lookups;
@@ -88,9 +89,10 @@ onnxview::result<std::string_view> fetch_external(void* user, const onnxview::te
         if (n == 8) return onnxview::errc::external_bad_entry;
         kv[n++] = {e.key(), e.value()};
     }
-    auto span = resolver.resolve(kv, n, expected_bytes, t.name());
+    auto span = resolver.resolve(kv, n, expected_bytes);
     if (!span) {
-        std::fprintf(stderr, "external data: %s\n", resolver.last_error().message);
+        char why[512];
+        std::fprintf(stderr, "external data: %s\n", onnxview::describe_external_error(span.err(), t, why, sizeof why));
         return span.err();
     }
     return span->bytes();
@@ -122,9 +124,8 @@ int main(int argc, char** argv) {
     cb.user_data = &pak;
     {
         // The model, by VFS name. `file` owns the archive's bytes until it dies.
-        onnxview::io_detail why;
-        auto file = onnxview::mapped_file::from_callbacks("pak://models/small_cnn.onnx", cb, &why);
-        if (!file) return fail(why.operation, file.err());
+        auto file = onnxview::mapped_file::from_callbacks("pak://models/small_cnn.onnx", cb);
+        if (!file) return fail("model", file.err());
         auto inline_file = onnxview::mapped_file::from_callbacks("pak://models/small_cnn_inline.onnx", cb);
         if (!inline_file) return fail("inline model", inline_file.err());
 

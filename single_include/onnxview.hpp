@@ -222,25 +222,70 @@ enum class errc : std::uint8_t {
     invalid_argument,      // a caller passed a value outside the documented range
     not_regular_file,      // a path names a device, FIFO or socket where a regular file was expected
     out_of_memory,         // an allocation the io layer documents failed
+    // --- plain decimal numbers (onnxview/decimal.hpp) --------------------
+    not_decimal,           // not one or more ASCII digits (a sign, space, hex, empty)
+    number_too_large,      // a decimal number above 2^64-1
+    // --- finer codes: each belongs to one of the codes above (errc_group) --
+    io_stat_failed,        // io_error: the system could not inspect the file (stat, GetFileAttributes)
+    io_open_failed,        // io_error: ... open it (open, CreateFile)
+    io_resolve_failed,     // io_error: ... resolve its path (realpath)
+    io_map_failed,         // io_error: ... map it (mmap, MapViewOfFile)
+    io_read_failed,        // io_error: ... read it (read, ReadFile)
+    callback_failed,       // io_error: the caller's file callbacks returned an error
+    external_missing_location,      // external_bad_entry: no 'location' entry
+    external_empty_location,        // external_bad_entry
+    external_location_too_long,     // external_bad_entry: longer than 4095 bytes
+    external_duplicate_key,         // external_bad_entry: location, offset, length or checksum twice
+    external_in_memory_location,    // external_bad_entry: '#...' (Python ModelContainer) without callbacks
+    external_offset_not_decimal,    // external_bad_entry
+    external_length_not_decimal,    // external_bad_entry
+    external_checksum_malformed,    // external_bad_entry: not 40 hexadecimal digits
+    external_nul_in_location,       // external_path_unsafe (also: not valid UTF-8 on Windows)
+    external_absolute_path,         // external_path_unsafe
+    external_drive_path,            // external_path_unsafe: "C:..." (or any ':' in the first component)
+    external_unc_path,              // external_path_unsafe: "\\server\share" or "//server/share"
+    external_backslash,             // external_path_unsafe: any other '\'
+    external_parent_component,      // external_path_unsafe: a ".." component
+    external_symlink_escape,        // external_path_unsafe: the resolved path leaves the base directory
+    external_number_too_large,      // external_out_of_bounds: offset or length above 2^64-1
+    external_range_overflow,        // external_out_of_bounds: offset + length above 2^64-1
+    external_offset_past_end,       // external_out_of_bounds
+    external_range_past_end,        // external_out_of_bounds
+    external_length_mismatch,       // payload_size_mismatch: length != dims x element size
+    external_rest_of_file_mismatch, // payload_size_mismatch: no length, rest of the file != expected
+    external_too_many_files,        // external_limit: more than max_files
+    external_too_many_bytes,        // external_limit: more than max_total_bytes
 };
 
 // Short stable identifier, e.g. "truncated". Never null.
 const char* errc_name(errc code) noexcept;
 // One-sentence description for people. Never null.
 const char* errc_message(errc code) noexcept;
+// The broad code a finer one belongs to, for callers that branch on kinds of
+// failure: errc_group(external_parent_component) == external_path_unsafe,
+// errc_group(io_open_failed) == io_error. Every other code is its own group.
+errc errc_group(errc code) noexcept;
 
 // An error value: what went wrong and where (byte offset from the start of
-// the root buffer the view was made over). `code == errc::ok` means success.
+// the root buffer the view was made over; 0 for errors of files and
+// arguments). `code == errc::ok` means success. For codes of the io_error
+// group, `sys_errno` holds why the system refused: errno on POSIX,
+// GetLastError() on Windows, or the file callback's nonzero code; it is 0
+// everywhere else. 16 bytes on 64-bit hosts (sys_errno sits in what was
+// padding).
 struct [[nodiscard]] error {
     errc code = errc::ok;
+    std::int32_t sys_errno = 0;
     std::uint64_t offset = 0;
 
     constexpr error() noexcept = default;
     constexpr error(errc c, std::uint64_t off = 0) noexcept : code(c), offset(off) {}
+    constexpr error(errc c, std::uint64_t off, std::int32_t sys) noexcept
+        : code(c), sys_errno(sys), offset(off) {}
     constexpr bool ok() const noexcept { return code == errc::ok; }
     constexpr explicit operator bool() const noexcept { return code != errc::ok; }
     friend constexpr bool operator==(error a, error b) noexcept {
-        return a.code == b.code && a.offset == b.offset;
+        return a.code == b.code && a.offset == b.offset && a.sys_errno == b.sys_errno;
     }
     friend constexpr bool operator!=(error a, error b) noexcept { return !(a == b); }
 };
@@ -305,9 +350,8 @@ private:
 // std::string_view, and `mapped_file::bytes()` is where that view comes from.
 //
 //   // From a path (mmap on POSIX, MapViewOfFile on Windows, read() fallback):
-//   onnxview::io_detail why;
-//   auto f = onnxview::mapped_file::open("model.onnx", {}, &why);
-//   if (!f) { /* f.err().code, why.sys_errno, why.operation */ }
+//   auto f = onnxview::mapped_file::open("model.onnx");
+//   if (!f) { /* f.err().code (io_open_failed, ...), f.err().sys_errno */ }
 //   std::string_view bytes = f->bytes();   // valid while *f lives
 //
 //   // From memory the caller owns (nothing is copied or freed):
@@ -341,13 +385,6 @@ private:
 
 namespace onnxview {
 
-// Why the operating system refused, for errors whose code is io_error (and
-// the others an open can return). Filled only when the caller passes one.
-struct io_detail {
-    int sys_errno = 0;            // errno on POSIX, GetLastError() on Windows, or a callback's code
-    const char* operation = "";   // the call that failed: "stat", "open", "mmap", "read", "callback"...
-};
-
 // How a path is turned into bytes.
 enum class open_mode : std::uint8_t {
     automatic = 0,  // map; if the system cannot map this file, read it into memory
@@ -378,7 +415,7 @@ struct open_options {
 // Caller-supplied file access, cgltf style: function pointers plus a
 // user_data pointer; no global state. `map` is tried first when set, then
 // `read_whole`. Each returns 0 on success or a nonzero errno-like code (kept in
-// io_detail::sys_errno). On success *data/*size describe the whole file, which
+// error::sys_errno of the callback_failed error). On success *data/*size describe the whole file, which
 // must stay readable and unchanged until `release` is called with the same
 // values (release may be null when the bytes need no freeing).
 struct file_callbacks {
@@ -418,9 +455,10 @@ public:
     // size 0, is_directory, not_regular_file (devices, FIFOs, sockets: checked
     // with stat before open, and opened non-blocking), file_too_large when the
     // size exceeds SIZE_MAX (32-bit hosts: > 4 GiB), invalid_argument for a
-    // null path, io_error (missing, unreadable, ...) with `detail` filled.
-    static result<mapped_file> open(const char* path, const open_options& options = {},
-                                    io_detail* detail = nullptr) noexcept;
+    // null path, out_of_memory, and the io_error group with the system's code
+    // in sys_errno: io_stat_failed (missing, ...), io_open_failed
+    // (unreadable, ...), io_map_failed (open_mode::map), io_read_failed.
+    static result<mapped_file> open(const char* path, const open_options& options = {}) noexcept;
 
     // Borrows [data, data + size): nothing is copied, nothing is freed. The
     // caller's memory must outlive this object and every view made over it.
@@ -428,10 +466,9 @@ public:
 
     // Asks the callbacks for the whole file at `path` (passed through
     // unchanged). Errors: invalid_argument (no map/read_whole, null path),
-    // io_error (a callback failed; code in detail), file_empty (size 0,
-    // release is called), file_too_large.
-    static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks,
-                                              io_detail* detail = nullptr) noexcept;
+    // callback_failed (group io_error; the callback's code in sys_errno),
+    // file_empty (size 0, release is called), file_too_large.
+    static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks) noexcept;
 
     const char* data() const noexcept { return data_; }
     std::size_t size() const noexcept { return size_; }
@@ -442,7 +479,7 @@ public:
     // Passes an access hint for [offset, offset + length) (length 0: to the
     // end) to the system. Only mapped storage is affected; elsewhere it is a
     // no-op that returns ok. Errors: invalid_argument when offset is past the
-    // end; io_error when madvise refuses.
+    // end; io_error (errno in sys_errno) when madvise refuses.
     error advise(access_hint hint, std::uint64_t offset = 0, std::uint64_t length = 0) const noexcept;
 
 private:
@@ -493,15 +530,18 @@ private:
 //
 // The io layer does not know the model layer: a tensor's `external_data`
 // entries arrive as plain key/value string_views, with the payload size the
-// caller expects (dims x element size) and the tensor's name for messages.
+// caller expects (dims x element size). onnxview/external_source.hpp joins
+// the two layers (and points errors at the tensor).
 //
 //   onnxview::external_data_options opts{};
 //   opts.model_path = "models/net.onnx";          // files resolve in models/
 //   auto r = onnxview::external_data_resolver::create(opts);
 //   onnxview::external_entry kv[] = {{"location", "net.data"}, {"offset", "0"},
 //                                    {"length", "4096"}};
-//   auto span = r->resolve(kv, 3, 4096, "conv1.weight");
-//   if (!span) puts(r->last_error().message);    // names the tensor and the reason
+//   auto span = r->resolve(kv, 3, 4096);
+//   char why[512];
+//   if (!span) puts(onnxview::describe_external_error(span.err(), "conv1.weight", "net.data",
+//                                                     why, sizeof why));
 //   else use(span->data, span->size);             // valid while *r lives
 //
 // Resolution. `location` is a path relative to the base directory: the
@@ -511,34 +551,48 @@ private:
 // location without a base) to the callbacks, which then own the file-system
 // checks (symlinks, hard links, file types).
 //
-// Checks, each with its own error code and `external_reason`:
-//   external_bad_entry     missing/empty location, duplicate key, offset or
-//                          length not a plain decimal number (digits only: no
-//                          sign, space or hex), malformed checksum
-//   external_path_unsafe   NUL in location, absolute path, drive (`C:`),
-//                          UNC (`\\server\share`) or any backslash, a `..`
-//                          component, a path that leaves the base directory
-//                          (realpath of the result must stay under the
-//                          realpath of the base; symlinks inside it are fine)
+// Checks, each with its own error code; errc_group() gives the broad kind
+// in the first column, the finer codes are listed after it:
+//   external_bad_entry     external_missing_location, external_empty_location,
+//                          external_location_too_long (over 4095 bytes),
+//                          external_duplicate_key, external_in_memory_location
+//                          ('#...' without callbacks), external_offset_not_decimal
+//                          and external_length_not_decimal (digits only: no
+//                          sign, space or hex; onnxview/decimal.hpp),
+//                          external_checksum_malformed
+//   external_path_unsafe   external_nul_in_location, external_absolute_path,
+//                          external_drive_path (`C:`), external_unc_path
+//                          (`\\server\share`), external_backslash,
+//                          external_parent_component (`..`),
+//                          external_symlink_escape (realpath of the result
+//                          must stay under the realpath of the base; symlinks
+//                          inside it are fine)
 //   is_directory / not_regular_file
 //                          location names a directory / a device, FIFO or
 //                          socket (checked with stat before open; the open
 //                          is O_NONBLOCK|O_NOFOLLOW so a swapped-in FIFO
 //                          cannot block and a swapped-in symlink fails)
 //   external_hard_link     the file has more than one hard link (option)
-//   external_out_of_bounds number beyond 2^64-1, offset+length overflowing,
-//                          offset or offset+length past the end of the file
-//   payload_size_mismatch  length differs from the expected size, or (no
-//                          length) the rest of the file does
-//   external_limit         more than max_files files, or more than
-//                          max_total_bytes bytes of files opened
+//   external_out_of_bounds external_number_too_large (beyond 2^64-1),
+//                          external_range_overflow (offset+length),
+//                          external_offset_past_end, external_range_past_end
+//   payload_size_mismatch  external_length_mismatch (length differs from the
+//                          expected size), external_rest_of_file_mismatch
+//                          (no length, and the rest of the file differs)
+//   external_limit         external_too_many_files (max_files),
+//                          external_too_many_bytes (max_total_bytes)
 //   checksum_mismatch      SHA-1 of the whole file differs (option)
-//   io_error               the system refused (errno in last_error().io)
+//   io_error               io_resolve_failed, io_stat_failed, io_open_failed,
+//                          io_map_failed, io_read_failed, callback_failed:
+//                          the system (or a callback) refused, its code in
+//                          error::sys_errno
+// The resolver keeps no error state: what the caller knows (the tensor's name
+// and location) and the error make the message, see describe_external_error.
 // Keys other than location/offset/length/checksum (e.g. `basepath`, which
 // the Python library adds in memory) are ignored and counted in
-// external_span::ignored_keys. Remaining race: a directory of the path may be
-// swapped for a symlink between realpath and open; the final component can
-// not (O_NOFOLLOW).
+// external_span::ignored_keys. Remaining race (POSIX): a directory of the
+// path may be swapped for a symlink between realpath and open; the final
+// component can not (O_NOFOLLOW).
 //
 // Files are opened lazily, on the first resolve() that names them, and each
 // file is opened once and shared by every tensor in it. Files smaller than
@@ -572,52 +626,14 @@ struct external_entry {
 // Expected payload size when the caller cannot know it (e.g. STRING tensors).
 constexpr std::uint64_t unknown_size = ~std::uint64_t(0);
 
-// The precise reason behind an error from resolve(); finer than errc.
-enum class external_reason : std::uint8_t {
-    none = 0,
-    missing_location,
-    empty_location,
-    location_too_long,   // longer than 4095 bytes
-    duplicate_key,       // location, offset, length or checksum given twice
-    in_memory_location,  // '#...' (Python ModelContainer); only callbacks may serve it
-    nul_in_location,
-    absolute_path,
-    drive_path,          // "C:..." (or any ':' in the first component)
-    unc_path,            // "\\server\share" or "//server/share"
-    backslash,           // any other '\'
-    parent_component,    // a ".." component
-    symlink_escape,      // the resolved path leaves the base directory
-    directory,
-    not_regular,
-    hard_link,
-    offset_not_decimal,
-    length_not_decimal,
-    number_too_large,    // offset or length above 2^64-1
-    range_overflow,      // offset + length above 2^64-1
-    offset_past_end,
-    range_past_end,
-    length_mismatch,         // length != expected size
-    rest_of_file_mismatch,   // no length, and file size - offset != expected size
-    too_many_files,
-    too_many_bytes,
-    checksum_malformed,  // not 40 hexadecimal digits
-    checksum_mismatch,
-    io_failure,          // see external_error_detail::io
-    out_of_memory,
-    file_empty,          // an empty file where bytes were asked for (callbacks)
-};
-
-// Short stable identifier, e.g. "parent_component". Never null.
-const char* external_reason_name(external_reason reason) noexcept;
-
-// What the last failed resolve() found. `message` names the tensor, the
-// location and the reason, e.g.
+// A line for people about an error that resolve() returned for the tensor
+// `tensor` whose `location` entry is `location`, e.g.
 //   tensor 'w': location '../x.bin': a '..' component leaves the base directory
-struct external_error_detail {
-    external_reason reason = external_reason::none;
-    io_detail io{};
-    char message[512] = {};
-};
+// with the system's text after an io error ("... cannot resolve the path (No
+// such file or directory)"); names are cut at 200 bytes. Writes at most
+// out_size bytes including the NUL and returns out ("" when out_size is 0).
+const char* describe_external_error(error e, std::string_view tensor, std::string_view location,
+                                    char* out, std::size_t out_size) noexcept;
 
 // All-zero is the default.
 struct external_data_options {
@@ -657,28 +673,23 @@ public:
 
     // Canonicalizes the base directory (unless callbacks are given); keeps
     // no pointer into `options` (the callbacks struct is copied). Errors:
-    // io_error (base missing, detail filled), invalid_argument (base is not
-    // a directory), out_of_memory.
-    static result<external_data_resolver> create(const external_data_options& options,
-                                                  io_detail* detail = nullptr) noexcept;
+    // the io_error group (base missing: io_resolve_failed with sys_errno),
+    // invalid_argument (base is not a directory), out_of_memory.
+    static result<external_data_resolver> create(const external_data_options& options) noexcept;
 
     // The payload of one tensor. `expected_size` is dims x element size, or
-    // unknown_size. On error, last_error() tells why.
+    // unknown_size. Errors: see the list above; the offset of each is 0.
     result<external_span> resolve(const external_entry* entries, std::size_t count,
-                                  std::uint64_t expected_size,
-                                  std::string_view tensor_name) noexcept;
+                                  std::uint64_t expected_size) noexcept;
 
-    const external_error_detail& last_error() const noexcept { return detail_; }
     // Number of distinct files opened so far, and the sum of their sizes.
     std::size_t file_count() const noexcept { return count_; }
     std::uint64_t total_bytes() const noexcept { return total_bytes_; }
 
 private:
     struct slot;
-    error fail(errc code, external_reason reason, std::string_view tensor,
-               std::string_view location, const char* what) noexcept;
-    error open_slot(const char* location, std::size_t length, std::string_view tensor,
-                    slot** out) noexcept;
+    result<slot*> find_or_open(std::string_view location) noexcept;
+    result<mapped_file> open_file(std::string_view location) noexcept;
     void clear() noexcept;
 
     external_data_options options_{};  // limits resolved; path and callback pointers cleared
@@ -689,7 +700,6 @@ private:
     std::size_t count_ = 0;
     std::size_t capacity_ = 0;
     std::uint64_t total_bytes_ = 0;
-    external_error_detail detail_{};
 };
 
 }  // namespace onnxview
@@ -4540,6 +4550,32 @@ constexpr natural_type natural_type_of_v = natural_type_of<T>::value;
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_DATA_TYPES_HPP
+// ---- include/onnxview/decimal.hpp ----
+// onnxview/decimal.hpp - the one reader of decimal numbers written as text.
+//
+// ONNX stores external-data offsets and lengths as strings
+// (StringStringEntryProto). They are read strictly, so that one string never
+// means two numbers to two readers: one or more ASCII digits and nothing
+// else (no sign, space, '+', hex prefix, exponent or non-ASCII digit);
+// leading zeros are fine. The CLI reads its numeric options with the same
+// rules. No allocation; linear in the string.
+#ifndef ONNXVIEW_DECIMAL_HPP
+#define ONNXVIEW_DECIMAL_HPP
+
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+// The value of `text`. Errors: not_decimal (empty, or any byte that is not
+// '0'-'9'), number_too_large (above 2^64-1 = 18446744073709551615). A string
+// with both a non-digit and too many digits is not_decimal.
+result<std::uint64_t> parse_decimal(std::string_view text) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_DECIMAL_HPP
 // ---- include/onnxview/float_formats.hpp ----
 // onnxview/float_formats.hpp - the narrow floating-point formats of ONNX,
 // decoded from their bit patterns.
@@ -5505,7 +5541,8 @@ result<span<const T>> element_span(const tensor_view& t,
 //   auto r = onnxview::external_data_resolver::create(opts);   // opts.model_path = ...
 //   onnxview::external_payload_source src = onnxview::external_source(*r);
 //   auto d = onnxview::tensor_data::make(tensor, src);          // fetches through *r
-//   if (!d) puts(r->last_error().message);                      // io errors are explained there
+//   char why[512];
+//   if (!d) puts(onnxview::describe_external_error(d.err(), tensor, why, sizeof why));
 //
 // The source keeps a pointer to the resolver: the resolver must outlive the
 // source and every tensor_data made with it (the bytes belong to it). It is
@@ -5536,11 +5573,27 @@ inline result<std::string_view> fetch_through_resolver(void* user, const tensor_
         }
         entries[count++] = external_entry{kv.key(), kv.value()};
     }
-    auto span = resolver->resolve(entries, count, expected_bytes, t.name());
-    if (!span) return span.err();
+    auto span = resolver->resolve(entries, count, expected_bytes);
+    if (!span) {
+        // The resolver knows strings, not bytes: its errors point at the tensor.
+        const wire::message& m = t.wire_message();
+        return error(span.err().code, m.offset_of(m.begin()), span.err().sys_errno);
+    }
     return span->bytes();
 }
 }  // namespace detail
+
+// describe_external_error (onnxview/external_data.hpp) for an error that
+// tensor_data::make or sparse_data::make returned for the EXTERNAL tensor `t`:
+// names t and its `location` entry (the last one, as the resolver refuses
+// duplicates).
+inline const char* describe_external_error(error e, const tensor_view& t, char* out,
+                                           std::size_t out_size) noexcept {
+    std::string_view location;
+    for (const string_entry_view& kv : t.external_data())
+        if (kv.key() == "location") location = kv.value();
+    return describe_external_error(e, t.name(), location, out, out_size);
+}
 
 // A payload source that resolves each EXTERNAL tensor through `resolver`.
 inline external_payload_source external_source(external_data_resolver& resolver) noexcept {
@@ -5991,11 +6044,9 @@ public:
     // Opens and maps `path`, parses the root ModelProto's own fields (or
     // verifies the whole model, see model_file_options::verify) and prepares
     // external-data resolution relative to the model's directory. Errors:
-    // those of mapped_file::open (detail filled), of
-    // external_data_resolver::create, and a malformed ModelProto (unless
-    // options.keep_malformed).
-    static result<model_file> open(const char* path, const model_file_options& options = {},
-                                   io_detail* detail = nullptr) noexcept;
+    // those of mapped_file::open, of external_data_resolver::create, and a
+    // malformed ModelProto (unless options.keep_malformed).
+    static result<model_file> open(const char* path, const model_file_options& options = {}) noexcept;
 
     const model_view& model() const noexcept { return model_; }
     // Why model() is empty: ok unless open() kept a malformed model
@@ -6007,7 +6058,7 @@ public:
     // A payload source resolving this model's external data (valid while
     // this object lives and is not moved).
     external_payload_source external() noexcept { return external_source(resolver_); }
-    // The resolver, e.g. for last_error() after an external-data failure.
+    // The resolver, e.g. for file_count().
     const external_data_resolver& resolver() const noexcept { return resolver_; }
 
     // The data of any tensor of this model, wherever its payload lives
@@ -6103,42 +6154,74 @@ namespace {
 struct errc_text {
     const char* name;
     const char* message;
+    errc group;  // errc::ok: the code is its own group
 };
 
 constexpr errc_text texts[] = {
-    {"ok", "no error"},
-    {"truncated", "input ends inside a field"},
-    {"varint_too_long", "varint longer than 10 bytes (tag longer than 5)"},
-    {"bad_field_number", "field number 0"},
-    {"bad_wire_type", "invalid wire type"},
-    {"length_out_of_bounds", "length-delimited field extends past its enclosing message"},
-    {"depth_exceeded", "messages nested deeper than the depth limit"},
-    {"unmatched_end_group", "end-group tag without a matching start-group"},
-    {"bad_packed_length", "packed fixed-width field length is not a multiple of the element size"},
-    {"merge_too_deep", "too many nested levels of merged singular message occurrences"},
-    {"bad_data_type", "unknown or unexpected tensor data type"},
-    {"bad_dims", "negative dimension or element count overflowing 64 bits"},
-    {"payload_size_mismatch", "tensor payload size does not match its dims and data type"},
-    {"not_found", "not found"},
-    {"buffer_too_small", "caller buffer too small"},
-    {"unaligned", "data not aligned for a zero-copy span of this type"},
-    {"not_little_endian", "zero-copy spans need a little-endian host"},
-    {"io_error", "I/O error"},
-    {"file_empty", "file is empty"},
-    {"is_directory", "path is a directory"},
-    {"file_too_large", "file larger than this platform can map"},
-    {"external_path_unsafe", "unsafe external data location"},
-    {"external_bad_entry", "malformed external data entry"},
-    {"external_out_of_bounds", "external data range outside its file"},
-    {"external_hard_link", "external data file has more than one hard link"},
-    {"external_limit", "external data exceeds the configured limits"},
-    {"checksum_mismatch", "external data checksum mismatch"},
-    {"invalid_argument", "invalid argument"},
-    {"not_regular_file", "path is not a regular file (device, FIFO or socket)"},
-    {"out_of_memory", "out of memory"},
+    {"ok", "no error", errc::ok},
+    {"truncated", "input ends inside a field", errc::ok},
+    {"varint_too_long", "varint longer than 10 bytes (tag longer than 5)", errc::ok},
+    {"bad_field_number", "field number 0", errc::ok},
+    {"bad_wire_type", "invalid wire type", errc::ok},
+    {"length_out_of_bounds", "length-delimited field extends past its enclosing message", errc::ok},
+    {"depth_exceeded", "messages nested deeper than the depth limit", errc::ok},
+    {"unmatched_end_group", "end-group tag without a matching start-group", errc::ok},
+    {"bad_packed_length", "packed fixed-width field length is not a multiple of the element size", errc::ok},
+    {"merge_too_deep", "too many nested levels of merged singular message occurrences", errc::ok},
+    {"bad_data_type", "unknown or unexpected tensor data type", errc::ok},
+    {"bad_dims", "negative dimension or element count overflowing 64 bits", errc::ok},
+    {"payload_size_mismatch", "tensor payload size does not match its dims and data type", errc::ok},
+    {"not_found", "not found", errc::ok},
+    {"buffer_too_small", "caller buffer too small", errc::ok},
+    {"unaligned", "data not aligned for a zero-copy span of this type", errc::ok},
+    {"not_little_endian", "zero-copy spans need a little-endian host", errc::ok},
+    {"io_error", "I/O error", errc::ok},
+    {"file_empty", "file is empty", errc::ok},
+    {"is_directory", "path is a directory", errc::ok},
+    {"file_too_large", "file larger than this platform can map", errc::ok},
+    {"external_path_unsafe", "unsafe external data location", errc::ok},
+    {"external_bad_entry", "malformed external data entry", errc::ok},
+    {"external_out_of_bounds", "external data range outside its file", errc::ok},
+    {"external_hard_link", "external data file has more than one hard link", errc::ok},
+    {"external_limit", "external data exceeds the configured limits", errc::ok},
+    {"checksum_mismatch", "external data checksum mismatch", errc::ok},
+    {"invalid_argument", "invalid argument", errc::ok},
+    {"not_regular_file", "path is not a regular file (device, FIFO or socket)", errc::ok},
+    {"out_of_memory", "out of memory", errc::ok},
+    {"not_decimal", "not a plain decimal number", errc::ok},
+    {"number_too_large", "decimal number above 2^64-1", errc::ok},
+    {"io_stat_failed", "cannot inspect the file", errc::io_error},
+    {"io_open_failed", "cannot open the file", errc::io_error},
+    {"io_resolve_failed", "cannot resolve the path", errc::io_error},
+    {"io_map_failed", "cannot map the file", errc::io_error},
+    {"io_read_failed", "cannot read the file", errc::io_error},
+    {"callback_failed", "the file callbacks failed", errc::io_error},
+    {"external_missing_location", "no 'location' entry", errc::external_bad_entry},
+    {"external_empty_location", "empty location", errc::external_bad_entry},
+    {"external_location_too_long", "location longer than 4095 bytes", errc::external_bad_entry},
+    {"external_duplicate_key", "a key is given twice", errc::external_bad_entry},
+    {"external_in_memory_location", "in-memory location ('#...') needs file callbacks", errc::external_bad_entry},
+    {"external_offset_not_decimal", "offset is not a plain decimal number", errc::external_bad_entry},
+    {"external_length_not_decimal", "length is not a plain decimal number", errc::external_bad_entry},
+    {"external_checksum_malformed", "checksum is not 40 hexadecimal digits", errc::external_bad_entry},
+    {"external_nul_in_location", "location contains NUL (or is not valid UTF-8)", errc::external_path_unsafe},
+    {"external_absolute_path", "absolute path", errc::external_path_unsafe},
+    {"external_drive_path", "drive letter or ':' in path", errc::external_path_unsafe},
+    {"external_unc_path", "UNC or network path", errc::external_path_unsafe},
+    {"external_backslash", "backslash in path", errc::external_path_unsafe},
+    {"external_parent_component", "a '..' component leaves the base directory", errc::external_path_unsafe},
+    {"external_symlink_escape", "resolves outside the base directory (symlink or junction)", errc::external_path_unsafe},
+    {"external_number_too_large", "offset or length above 2^64-1", errc::external_out_of_bounds},
+    {"external_range_overflow", "offset + length overflows 64 bits", errc::external_out_of_bounds},
+    {"external_offset_past_end", "offset past the end of the file", errc::external_out_of_bounds},
+    {"external_range_past_end", "offset + length past the end of the file", errc::external_out_of_bounds},
+    {"external_length_mismatch", "length differs from the tensor's dims x element size", errc::payload_size_mismatch},
+    {"external_rest_of_file_mismatch", "no length, and the rest of the file differs from dims x element size", errc::payload_size_mismatch},
+    {"external_too_many_files", "more external files than max_files", errc::external_limit},
+    {"external_too_many_bytes", "external files larger in total than max_total_bytes", errc::external_limit},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
-static_assert(text_count == static_cast<std::size_t>(errc::out_of_memory) + 1,
+static_assert(text_count == static_cast<std::size_t>(errc::external_too_many_bytes) + 1,
               "every errc needs a text");
 }  // namespace
 
@@ -6150,6 +6233,11 @@ const char* errc_name(errc code) noexcept {
 const char* errc_message(errc code) noexcept {
     const auto i = static_cast<std::size_t>(code);
     return i < text_count ? texts[i].message : "unknown error";
+}
+
+errc errc_group(errc code) noexcept {
+    const auto i = static_cast<std::size_t>(code);
+    return i < text_count && texts[i].group != errc::ok ? texts[i].group : code;
 }
 
 }  // namespace onnxview
@@ -6304,6 +6392,30 @@ error message::validate() const noexcept {
 }
 
 }  // namespace wire
+}  // namespace onnxview
+// ---- src/model/decimal.cpp ----
+// parse_decimal (onnxview/decimal.hpp).
+
+#include <limits>
+
+namespace onnxview {
+
+result<std::uint64_t> parse_decimal(std::string_view text) noexcept {
+    if (text.empty()) return errc::not_decimal;
+    std::uint64_t value = 0;
+    bool overflow = false;
+    // Every byte is looked at even after an overflow, so that "99...9x" is
+    // not_decimal however long it is.
+    for (const char c : text) {
+        if (c < '0' || c > '9') return errc::not_decimal;
+        const auto digit = static_cast<std::uint64_t>(c - '0');
+        if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) overflow = true;
+        value = value * 10 + digit;
+    }
+    if (overflow) return errc::number_too_large;
+    return value;
+}
+
 }  // namespace onnxview
 // ---- src/model/enums.cpp ----
 // Generated by scripts/gen_schema.py from schema/onnx.schema; do not edit.
@@ -7160,21 +7272,6 @@ result<std::uint64_t> count_typed_entries(const tensor_view& t, typed_field f, w
     return std::uint64_t(0);
 }
 
-// A plain decimal number (the io layer applies the strict rules; this is
-// only for describing where the bytes are).
-bool parse_decimal(std::string_view s, std::uint64_t& out) noexcept {
-    if (s.empty() || s.size() > 20) return false;
-    std::uint64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return false;
-        const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-        if (v > (~std::uint64_t(0) - d) / 10) return false;
-        v = v * 10 + d;
-    }
-    out = v;
-    return true;
-}
-
 }  // namespace
 
 result<std::uint64_t> typed_entry_count(const tensor_view& t, typed_field f) noexcept {
@@ -7188,8 +7285,8 @@ external_location find_external_location(const tensor_view& t) noexcept {
             where.has_location = true;
             where.location = kv.value();
         } else if (kv.key() == "offset") {
-            std::uint64_t off = 0;
-            if (parse_decimal(kv.value(), off)) where.offset = off;
+            const result<std::uint64_t> off = parse_decimal(kv.value());
+            if (off) where.offset = *off;
         }
     }
     return where;
@@ -8914,14 +9011,84 @@ std::size_t fmt_double(char* buf, double v) noexcept {
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_TEXT
 #ifndef ONNXVIEW_NO_IO
+// ---- src/io/location_policy.hpp ----
+// Internal to src/io: which external-data `location` strings name a file
+// beneath the model's directory, decided from the string alone.
+//
+// The rules follow ONNX ExternalData.md and the reference checker
+// (onnx/checker.cc): a relative path, no ".." component, no drive, UNC or
+// backslash path, no NUL. Nothing here calls the operating system, so every
+// rule is tested on every host (tests/io/location_policy_test.cpp); what only
+// the file system can tell (symlinks, hard links, file types) is
+// open_beneath's (file_internal.hpp).
+#ifndef ONNXVIEW_SRC_IO_LOCATION_POLICY_HPP
+#define ONNXVIEW_SRC_IO_LOCATION_POLICY_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+namespace detail {
+
+// Whose path rules apply: Windows also refuses any ':' ("name:stream" opens
+// an NTFS alternate data stream), separates with '\' and compares paths
+// without regard to ASCII case.
+enum class path_flavor : std::uint8_t { posix, windows };
+
+// Longest location accepted, in bytes.
+constexpr std::size_t max_location = 4095;
+
+// Checks a location that names a file and writes its normalized form into
+// `out` (at least max_location + 2 bytes): components joined by '/', "." and
+// empty components dropped, "." when nothing is left (the base directory
+// itself, refused when opened), NUL-terminated; *out_size gets its length.
+// Returns errc::ok or the first rule broken, tested in this order:
+// external_empty_location, external_nul_in_location,
+// external_location_too_long, external_unc_path ("\\x", "//x"),
+// external_absolute_path ("/x", "\x"), external_drive_path (':' in the first
+// component; anywhere on Windows), external_backslash,
+// external_parent_component.
+errc normalize_location(std::string_view location, path_flavor flavor, char* out,
+                        std::size_t* out_size) noexcept;
+
+// Checks a '#...' location (Python ModelContainer's in-memory tensors: a
+// name, not a path). Errors: external_nul_in_location,
+// external_location_too_long.
+errc check_in_memory_location(std::string_view location) noexcept;
+
+// The directory external files of the model at `model_path` resolve in:
+// everything before the last separator, "/" for a file in the root, "." for a
+// bare file name. Points into model_path or at a literal.
+std::string_view model_directory(std::string_view model_path, path_flavor flavor) noexcept;
+
+// Is `path` strictly beneath the directory `base` (both canonical, as the
+// system resolved them)? A root base ("/", "C:\") ends with its separator.
+bool is_beneath(std::string_view base, std::string_view path, path_flavor flavor) noexcept;
+
+// "<base>/<relative>" in a malloc'd, NUL-terminated string (just `relative`
+// when base is null); null when out of memory. No separator is doubled.
+char* join_path(const char* base, std::string_view relative) noexcept;
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_IO_LOCATION_POLICY_HPP
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
 // ---- src/io/file_internal.hpp ----
 // Internal to src/io: building mapped_file values and the platform primitives
-// shared by mapped_file::open and the external-data resolver.
+// (file_posix.cpp, file_win32.cpp) shared by mapped_file::open and the
+// external-data resolver. Everything that differs between systems is behind
+// these declarations.
 #ifndef ONNXVIEW_SRC_IO_FILE_INTERNAL_HPP
 #define ONNXVIEW_SRC_IO_FILE_INTERNAL_HPP
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
 
 namespace onnxview {
@@ -8939,24 +9106,46 @@ struct file_access {
     }
 };
 
-// Records a failed system call: fills `detail` and returns io_error.
-error sys_failure(io_detail* detail, const char* operation, int code) noexcept;
+// Frees a malloc'd block on every return path.
+struct freer {
+    void* p;
+    ~freer() { std::free(p); }
+};
 
-#ifdef _WIN32
-// UTF-8 to a malloc'd, NUL-terminated UTF-16 string; null on failure.
-wchar_t* widen(const char* path) noexcept;
+// The path rules of the host (platform file).
+extern const path_flavor host_path_flavor;
 
-// Maps or reads the whole of an open file handle (a HANDLE, passed as void*
-// so that this header does not pull in <windows.h>). The handle stays owned
-// by the caller.
-result<mapped_file> from_handle(void* handle, const open_options& options,
-                                io_detail* detail) noexcept;
-#else
-// Maps or reads the whole of an open regular file of `size` bytes. The
-// descriptor stays owned by the caller (a mapping does not need it open).
-result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& options,
-                            io_detail* detail) noexcept;
-#endif
+// The system's text for a code in error::sys_errno (strerror /
+// FormatMessage), NUL-terminated in out; "" when out_size is 0.
+void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexcept;
+
+// The canonical path (symlinks and junctions resolved) of the existing
+// directory `path`, malloc'd. Errors: io_resolve_failed / io_stat_failed /
+// io_open_failed (with sys_errno), invalid_argument (not a directory, or not
+// UTF-8 on Windows), out_of_memory.
+result<char*> canonical_directory(const char* path) noexcept;
+
+// How open_beneath opens and checks a file.
+struct beneath_options {
+    bool allow_hard_links = false;
+    std::uint64_t max_size = ~std::uint64_t(0);  // larger files: external_too_many_bytes
+    open_options file;                            // hint and copy_below of the mapping
+};
+
+// Opens the regular file at `relative` (a location normalized by
+// normalize_location) beneath the canonical directory `base`, as a
+// mapped_file (empty for a file of size 0). The file is opened only if its
+// resolved path stays beneath base, so no symlink or junction leads out of
+// it, and it is inspected before it is opened, so a FIFO cannot block and a
+// device is never opened. Errors: external_symlink_escape, is_directory
+// (also for the base itself), not_regular_file, external_hard_link (more
+// than one link, unless allowed), external_too_many_bytes, the io_error group
+// with sys_errno, file_too_large, out_of_memory, external_nul_in_location
+// (not UTF-8 on Windows). Remaining race on POSIX: a directory of the path
+// swapped for a symlink between the check and the open; the final component
+// cannot be (O_NOFOLLOW).
+result<mapped_file> open_beneath(const char* base, std::string_view relative,
+                                 const beneath_options& options) noexcept;
 
 }  // namespace detail
 }  // namespace onnxview
@@ -9009,17 +9198,11 @@ void sha1_hex(const std::uint8_t digest[sha1::digest_size], char out[2 * sha1::d
 #endif  // ONNXVIEW_NO_IO
 #ifndef ONNXVIEW_NO_IO
 // ---- src/io/external_data.cpp ----
-// External data resolution: lexical checks on `location`, canonical-path
-// containment, file-type and hard-link checks, range checks, SHA-1.
-//
-// The rules follow ONNX ExternalData.md and the reference C++ checker
-// (onnx/checker.cc): relative paths only, no "..", no symlink escaping the
-// model directory, no hard-linked files; offsets and lengths are decimal
-// strings that must stay inside the file.
-#if !defined(_WIN32) && !defined(_FILE_OFFSET_BITS)
-#define _FILE_OFFSET_BITS 64
-#endif
-
+// External data resolution: the entries of one tensor to a byte range of a
+// file opened once. The rules a location must follow are location_policy's;
+// opening it beneath the base directory is the platform's (open_beneath);
+// this file parses the entries, keeps the table of open files and checks
+// ranges, sizes, limits and checksums.
 
 #include <cstdio>
 #include <cstdlib>
@@ -9028,84 +9211,12 @@ void sha1_hex(const std::uint8_t digest[sha1::digest_size], char out[2 * sha1::d
 #include <new>
 
 
-#ifdef _WIN32
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
-#else
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#endif
-
 namespace onnxview {
 
 namespace {
 
 constexpr std::uint32_t default_max_files = 4096;
 constexpr std::uint64_t default_copy_below = 64 * 1024;
-constexpr std::size_t max_location = 4095;
-
-const char* const reason_names[] = {
-    "none",
-    "missing_location",
-    "empty_location",
-    "location_too_long",
-    "duplicate_key",
-    "in_memory_location",
-    "nul_in_location",
-    "absolute_path",
-    "drive_path",
-    "unc_path",
-    "backslash",
-    "parent_component",
-    "symlink_escape",
-    "directory",
-    "not_regular",
-    "hard_link",
-    "offset_not_decimal",
-    "length_not_decimal",
-    "number_too_large",
-    "range_overflow",
-    "offset_past_end",
-    "range_past_end",
-    "length_mismatch",
-    "rest_of_file_mismatch",
-    "too_many_files",
-    "too_many_bytes",
-    "checksum_malformed",
-    "checksum_mismatch",
-    "io_failure",
-    "out_of_memory",
-    "file_empty",
-};
-static_assert(sizeof(reason_names) / sizeof(reason_names[0]) ==
-                  static_cast<std::size_t>(external_reason::file_empty) + 1,
-              "every external_reason needs a name");
-
-enum class number { ok, not_decimal, too_large };
-
-// Plain decimal: one or more ASCII digits, nothing else (no sign, no space).
-number parse_decimal(std::string_view s, std::uint64_t* out) noexcept {
-    if (s.empty()) return number::not_decimal;
-    std::uint64_t v = 0;
-    bool overflow = false;
-    for (const char c : s) {
-        if (c < '0' || c > '9') return number::not_decimal;
-        const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-        if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) overflow = true;
-        v = v * 10 + d;
-    }
-    if (overflow) return number::too_large;
-    *out = v;
-    return number::ok;
-}
 
 int hex_value(char c) noexcept {
     if (c >= '0' && c <= '9') return c - '0';
@@ -9127,126 +9238,36 @@ bool parse_sha1_hex(std::string_view s, std::uint8_t out[detail::sha1::digest_si
     return true;
 }
 
-// Lexical checks of `location`; on success writes the normalized path
-// (components joined by '/', "." and empty components dropped) into out.
-external_reason normalize_location(std::string_view loc, char* out, std::size_t* out_size) noexcept {
-    if (loc.empty()) return external_reason::empty_location;
-    if (loc.find('\0') != std::string_view::npos) return external_reason::nul_in_location;
-    if (loc.size() > max_location) return external_reason::location_too_long;
-    if (loc.size() >= 2 && (loc[0] == '\\' || loc[0] == '/') && (loc[1] == '\\' || loc[1] == '/')) {
-        return external_reason::unc_path;
-    }
-    if (loc[0] == '/' || loc[0] == '\\') return external_reason::absolute_path;
-    const std::size_t first_end = loc.find_first_of("/\\");
-    if (loc.substr(0, first_end).find(':') != std::string_view::npos) return external_reason::drive_path;
-#ifdef _WIN32
-    // "name:stream" opens an NTFS alternate data stream.
-    if (loc.find(':') != std::string_view::npos) return external_reason::drive_path;
-#endif
-    if (loc.find('\\') != std::string_view::npos) return external_reason::backslash;
-    std::size_t n = 0;
-    std::size_t pos = 0;
-    while (pos <= loc.size()) {
-        std::size_t end = loc.find('/', pos);
-        if (end == std::string_view::npos) end = loc.size();
-        const std::string_view comp = loc.substr(pos, end - pos);
-        pos = end + 1;
-        if (comp.empty() || comp == ".") continue;
-        if (comp == "..") return external_reason::parent_component;
-        if (n != 0) out[n++] = '/';
-        std::memcpy(out + n, comp.data(), comp.size());
-        n += comp.size();
-    }
-    if (n == 0) out[n++] = '.';  // "./" names the base directory: refused when opened
-    out[n] = '\0';
-    *out_size = n;
-    return external_reason::none;
+// An offset or length entry: its finer errors name which of the two it was.
+result<std::uint64_t> parse_range_number(std::string_view text, errc not_decimal) noexcept {
+    const result<std::uint64_t> n = parse_decimal(text);
+    if (n.err().code == errc::not_decimal) return not_decimal;
+    if (n.err().code == errc::number_too_large) return errc::external_number_too_large;
+    return n;
 }
 
-char* copy_string(const char* s, std::size_t n) noexcept {
-    char* p = static_cast<char*>(std::malloc(n + 1));
+char* copy_string(std::string_view s) noexcept {
+    char* p = static_cast<char*>(std::malloc(s.size() + 1));
     if (p != nullptr) {
-        std::memcpy(p, s, n);
-        p[n] = '\0';
+        std::memcpy(p, s.data(), s.size());
+        p[s.size()] = '\0';
     }
     return p;
-}
-
-// "<base>/<location>" in a malloc'd string (just location without a base).
-char* join_path(const char* base, const char* location, std::size_t location_size) noexcept {
-    if (base == nullptr) return copy_string(location, location_size);
-    const std::size_t b = std::strlen(base);
-    const bool slash = b != 0 && (base[b - 1] == '/' || base[b - 1] == '\\');
-    char* p = static_cast<char*>(std::malloc(b + 1 + location_size + 1));
-    if (p == nullptr) return nullptr;
-    std::memcpy(p, base, b);
-    std::size_t n = b;
-    if (!slash) p[n++] = '/';
-    std::memcpy(p + n, location, location_size);
-    p[n + location_size] = '\0';
-    return p;
-}
-
-struct freer {
-    void* p;
-    ~freer() { std::free(p); }
-};
-
-#ifdef _WIN32
-// UTF-16 to malloc'd UTF-8; null on failure.
-char* narrow(const wchar_t* w) noexcept {
-    const int n = ::WideCharToMultiByte(CP_UTF8, 0, w, -1, nullptr, 0, nullptr, nullptr);
-    if (n <= 0) return nullptr;
-    char* s = static_cast<char*>(std::malloc(static_cast<std::size_t>(n)));
-    if (s == nullptr) return nullptr;
-    if (::WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, nullptr, nullptr) != n) {
-        std::free(s);
-        return nullptr;
-    }
-    return s;
-}
-
-// The final (symlink- and junction-resolved) path of an open handle, UTF-8.
-char* final_path(HANDLE h) noexcept {
-    const DWORD n = ::GetFinalPathNameByHandleW(h, nullptr, 0, FILE_NAME_NORMALIZED);
-    if (n == 0) return nullptr;
-    wchar_t* w = static_cast<wchar_t*>(std::malloc(sizeof(wchar_t) * (n + 1)));
-    if (w == nullptr) return nullptr;
-    const DWORD got = ::GetFinalPathNameByHandleW(h, w, n + 1, FILE_NAME_NORMALIZED);
-    char* s = (got == 0 || got > n) ? nullptr : narrow(w);
-    std::free(w);
-    return s;
-}
-
-bool ascii_iequal(char a, char b) noexcept {
-    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
-    return a == b;
-}
-#endif
-
-// Is `path` inside directory `base` (both canonical)?
-bool is_under(const char* base, const char* path) noexcept {
-    const std::size_t b = std::strlen(base);
-    if (b == 0) return false;
-#ifdef _WIN32
-    for (std::size_t i = 0; i < b; ++i) {
-        if (path[i] == '\0' || !ascii_iequal(base[i], path[i])) return false;
-    }
-    const char sep = '\\';
-#else
-    if (std::strncmp(base, path, b) != 0) return false;
-    const char sep = '/';
-#endif
-    if (base[b - 1] == sep) return path[b] != '\0';  // base is a root ("/", "C:\")
-    return path[b] == sep && path[b + 1] != '\0';
 }
 
 }  // namespace
 
-const char* external_reason_name(external_reason reason) noexcept {
-    const auto i = static_cast<std::size_t>(reason);
-    return i < sizeof(reason_names) / sizeof(reason_names[0]) ? reason_names[i] : "unknown";
+const char* describe_external_error(error e, std::string_view tensor, std::string_view location,
+                                    char* out, std::size_t out_size) noexcept {
+    if (out_size == 0) return out;
+    const int t = static_cast<int>(tensor.size() < 200 ? tensor.size() : 200);
+    const int l = static_cast<int>(location.size() < 200 ? location.size() : 200);
+    char system[256] = "";
+    if (e.sys_errno != 0) detail::system_error_text(e.sys_errno, system, sizeof system);
+    std::snprintf(out, out_size, "tensor '%.*s': location '%.*s': %s%s%s%s", t, tensor.data(), l,
+                  location.data(), errc_message(e.code), system[0] != '\0' ? " (" : "", system,
+                  system[0] != '\0' ? ")" : "");
+    return out;
 }
 
 struct external_data_resolver::slot {
@@ -9268,8 +9289,7 @@ external_data_resolver::external_data_resolver(external_data_resolver&& other) n
       slots_(other.slots_),
       count_(other.count_),
       capacity_(other.capacity_),
-      total_bytes_(other.total_bytes_),
-      detail_(other.detail_) {
+      total_bytes_(other.total_bytes_) {
     other.base_ = nullptr;
     other.slots_ = nullptr;
     other.count_ = other.capacity_ = 0;
@@ -9287,7 +9307,6 @@ external_data_resolver& external_data_resolver::operator=(external_data_resolver
         count_ = other.count_;
         capacity_ = other.capacity_;
         total_bytes_ = other.total_bytes_;
-        detail_ = other.detail_;
         other.base_ = nullptr;
         other.slots_ = nullptr;
         other.count_ = other.capacity_ = 0;
@@ -9308,8 +9327,7 @@ void external_data_resolver::clear() noexcept {
     total_bytes_ = 0;
 }
 
-result<external_data_resolver> external_data_resolver::create(const external_data_options& options,
-                                                              io_detail* detail) noexcept {
+result<external_data_resolver> external_data_resolver::create(const external_data_options& options) noexcept {
     external_data_resolver r;
     r.options_ = options;
     r.options_.model_path = nullptr;
@@ -9328,19 +9346,11 @@ result<external_data_resolver> external_data_resolver::create(const external_dat
     char* given = nullptr;
     if (options.base_dir != nullptr) {
         if (*options.base_dir == '\0') return errc::invalid_argument;
-        given = copy_string(options.base_dir, std::strlen(options.base_dir));
+        given = copy_string(options.base_dir);
     } else if (options.model_path != nullptr) {
-        const char* p = options.model_path;
-        const char* slash = std::strrchr(p, '/');
-#ifdef _WIN32
-        const char* back = std::strrchr(p, '\\');
-        if (back != nullptr && (slash == nullptr || back > slash)) slash = back;
-#endif
-        if (slash == nullptr) given = copy_string(".", 1);
-        else if (slash == p) given = copy_string("/", 1);
-        else given = copy_string(p, static_cast<std::size_t>(slash - p));
+        given = copy_string(detail::model_directory(options.model_path, detail::host_path_flavor));
     } else if (!r.use_callbacks_) {
-        given = copy_string(".", 1);
+        given = copy_string(".");
     }
     if (options.base_dir != nullptr || options.model_path != nullptr || !r.use_callbacks_) {
         if (given == nullptr) return errc::out_of_memory;
@@ -9349,248 +9359,67 @@ result<external_data_resolver> external_data_resolver::create(const external_dat
         r.base_ = given;  // passed to the callbacks as given, never canonicalized
         return r;
     }
-    freer given_owner{given};
-
-#ifdef _WIN32
-    wchar_t* w = detail::widen(given);
-    if (w == nullptr) return errc::invalid_argument;
-    HANDLE h = ::CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                             OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
-    const DWORD e = ::GetLastError();
-    std::free(w);
-    if (h == INVALID_HANDLE_VALUE) return detail::sys_failure(detail, "CreateFile", int(e));
-    BY_HANDLE_FILE_INFORMATION info;
-    const bool is_dir = ::GetFileInformationByHandle(h, &info) &&
-                        (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
-    r.base_ = is_dir ? final_path(h) : nullptr;
-    ::CloseHandle(h);
-    if (!is_dir) return errc::invalid_argument;
-    if (r.base_ == nullptr) return errc::out_of_memory;
-#else
-    char* canon = ::realpath(given, nullptr);
-    if (canon == nullptr) return detail::sys_failure(detail, "realpath", errno);
-    struct stat st;
-    if (::stat(canon, &st) != 0) {
-        const int e = errno;
-        std::free(canon);
-        return detail::sys_failure(detail, "stat", e);
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        std::free(canon);
-        return errc::invalid_argument;
-    }
-    r.base_ = canon;
-#endif
+    detail::freer given_owner{given};
+    result<char*> canonical = detail::canonical_directory(given);
+    if (!canonical) return canonical.err();
+    r.base_ = canonical.value();
     return r;
-}
-
-// --- errors -------------------------------------------------------------
-
-error external_data_resolver::fail(errc code, external_reason reason, std::string_view tensor,
-                                   std::string_view location, const char* what) noexcept {
-    detail_.reason = reason;
-    const int t = static_cast<int>(tensor.size() < 200 ? tensor.size() : 200);
-    const int l = static_cast<int>(location.size() < 200 ? location.size() : 200);
-    if (detail_.io.sys_errno != 0) {
-        std::snprintf(detail_.message, sizeof detail_.message,
-                      "tensor '%.*s': location '%.*s': %s (%s: %s)", t, tensor.data(), l,
-                      location.data(), what, detail_.io.operation, std::strerror(detail_.io.sys_errno));
-    } else {
-        std::snprintf(detail_.message, sizeof detail_.message, "tensor '%.*s': location '%.*s': %s", t,
-                      tensor.data(), l, location.data(), what);
-    }
-    return error(code);
 }
 
 // --- opening a file --------------------------------------------------------
 
-error external_data_resolver::open_slot(const char* location, std::size_t length,
-                                        std::string_view tensor, slot** out) noexcept {
-    const std::string_view loc(location, length);
-    if (count_ >= options_.max_files) {
-        return fail(errc::external_limit, external_reason::too_many_files, tensor, loc,
-                    "more external files than max_files");
+result<mapped_file> external_data_resolver::open_file(std::string_view location) noexcept {
+    const std::uint64_t bytes_left = options_.max_total_bytes - total_bytes_;
+    if (!use_callbacks_) {
+        detail::beneath_options o;
+        o.allow_hard_links = options_.allow_hard_links;
+        o.max_size = bytes_left;
+        o.file.hint = options_.hint;
+        o.file.copy_below = options_.copy_below;
+        return detail::open_beneath(base_, location, o);
     }
+    // Located by "<base>/<location>"; the '#' names of in-memory data go to callbacks bare.
+    char* path = detail::join_path(location[0] == '#' ? nullptr : base_, location);
+    if (path == nullptr) return errc::out_of_memory;
+    detail::freer path_owner{path};
+    result<mapped_file> f = mapped_file::from_callbacks(path, callbacks_);
+    if (f.err().code == errc::file_empty) return mapped_file();  // only empty ranges resolve
+    if (f && f->size() > bytes_left) return errc::external_too_many_bytes;
+    return f;
+}
+
+result<external_data_resolver::slot*> external_data_resolver::find_or_open(std::string_view location) noexcept {
+    for (std::size_t i = 0; i < count_; ++i) {
+        if (std::string_view(slots_[i]->location, slots_[i]->location_size) == location) return slots_[i];
+    }
+    if (count_ >= options_.max_files) return errc::external_too_many_files;
     if (count_ == capacity_) {
         const std::size_t cap = capacity_ == 0 ? 8 : 2 * capacity_;
         slot** grown = static_cast<slot**>(std::realloc(slots_, cap * sizeof(slot*)));
-        if (grown == nullptr) return fail(errc::out_of_memory, external_reason::out_of_memory, tensor, loc, "out of memory");
+        if (grown == nullptr) return errc::out_of_memory;
         slots_ = grown;
         capacity_ = cap;
     }
-    // Located by "<base>/<location>"; the '#' names of in-memory data go to callbacks bare.
-    char* path = join_path(location[0] == '#' ? nullptr : base_, location, length);
-    if (path == nullptr) return fail(errc::out_of_memory, external_reason::out_of_memory, tensor, loc, "out of memory");
-    freer path_owner{path};
-
-    mapped_file file;
-    std::uint64_t size = 0;
-    if (use_callbacks_) {
-        result<mapped_file> f = mapped_file::from_callbacks(path, callbacks_, &detail_.io);
-        if (f.err().code == errc::file_empty) {
-            size = 0;  // an empty file: only empty ranges resolve
-        } else if (!f) {
-            return fail(f.err().code, external_reason::io_failure, tensor, loc,
-                        f.err().code == errc::io_error ? "the file callbacks failed" : "the file callbacks gave no usable bytes");
-        } else {
-            file = std::move(f.value());
-            size = file.size();
-        }
-        if (size > options_.max_total_bytes - total_bytes_) {
-            return fail(errc::external_limit, external_reason::too_many_bytes, tensor, loc,
-                        "external files larger in total than max_total_bytes");
-        }
-    } else {
-#ifdef _WIN32
-        // The base comes from GetFinalPathNameByHandle with a \\?\ prefix,
-        // under which Windows takes '/' literally, not as a separator.
-        for (char* c = path; *c != '\0'; ++c) {
-            if (*c == '/') *c = '\\';
-        }
-        wchar_t* w = detail::widen(path);
-        if (w == nullptr) return fail(errc::external_path_unsafe, external_reason::nul_in_location, tensor, loc, "not valid UTF-8");
-        const DWORD attrs = ::GetFileAttributesW(w);
-        if (attrs == INVALID_FILE_ATTRIBUTES) {
-            detail_.io = {int(::GetLastError()), "GetFileAttributes"};
-            std::free(w);
-            return fail(errc::io_error, external_reason::io_failure, tensor, loc, "cannot open");
-        }
-        if (attrs & FILE_ATTRIBUTE_DIRECTORY) {
-            std::free(w);
-            return fail(errc::is_directory, external_reason::directory, tensor, loc, "names a directory");
-        }
-        HANDLE h = ::CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
-                                 OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
-        const DWORD e = ::GetLastError();
-        std::free(w);
-        if (h == INVALID_HANDLE_VALUE) {
-            detail_.io = {int(e), "CreateFile"};
-            return fail(errc::io_error, external_reason::io_failure, tensor, loc, "cannot open");
-        }
-        struct handle_closer {
-            HANDLE h;
-            ~handle_closer() { ::CloseHandle(h); }
-        } closer{h};
-        if (::GetFileType(h) != FILE_TYPE_DISK) {
-            return fail(errc::not_regular_file, external_reason::not_regular, tensor, loc, "not a regular file");
-        }
-        char* resolved = final_path(h);
-        if (resolved == nullptr) return fail(errc::out_of_memory, external_reason::out_of_memory, tensor, loc, "cannot resolve the path");
-        const bool inside = is_under(base_, resolved);
-        std::free(resolved);
-        if (!inside) {
-            return fail(errc::external_path_unsafe, external_reason::symlink_escape, tensor, loc,
-                        "resolves outside the base directory (symlink or junction)");
-        }
-        BY_HANDLE_FILE_INFORMATION info;
-        if (!::GetFileInformationByHandle(h, &info)) {
-            detail_.io = {int(::GetLastError()), "GetFileInformationByHandle"};
-            return fail(errc::io_error, external_reason::io_failure, tensor, loc, "cannot inspect");
-        }
-        if (info.nNumberOfLinks > 1 && !options_.allow_hard_links) {
-            return fail(errc::external_hard_link, external_reason::hard_link, tensor, loc, "file has more than one hard link");
-        }
-        size = (std::uint64_t(info.nFileSizeHigh) << 32) | info.nFileSizeLow;
-        if (size > options_.max_total_bytes - total_bytes_) {
-            return fail(errc::external_limit, external_reason::too_many_bytes, tensor, loc,
-                        "external files larger in total than max_total_bytes");
-        }
-        if (size != 0) {
-            open_options o;
-            o.hint = options_.hint;
-            o.copy_below = options_.copy_below;
-            result<mapped_file> f = detail::from_handle(h, o, &detail_.io);
-            if (!f) return fail(f.err().code, external_reason::io_failure, tensor, loc, "cannot map or read");
-            file = std::move(f.value());
-        }
-#else
-        // realpath resolves every symlink; the result must stay under the
-        // (canonical) base directory.
-        char* canon = ::realpath(path, nullptr);
-        if (canon == nullptr) {
-            detail_.io = {errno, "realpath"};
-            return fail(errc::io_error, external_reason::io_failure, tensor, loc, "cannot resolve");
-        }
-        freer canon_owner{canon};
-        if (std::strcmp(canon, base_) == 0) {
-            return fail(errc::is_directory, external_reason::directory, tensor, loc, "names the base directory");
-        }
-        if (!is_under(base_, canon)) {
-            return fail(errc::external_path_unsafe, external_reason::symlink_escape, tensor, loc,
-                        "resolves outside the base directory through a symlink");
-        }
-        // stat before open: a FIFO would block open() and a device may act on it.
-        struct stat st;
-        if (::stat(canon, &st) != 0) {
-            detail_.io = {errno, "stat"};
-            return fail(errc::io_error, external_reason::io_failure, tensor, loc, "cannot stat");
-        }
-        if (S_ISDIR(st.st_mode)) return fail(errc::is_directory, external_reason::directory, tensor, loc, "names a directory");
-        if (!S_ISREG(st.st_mode)) {
-            return fail(errc::not_regular_file, external_reason::not_regular, tensor, loc,
-                        "not a regular file (device, FIFO or socket)");
-        }
-        const int fd = ::open(canon, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
-        if (fd < 0) {
-            detail_.io = {errno, "open"};
-            return fail(errc::io_error, external_reason::io_failure, tensor, loc, "cannot open");
-        }
-        struct fd_closer {
-            int fd;
-            ~fd_closer() { ::close(fd); }
-        } closer{fd};
-        if (::fstat(fd, &st) != 0) {
-            detail_.io = {errno, "fstat"};
-            return fail(errc::io_error, external_reason::io_failure, tensor, loc, "cannot stat");
-        }
-        if (!S_ISREG(st.st_mode)) {  // swapped between stat and open
-            return fail(errc::not_regular_file, external_reason::not_regular, tensor, loc, "not a regular file");
-        }
-        if (st.st_nlink > 1 && !options_.allow_hard_links) {
-            return fail(errc::external_hard_link, external_reason::hard_link, tensor, loc,
-                        "file has more than one hard link");
-        }
-        size = static_cast<std::uint64_t>(st.st_size);
-        if (size > options_.max_total_bytes - total_bytes_) {
-            return fail(errc::external_limit, external_reason::too_many_bytes, tensor, loc,
-                        "external files larger in total than max_total_bytes");
-        }
-        if (size != 0) {
-            open_options o;
-            o.hint = options_.hint;
-            o.copy_below = options_.copy_below;
-            result<mapped_file> f = detail::from_fd(fd, size, o, &detail_.io);
-            if (!f) {
-                return fail(f.err().code,
-                            f.err().code == errc::out_of_memory ? external_reason::out_of_memory : external_reason::io_failure,
-                            tensor, loc, "cannot map or read");
-            }
-            file = std::move(f.value());
-        }
-#endif
-    }
-
+    result<mapped_file> file = open_file(location);
+    if (!file) return file.err();
     slot* s = new (std::nothrow) slot;
-    if (s == nullptr) return fail(errc::out_of_memory, external_reason::out_of_memory, tensor, loc, "out of memory");
-    s->location = copy_string(location, length);
+    if (s == nullptr) return errc::out_of_memory;
+    s->location = copy_string(location);
     if (s->location == nullptr) {
         delete s;
-        return fail(errc::out_of_memory, external_reason::out_of_memory, tensor, loc, "out of memory");
+        return errc::out_of_memory;
     }
-    s->location_size = length;
-    s->file = std::move(file);
-    total_bytes_ += size;
+    s->location_size = location.size();
+    s->file = std::move(file.value());
+    total_bytes_ += s->file.size();
     slots_[count_++] = s;
-    *out = s;
-    return {};
+    return s;
 }
 
 // --- resolving --------------------------------------------------------------
 
 result<external_span> external_data_resolver::resolve(const external_entry* entries, std::size_t count,
-                                                      std::uint64_t expected_size,
-                                                      std::string_view tensor) noexcept {
-    detail_ = external_error_detail{};
+                                                      std::uint64_t expected_size) noexcept {
     if (entries == nullptr && count != 0) return errc::invalid_argument;
 
     std::string_view location, offset_text, length_text, checksum_text;
@@ -9608,137 +9437,61 @@ result<external_span> external_data_resolver::resolve(const external_entry* entr
             ++ignored;
             continue;
         }
-        if (*seen) {
-            return fail(errc::external_bad_entry, external_reason::duplicate_key, tensor, location,
-                        "a key is given twice");
-        }
+        if (*seen) return errc::external_duplicate_key;
         *seen = true;
         *value = entries[i].value;
     }
-    if (!has_location) {
-        return fail(errc::external_bad_entry, external_reason::missing_location, tensor, {}, "no 'location' entry");
-    }
-    if (location.empty()) {
-        return fail(errc::external_bad_entry, external_reason::empty_location, tensor, location, "empty location");
-    }
+    if (!has_location) return errc::external_missing_location;
+    if (location.empty()) return errc::external_empty_location;
 
-    char normalized[max_location + 2];
+    char normalized[detail::max_location + 2];
     std::size_t normalized_size = 0;
     if (location[0] == '#') {
         // Python ModelContainer's in-memory tensors: not a path at all.
-        if (!use_callbacks_) {
-            return fail(errc::external_bad_entry, external_reason::in_memory_location, tensor, location,
-                        "in-memory location ('#...') needs file callbacks");
-        }
-        if (location.find('\0') != std::string_view::npos) {
-            return fail(errc::external_path_unsafe, external_reason::nul_in_location, tensor, location, "location contains NUL");
-        }
-        if (location.size() > max_location) {
-            return fail(errc::external_bad_entry, external_reason::location_too_long, tensor, location, "location too long");
-        }
+        if (!use_callbacks_) return errc::external_in_memory_location;
+        if (const errc e = detail::check_in_memory_location(location); e != errc::ok) return e;
         std::memcpy(normalized, location.data(), location.size());
-        normalized[location.size()] = '\0';
         normalized_size = location.size();
     } else {
-        const external_reason why = normalize_location(location, normalized, &normalized_size);
-        switch (why) {
-            case external_reason::none: break;
-            case external_reason::location_too_long:
-                return fail(errc::external_bad_entry, why, tensor, location, "location longer than 4095 bytes");
-            case external_reason::nul_in_location:
-                return fail(errc::external_path_unsafe, why, tensor, location, "location contains NUL");
-            case external_reason::absolute_path:
-                return fail(errc::external_path_unsafe, why, tensor, location, "absolute path");
-            case external_reason::drive_path:
-                return fail(errc::external_path_unsafe, why, tensor, location, "drive letter or ':' in path");
-            case external_reason::unc_path:
-                return fail(errc::external_path_unsafe, why, tensor, location, "UNC or network path");
-            case external_reason::backslash:
-                return fail(errc::external_path_unsafe, why, tensor, location, "backslash in path");
-            case external_reason::parent_component:
-                return fail(errc::external_path_unsafe, why, tensor, location, "a '..' component leaves the base directory");
-            default:
-                return fail(errc::external_path_unsafe, why, tensor, location, "unsafe location");
-        }
+        const errc e = detail::normalize_location(location, detail::host_path_flavor, normalized, &normalized_size);
+        if (e != errc::ok) return e;
     }
 
     std::uint64_t offset = 0, length = 0;
     if (has_offset) {
-        const number n = parse_decimal(offset_text, &offset);
-        if (n == number::not_decimal) {
-            return fail(errc::external_bad_entry, external_reason::offset_not_decimal, tensor, location,
-                        "offset is not a plain decimal number");
-        }
-        if (n == number::too_large) {
-            return fail(errc::external_out_of_bounds, external_reason::number_too_large, tensor, location,
-                        "offset above 2^64-1");
-        }
+        const result<std::uint64_t> n = parse_range_number(offset_text, errc::external_offset_not_decimal);
+        if (!n) return n.err();
+        offset = n.value();
     }
     if (has_length) {
-        const number n = parse_decimal(length_text, &length);
-        if (n == number::not_decimal) {
-            return fail(errc::external_bad_entry, external_reason::length_not_decimal, tensor, location,
-                        "length is not a plain decimal number");
-        }
-        if (n == number::too_large) {
-            return fail(errc::external_out_of_bounds, external_reason::number_too_large, tensor, location,
-                        "length above 2^64-1");
-        }
-        if (length > std::numeric_limits<std::uint64_t>::max() - offset) {
-            return fail(errc::external_out_of_bounds, external_reason::range_overflow, tensor, location,
-                        "offset + length overflows 64 bits");
-        }
-        if (expected_size != unknown_size && length != expected_size) {
-            return fail(errc::payload_size_mismatch, external_reason::length_mismatch, tensor, location,
-                        "length differs from the tensor's dims x element size");
-        }
+        const result<std::uint64_t> n = parse_range_number(length_text, errc::external_length_not_decimal);
+        if (!n) return n.err();
+        length = n.value();
+        if (length > std::numeric_limits<std::uint64_t>::max() - offset) return errc::external_range_overflow;
+        if (expected_size != unknown_size && length != expected_size) return errc::external_length_mismatch;
     }
     std::uint8_t want_digest[detail::sha1::digest_size];
     const bool check_sum = options_.verify_checksum && has_checksum;
-    if (check_sum && !parse_sha1_hex(checksum_text, want_digest)) {
-        return fail(errc::external_bad_entry, external_reason::checksum_malformed, tensor, location,
-                    "checksum is not 40 hexadecimal digits");
-    }
+    if (check_sum && !parse_sha1_hex(checksum_text, want_digest)) return errc::external_checksum_malformed;
 
-    slot* s = nullptr;
-    for (std::size_t i = 0; i < count_; ++i) {
-        if (slots_[i]->location_size == normalized_size &&
-            std::memcmp(slots_[i]->location, normalized, normalized_size) == 0) {
-            s = slots_[i];
-            break;
-        }
-    }
-    if (s == nullptr) {
-        const error e = open_slot(normalized, normalized_size, tensor, &s);
-        if (e) return e;
-    }
+    const result<slot*> found = find_or_open(std::string_view(normalized, normalized_size));
+    if (!found) return found.err();
+    slot* s = found.value();
 
     const std::uint64_t file_size = s->file.size();
-    if (offset > file_size) {
-        return fail(errc::external_out_of_bounds, external_reason::offset_past_end, tensor, location,
-                    "offset past the end of the file");
-    }
+    if (offset > file_size) return errc::external_offset_past_end;
     if (has_length) {
-        if (length > file_size - offset) {
-            return fail(errc::external_out_of_bounds, external_reason::range_past_end, tensor, location,
-                        "offset + length past the end of the file");
-        }
+        if (length > file_size - offset) return errc::external_range_past_end;
     } else {
         length = file_size - offset;
-        if (expected_size != unknown_size && length != expected_size) {
-            return fail(errc::payload_size_mismatch, external_reason::rest_of_file_mismatch, tensor, location,
-                        "no length, and the rest of the file differs from dims x element size");
-        }
+        if (expected_size != unknown_size && length != expected_size) return errc::external_rest_of_file_mismatch;
     }
     if (check_sum) {
         if (!s->digest_done) {
             detail::sha1::digest(s->file.data(), s->file.size(), s->digest);
             s->digest_done = true;
         }
-        if (std::memcmp(s->digest, want_digest, sizeof want_digest) != 0) {
-            return fail(errc::checksum_mismatch, external_reason::checksum_mismatch, tensor, location,
-                        "SHA-1 of the file differs from 'checksum'");
-        }
+        if (std::memcmp(s->digest, want_digest, sizeof want_digest) != 0) return errc::checksum_mismatch;
     }
 
     external_span span;
@@ -9771,13 +9524,6 @@ void unmap(const char* data, std::size_t size) noexcept;
 error advise_mapping(const char* data, std::size_t size, access_hint hint, std::uint64_t offset,
                      std::uint64_t length) noexcept;
 
-error sys_failure(io_detail* detail, const char* operation, int code) noexcept {
-    if (detail != nullptr) {
-        detail->sys_errno = code;
-        detail->operation = operation;
-    }
-    return error(errc::io_error);
-}
 }  // namespace detail
 
 mapped_file::mapped_file(mapped_file&& other) noexcept
@@ -9828,8 +9574,7 @@ mapped_file mapped_file::from_memory(const void* data, std::size_t size) noexcep
     return detail::file_access::make(static_cast<const char*>(data), size, storage::borrowed);
 }
 
-result<mapped_file> mapped_file::from_callbacks(const char* path, const file_callbacks& callbacks,
-                                                io_detail* detail) noexcept {
+result<mapped_file> mapped_file::from_callbacks(const char* path, const file_callbacks& callbacks) noexcept {
     if (path == nullptr || (callbacks.map == nullptr && callbacks.read_whole == nullptr)) {
         return errc::invalid_argument;
     }
@@ -9842,7 +9587,7 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
         size = 0;
         rc = callbacks.read_whole(callbacks.user_data, path, &data, &size);
     }
-    if (rc != 0) return detail::sys_failure(detail, "callback", rc);
+    if (rc != 0) return error(errc::callback_failed, 0, rc);
     // From here on the callback's bytes are ours: release them on every exit.
     mapped_file f = detail::file_access::make(static_cast<const char*>(data), 0, storage::callback,
                                               &callbacks);
@@ -9926,7 +9671,8 @@ std::uint32_t shared_file::use_count() const noexcept {
 #endif  // ONNXVIEW_NO_IO
 #ifndef ONNXVIEW_NO_IO
 // ---- src/io/file_posix.cpp ----
-// mapped_file on POSIX: stat, open, mmap (or read), madvise / posix_fadvise.
+// The io layer on POSIX: mapped_file (stat, open, mmap or read, madvise /
+// posix_fadvise) and the external-data primitives (realpath, O_NOFOLLOW).
 #ifndef _WIN32
 
 #if !defined(_FILE_OFFSET_BITS)
@@ -9940,6 +9686,7 @@ std::uint32_t shared_file::use_count() const noexcept {
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 
@@ -9988,7 +9735,106 @@ std::size_t page_size() noexcept {
     return p > 0 ? static_cast<std::size_t>(p) : 4096;
 }
 
+error sys_error(errc code) noexcept { return error(code, 0, errno); }
+
+// Maps or reads the whole of an open regular file of `size` bytes. The
+// descriptor stays owned by the caller (a mapping does not need it open).
+result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& options) noexcept {
+    if (size == 0) return errc::file_empty;
+    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
+    const std::size_t n = static_cast<std::size_t>(size);
+    const bool copy = options.mode == open_mode::read ||
+                      (options.copy_below != 0 && size < options.copy_below);
+    if (!copy) {
+        void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            if (options.hint != access_hint::normal) {
+                (void)::madvise(p, n, madvice_of(options.hint));
+            }
+            return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
+        }
+        if (options.mode == open_mode::map) return sys_error(errc::io_map_failed);
+        // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
+    }
+    fadvise(fd, options.hint == access_hint::normal ? access_hint::sequential : options.hint);
+    char* buf = static_cast<char*>(std::malloc(n));
+    if (buf == nullptr) return errc::out_of_memory;
+    std::size_t done = 0;
+    while (done < n) {
+        // Linux moves at most 0x7ffff000 bytes per call; ask for 1 GiB at a time.
+        const std::size_t want = (n - done) < (std::size_t(1) << 30) ? n - done : std::size_t(1) << 30;
+        const ssize_t got = ::pread(fd, buf + done, want, static_cast<off_t>(done));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            const error e = sys_error(errc::io_read_failed);
+            std::free(buf);
+            return e;
+        }
+        if (got == 0) {  // the file shrank after fstat
+            std::free(buf);
+            return error(errc::io_read_failed, 0, EIO);
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return file_access::make(buf, n, mapped_file::storage::buffer);
+}
+
 }  // namespace
+
+const path_flavor host_path_flavor = path_flavor::posix;
+
+void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexcept {
+    if (out_size == 0) return;
+    const char* text = std::strerror(code);
+    const std::size_t n = std::strlen(text) < out_size - 1 ? std::strlen(text) : out_size - 1;
+    std::memcpy(out, text, n);
+    out[n] = '\0';
+}
+
+result<char*> canonical_directory(const char* path) noexcept {
+    char* canonical = ::realpath(path, nullptr);
+    if (canonical == nullptr) return sys_error(errc::io_resolve_failed);
+    struct stat st;
+    if (::stat(canonical, &st) != 0) {
+        const error e = sys_error(errc::io_stat_failed);
+        std::free(canonical);
+        return e;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        std::free(canonical);
+        return errc::invalid_argument;
+    }
+    return canonical;
+}
+
+result<mapped_file> open_beneath(const char* base, std::string_view relative,
+                                 const beneath_options& options) noexcept {
+    char* path = join_path(base, relative);
+    if (path == nullptr) return errc::out_of_memory;
+    freer path_owner{path};
+    // realpath resolves every symlink; the result must stay beneath the
+    // (canonical) base directory.
+    char* canonical = ::realpath(path, nullptr);
+    if (canonical == nullptr) return sys_error(errc::io_resolve_failed);
+    freer canonical_owner{canonical};
+    if (std::strcmp(canonical, base) == 0) return errc::is_directory;
+    if (!is_beneath(base, canonical, path_flavor::posix)) return errc::external_symlink_escape;
+    // stat before open: a FIFO would block open() and a device may act on it.
+    struct stat st;
+    if (::stat(canonical, &st) != 0) return sys_error(errc::io_stat_failed);
+    if (S_ISDIR(st.st_mode)) return errc::is_directory;
+    if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
+    const int fd = ::open(canonical, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0) return sys_error(errc::io_open_failed);
+    fd_closer closer{fd};
+    if (::fstat(fd, &st) != 0) return sys_error(errc::io_stat_failed);
+    if (!S_ISREG(st.st_mode)) return errc::not_regular_file;  // swapped between stat and open
+    if (st.st_nlink > 1 && !options.allow_hard_links) return errc::external_hard_link;
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size > options.max_size) return errc::external_too_many_bytes;
+    if (size == 0) return mapped_file();
+    return from_fd(fd, size, options.file);
+}
 
 void unmap(const char* data, std::size_t size) noexcept {
     ::munmap(const_cast<char*>(data), size);
@@ -10004,72 +9850,30 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
     const std::size_t end = static_cast<std::size_t>(offset) + len;
     if (end == begin) return {};
     if (::madvise(const_cast<char*>(data) + begin, end - begin, madvice_of(hint)) != 0) {
-        return sys_failure(nullptr, "madvise", errno);
+        return error(errc::io_error, 0, errno);
     }
     return {};
 }
 
-result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& options,
-                            io_detail* detail) noexcept {
-    if (size == 0) return errc::file_empty;
-    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
-    const std::size_t n = static_cast<std::size_t>(size);
-    const bool copy = options.mode == open_mode::read ||
-                      (options.copy_below != 0 && size < options.copy_below);
-    if (!copy) {
-        void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED) {
-            if (options.hint != access_hint::normal) {
-                (void)::madvise(p, n, madvice_of(options.hint));
-            }
-            return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
-        }
-        if (options.mode == open_mode::map) return sys_failure(detail, "mmap", errno);
-        // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
-    }
-    fadvise(fd, options.hint == access_hint::normal ? access_hint::sequential : options.hint);
-    char* buf = static_cast<char*>(std::malloc(n));
-    if (buf == nullptr) return errc::out_of_memory;
-    std::size_t done = 0;
-    while (done < n) {
-        // Linux moves at most 0x7ffff000 bytes per call; ask for 1 GiB at a time.
-        const std::size_t want = (n - done) < (std::size_t(1) << 30) ? n - done : std::size_t(1) << 30;
-        const ssize_t got = ::pread(fd, buf + done, want, static_cast<off_t>(done));
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            const int e = errno;
-            std::free(buf);
-            return sys_failure(detail, "read", e);
-        }
-        if (got == 0) {  // the file shrank after fstat
-            std::free(buf);
-            return sys_failure(detail, "read", EIO);
-        }
-        done += static_cast<std::size_t>(got);
-    }
-    return file_access::make(buf, n, mapped_file::storage::buffer);
-}
-
 }  // namespace detail
 
-result<mapped_file> mapped_file::open(const char* path, const open_options& options,
-                                      io_detail* detail) noexcept {
+result<mapped_file> mapped_file::open(const char* path, const open_options& options) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
     // stat before open: opening a FIFO for reading would block until a writer
     // comes, and opening a device may have side effects.
     struct stat st;
-    if (::stat(path, &st) != 0) return detail::sys_failure(detail, "stat", errno);
+    if (::stat(path, &st) != 0) return detail::sys_error(errc::io_stat_failed);
     if (S_ISDIR(st.st_mode)) return errc::is_directory;
     if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
     // O_NONBLOCK: should the path be swapped for a FIFO after the stat, open
     // still returns at once (and the fstat below refuses it).
     const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) return detail::sys_failure(detail, "open", errno);
+    if (fd < 0) return detail::sys_error(errc::io_open_failed);
     detail::fd_closer closer{fd};
-    if (::fstat(fd, &st) != 0) return detail::sys_failure(detail, "fstat", errno);
+    if (::fstat(fd, &st) != 0) return detail::sys_error(errc::io_stat_failed);
     if (S_ISDIR(st.st_mode)) return errc::is_directory;
     if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
-    return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), options, detail);
+    return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), options);
 }
 
 }  // namespace onnxview
@@ -10078,8 +9882,9 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
 #endif  // ONNXVIEW_NO_IO
 #ifndef ONNXVIEW_NO_IO
 // ---- src/io/file_win32.cpp ----
-// mapped_file on Windows: CreateFileW, CreateFileMappingW / MapViewOfFile
-// (or ReadFile). Paths are UTF-8 and converted to UTF-16.
+// The io layer on Windows: mapped_file (CreateFileW, CreateFileMappingW /
+// MapViewOfFile or ReadFile) and the external-data primitives
+// (GetFinalPathNameByHandle). Paths are UTF-8 and converted to UTF-16.
 #ifdef _WIN32
 
 #ifndef WIN32_LEAN_AND_MEAN
@@ -10090,12 +9895,25 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
 #endif
 #include <windows.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 
 namespace onnxview {
 namespace detail {
+
+namespace {
+
+error sys_error(errc code, DWORD system_code) noexcept {
+    return error(code, 0, static_cast<std::int32_t>(system_code));
+}
+
+struct handle_closer {
+    HANDLE h;
+    ~handle_closer() { ::CloseHandle(h); }
+};
 
 // UTF-8 to a malloc'd UTF-16 string; null on failure.
 wchar_t* widen(const char* path) noexcept {
@@ -10110,18 +9928,35 @@ wchar_t* widen(const char* path) noexcept {
     return w;
 }
 
-void unmap(const char* data, std::size_t) noexcept { ::UnmapViewOfFile(data); }
-
-error advise_mapping(const char*, std::size_t, access_hint, std::uint64_t, std::uint64_t) noexcept {
-    // PrefetchVirtualMemory (Windows 8) could serve willneed; hints are optional.
-    return {};
+// UTF-16 to malloc'd UTF-8; null on failure.
+char* narrow(const wchar_t* w) noexcept {
+    const int n = ::WideCharToMultiByte(CP_UTF8, 0, w, -1, nullptr, 0, nullptr, nullptr);
+    if (n <= 0) return nullptr;
+    char* s = static_cast<char*>(std::malloc(static_cast<std::size_t>(n)));
+    if (s == nullptr) return nullptr;
+    if (::WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, nullptr, nullptr) != n) {
+        std::free(s);
+        return nullptr;
+    }
+    return s;
 }
 
-result<mapped_file> from_handle(void* handle, const open_options& options,
-                                io_detail* detail) noexcept {
-    HANDLE h = static_cast<HANDLE>(handle);
+// The final (symlink- and junction-resolved) path of an open handle, UTF-8.
+char* final_path(HANDLE h) noexcept {
+    const DWORD n = ::GetFinalPathNameByHandleW(h, nullptr, 0, FILE_NAME_NORMALIZED);
+    if (n == 0) return nullptr;
+    wchar_t* w = static_cast<wchar_t*>(std::malloc(sizeof(wchar_t) * (n + 1)));
+    if (w == nullptr) return nullptr;
+    const DWORD got = ::GetFinalPathNameByHandleW(h, w, n + 1, FILE_NAME_NORMALIZED);
+    char* s = (got == 0 || got > n) ? nullptr : narrow(w);
+    std::free(w);
+    return s;
+}
+
+// Maps or reads the whole of an open file. The handle stays owned by the caller.
+result<mapped_file> from_handle(HANDLE h, const open_options& options) noexcept {
     LARGE_INTEGER li;
-    if (!::GetFileSizeEx(h, &li)) return sys_failure(detail, "GetFileSizeEx", int(::GetLastError()));
+    if (!::GetFileSizeEx(h, &li)) return sys_error(errc::io_stat_failed, ::GetLastError());
     const std::uint64_t size = static_cast<std::uint64_t>(li.QuadPart);
     if (size == 0) return errc::file_empty;
     if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
@@ -10137,9 +9972,9 @@ result<mapped_file> from_handle(void* handle, const open_options& options,
             if (p != nullptr) {
                 return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
             }
-            if (options.mode == open_mode::map) return sys_failure(detail, "MapViewOfFile", int(e));
+            if (options.mode == open_mode::map) return sys_error(errc::io_map_failed, e);
         } else if (options.mode == open_mode::map) {
-            return sys_failure(detail, "CreateFileMapping", int(::GetLastError()));
+            return sys_error(errc::io_map_failed, ::GetLastError());
         }
     }
     char* buf = static_cast<char*>(std::malloc(n));
@@ -10152,21 +9987,97 @@ result<mapped_file> from_handle(void* handle, const open_options& options,
         if (!::ReadFile(h, buf + done, want, &got, nullptr)) {
             const DWORD e = ::GetLastError();
             std::free(buf);
-            return sys_failure(detail, "ReadFile", int(e));
+            return sys_error(errc::io_read_failed, e);
         }
         if (got == 0) {
             std::free(buf);
-            return sys_failure(detail, "ReadFile", int(ERROR_HANDLE_EOF));
+            return sys_error(errc::io_read_failed, ERROR_HANDLE_EOF);
         }
         done += got;
     }
     return file_access::make(buf, n, mapped_file::storage::buffer);
 }
 
+}  // namespace
+
+void unmap(const char* data, std::size_t) noexcept { ::UnmapViewOfFile(data); }
+
+error advise_mapping(const char*, std::size_t, access_hint, std::uint64_t, std::uint64_t) noexcept {
+    // PrefetchVirtualMemory (Windows 8) could serve willneed; hints are optional.
+    return {};
+}
+
+const path_flavor host_path_flavor = path_flavor::windows;
+
+void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexcept {
+    if (out_size == 0) return;
+    const DWORD max = out_size > 0xFFFF ? 0xFFFF : static_cast<DWORD>(out_size);
+    DWORD n = ::FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr,
+                               static_cast<DWORD>(code), 0, out, max, nullptr);
+    while (n > 0 && (out[n - 1] == '\r' || out[n - 1] == '\n' || out[n - 1] == '.')) --n;
+    if (n == 0) {
+        std::snprintf(out, out_size, "system error %ld", static_cast<long>(code));
+        return;
+    }
+    out[n] = '\0';
+}
+
+result<char*> canonical_directory(const char* path) noexcept {
+    wchar_t* w = widen(path);
+    if (w == nullptr) return errc::invalid_argument;
+    HANDLE h = ::CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                             OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+    const DWORD e = ::GetLastError();
+    std::free(w);
+    if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_open_failed, e);
+    handle_closer closer{h};
+    BY_HANDLE_FILE_INFORMATION info;
+    const bool is_dir = ::GetFileInformationByHandle(h, &info) &&
+                        (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
+    if (!is_dir) return errc::invalid_argument;
+    char* canonical = final_path(h);
+    if (canonical == nullptr) return errc::out_of_memory;
+    return canonical;
+}
+
+result<mapped_file> open_beneath(const char* base, std::string_view relative,
+                                 const beneath_options& options) noexcept {
+    char* path = join_path(base, relative);
+    if (path == nullptr) return errc::out_of_memory;
+    freer path_owner{path};
+    // The base comes from GetFinalPathNameByHandle with a \\?\ prefix, under
+    // which Windows takes '/' literally, not as a separator.
+    for (char* c = path; *c != '\0'; ++c) {
+        if (*c == '/') *c = '\\';
+    }
+    wchar_t* w = widen(path);
+    if (w == nullptr) return errc::external_nul_in_location;  // not valid UTF-8
+    freer w_owner{w};
+    const DWORD attrs = ::GetFileAttributesW(w);
+    if (attrs == INVALID_FILE_ATTRIBUTES) return sys_error(errc::io_stat_failed, ::GetLastError());
+    if (attrs & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
+    HANDLE h = ::CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
+                             OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_open_failed, ::GetLastError());
+    handle_closer closer{h};
+    if (::GetFileType(h) != FILE_TYPE_DISK) return errc::not_regular_file;
+    char* resolved = final_path(h);
+    if (resolved == nullptr) return errc::out_of_memory;
+    const bool inside = is_beneath(base, resolved, path_flavor::windows);
+    std::free(resolved);
+    if (!inside) return errc::external_symlink_escape;
+    BY_HANDLE_FILE_INFORMATION info;
+    if (!::GetFileInformationByHandle(h, &info)) return sys_error(errc::io_stat_failed, ::GetLastError());
+    if (info.nNumberOfLinks > 1 && !options.allow_hard_links) return errc::external_hard_link;
+    const std::uint64_t size = (std::uint64_t(info.nFileSizeHigh) << 32) | info.nFileSizeLow;
+    if (size > options.max_size) return errc::external_too_many_bytes;
+    if (size == 0) return mapped_file();
+    return from_handle(h, options.file);
+}
+
 }  // namespace detail
 
-result<mapped_file> mapped_file::open(const char* path, const open_options& options,
-                                      io_detail* detail) noexcept {
+result<mapped_file> mapped_file::open(const char* path, const open_options& options) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
     wchar_t* w = detail::widen(path);
     if (w == nullptr) return errc::invalid_argument;
@@ -10174,7 +10085,7 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
     if (attrs == INVALID_FILE_ATTRIBUTES) {
         const DWORD e = ::GetLastError();
         std::free(w);
-        return detail::sys_failure(detail, "GetFileAttributes", int(e));
+        return detail::sys_error(errc::io_stat_failed, e);
     }
     if (attrs & FILE_ATTRIBUTE_DIRECTORY) {
         std::free(w);
@@ -10184,12 +10095,12 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
                              OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
     const DWORD e = ::GetLastError();
     std::free(w);
-    if (h == INVALID_HANDLE_VALUE) return detail::sys_failure(detail, "CreateFile", int(e));
+    if (h == INVALID_HANDLE_VALUE) return detail::sys_error(errc::io_open_failed, e);
     if (::GetFileType(h) != FILE_TYPE_DISK) {
         ::CloseHandle(h);
         return errc::not_regular_file;
     }
-    result<mapped_file> r = detail::from_handle(h, options, detail);
+    result<mapped_file> r = detail::from_handle(h, options);
     ::CloseHandle(h);
     return r;
 }
@@ -10197,6 +10108,101 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
 }  // namespace onnxview
 
 #endif  // _WIN32
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/location_policy.cpp ----
+// The lexical rules for external-data locations (location_policy.hpp).
+
+#include <cstdlib>
+#include <cstring>
+
+namespace onnxview {
+namespace detail {
+
+namespace {
+
+bool is_separator(char c) noexcept { return c == '/' || c == '\\'; }
+
+char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+}  // namespace
+
+errc normalize_location(std::string_view loc, path_flavor flavor, char* out,
+                        std::size_t* out_size) noexcept {
+    if (loc.empty()) return errc::external_empty_location;
+    if (loc.find('\0') != std::string_view::npos) return errc::external_nul_in_location;
+    if (loc.size() > max_location) return errc::external_location_too_long;
+    if (loc.size() >= 2 && is_separator(loc[0]) && is_separator(loc[1])) return errc::external_unc_path;
+    if (is_separator(loc[0])) return errc::external_absolute_path;
+    const std::size_t first_end = loc.find_first_of("/\\");
+    if (loc.substr(0, first_end).find(':') != std::string_view::npos) return errc::external_drive_path;
+    if (flavor == path_flavor::windows && loc.find(':') != std::string_view::npos) {
+        return errc::external_drive_path;
+    }
+    if (loc.find('\\') != std::string_view::npos) return errc::external_backslash;
+    std::size_t n = 0;
+    std::size_t pos = 0;
+    while (pos <= loc.size()) {
+        std::size_t end = loc.find('/', pos);
+        if (end == std::string_view::npos) end = loc.size();
+        const std::string_view component = loc.substr(pos, end - pos);
+        pos = end + 1;
+        if (component.empty() || component == ".") continue;
+        if (component == "..") return errc::external_parent_component;
+        if (n != 0) out[n++] = '/';
+        std::memcpy(out + n, component.data(), component.size());
+        n += component.size();
+    }
+    if (n == 0) out[n++] = '.';
+    out[n] = '\0';
+    *out_size = n;
+    return errc::ok;
+}
+
+errc check_in_memory_location(std::string_view loc) noexcept {
+    if (loc.find('\0') != std::string_view::npos) return errc::external_nul_in_location;
+    if (loc.size() > max_location) return errc::external_location_too_long;
+    return errc::ok;
+}
+
+std::string_view model_directory(std::string_view model_path, path_flavor flavor) noexcept {
+    const std::size_t slash = model_path.find_last_of(flavor == path_flavor::windows ? "/\\" : "/");
+    if (slash == std::string_view::npos) return ".";
+    if (slash == 0) return "/";
+    return model_path.substr(0, slash);
+}
+
+bool is_beneath(std::string_view base, std::string_view path, path_flavor flavor) noexcept {
+    const std::size_t b = base.size();
+    if (b == 0 || path.size() <= b) return false;
+    for (std::size_t i = 0; i < b; ++i) {
+        const bool same = flavor == path_flavor::windows ? ascii_lower(base[i]) == ascii_lower(path[i])
+                                                         : base[i] == path[i];
+        if (!same) return false;
+    }
+    const char separator = flavor == path_flavor::windows ? '\\' : '/';
+    if (base[b - 1] == separator) return true;  // a root: anything longer is beneath it
+    return path[b] == separator && path.size() > b + 1;
+}
+
+char* join_path(const char* base, std::string_view relative) noexcept {
+    const std::size_t b = base == nullptr ? 0 : std::strlen(base);
+    const bool separator = b != 0 && is_separator(base[b - 1]);
+    char* p = static_cast<char*>(std::malloc(b + 1 + relative.size() + 1));
+    if (p == nullptr) return nullptr;
+    std::size_t n = 0;
+    if (base != nullptr) {
+        std::memcpy(p, base, b);
+        n = b;
+        if (!separator) p[n++] = '/';
+    }
+    std::memcpy(p + n, relative.data(), relative.size());
+    p[n + relative.size()] = '\0';
+    return p;
+}
+
+}  // namespace detail
+}  // namespace onnxview
 #endif  // ONNXVIEW_NO_IO
 #ifndef ONNXVIEW_NO_IO
 // ---- src/io/sha1.cpp ----
@@ -10327,9 +10333,8 @@ void sha1_hex(const std::uint8_t digest[sha1::digest_size], char out[2 * sha1::d
 
 namespace onnxview {
 
-result<model_file> model_file::open(const char* path, const model_file_options& options,
-                                    io_detail* detail) noexcept {
-    auto file = mapped_file::open(path, options.file, detail);
+result<model_file> model_file::open(const char* path, const model_file_options& options) noexcept {
+    auto file = mapped_file::open(path, options.file);
     if (!file) return file.err();
     model_file mf;
     mf.file_ = std::move(file.value());
@@ -10358,7 +10363,7 @@ result<model_file> model_file::open(const char* path, const model_file_options& 
     }
     external_data_options ext = options.external;
     if (ext.model_path == nullptr && ext.base_dir == nullptr) ext.model_path = path;
-    auto resolver = external_data_resolver::create(ext, detail);
+    auto resolver = external_data_resolver::create(ext);
     if (!resolver) return resolver.err();
     mf.resolver_ = std::move(resolver.value());
     return mf;
@@ -11363,12 +11368,12 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
     }
     std::vector<external_entry> entries;
     for (const string_entry_view& e : t.external_data()) entries.push_back(external_entry{e.key(), e.value()});
-    auto span = resolver_.resolve(entries.data(), entries.size(), expected, t.name());
+    auto span = resolver_.resolve(entries.data(), entries.size(), expected);
     if (!span) {
-        std::string msg = resolver_.last_error().message;
-        if (msg.empty()) msg = errc_message(span.err().code);
+        char why[512];
+        std::string msg = describe_external_error(span.err(), t, why, sizeof why);
         msg += " [";
-        msg += external_reason_name(resolver_.last_error().reason);
+        msg += errc_name(span.err().code);
         msg += "]";
         error(finding_code::external_data, msg, off);
     }

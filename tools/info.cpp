@@ -197,9 +197,9 @@ void resolve_external(summary& s, const char* model_path) {
     }
     for (auto& kv : s.external) {
         external_entry e{"location", kv.first};
-        auto span = r.value().resolve(&e, 1, unknown_size, "(info)");
+        auto span = r.value().resolve(&e, 1, unknown_size);
         if (!span) {
-            kv.second.problem = external_reason_name(r.value().last_error().reason);
+            kv.second.problem = errc_name(span.err().code);
             continue;
         }
         kv.second.file_size = static_cast<std::int64_t>(span->file->size());

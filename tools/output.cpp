@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "onnxview/decimal.hpp"
 #include "onnxview/field_path.hpp"
 
 namespace onnxview_cli {
@@ -39,18 +40,15 @@ std::string describe(onnxview::error e, const void* data, std::size_t size,
 bool open_model(const char* cmd, const char* path, onnxview::model_file_options options,
                 onnxview::model_file& out, int& code) {
     options.keep_malformed = true;
-    onnxview::io_detail why;
-    auto opened = onnxview::model_file::open(path, options, &why);
+    auto opened = onnxview::model_file::open(path, options);
     if (!opened) {
         std::string msg = "cannot read '";
         msg += path;
         msg += "': ";
         msg += onnxview::errc_message(opened.err().code);
-        if (opened.err().code == onnxview::errc::io_error && why.sys_errno != 0) {
+        if (opened.err().sys_errno != 0) {
             msg += " (";
-            msg += why.operation;
-            msg += ": ";
-            msg += std::strerror(why.sys_errno);
+            msg += std::strerror(opened.err().sys_errno);
             msg += ")";
         }
         print_error(cmd, msg);
@@ -68,14 +66,9 @@ bool open_model(const char* cmd, const char* path, onnxview::model_file_options 
 }
 
 bool parse_u64(std::string_view s, std::uint64_t& out) {
-    if (s.empty() || s.size() > 19) return false;
-    std::uint64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return false;
-        v = v * 10 + static_cast<std::uint64_t>(c - '0');
-    }
-    out = v;
-    return true;
+    const onnxview::result<std::uint64_t> v = onnxview::parse_decimal(s);
+    if (v) out = v.value();
+    return v.ok();
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -32,9 +33,16 @@ struct context {
 
     // An error with the field path of its offset in the model.
     std::string describe_error(error e) const { return describe(e, model->bytes().data(), model->bytes().size()); }
-    // Why reading a payload failed: the resolver's explanation for external data.
-    std::string why(error e) const {
-        if (model->resolver().last_error().message[0] != '\0') return model->resolver().last_error().message;
+    // Why reading a payload failed. An error at an external payload's tensor
+    // names the tensor and its location (the resolver's errors point there).
+    std::string why(error e, std::initializer_list<tensor_view> payloads) const {
+        for (const tensor_view& t : payloads) {
+            const wire::message& m = t.wire_message();
+            if (t.data_location() == location_kind::external && e.offset == m.offset_of(m.begin())) {
+                char text[512];
+                return describe_external_error(e, t, text, sizeof text);
+            }
+        }
         return describe_error(e);
     }
 };
@@ -427,7 +435,7 @@ int show_dense(const context& c, const std::vector<match>& all) {
     auto data = c.model->tensor(t);
     if (!data) {
         if (!c.json) flush(o);
-        print_error("tensor", "cannot read the values of '" + std::string(c.name) + "': " + c.why(data.err()));
+        print_error("tensor", "cannot read the values of '" + std::string(c.name) + "': " + c.why(data.err(), {t}));
         return exit_findings;
     }
     const tensor_data& d = *data;
@@ -491,7 +499,7 @@ int show_sparse(const context& c, const std::vector<match>& all) {
     auto made = c.model->sparse_tensor(s);
     if (!made) {
         if (!c.json) flush(o);
-        print_error("tensor", "sparse tensor '" + std::string(c.name) + "' is invalid: " + c.why(made.err()));
+        print_error("tensor", "sparse tensor '" + std::string(c.name) + "' is invalid: " + c.why(made.err(), {s.values(), s.indices()}));
         return exit_findings;
     }
     const sparse_data& sd = *made;

@@ -86,25 +86,70 @@ enum class errc : std::uint8_t {
     invalid_argument,      // a caller passed a value outside the documented range
     not_regular_file,      // a path names a device, FIFO or socket where a regular file was expected
     out_of_memory,         // an allocation the io layer documents failed
+    // --- plain decimal numbers (onnxview/decimal.hpp) --------------------
+    not_decimal,           // not one or more ASCII digits (a sign, space, hex, empty)
+    number_too_large,      // a decimal number above 2^64-1
+    // --- finer codes: each belongs to one of the codes above (errc_group) --
+    io_stat_failed,        // io_error: the system could not inspect the file (stat, GetFileAttributes)
+    io_open_failed,        // io_error: ... open it (open, CreateFile)
+    io_resolve_failed,     // io_error: ... resolve its path (realpath)
+    io_map_failed,         // io_error: ... map it (mmap, MapViewOfFile)
+    io_read_failed,        // io_error: ... read it (read, ReadFile)
+    callback_failed,       // io_error: the caller's file callbacks returned an error
+    external_missing_location,      // external_bad_entry: no 'location' entry
+    external_empty_location,        // external_bad_entry
+    external_location_too_long,     // external_bad_entry: longer than 4095 bytes
+    external_duplicate_key,         // external_bad_entry: location, offset, length or checksum twice
+    external_in_memory_location,    // external_bad_entry: '#...' (Python ModelContainer) without callbacks
+    external_offset_not_decimal,    // external_bad_entry
+    external_length_not_decimal,    // external_bad_entry
+    external_checksum_malformed,    // external_bad_entry: not 40 hexadecimal digits
+    external_nul_in_location,       // external_path_unsafe (also: not valid UTF-8 on Windows)
+    external_absolute_path,         // external_path_unsafe
+    external_drive_path,            // external_path_unsafe: "C:..." (or any ':' in the first component)
+    external_unc_path,              // external_path_unsafe: "\\server\share" or "//server/share"
+    external_backslash,             // external_path_unsafe: any other '\'
+    external_parent_component,      // external_path_unsafe: a ".." component
+    external_symlink_escape,        // external_path_unsafe: the resolved path leaves the base directory
+    external_number_too_large,      // external_out_of_bounds: offset or length above 2^64-1
+    external_range_overflow,        // external_out_of_bounds: offset + length above 2^64-1
+    external_offset_past_end,       // external_out_of_bounds
+    external_range_past_end,        // external_out_of_bounds
+    external_length_mismatch,       // payload_size_mismatch: length != dims x element size
+    external_rest_of_file_mismatch, // payload_size_mismatch: no length, rest of the file != expected
+    external_too_many_files,        // external_limit: more than max_files
+    external_too_many_bytes,        // external_limit: more than max_total_bytes
 };
 
 // Short stable identifier, e.g. "truncated". Never null.
 const char* errc_name(errc code) noexcept;
 // One-sentence description for people. Never null.
 const char* errc_message(errc code) noexcept;
+// The broad code a finer one belongs to, for callers that branch on kinds of
+// failure: errc_group(external_parent_component) == external_path_unsafe,
+// errc_group(io_open_failed) == io_error. Every other code is its own group.
+errc errc_group(errc code) noexcept;
 
 // An error value: what went wrong and where (byte offset from the start of
-// the root buffer the view was made over). `code == errc::ok` means success.
+// the root buffer the view was made over; 0 for errors of files and
+// arguments). `code == errc::ok` means success. For codes of the io_error
+// group, `sys_errno` holds why the system refused: errno on POSIX,
+// GetLastError() on Windows, or the file callback's nonzero code; it is 0
+// everywhere else. 16 bytes on 64-bit hosts (sys_errno sits in what was
+// padding).
 struct [[nodiscard]] error {
     errc code = errc::ok;
+    std::int32_t sys_errno = 0;
     std::uint64_t offset = 0;
 
     constexpr error() noexcept = default;
     constexpr error(errc c, std::uint64_t off = 0) noexcept : code(c), offset(off) {}
+    constexpr error(errc c, std::uint64_t off, std::int32_t sys) noexcept
+        : code(c), sys_errno(sys), offset(off) {}
     constexpr bool ok() const noexcept { return code == errc::ok; }
     constexpr explicit operator bool() const noexcept { return code != errc::ok; }
     friend constexpr bool operator==(error a, error b) noexcept {
-        return a.code == b.code && a.offset == b.offset;
+        return a.code == b.code && a.offset == b.offset && a.sys_errno == b.sys_errno;
     }
     friend constexpr bool operator!=(error a, error b) noexcept { return !(a == b); }
 };

@@ -3,15 +3,18 @@
 //
 // The io layer does not know the model layer: a tensor's `external_data`
 // entries arrive as plain key/value string_views, with the payload size the
-// caller expects (dims x element size) and the tensor's name for messages.
+// caller expects (dims x element size). onnxview/external_source.hpp joins
+// the two layers (and points errors at the tensor).
 //
 //   onnxview::external_data_options opts{};
 //   opts.model_path = "models/net.onnx";          // files resolve in models/
 //   auto r = onnxview::external_data_resolver::create(opts);
 //   onnxview::external_entry kv[] = {{"location", "net.data"}, {"offset", "0"},
 //                                    {"length", "4096"}};
-//   auto span = r->resolve(kv, 3, 4096, "conv1.weight");
-//   if (!span) puts(r->last_error().message);    // names the tensor and the reason
+//   auto span = r->resolve(kv, 3, 4096);
+//   char why[512];
+//   if (!span) puts(onnxview::describe_external_error(span.err(), "conv1.weight", "net.data",
+//                                                     why, sizeof why));
 //   else use(span->data, span->size);             // valid while *r lives
 //
 // Resolution. `location` is a path relative to the base directory: the
@@ -21,34 +24,48 @@
 // location without a base) to the callbacks, which then own the file-system
 // checks (symlinks, hard links, file types).
 //
-// Checks, each with its own error code and `external_reason`:
-//   external_bad_entry     missing/empty location, duplicate key, offset or
-//                          length not a plain decimal number (digits only: no
-//                          sign, space or hex), malformed checksum
-//   external_path_unsafe   NUL in location, absolute path, drive (`C:`),
-//                          UNC (`\\server\share`) or any backslash, a `..`
-//                          component, a path that leaves the base directory
-//                          (realpath of the result must stay under the
-//                          realpath of the base; symlinks inside it are fine)
+// Checks, each with its own error code; errc_group() gives the broad kind
+// in the first column, the finer codes are listed after it:
+//   external_bad_entry     external_missing_location, external_empty_location,
+//                          external_location_too_long (over 4095 bytes),
+//                          external_duplicate_key, external_in_memory_location
+//                          ('#...' without callbacks), external_offset_not_decimal
+//                          and external_length_not_decimal (digits only: no
+//                          sign, space or hex; onnxview/decimal.hpp),
+//                          external_checksum_malformed
+//   external_path_unsafe   external_nul_in_location, external_absolute_path,
+//                          external_drive_path (`C:`), external_unc_path
+//                          (`\\server\share`), external_backslash,
+//                          external_parent_component (`..`),
+//                          external_symlink_escape (realpath of the result
+//                          must stay under the realpath of the base; symlinks
+//                          inside it are fine)
 //   is_directory / not_regular_file
 //                          location names a directory / a device, FIFO or
 //                          socket (checked with stat before open; the open
 //                          is O_NONBLOCK|O_NOFOLLOW so a swapped-in FIFO
 //                          cannot block and a swapped-in symlink fails)
 //   external_hard_link     the file has more than one hard link (option)
-//   external_out_of_bounds number beyond 2^64-1, offset+length overflowing,
-//                          offset or offset+length past the end of the file
-//   payload_size_mismatch  length differs from the expected size, or (no
-//                          length) the rest of the file does
-//   external_limit         more than max_files files, or more than
-//                          max_total_bytes bytes of files opened
+//   external_out_of_bounds external_number_too_large (beyond 2^64-1),
+//                          external_range_overflow (offset+length),
+//                          external_offset_past_end, external_range_past_end
+//   payload_size_mismatch  external_length_mismatch (length differs from the
+//                          expected size), external_rest_of_file_mismatch
+//                          (no length, and the rest of the file differs)
+//   external_limit         external_too_many_files (max_files),
+//                          external_too_many_bytes (max_total_bytes)
 //   checksum_mismatch      SHA-1 of the whole file differs (option)
-//   io_error               the system refused (errno in last_error().io)
+//   io_error               io_resolve_failed, io_stat_failed, io_open_failed,
+//                          io_map_failed, io_read_failed, callback_failed:
+//                          the system (or a callback) refused, its code in
+//                          error::sys_errno
+// The resolver keeps no error state: what the caller knows (the tensor's name
+// and location) and the error make the message, see describe_external_error.
 // Keys other than location/offset/length/checksum (e.g. `basepath`, which
 // the Python library adds in memory) are ignored and counted in
-// external_span::ignored_keys. Remaining race: a directory of the path may be
-// swapped for a symlink between realpath and open; the final component can
-// not (O_NOFOLLOW).
+// external_span::ignored_keys. Remaining race (POSIX): a directory of the
+// path may be swapped for a symlink between realpath and open; the final
+// component can not (O_NOFOLLOW).
 //
 // Files are opened lazily, on the first resolve() that names them, and each
 // file is opened once and shared by every tensor in it. Files smaller than
@@ -84,52 +101,14 @@ struct external_entry {
 // Expected payload size when the caller cannot know it (e.g. STRING tensors).
 constexpr std::uint64_t unknown_size = ~std::uint64_t(0);
 
-// The precise reason behind an error from resolve(); finer than errc.
-enum class external_reason : std::uint8_t {
-    none = 0,
-    missing_location,
-    empty_location,
-    location_too_long,   // longer than 4095 bytes
-    duplicate_key,       // location, offset, length or checksum given twice
-    in_memory_location,  // '#...' (Python ModelContainer); only callbacks may serve it
-    nul_in_location,
-    absolute_path,
-    drive_path,          // "C:..." (or any ':' in the first component)
-    unc_path,            // "\\server\share" or "//server/share"
-    backslash,           // any other '\'
-    parent_component,    // a ".." component
-    symlink_escape,      // the resolved path leaves the base directory
-    directory,
-    not_regular,
-    hard_link,
-    offset_not_decimal,
-    length_not_decimal,
-    number_too_large,    // offset or length above 2^64-1
-    range_overflow,      // offset + length above 2^64-1
-    offset_past_end,
-    range_past_end,
-    length_mismatch,         // length != expected size
-    rest_of_file_mismatch,   // no length, and file size - offset != expected size
-    too_many_files,
-    too_many_bytes,
-    checksum_malformed,  // not 40 hexadecimal digits
-    checksum_mismatch,
-    io_failure,          // see external_error_detail::io
-    out_of_memory,
-    file_empty,          // an empty file where bytes were asked for (callbacks)
-};
-
-// Short stable identifier, e.g. "parent_component". Never null.
-const char* external_reason_name(external_reason reason) noexcept;
-
-// What the last failed resolve() found. `message` names the tensor, the
-// location and the reason, e.g.
+// A line for people about an error that resolve() returned for the tensor
+// `tensor` whose `location` entry is `location`, e.g.
 //   tensor 'w': location '../x.bin': a '..' component leaves the base directory
-struct external_error_detail {
-    external_reason reason = external_reason::none;
-    io_detail io{};
-    char message[512] = {};
-};
+// with the system's text after an io error ("... cannot resolve the path (No
+// such file or directory)"); names are cut at 200 bytes. Writes at most
+// out_size bytes including the NUL and returns out ("" when out_size is 0).
+const char* describe_external_error(error e, std::string_view tensor, std::string_view location,
+                                    char* out, std::size_t out_size) noexcept;
 
 // All-zero is the default.
 struct external_data_options {
@@ -169,28 +148,23 @@ public:
 
     // Canonicalizes the base directory (unless callbacks are given); keeps
     // no pointer into `options` (the callbacks struct is copied). Errors:
-    // io_error (base missing, detail filled), invalid_argument (base is not
-    // a directory), out_of_memory.
-    static result<external_data_resolver> create(const external_data_options& options,
-                                                  io_detail* detail = nullptr) noexcept;
+    // the io_error group (base missing: io_resolve_failed with sys_errno),
+    // invalid_argument (base is not a directory), out_of_memory.
+    static result<external_data_resolver> create(const external_data_options& options) noexcept;
 
     // The payload of one tensor. `expected_size` is dims x element size, or
-    // unknown_size. On error, last_error() tells why.
+    // unknown_size. Errors: see the list above; the offset of each is 0.
     result<external_span> resolve(const external_entry* entries, std::size_t count,
-                                  std::uint64_t expected_size,
-                                  std::string_view tensor_name) noexcept;
+                                  std::uint64_t expected_size) noexcept;
 
-    const external_error_detail& last_error() const noexcept { return detail_; }
     // Number of distinct files opened so far, and the sum of their sizes.
     std::size_t file_count() const noexcept { return count_; }
     std::uint64_t total_bytes() const noexcept { return total_bytes_; }
 
 private:
     struct slot;
-    error fail(errc code, external_reason reason, std::string_view tensor,
-               std::string_view location, const char* what) noexcept;
-    error open_slot(const char* location, std::size_t length, std::string_view tensor,
-                    slot** out) noexcept;
+    result<slot*> find_or_open(std::string_view location) noexcept;
+    result<mapped_file> open_file(std::string_view location) noexcept;
     void clear() noexcept;
 
     external_data_options options_{};  // limits resolved; path and callback pointers cleared
@@ -201,7 +175,6 @@ private:
     std::size_t count_ = 0;
     std::size_t capacity_ = 0;
     std::uint64_t total_bytes_ = 0;
-    external_error_detail detail_{};
 };
 
 }  // namespace onnxview

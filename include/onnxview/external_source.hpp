@@ -4,7 +4,8 @@
 //   auto r = onnxview::external_data_resolver::create(opts);   // opts.model_path = ...
 //   onnxview::external_payload_source src = onnxview::external_source(*r);
 //   auto d = onnxview::tensor_data::make(tensor, src);          // fetches through *r
-//   if (!d) puts(r->last_error().message);                      // io errors are explained there
+//   char why[512];
+//   if (!d) puts(onnxview::describe_external_error(d.err(), tensor, why, sizeof why));
 //
 // The source keeps a pointer to the resolver: the resolver must outlive the
 // source and every tensor_data made with it (the bytes belong to it). It is
@@ -37,11 +38,27 @@ inline result<std::string_view> fetch_through_resolver(void* user, const tensor_
         }
         entries[count++] = external_entry{kv.key(), kv.value()};
     }
-    auto span = resolver->resolve(entries, count, expected_bytes, t.name());
-    if (!span) return span.err();
+    auto span = resolver->resolve(entries, count, expected_bytes);
+    if (!span) {
+        // The resolver knows strings, not bytes: its errors point at the tensor.
+        const wire::message& m = t.wire_message();
+        return error(span.err().code, m.offset_of(m.begin()), span.err().sys_errno);
+    }
     return span->bytes();
 }
 }  // namespace detail
+
+// describe_external_error (onnxview/external_data.hpp) for an error that
+// tensor_data::make or sparse_data::make returned for the EXTERNAL tensor `t`:
+// names t and its `location` entry (the last one, as the resolver refuses
+// duplicates).
+inline const char* describe_external_error(error e, const tensor_view& t, char* out,
+                                           std::size_t out_size) noexcept {
+    std::string_view location;
+    for (const string_entry_view& kv : t.external_data())
+        if (kv.key() == "location") location = kv.value();
+    return describe_external_error(e, t.name(), location, out, out_size);
+}
 
 // A payload source that resolves each EXTERNAL tensor through `resolver`.
 inline external_payload_source external_source(external_data_resolver& resolver) noexcept {

@@ -5,9 +5,8 @@
 // std::string_view, and `mapped_file::bytes()` is where that view comes from.
 //
 //   // From a path (mmap on POSIX, MapViewOfFile on Windows, read() fallback):
-//   onnxview::io_detail why;
-//   auto f = onnxview::mapped_file::open("model.onnx", {}, &why);
-//   if (!f) { /* f.err().code, why.sys_errno, why.operation */ }
+//   auto f = onnxview::mapped_file::open("model.onnx");
+//   if (!f) { /* f.err().code (io_open_failed, ...), f.err().sys_errno */ }
 //   std::string_view bytes = f->bytes();   // valid while *f lives
 //
 //   // From memory the caller owns (nothing is copied or freed):
@@ -42,13 +41,6 @@
 
 namespace onnxview {
 
-// Why the operating system refused, for errors whose code is io_error (and
-// the others an open can return). Filled only when the caller passes one.
-struct io_detail {
-    int sys_errno = 0;            // errno on POSIX, GetLastError() on Windows, or a callback's code
-    const char* operation = "";   // the call that failed: "stat", "open", "mmap", "read", "callback"...
-};
-
 // How a path is turned into bytes.
 enum class open_mode : std::uint8_t {
     automatic = 0,  // map; if the system cannot map this file, read it into memory
@@ -79,7 +71,7 @@ struct open_options {
 // Caller-supplied file access, cgltf style: function pointers plus a
 // user_data pointer; no global state. `map` is tried first when set, then
 // `read_whole`. Each returns 0 on success or a nonzero errno-like code (kept in
-// io_detail::sys_errno). On success *data/*size describe the whole file, which
+// error::sys_errno of the callback_failed error). On success *data/*size describe the whole file, which
 // must stay readable and unchanged until `release` is called with the same
 // values (release may be null when the bytes need no freeing).
 struct file_callbacks {
@@ -119,9 +111,10 @@ public:
     // size 0, is_directory, not_regular_file (devices, FIFOs, sockets: checked
     // with stat before open, and opened non-blocking), file_too_large when the
     // size exceeds SIZE_MAX (32-bit hosts: > 4 GiB), invalid_argument for a
-    // null path, io_error (missing, unreadable, ...) with `detail` filled.
-    static result<mapped_file> open(const char* path, const open_options& options = {},
-                                    io_detail* detail = nullptr) noexcept;
+    // null path, out_of_memory, and the io_error group with the system's code
+    // in sys_errno: io_stat_failed (missing, ...), io_open_failed
+    // (unreadable, ...), io_map_failed (open_mode::map), io_read_failed.
+    static result<mapped_file> open(const char* path, const open_options& options = {}) noexcept;
 
     // Borrows [data, data + size): nothing is copied, nothing is freed. The
     // caller's memory must outlive this object and every view made over it.
@@ -129,10 +122,9 @@ public:
 
     // Asks the callbacks for the whole file at `path` (passed through
     // unchanged). Errors: invalid_argument (no map/read_whole, null path),
-    // io_error (a callback failed; code in detail), file_empty (size 0,
-    // release is called), file_too_large.
-    static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks,
-                                              io_detail* detail = nullptr) noexcept;
+    // callback_failed (group io_error; the callback's code in sys_errno),
+    // file_empty (size 0, release is called), file_too_large.
+    static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks) noexcept;
 
     const char* data() const noexcept { return data_; }
     std::size_t size() const noexcept { return size_; }
@@ -143,7 +135,7 @@ public:
     // Passes an access hint for [offset, offset + length) (length 0: to the
     // end) to the system. Only mapped storage is affected; elsewhere it is a
     // no-op that returns ok. Errors: invalid_argument when offset is past the
-    // end; io_error when madvise refuses.
+    // end; io_error (errno in sys_errno) when madvise refuses.
     error advise(access_hint hint, std::uint64_t offset = 0, std::uint64_t length = 0) const noexcept;
 
 private:

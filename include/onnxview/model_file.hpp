@@ -69,11 +69,9 @@ public:
     // Opens and maps `path`, parses the root ModelProto's own fields (or
     // verifies the whole model, see model_file_options::verify) and prepares
     // external-data resolution relative to the model's directory. Errors:
-    // those of mapped_file::open (detail filled), of
-    // external_data_resolver::create, and a malformed ModelProto (unless
-    // options.keep_malformed).
-    static result<model_file> open(const char* path, const model_file_options& options = {},
-                                   io_detail* detail = nullptr) noexcept;
+    // those of mapped_file::open, of external_data_resolver::create, and a
+    // malformed ModelProto (unless options.keep_malformed).
+    static result<model_file> open(const char* path, const model_file_options& options = {}) noexcept;
 
     const model_view& model() const noexcept { return model_; }
     // Why model() is empty: ok unless open() kept a malformed model
@@ -85,7 +83,7 @@ public:
     // A payload source resolving this model's external data (valid while
     // this object lives and is not moved).
     external_payload_source external() noexcept { return external_source(resolver_); }
-    // The resolver, e.g. for last_error() after an external-data failure.
+    // The resolver, e.g. for file_count().
     const external_data_resolver& resolver() const noexcept { return resolver_; }
 
     // The data of any tensor of this model, wherever its payload lives

@@ -13,6 +13,7 @@
 
 #include "onnxview/check.hpp"
 #include "onnxview/cursor.hpp"
+#include "onnxview/decimal.hpp"
 #include "onnxview/field_path.hpp"
 #include "onnxview/json_format.hpp"
 #include "onnxview/model_file.hpp"

@@ -12,6 +12,7 @@
 #include "checker.hpp"
 #include "onnxview/data_types.hpp"
 #include "onnxview/enums.hpp"
+#include "onnxview/external_source.hpp"
 #include "onnxview/tensor_data.hpp"
 
 namespace onnxview {
@@ -188,12 +189,12 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
     }
     std::vector<external_entry> entries;
     for (const string_entry_view& e : t.external_data()) entries.push_back(external_entry{e.key(), e.value()});
-    auto span = resolver_.resolve(entries.data(), entries.size(), expected, t.name());
+    auto span = resolver_.resolve(entries.data(), entries.size(), expected);
     if (!span) {
-        std::string msg = resolver_.last_error().message;
-        if (msg.empty()) msg = errc_message(span.err().code);
+        char why[512];
+        std::string msg = describe_external_error(span.err(), t, why, sizeof why);
         msg += " [";
-        msg += external_reason_name(resolver_.last_error().reason);
+        msg += errc_name(span.err().code);
         msg += "]";
         error(finding_code::external_data, msg, off);
     }

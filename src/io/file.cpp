@@ -15,13 +15,6 @@ void unmap(const char* data, std::size_t size) noexcept;
 error advise_mapping(const char* data, std::size_t size, access_hint hint, std::uint64_t offset,
                      std::uint64_t length) noexcept;
 
-error sys_failure(io_detail* detail, const char* operation, int code) noexcept {
-    if (detail != nullptr) {
-        detail->sys_errno = code;
-        detail->operation = operation;
-    }
-    return error(errc::io_error);
-}
 }  // namespace detail
 
 mapped_file::mapped_file(mapped_file&& other) noexcept
@@ -72,8 +65,7 @@ mapped_file mapped_file::from_memory(const void* data, std::size_t size) noexcep
     return detail::file_access::make(static_cast<const char*>(data), size, storage::borrowed);
 }
 
-result<mapped_file> mapped_file::from_callbacks(const char* path, const file_callbacks& callbacks,
-                                                io_detail* detail) noexcept {
+result<mapped_file> mapped_file::from_callbacks(const char* path, const file_callbacks& callbacks) noexcept {
     if (path == nullptr || (callbacks.map == nullptr && callbacks.read_whole == nullptr)) {
         return errc::invalid_argument;
     }
@@ -86,7 +78,7 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
         size = 0;
         rc = callbacks.read_whole(callbacks.user_data, path, &data, &size);
     }
-    if (rc != 0) return detail::sys_failure(detail, "callback", rc);
+    if (rc != 0) return error(errc::callback_failed, 0, rc);
     // From here on the callback's bytes are ours: release them on every exit.
     mapped_file f = detail::file_access::make(static_cast<const char*>(data), 0, storage::callback,
                                               &callbacks);

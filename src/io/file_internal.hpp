@@ -1,11 +1,16 @@
 // Internal to src/io: building mapped_file values and the platform primitives
-// shared by mapped_file::open and the external-data resolver.
+// (file_posix.cpp, file_win32.cpp) shared by mapped_file::open and the
+// external-data resolver. Everything that differs between systems is behind
+// these declarations.
 #ifndef ONNXVIEW_SRC_IO_FILE_INTERNAL_HPP
 #define ONNXVIEW_SRC_IO_FILE_INTERNAL_HPP
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
+#include "location_policy.hpp"
 #include "onnxview/file.hpp"
 
 namespace onnxview {
@@ -23,24 +28,46 @@ struct file_access {
     }
 };
 
-// Records a failed system call: fills `detail` and returns io_error.
-error sys_failure(io_detail* detail, const char* operation, int code) noexcept;
+// Frees a malloc'd block on every return path.
+struct freer {
+    void* p;
+    ~freer() { std::free(p); }
+};
 
-#ifdef _WIN32
-// UTF-8 to a malloc'd, NUL-terminated UTF-16 string; null on failure.
-wchar_t* widen(const char* path) noexcept;
+// The path rules of the host (platform file).
+extern const path_flavor host_path_flavor;
 
-// Maps or reads the whole of an open file handle (a HANDLE, passed as void*
-// so that this header does not pull in <windows.h>). The handle stays owned
-// by the caller.
-result<mapped_file> from_handle(void* handle, const open_options& options,
-                                io_detail* detail) noexcept;
-#else
-// Maps or reads the whole of an open regular file of `size` bytes. The
-// descriptor stays owned by the caller (a mapping does not need it open).
-result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& options,
-                            io_detail* detail) noexcept;
-#endif
+// The system's text for a code in error::sys_errno (strerror /
+// FormatMessage), NUL-terminated in out; "" when out_size is 0.
+void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexcept;
+
+// The canonical path (symlinks and junctions resolved) of the existing
+// directory `path`, malloc'd. Errors: io_resolve_failed / io_stat_failed /
+// io_open_failed (with sys_errno), invalid_argument (not a directory, or not
+// UTF-8 on Windows), out_of_memory.
+result<char*> canonical_directory(const char* path) noexcept;
+
+// How open_beneath opens and checks a file.
+struct beneath_options {
+    bool allow_hard_links = false;
+    std::uint64_t max_size = ~std::uint64_t(0);  // larger files: external_too_many_bytes
+    open_options file;                            // hint and copy_below of the mapping
+};
+
+// Opens the regular file at `relative` (a location normalized by
+// normalize_location) beneath the canonical directory `base`, as a
+// mapped_file (empty for a file of size 0). The file is opened only if its
+// resolved path stays beneath base, so no symlink or junction leads out of
+// it, and it is inspected before it is opened, so a FIFO cannot block and a
+// device is never opened. Errors: external_symlink_escape, is_directory
+// (also for the base itself), not_regular_file, external_hard_link (more
+// than one link, unless allowed), external_too_many_bytes, the io_error group
+// with sys_errno, file_too_large, out_of_memory, external_nul_in_location
+// (not UTF-8 on Windows). Remaining race on POSIX: a directory of the path
+// swapped for a symlink between the check and the open; the final component
+// cannot be (O_NOFOLLOW).
+result<mapped_file> open_beneath(const char* base, std::string_view relative,
+                                 const beneath_options& options) noexcept;
 
 }  // namespace detail
 }  // namespace onnxview

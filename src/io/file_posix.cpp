@@ -1,4 +1,5 @@
-// mapped_file on POSIX: stat, open, mmap (or read), madvise / posix_fadvise.
+// The io layer on POSIX: mapped_file (stat, open, mmap or read, madvise /
+// posix_fadvise) and the external-data primitives (realpath, O_NOFOLLOW).
 #ifndef _WIN32
 
 #if !defined(_FILE_OFFSET_BITS)
@@ -12,6 +13,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "file_internal.hpp"
@@ -62,7 +64,106 @@ std::size_t page_size() noexcept {
     return p > 0 ? static_cast<std::size_t>(p) : 4096;
 }
 
+error sys_error(errc code) noexcept { return error(code, 0, errno); }
+
+// Maps or reads the whole of an open regular file of `size` bytes. The
+// descriptor stays owned by the caller (a mapping does not need it open).
+result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& options) noexcept {
+    if (size == 0) return errc::file_empty;
+    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
+    const std::size_t n = static_cast<std::size_t>(size);
+    const bool copy = options.mode == open_mode::read ||
+                      (options.copy_below != 0 && size < options.copy_below);
+    if (!copy) {
+        void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            if (options.hint != access_hint::normal) {
+                (void)::madvise(p, n, madvice_of(options.hint));
+            }
+            return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
+        }
+        if (options.mode == open_mode::map) return sys_error(errc::io_map_failed);
+        // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
+    }
+    fadvise(fd, options.hint == access_hint::normal ? access_hint::sequential : options.hint);
+    char* buf = static_cast<char*>(std::malloc(n));
+    if (buf == nullptr) return errc::out_of_memory;
+    std::size_t done = 0;
+    while (done < n) {
+        // Linux moves at most 0x7ffff000 bytes per call; ask for 1 GiB at a time.
+        const std::size_t want = (n - done) < (std::size_t(1) << 30) ? n - done : std::size_t(1) << 30;
+        const ssize_t got = ::pread(fd, buf + done, want, static_cast<off_t>(done));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            const error e = sys_error(errc::io_read_failed);
+            std::free(buf);
+            return e;
+        }
+        if (got == 0) {  // the file shrank after fstat
+            std::free(buf);
+            return error(errc::io_read_failed, 0, EIO);
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return file_access::make(buf, n, mapped_file::storage::buffer);
+}
+
 }  // namespace
+
+const path_flavor host_path_flavor = path_flavor::posix;
+
+void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexcept {
+    if (out_size == 0) return;
+    const char* text = std::strerror(code);
+    const std::size_t n = std::strlen(text) < out_size - 1 ? std::strlen(text) : out_size - 1;
+    std::memcpy(out, text, n);
+    out[n] = '\0';
+}
+
+result<char*> canonical_directory(const char* path) noexcept {
+    char* canonical = ::realpath(path, nullptr);
+    if (canonical == nullptr) return sys_error(errc::io_resolve_failed);
+    struct stat st;
+    if (::stat(canonical, &st) != 0) {
+        const error e = sys_error(errc::io_stat_failed);
+        std::free(canonical);
+        return e;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        std::free(canonical);
+        return errc::invalid_argument;
+    }
+    return canonical;
+}
+
+result<mapped_file> open_beneath(const char* base, std::string_view relative,
+                                 const beneath_options& options) noexcept {
+    char* path = join_path(base, relative);
+    if (path == nullptr) return errc::out_of_memory;
+    freer path_owner{path};
+    // realpath resolves every symlink; the result must stay beneath the
+    // (canonical) base directory.
+    char* canonical = ::realpath(path, nullptr);
+    if (canonical == nullptr) return sys_error(errc::io_resolve_failed);
+    freer canonical_owner{canonical};
+    if (std::strcmp(canonical, base) == 0) return errc::is_directory;
+    if (!is_beneath(base, canonical, path_flavor::posix)) return errc::external_symlink_escape;
+    // stat before open: a FIFO would block open() and a device may act on it.
+    struct stat st;
+    if (::stat(canonical, &st) != 0) return sys_error(errc::io_stat_failed);
+    if (S_ISDIR(st.st_mode)) return errc::is_directory;
+    if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
+    const int fd = ::open(canonical, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0) return sys_error(errc::io_open_failed);
+    fd_closer closer{fd};
+    if (::fstat(fd, &st) != 0) return sys_error(errc::io_stat_failed);
+    if (!S_ISREG(st.st_mode)) return errc::not_regular_file;  // swapped between stat and open
+    if (st.st_nlink > 1 && !options.allow_hard_links) return errc::external_hard_link;
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size > options.max_size) return errc::external_too_many_bytes;
+    if (size == 0) return mapped_file();
+    return from_fd(fd, size, options.file);
+}
 
 void unmap(const char* data, std::size_t size) noexcept {
     ::munmap(const_cast<char*>(data), size);
@@ -78,72 +179,30 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
     const std::size_t end = static_cast<std::size_t>(offset) + len;
     if (end == begin) return {};
     if (::madvise(const_cast<char*>(data) + begin, end - begin, madvice_of(hint)) != 0) {
-        return sys_failure(nullptr, "madvise", errno);
+        return error(errc::io_error, 0, errno);
     }
     return {};
 }
 
-result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& options,
-                            io_detail* detail) noexcept {
-    if (size == 0) return errc::file_empty;
-    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
-    const std::size_t n = static_cast<std::size_t>(size);
-    const bool copy = options.mode == open_mode::read ||
-                      (options.copy_below != 0 && size < options.copy_below);
-    if (!copy) {
-        void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED) {
-            if (options.hint != access_hint::normal) {
-                (void)::madvise(p, n, madvice_of(options.hint));
-            }
-            return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
-        }
-        if (options.mode == open_mode::map) return sys_failure(detail, "mmap", errno);
-        // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
-    }
-    fadvise(fd, options.hint == access_hint::normal ? access_hint::sequential : options.hint);
-    char* buf = static_cast<char*>(std::malloc(n));
-    if (buf == nullptr) return errc::out_of_memory;
-    std::size_t done = 0;
-    while (done < n) {
-        // Linux moves at most 0x7ffff000 bytes per call; ask for 1 GiB at a time.
-        const std::size_t want = (n - done) < (std::size_t(1) << 30) ? n - done : std::size_t(1) << 30;
-        const ssize_t got = ::pread(fd, buf + done, want, static_cast<off_t>(done));
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            const int e = errno;
-            std::free(buf);
-            return sys_failure(detail, "read", e);
-        }
-        if (got == 0) {  // the file shrank after fstat
-            std::free(buf);
-            return sys_failure(detail, "read", EIO);
-        }
-        done += static_cast<std::size_t>(got);
-    }
-    return file_access::make(buf, n, mapped_file::storage::buffer);
-}
-
 }  // namespace detail
 
-result<mapped_file> mapped_file::open(const char* path, const open_options& options,
-                                      io_detail* detail) noexcept {
+result<mapped_file> mapped_file::open(const char* path, const open_options& options) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
     // stat before open: opening a FIFO for reading would block until a writer
     // comes, and opening a device may have side effects.
     struct stat st;
-    if (::stat(path, &st) != 0) return detail::sys_failure(detail, "stat", errno);
+    if (::stat(path, &st) != 0) return detail::sys_error(errc::io_stat_failed);
     if (S_ISDIR(st.st_mode)) return errc::is_directory;
     if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
     // O_NONBLOCK: should the path be swapped for a FIFO after the stat, open
     // still returns at once (and the fstat below refuses it).
     const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) return detail::sys_failure(detail, "open", errno);
+    if (fd < 0) return detail::sys_error(errc::io_open_failed);
     detail::fd_closer closer{fd};
-    if (::fstat(fd, &st) != 0) return detail::sys_failure(detail, "fstat", errno);
+    if (::fstat(fd, &st) != 0) return detail::sys_error(errc::io_stat_failed);
     if (S_ISDIR(st.st_mode)) return errc::is_directory;
     if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
-    return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), options, detail);
+    return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), options);
 }
 
 }  // namespace onnxview

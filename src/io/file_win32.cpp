@@ -1,5 +1,6 @@
-// mapped_file on Windows: CreateFileW, CreateFileMappingW / MapViewOfFile
-// (or ReadFile). Paths are UTF-8 and converted to UTF-16.
+// The io layer on Windows: mapped_file (CreateFileW, CreateFileMappingW /
+// MapViewOfFile or ReadFile) and the external-data primitives
+// (GetFinalPathNameByHandle). Paths are UTF-8 and converted to UTF-16.
 #ifdef _WIN32
 
 #ifndef WIN32_LEAN_AND_MEAN
@@ -10,7 +11,9 @@
 #endif
 #include <windows.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "file_internal.hpp"
@@ -18,6 +21,17 @@
 
 namespace onnxview {
 namespace detail {
+
+namespace {
+
+error sys_error(errc code, DWORD system_code) noexcept {
+    return error(code, 0, static_cast<std::int32_t>(system_code));
+}
+
+struct handle_closer {
+    HANDLE h;
+    ~handle_closer() { ::CloseHandle(h); }
+};
 
 // UTF-8 to a malloc'd UTF-16 string; null on failure.
 wchar_t* widen(const char* path) noexcept {
@@ -32,18 +46,35 @@ wchar_t* widen(const char* path) noexcept {
     return w;
 }
 
-void unmap(const char* data, std::size_t) noexcept { ::UnmapViewOfFile(data); }
-
-error advise_mapping(const char*, std::size_t, access_hint, std::uint64_t, std::uint64_t) noexcept {
-    // PrefetchVirtualMemory (Windows 8) could serve willneed; hints are optional.
-    return {};
+// UTF-16 to malloc'd UTF-8; null on failure.
+char* narrow(const wchar_t* w) noexcept {
+    const int n = ::WideCharToMultiByte(CP_UTF8, 0, w, -1, nullptr, 0, nullptr, nullptr);
+    if (n <= 0) return nullptr;
+    char* s = static_cast<char*>(std::malloc(static_cast<std::size_t>(n)));
+    if (s == nullptr) return nullptr;
+    if (::WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, nullptr, nullptr) != n) {
+        std::free(s);
+        return nullptr;
+    }
+    return s;
 }
 
-result<mapped_file> from_handle(void* handle, const open_options& options,
-                                io_detail* detail) noexcept {
-    HANDLE h = static_cast<HANDLE>(handle);
+// The final (symlink- and junction-resolved) path of an open handle, UTF-8.
+char* final_path(HANDLE h) noexcept {
+    const DWORD n = ::GetFinalPathNameByHandleW(h, nullptr, 0, FILE_NAME_NORMALIZED);
+    if (n == 0) return nullptr;
+    wchar_t* w = static_cast<wchar_t*>(std::malloc(sizeof(wchar_t) * (n + 1)));
+    if (w == nullptr) return nullptr;
+    const DWORD got = ::GetFinalPathNameByHandleW(h, w, n + 1, FILE_NAME_NORMALIZED);
+    char* s = (got == 0 || got > n) ? nullptr : narrow(w);
+    std::free(w);
+    return s;
+}
+
+// Maps or reads the whole of an open file. The handle stays owned by the caller.
+result<mapped_file> from_handle(HANDLE h, const open_options& options) noexcept {
     LARGE_INTEGER li;
-    if (!::GetFileSizeEx(h, &li)) return sys_failure(detail, "GetFileSizeEx", int(::GetLastError()));
+    if (!::GetFileSizeEx(h, &li)) return sys_error(errc::io_stat_failed, ::GetLastError());
     const std::uint64_t size = static_cast<std::uint64_t>(li.QuadPart);
     if (size == 0) return errc::file_empty;
     if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
@@ -59,9 +90,9 @@ result<mapped_file> from_handle(void* handle, const open_options& options,
             if (p != nullptr) {
                 return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
             }
-            if (options.mode == open_mode::map) return sys_failure(detail, "MapViewOfFile", int(e));
+            if (options.mode == open_mode::map) return sys_error(errc::io_map_failed, e);
         } else if (options.mode == open_mode::map) {
-            return sys_failure(detail, "CreateFileMapping", int(::GetLastError()));
+            return sys_error(errc::io_map_failed, ::GetLastError());
         }
     }
     char* buf = static_cast<char*>(std::malloc(n));
@@ -74,21 +105,97 @@ result<mapped_file> from_handle(void* handle, const open_options& options,
         if (!::ReadFile(h, buf + done, want, &got, nullptr)) {
             const DWORD e = ::GetLastError();
             std::free(buf);
-            return sys_failure(detail, "ReadFile", int(e));
+            return sys_error(errc::io_read_failed, e);
         }
         if (got == 0) {
             std::free(buf);
-            return sys_failure(detail, "ReadFile", int(ERROR_HANDLE_EOF));
+            return sys_error(errc::io_read_failed, ERROR_HANDLE_EOF);
         }
         done += got;
     }
     return file_access::make(buf, n, mapped_file::storage::buffer);
 }
 
+}  // namespace
+
+void unmap(const char* data, std::size_t) noexcept { ::UnmapViewOfFile(data); }
+
+error advise_mapping(const char*, std::size_t, access_hint, std::uint64_t, std::uint64_t) noexcept {
+    // PrefetchVirtualMemory (Windows 8) could serve willneed; hints are optional.
+    return {};
+}
+
+const path_flavor host_path_flavor = path_flavor::windows;
+
+void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexcept {
+    if (out_size == 0) return;
+    const DWORD max = out_size > 0xFFFF ? 0xFFFF : static_cast<DWORD>(out_size);
+    DWORD n = ::FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr,
+                               static_cast<DWORD>(code), 0, out, max, nullptr);
+    while (n > 0 && (out[n - 1] == '\r' || out[n - 1] == '\n' || out[n - 1] == '.')) --n;
+    if (n == 0) {
+        std::snprintf(out, out_size, "system error %ld", static_cast<long>(code));
+        return;
+    }
+    out[n] = '\0';
+}
+
+result<char*> canonical_directory(const char* path) noexcept {
+    wchar_t* w = widen(path);
+    if (w == nullptr) return errc::invalid_argument;
+    HANDLE h = ::CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                             OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+    const DWORD e = ::GetLastError();
+    std::free(w);
+    if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_open_failed, e);
+    handle_closer closer{h};
+    BY_HANDLE_FILE_INFORMATION info;
+    const bool is_dir = ::GetFileInformationByHandle(h, &info) &&
+                        (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
+    if (!is_dir) return errc::invalid_argument;
+    char* canonical = final_path(h);
+    if (canonical == nullptr) return errc::out_of_memory;
+    return canonical;
+}
+
+result<mapped_file> open_beneath(const char* base, std::string_view relative,
+                                 const beneath_options& options) noexcept {
+    char* path = join_path(base, relative);
+    if (path == nullptr) return errc::out_of_memory;
+    freer path_owner{path};
+    // The base comes from GetFinalPathNameByHandle with a \\?\ prefix, under
+    // which Windows takes '/' literally, not as a separator.
+    for (char* c = path; *c != '\0'; ++c) {
+        if (*c == '/') *c = '\\';
+    }
+    wchar_t* w = widen(path);
+    if (w == nullptr) return errc::external_nul_in_location;  // not valid UTF-8
+    freer w_owner{w};
+    const DWORD attrs = ::GetFileAttributesW(w);
+    if (attrs == INVALID_FILE_ATTRIBUTES) return sys_error(errc::io_stat_failed, ::GetLastError());
+    if (attrs & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
+    HANDLE h = ::CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
+                             OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_open_failed, ::GetLastError());
+    handle_closer closer{h};
+    if (::GetFileType(h) != FILE_TYPE_DISK) return errc::not_regular_file;
+    char* resolved = final_path(h);
+    if (resolved == nullptr) return errc::out_of_memory;
+    const bool inside = is_beneath(base, resolved, path_flavor::windows);
+    std::free(resolved);
+    if (!inside) return errc::external_symlink_escape;
+    BY_HANDLE_FILE_INFORMATION info;
+    if (!::GetFileInformationByHandle(h, &info)) return sys_error(errc::io_stat_failed, ::GetLastError());
+    if (info.nNumberOfLinks > 1 && !options.allow_hard_links) return errc::external_hard_link;
+    const std::uint64_t size = (std::uint64_t(info.nFileSizeHigh) << 32) | info.nFileSizeLow;
+    if (size > options.max_size) return errc::external_too_many_bytes;
+    if (size == 0) return mapped_file();
+    return from_handle(h, options.file);
+}
+
 }  // namespace detail
 
-result<mapped_file> mapped_file::open(const char* path, const open_options& options,
-                                      io_detail* detail) noexcept {
+result<mapped_file> mapped_file::open(const char* path, const open_options& options) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
     wchar_t* w = detail::widen(path);
     if (w == nullptr) return errc::invalid_argument;
@@ -96,7 +203,7 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
     if (attrs == INVALID_FILE_ATTRIBUTES) {
         const DWORD e = ::GetLastError();
         std::free(w);
-        return detail::sys_failure(detail, "GetFileAttributes", int(e));
+        return detail::sys_error(errc::io_stat_failed, e);
     }
     if (attrs & FILE_ATTRIBUTE_DIRECTORY) {
         std::free(w);
@@ -106,12 +213,12 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
                              OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
     const DWORD e = ::GetLastError();
     std::free(w);
-    if (h == INVALID_HANDLE_VALUE) return detail::sys_failure(detail, "CreateFile", int(e));
+    if (h == INVALID_HANDLE_VALUE) return detail::sys_error(errc::io_open_failed, e);
     if (::GetFileType(h) != FILE_TYPE_DISK) {
         ::CloseHandle(h);
         return errc::not_regular_file;
     }
-    result<mapped_file> r = detail::from_handle(h, options, detail);
+    result<mapped_file> r = detail::from_handle(h, options);
     ::CloseHandle(h);
     return r;
 }

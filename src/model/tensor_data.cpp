@@ -1,6 +1,7 @@
 // Tensor payloads: validation, location and the non-template accessors.
 // The rules (and why they are stricter than onnx.checker) are listed at the
 // top of include/onnxview/tensor_data.hpp.
+#include "onnxview/decimal.hpp"
 #include "onnxview/sparse_data.hpp"
 #include "onnxview/tensor_data.hpp"
 
@@ -106,21 +107,6 @@ result<std::uint64_t> count_typed_entries(const tensor_view& t, typed_field f, w
     return std::uint64_t(0);
 }
 
-// A plain decimal number (the io layer applies the strict rules; this is
-// only for describing where the bytes are).
-bool parse_decimal(std::string_view s, std::uint64_t& out) noexcept {
-    if (s.empty() || s.size() > 20) return false;
-    std::uint64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return false;
-        const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-        if (v > (~std::uint64_t(0) - d) / 10) return false;
-        v = v * 10 + d;
-    }
-    out = v;
-    return true;
-}
-
 }  // namespace
 
 result<std::uint64_t> typed_entry_count(const tensor_view& t, typed_field f) noexcept {
@@ -134,8 +120,8 @@ external_location find_external_location(const tensor_view& t) noexcept {
             where.has_location = true;
             where.location = kv.value();
         } else if (kv.key() == "offset") {
-            std::uint64_t off = 0;
-            if (parse_decimal(kv.value(), off)) where.offset = off;
+            const result<std::uint64_t> off = parse_decimal(kv.value());
+            if (off) where.offset = *off;
         }
     }
     return where;

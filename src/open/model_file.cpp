@@ -8,9 +8,8 @@
 
 namespace onnxview {
 
-result<model_file> model_file::open(const char* path, const model_file_options& options,
-                                    io_detail* detail) noexcept {
-    auto file = mapped_file::open(path, options.file, detail);
+result<model_file> model_file::open(const char* path, const model_file_options& options) noexcept {
+    auto file = mapped_file::open(path, options.file);
     if (!file) return file.err();
     model_file mf;
     mf.file_ = std::move(file.value());
@@ -39,7 +38,7 @@ result<model_file> model_file::open(const char* path, const model_file_options& 
     }
     external_data_options ext = options.external;
     if (ext.model_path == nullptr && ext.base_dir == nullptr) ext.model_path = path;
-    auto resolver = external_data_resolver::create(ext, detail);
+    auto resolver = external_data_resolver::create(ext);
     if (!resolver) return resolver.err();
     mf.resolver_ = std::move(resolver.value());
     return mf;

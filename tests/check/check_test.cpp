@@ -727,16 +727,16 @@ TEST_CASE("check: external data with a base directory") {
     REQUIRE(past.size() == 1);
     CHECK(past[0].code == "external_data");
     CHECK(past[0].path == "graph.initializer[0] 'w'");
-    CHECK(past[0].message.find("[range_past_end]") != std::string::npos);
+    CHECK(past[0].message.find("[external_range_past_end]") != std::string::npos);
     const auto up = one({{"location", "../testdata/small_cnn.weights"}});
     REQUIRE(up.size() == 1);
-    CHECK(up[0].message.find("[parent_component]") != std::string::npos);
+    CHECK(up[0].message.find("[external_parent_component]") != std::string::npos);
     const auto abs = one({{"location", "/etc/passwd"}});
     REQUIRE(abs.size() == 1);
-    CHECK(abs[0].message.find("[absolute_path]") != std::string::npos);
+    CHECK(abs[0].message.find("[external_absolute_path]") != std::string::npos);
     const auto wrong = one({{"location", "small_cnn.weights"}, {"length", "8"}});
     REQUIRE(wrong.size() == 1);
-    CHECK(wrong[0].message.find("[length_mismatch]") != std::string::npos);
+    CHECK(wrong[0].message.find("[external_length_mismatch]") != std::string::npos);
 
     eo.base_dir = ONNXVIEW_SOURCE_DIR "/no-such-directory";
     const auto base = one({{"location", "w.bin"}});

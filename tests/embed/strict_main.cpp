@@ -8,10 +8,10 @@
 
 int main(int argc, char** argv) {
     if (argc != 2) return 2;
-    onnxview::io_detail why;
-    auto file = onnxview::mapped_file::open(argv[1], {}, &why);
+    auto file = onnxview::mapped_file::open(argv[1]);
     if (!file) {
-        std::fprintf(stderr, "open: %s (%s)\n", onnxview::errc_name(file.err().code), why.operation);
+        std::fprintf(stderr, "open: %s (system code %d)\n", onnxview::errc_name(file.err().code),
+                     static_cast<int>(file.err().sys_errno));
         return 1;
     }
     if (const onnxview::error e = onnxview::verify(file->data(), file->size())) {

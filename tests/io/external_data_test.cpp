@@ -18,7 +18,6 @@ using onnxview::errc;
 using onnxview::external_data_options;
 using onnxview::external_data_resolver;
 using onnxview::external_entry;
-using onnxview::external_reason;
 using onnxview::external_span;
 using onnxview::mapped_file;
 using onnxview::unknown_size;
@@ -57,16 +56,27 @@ std::vector<external_entry> entries(std::string_view location, std::string_view 
     return e;
 }
 
-// Resolves and checks the error code and reason; returns the message.
-std::string expect_error(external_data_resolver& r, const std::vector<external_entry>& e,
-                         errc code, external_reason reason,
-                         std::uint64_t expected = unknown_size) {
-    auto s = r.resolve(e.data(), e.size(), expected, "w");
-    INFO("message: " << r.last_error().message);
+// What resolve() refused with, and the line describe_external_error makes of it.
+struct refusal {
+    onnxview::error err;
+    std::string message;
+};
+
+// Resolves and checks the error's group and its finer code; the message
+// names the tensor and the location.
+refusal expect_error(external_data_resolver& r, const std::vector<external_entry>& e, errc group,
+                     errc code, std::uint64_t expected = unknown_size) {
+    auto s = r.resolve(e.data(), e.size(), expected);
+    std::string_view location;
+    for (const external_entry& kv : e)
+        if (kv.key == "location") location = kv.value;
+    char text[512];
+    const std::string message = onnxview::describe_external_error(s.err(), "w", location, text, sizeof text);
+    INFO("message: " << message);
+    CHECK(onnxview::errc_group(s.err().code) == group);
     CHECK(s.err().code == code);
-    CHECK(r.last_error().reason == reason);
-    CHECK(std::strstr(r.last_error().message, "tensor 'w'") != nullptr);
-    return r.last_error().message;
+    CHECK(message.find("tensor 'w'") != std::string::npos);
+    return {s.err(), message};
 }
 
 }  // namespace
@@ -77,8 +87,8 @@ TEST_CASE("external: two tensors in one file share one mapping", "[io][external]
     CHECK(r.file_count() == 0);  // lazy: nothing opened before the first resolve
     auto a = entries("weights.bin", "0", "4096");
     auto b = entries("./weights.bin", "8192", "100");  // same file, spelled differently
-    auto sa = r.resolve(a.data(), a.size(), 4096, "a");
-    auto sb = r.resolve(b.data(), b.size(), 100, "b");
+    auto sa = r.resolve(a.data(), a.size(), 4096);
+    auto sb = r.resolve(b.data(), b.size(), 100);
     REQUIRE(sa.ok());
     REQUIRE(sb.ok());
     CHECK(r.file_count() == 1);
@@ -94,7 +104,7 @@ TEST_CASE("external: two tensors in one file share one mapping", "[io][external]
     CHECK(sb->offset == 8192);
 
     auto c = entries("weights.bin", "4100", "4");
-    auto sc = r.resolve(c.data(), c.size(), 4, "c");
+    auto sc = r.resolve(c.data(), c.size(), 4);
     REQUIRE(sc.ok());
     CHECK(sc->offset_in_page == 4);  // reported, not refused
 
@@ -108,7 +118,7 @@ TEST_CASE("external: small files are copied, not mapped", "[io][external]") {
     fixture fx;
     auto r = fx.resolver();
     auto e = entries("small.bin", "10", "20");
-    auto s = r.resolve(e.data(), e.size(), 20, "t");
+    auto s = r.resolve(e.data(), e.size(), 20);
     REQUIRE(s.ok());
     CHECK(s->file->kind() == mapped_file::storage::buffer);
     CHECK(s->bytes() == std::string_view(fx.small).substr(10, 20));
@@ -121,7 +131,7 @@ TEST_CASE("external: the base is the model's directory", "[io][external]") {
     o.model_path = model.c_str();
     auto r = fx.resolver(o);
     auto e = entries("small.bin");
-    auto s = r.resolve(e.data(), e.size(), 1000, "t");
+    auto s = r.resolve(e.data(), e.size(), 1000);
     REQUIRE(s.ok());
     CHECK(s->bytes() == fx.small);
 
@@ -131,7 +141,7 @@ TEST_CASE("external: the base is the model's directory", "[io][external]") {
     const std::string other = fx.dir / "other";
     o.base_dir = other.c_str();
     auto r2 = fx.resolver(o);
-    auto s2 = r2.resolve(e.data(), e.size(), unknown_size, "t");
+    auto s2 = r2.resolve(e.data(), e.size(), unknown_size);
     REQUIRE(s2.ok());
     CHECK(s2->bytes() == "OTHER");
 }
@@ -141,9 +151,10 @@ TEST_CASE("external: base directory errors", "[io][external]") {
     external_data_options o;
     const std::string missing = fx.dir / "missing";
     o.base_dir = missing.c_str();
-    onnxview::io_detail why;
-    CHECK(external_data_resolver::create(o, &why).err().code == errc::io_error);
-    CHECK(why.sys_errno == ENOENT);
+    const onnxview::error missing_base = external_data_resolver::create(o).err();
+    CHECK(onnxview::errc_group(missing_base.code) == errc::io_error);
+    CHECK(missing_base.code == errc::io_resolve_failed);
+    CHECK(missing_base.sys_errno == ENOENT);
     const std::string file = fx.dir / "model.onnx";
     o.base_dir = file.c_str();
     CHECK(external_data_resolver::create(o).err().code == errc::invalid_argument);
@@ -155,15 +166,15 @@ TEST_CASE("external: missing length uses the rest of the file only when it fits"
     fixture fx;
     auto r = fx.resolver();
     auto e = entries("small.bin", "200");
-    auto ok = r.resolve(e.data(), e.size(), 800, "t");
+    auto ok = r.resolve(e.data(), e.size(), 800);
     REQUIRE(ok.ok());
     CHECK(ok->size == 800);
-    auto unknown = r.resolve(e.data(), e.size(), unknown_size, "t");
+    auto unknown = r.resolve(e.data(), e.size(), unknown_size);
     REQUIRE(unknown.ok());
     CHECK(unknown->size == 800);
-    expect_error(r, e, errc::payload_size_mismatch, external_reason::rest_of_file_mismatch, 799);
+    expect_error(r, e, errc::payload_size_mismatch, errc::external_rest_of_file_mismatch, 799);
     auto no_offset = entries("small.bin");
-    auto whole = r.resolve(no_offset.data(), no_offset.size(), unknown_size, "t");
+    auto whole = r.resolve(no_offset.data(), no_offset.size(), unknown_size);
     REQUIRE(whole.ok());
     CHECK(whole->bytes() == fx.small);
 }
@@ -172,7 +183,7 @@ TEST_CASE("external: a length that differs from the expected size", "[io][extern
     fixture fx;
     auto r = fx.resolver();
     expect_error(r, entries("small.bin", "0", "16"), errc::payload_size_mismatch,
-                 external_reason::length_mismatch, 32);
+                 errc::external_length_mismatch, 32);
 }
 
 TEST_CASE("external: other keys are ignored and counted; duplicates refused", "[io][external]") {
@@ -180,13 +191,13 @@ TEST_CASE("external: other keys are ignored and counted; duplicates refused", "[
     auto r = fx.resolver();
     std::vector<external_entry> e{{"basepath", "/somewhere"}, {"location", "small.bin"},
                                   {"length", "4"}, {"x-vendor", "1"}};
-    auto s = r.resolve(e.data(), e.size(), 4, "t");
+    auto s = r.resolve(e.data(), e.size(), 4);
     REQUIRE(s.ok());
     CHECK(s->ignored_keys == 2);
     std::vector<external_entry> dup{{"location", "small.bin"}, {"location", "weights.bin"}};
-    expect_error(r, dup, errc::external_bad_entry, external_reason::duplicate_key);
+    expect_error(r, dup, errc::external_bad_entry, errc::external_duplicate_key);
     std::vector<external_entry> dup_len{{"location", "small.bin"}, {"length", "1"}, {"length", "2"}};
-    expect_error(r, dup_len, errc::external_bad_entry, external_reason::duplicate_key);
+    expect_error(r, dup_len, errc::external_bad_entry, errc::external_duplicate_key);
 }
 
 // --- attacks on location --------------------------------------------------
@@ -195,8 +206,8 @@ TEST_CASE("external: missing and empty location", "[io][external][attack]") {
     fixture fx;
     auto r = fx.resolver();
     std::vector<external_entry> none{{"offset", "0"}};
-    expect_error(r, none, errc::external_bad_entry, external_reason::missing_location);
-    expect_error(r, entries(""), errc::external_bad_entry, external_reason::empty_location);
+    expect_error(r, none, errc::external_bad_entry, errc::external_missing_location);
+    expect_error(r, entries(""), errc::external_bad_entry, errc::external_empty_location);
 }
 
 TEST_CASE("external: location containing NUL", "[io][external][attack]") {
@@ -205,7 +216,7 @@ TEST_CASE("external: location containing NUL", "[io][external][attack]") {
     // "small.bin\0../../etc/passwd": a C API would see only "small.bin".
     static const char loc[] = "small.bin\0../x";
     expect_error(r, entries(std::string_view(loc, sizeof loc - 1)), errc::external_path_unsafe,
-                 external_reason::nul_in_location);
+                 errc::external_nul_in_location);
 }
 
 TEST_CASE("external: '..' components", "[io][external][attack]") {
@@ -213,7 +224,7 @@ TEST_CASE("external: '..' components", "[io][external][attack]") {
     auto r = fx.resolver();
     for (const char* loc : {"../weights.bin", "a/../../weights.bin", "sub/..", "..", "./../x"}) {
         INFO(loc);
-        expect_error(r, entries(loc), errc::external_path_unsafe, external_reason::parent_component);
+        expect_error(r, entries(loc), errc::external_path_unsafe, errc::external_parent_component);
     }
 }
 
@@ -221,38 +232,38 @@ TEST_CASE("external: absolute path", "[io][external][attack]") {
     fixture fx;
     auto r = fx.resolver();
     const std::string abs = fx.dir / "small.bin";  // even one inside the base
-    expect_error(r, entries(abs), errc::external_path_unsafe, external_reason::absolute_path);
-    expect_error(r, entries("/etc/passwd"), errc::external_path_unsafe, external_reason::absolute_path);
+    expect_error(r, entries(abs), errc::external_path_unsafe, errc::external_absolute_path);
+    expect_error(r, entries("/etc/passwd"), errc::external_path_unsafe, errc::external_absolute_path);
 }
 
 TEST_CASE("external: Windows drive path C:\\x", "[io][external][attack]") {
     fixture fx;
     auto r = fx.resolver();
-    expect_error(r, entries("C:\\x"), errc::external_path_unsafe, external_reason::drive_path);
-    expect_error(r, entries("C:x"), errc::external_path_unsafe, external_reason::drive_path);
-    expect_error(r, entries("c:/windows/x"), errc::external_path_unsafe, external_reason::drive_path);
+    expect_error(r, entries("C:\\x"), errc::external_path_unsafe, errc::external_drive_path);
+    expect_error(r, entries("C:x"), errc::external_path_unsafe, errc::external_drive_path);
+    expect_error(r, entries("c:/windows/x"), errc::external_path_unsafe, errc::external_drive_path);
 }
 
 TEST_CASE("external: UNC path \\\\server\\share", "[io][external][attack]") {
     fixture fx;
     auto r = fx.resolver();
-    expect_error(r, entries("\\\\server\\share\\w.bin"), errc::external_path_unsafe, external_reason::unc_path);
-    expect_error(r, entries("//server/share/w.bin"), errc::external_path_unsafe, external_reason::unc_path);
-    expect_error(r, entries("sub\\w.bin"), errc::external_path_unsafe, external_reason::backslash);
-    expect_error(r, entries("\\w.bin"), errc::external_path_unsafe, external_reason::absolute_path);
+    expect_error(r, entries("\\\\server\\share\\w.bin"), errc::external_path_unsafe, errc::external_unc_path);
+    expect_error(r, entries("//server/share/w.bin"), errc::external_path_unsafe, errc::external_unc_path);
+    expect_error(r, entries("sub\\w.bin"), errc::external_path_unsafe, errc::external_backslash);
+    expect_error(r, entries("\\w.bin"), errc::external_path_unsafe, errc::external_absolute_path);
 }
 
 TEST_CASE("external: in-memory '#' locations need callbacks", "[io][external][attack]") {
     fixture fx;
     auto r = fx.resolver();
-    expect_error(r, entries("#tensor0"), errc::external_bad_entry, external_reason::in_memory_location);
+    expect_error(r, entries("#tensor0"), errc::external_bad_entry, errc::external_in_memory_location);
 }
 
 TEST_CASE("external: location longer than 4095 bytes", "[io][external][attack]") {
     fixture fx;
     auto r = fx.resolver();
     const std::string loc(5000, 'a');
-    expect_error(r, entries(loc), errc::external_bad_entry, external_reason::location_too_long);
+    expect_error(r, entries(loc), errc::external_bad_entry, errc::external_location_too_long);
 }
 
 TEST_CASE("external: symlink planted in a parent directory escapes the base", "[io][external][attack]") {
@@ -261,12 +272,12 @@ TEST_CASE("external: symlink planted in a parent directory escapes the base", "[
     REQUIRE(write_file(outside / "secret.bin", "SECRET"));
     REQUIRE(::symlink(outside.path().c_str(), (fx.dir / "sub").c_str()) == 0);
     auto r = fx.resolver();
-    std::string msg = expect_error(r, entries("sub/secret.bin"), errc::external_path_unsafe,
-                                   external_reason::symlink_escape);
+    const std::string msg = expect_error(r, entries("sub/secret.bin"), errc::external_path_unsafe,
+                                         errc::external_symlink_escape).message;
     CHECK(msg.find("sub/secret.bin") != std::string::npos);
     // the final component as a symlink to a file outside
     REQUIRE(::symlink((outside / "secret.bin").c_str(), (fx.dir / "link.bin").c_str()) == 0);
-    expect_error(r, entries("link.bin"), errc::external_path_unsafe, external_reason::symlink_escape);
+    expect_error(r, entries("link.bin"), errc::external_path_unsafe, errc::external_symlink_escape);
     CHECK(r.file_count() == 0);
 }
 
@@ -277,7 +288,7 @@ TEST_CASE("external: symlinks that stay inside the base are followed", "[io][ext
     REQUIRE(::symlink("data", (fx.dir / "alias").c_str()) == 0);
     auto r = fx.resolver();
     auto e = entries("alias/w.bin");
-    auto s = r.resolve(e.data(), e.size(), 4, "t");
+    auto s = r.resolve(e.data(), e.size(), 4);
     REQUIRE(s.ok());
     CHECK(s->bytes() == "WWWW");
 }
@@ -286,13 +297,13 @@ TEST_CASE("external: hard-linked file refused by default", "[io][external][attac
     fixture fx;
     REQUIRE(::link((fx.dir / "small.bin").c_str(), (fx.dir / "hard.bin").c_str()) == 0);
     auto r = fx.resolver();
-    expect_error(r, entries("hard.bin"), errc::external_hard_link, external_reason::hard_link);
-    expect_error(r, entries("small.bin"), errc::external_hard_link, external_reason::hard_link);
+    expect_error(r, entries("hard.bin"), errc::external_hard_link, errc::external_hard_link);
+    expect_error(r, entries("small.bin"), errc::external_hard_link, errc::external_hard_link);
     external_data_options o;
     o.allow_hard_links = true;
     auto allowed = fx.resolver(o);
     auto e = entries("hard.bin");
-    auto s = allowed.resolve(e.data(), e.size(), 1000, "t");
+    auto s = allowed.resolve(e.data(), e.size(), 1000);
     REQUIRE(s.ok());
     CHECK(s->bytes() == fx.small);
 }
@@ -301,9 +312,9 @@ TEST_CASE("external: location naming a directory", "[io][external][attack]") {
     fixture fx;
     REQUIRE(::mkdir((fx.dir / "subdir").c_str(), 0700) == 0);
     auto r = fx.resolver();
-    expect_error(r, entries("subdir"), errc::is_directory, external_reason::directory);
-    expect_error(r, entries("subdir/"), errc::is_directory, external_reason::directory);
-    expect_error(r, entries("."), errc::is_directory, external_reason::directory);
+    expect_error(r, entries("subdir"), errc::is_directory, errc::is_directory);
+    expect_error(r, entries("subdir/"), errc::is_directory, errc::is_directory);
+    expect_error(r, entries("."), errc::is_directory, errc::is_directory);
 }
 
 TEST_CASE("external: /dev/zero is not a regular file", "[io][external][attack]") {
@@ -311,21 +322,23 @@ TEST_CASE("external: /dev/zero is not a regular file", "[io][external][attack]")
     o.base_dir = "/dev";
     auto r = external_data_resolver::create(o);
     REQUIRE(r.ok());
-    expect_error(r.value(), entries("zero", "0", "16"), errc::not_regular_file, external_reason::not_regular);
+    expect_error(r.value(), entries("zero", "0", "16"), errc::not_regular_file, errc::not_regular_file);
 }
 
 TEST_CASE("external: a FIFO is refused without blocking", "[io][external][attack]") {
     fixture fx;
     REQUIRE(::mkfifo((fx.dir / "pipe.bin").c_str(), 0600) == 0);
     auto r = fx.resolver();
-    expect_error(r, entries("pipe.bin", "0", "16"), errc::not_regular_file, external_reason::not_regular);
+    expect_error(r, entries("pipe.bin", "0", "16"), errc::not_regular_file, errc::not_regular_file);
 }
 
 TEST_CASE("external: missing file keeps errno", "[io][external]") {
     fixture fx;
     auto r = fx.resolver();
-    std::string msg = expect_error(r, entries("gone.bin"), errc::io_error, external_reason::io_failure);
-    CHECK(r.last_error().io.sys_errno == ENOENT);
+    const refusal gone = expect_error(r, entries("gone.bin"), errc::io_error, errc::io_resolve_failed);
+    CHECK(gone.err.sys_errno == ENOENT);
+    const std::string msg = gone.message;
+    CHECK(msg.find(std::strerror(ENOENT)) != std::string::npos);
     CHECK(msg.find("gone.bin") != std::string::npos);
 }
 
@@ -335,15 +348,15 @@ TEST_CASE("external: offset + length past the end of the file", "[io][external][
     fixture fx;
     auto r = fx.resolver();
     expect_error(r, entries("small.bin", "900", "101"), errc::external_out_of_bounds,
-                 external_reason::range_past_end);
+                 errc::external_range_past_end);
     expect_error(r, entries("small.bin", "1001", "0"), errc::external_out_of_bounds,
-                 external_reason::offset_past_end);
+                 errc::external_offset_past_end);
     expect_error(r, entries("small.bin", "1001"), errc::external_out_of_bounds,
-                 external_reason::offset_past_end);
+                 errc::external_offset_past_end);
     auto exact = entries("small.bin", "900", "100");  // ends exactly at the end
-    CHECK(r.resolve(exact.data(), exact.size(), 100, "t").ok());
+    CHECK(r.resolve(exact.data(), exact.size(), 100).ok());
     auto empty_at_end = entries("small.bin", "1000", "0");
-    auto s = r.resolve(empty_at_end.data(), empty_at_end.size(), 0, "t");
+    auto s = r.resolve(empty_at_end.data(), empty_at_end.size(), 0);
     REQUIRE(s.ok());
     CHECK(s->size == 0);
 }
@@ -352,13 +365,13 @@ TEST_CASE("external: offset + length overflowing 64 bits", "[io][external][attac
     fixture fx;
     auto r = fx.resolver();
     expect_error(r, entries("small.bin", "18446744073709551615", "2"), errc::external_out_of_bounds,
-                 external_reason::range_overflow);
+                 errc::external_range_overflow);
     expect_error(r, entries("small.bin", "2", "18446744073709551615"), errc::external_out_of_bounds,
-                 external_reason::range_overflow);
+                 errc::external_range_overflow);
     expect_error(r, entries("small.bin", "18446744073709551616"), errc::external_out_of_bounds,
-                 external_reason::number_too_large);
+                 errc::external_number_too_large);
     expect_error(r, entries("small.bin", "0", "99999999999999999999999"), errc::external_out_of_bounds,
-                 external_reason::number_too_large);
+                 errc::external_number_too_large);
     CHECK(r.file_count() == 0);  // refused before any file was opened
 }
 
@@ -368,12 +381,12 @@ TEST_CASE("external: offset or length that is not a plain decimal number", "[io]
     for (const char* bad : {"", "-1", "+1", " 1", "1 ", "0x10", "1e3", "12a", "1.0", "\xd9\xa1"}) {
         INFO("'" << bad << "'");
         expect_error(r, entries("small.bin", bad, "1"), errc::external_bad_entry,
-                     external_reason::offset_not_decimal);
+                     errc::external_offset_not_decimal);
         expect_error(r, entries("small.bin", "0", bad), errc::external_bad_entry,
-                     external_reason::length_not_decimal);
+                     errc::external_length_not_decimal);
     }
     auto leading_zeros = entries("small.bin", "0010", "004");
-    auto s = r.resolve(leading_zeros.data(), leading_zeros.size(), 4, "t");
+    auto s = r.resolve(leading_zeros.data(), leading_zeros.size(), 4);
     REQUIRE(s.ok());
     CHECK(s->offset == 10);
 }
@@ -386,16 +399,16 @@ TEST_CASE("external: max_files and max_total_bytes", "[io][external][limits]") {
     o.max_files = 1;
     auto r = fx.resolver(o);
     auto a = entries("small.bin");
-    REQUIRE(r.resolve(a.data(), a.size(), unknown_size, "a").ok());
-    REQUIRE(r.resolve(a.data(), a.size(), unknown_size, "a2").ok());  // same file: no new slot
-    expect_error(r, entries("weights.bin"), errc::external_limit, external_reason::too_many_files);
+    REQUIRE(r.resolve(a.data(), a.size(), unknown_size).ok());
+    REQUIRE(r.resolve(a.data(), a.size(), unknown_size).ok());  // same file: no new slot
+    expect_error(r, entries("weights.bin"), errc::external_limit, errc::external_too_many_files);
 
     external_data_options b;
     b.max_total_bytes = big + 999;
     auto rb = fx.resolver(b);
     auto w = entries("weights.bin");
-    REQUIRE(rb.resolve(w.data(), w.size(), unknown_size, "w").ok());
-    expect_error(rb, entries("small.bin"), errc::external_limit, external_reason::too_many_bytes);
+    REQUIRE(rb.resolve(w.data(), w.size(), unknown_size).ok());
+    expect_error(rb, entries("small.bin"), errc::external_limit, errc::external_too_many_bytes);
     CHECK(rb.total_bytes() == big);
 }
 
@@ -407,7 +420,7 @@ TEST_CASE("external: many files grow the table", "[io][external]") {
         const std::string name = "f" + std::to_string(i) + ".bin";
         REQUIRE(write_file(fx.dir / name, "file " + std::to_string(i)));
         auto e = entries(name);
-        auto s = r.resolve(e.data(), e.size(), unknown_size, name);
+        auto s = r.resolve(e.data(), e.size(), unknown_size);
         REQUIRE(s.ok());
         spans.push_back(s.value());
     }
@@ -427,22 +440,22 @@ TEST_CASE("external: SHA-1 checksum verified when asked", "[io][external][checks
     REQUIRE(r.ok());
     std::vector<external_entry> good{{"location", "abc.bin"},
                                      {"checksum", "a9993e364706816aba3e25717850c26c9cd0d89d"}};
-    CHECK(r.value().resolve(good.data(), good.size(), 3, "t").ok());
+    CHECK(r.value().resolve(good.data(), good.size(), 3).ok());
     std::vector<external_entry> upper{{"location", "abc.bin"},
                                       {"checksum", "A9993E364706816ABA3E25717850C26C9CD0D89D"}};
-    CHECK(r.value().resolve(upper.data(), upper.size(), 3, "t").ok());
+    CHECK(r.value().resolve(upper.data(), upper.size(), 3).ok());
     std::vector<external_entry> bad{{"location", "abc.bin"},
                                     {"checksum", "a9993e364706816aba3e25717850c26c9cd0d89e"}};
-    expect_error(r.value(), bad, errc::checksum_mismatch, external_reason::checksum_mismatch);
+    expect_error(r.value(), bad, errc::checksum_mismatch, errc::checksum_mismatch);
     std::vector<external_entry> malformed{{"location", "abc.bin"}, {"checksum", "a9993e36"}};
-    expect_error(r.value(), malformed, errc::external_bad_entry, external_reason::checksum_malformed);
+    expect_error(r.value(), malformed, errc::external_bad_entry, errc::external_checksum_malformed);
 
     // Off by default: a wrong checksum is not looked at.
     external_data_options off;
     off.base_dir = dir.path().c_str();
     auto r2 = external_data_resolver::create(off);
     REQUIRE(r2.ok());
-    CHECK(r2.value().resolve(bad.data(), bad.size(), 3, "t").ok());
+    CHECK(r2.value().resolve(bad.data(), bad.size(), 3).ok());
 }
 
 // --- callbacks -------------------------------------------------------------------
@@ -473,29 +486,29 @@ TEST_CASE("external: caller callbacks open the files", "[io][external][callbacks
     auto r = external_data_resolver::create(o);
     REQUIRE(r.ok());
     auto e = entries("a/./w.bin", "100", "10");
-    auto s = r.value().resolve(e.data(), e.size(), 10, "t");
+    auto s = r.value().resolve(e.data(), e.size(), 10);
     REQUIRE(s.ok());
     CHECK(s->bytes() == std::string_view(p.content).substr(100, 10));
-    auto again = r.value().resolve(e.data(), e.size(), 10, "t");
+    auto again = r.value().resolve(e.data(), e.size(), 10);
     REQUIRE(again.ok());
     REQUIRE(p.paths.size() == 1);  // opened once
     CHECK(p.paths[0] == "vfs://models/a/w.bin");
 
     // Lexical checks still apply before any callback runs.
-    expect_error(r.value(), entries("../w.bin"), errc::external_path_unsafe, external_reason::parent_component);
-    expect_error(r.value(), entries("missing.bin"), errc::io_error, external_reason::io_failure);
-    CHECK(r->last_error().io.sys_errno == ENOENT);
+    expect_error(r.value(), entries("../w.bin"), errc::external_path_unsafe, errc::external_parent_component);
+    const refusal missing = expect_error(r.value(), entries("missing.bin"), errc::io_error, errc::callback_failed);
+    CHECK(missing.err.sys_errno == ENOENT);
 
     // '#' in-memory names go to the callbacks bare.
     auto mem = entries("#t0", "0", "5");
-    REQUIRE(r.value().resolve(mem.data(), mem.size(), 5, "t").ok());
+    REQUIRE(r.value().resolve(mem.data(), mem.size(), 5).ok());
     CHECK(p.paths.back() == "#t0");
 }
 
-TEST_CASE("external: reason names are stable", "[io][external]") {
-    CHECK(std::string(onnxview::external_reason_name(external_reason::parent_component)) == "parent_component");
-    CHECK(std::string(onnxview::external_reason_name(external_reason::file_empty)) == "file_empty");
-    CHECK(std::string(onnxview::external_reason_name(static_cast<external_reason>(250))) == "unknown");
+TEST_CASE("external: error names are stable", "[io][external]") {
+    CHECK(std::string(onnxview::errc_name(errc::external_parent_component)) == "external_parent_component");
+    CHECK(std::string(onnxview::errc_name(errc::file_empty)) == "file_empty");
+    CHECK(std::string(onnxview::errc_name(static_cast<errc>(250))) == "unknown");
 }
 
 #ifdef ONNXVIEW_SOURCE_ROOT
@@ -511,8 +524,8 @@ TEST_CASE("external: testdata/small_cnn.weights holds the inline model's raw_dat
     // Entries as testdata/README.md lists them: conv2.weight and fc.weight.
     std::vector<external_entry> conv2{{"location", "small_cnn.weights"}, {"offset", "0"}, {"length", "4608"}};
     std::vector<external_entry> fc{{"location", "small_cnn.weights"}, {"offset", "4608"}, {"length", "10240"}};
-    auto a = r.value().resolve(conv2.data(), conv2.size(), 4608, "conv2.weight");
-    auto b = r.value().resolve(fc.data(), fc.size(), 10240, "fc.weight");
+    auto a = r.value().resolve(conv2.data(), conv2.size(), 4608);
+    auto b = r.value().resolve(fc.data(), fc.size(), 10240);
     REQUIRE(a.ok());
     REQUIRE(b.ok());
     CHECK(r->file_count() == 1);

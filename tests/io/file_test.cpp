@@ -20,7 +20,6 @@
 using onnxview::access_hint;
 using onnxview::errc;
 using onnxview::file_callbacks;
-using onnxview::io_detail;
 using onnxview::mapped_file;
 using onnxview::open_mode;
 using onnxview::open_options;
@@ -99,16 +98,14 @@ TEST_CASE("mapped_file: empty file, directory, missing file, null path", "[io][f
 
     CHECK(mapped_file::open(dir.path().c_str()).err().code == errc::is_directory);
 
-    io_detail why;
-    auto missing = mapped_file::open((dir / "nope.onnx").c_str(), {}, &why);
-    CHECK(missing.err().code == errc::io_error);
-    CHECK(why.sys_errno == ENOENT);
-    CHECK(std::string(why.operation) == "stat");
+    auto missing = mapped_file::open((dir / "nope.onnx").c_str());
+    CHECK(onnxview::errc_group(missing.err().code) == errc::io_error);
+    CHECK(missing.err().sys_errno == ENOENT);
+    CHECK(missing.err().code == errc::io_stat_failed);
 
-    io_detail why2;
-    auto through_file = mapped_file::open((dir / "empty/x").c_str(), {}, &why2);
-    CHECK(through_file.err().code == errc::io_error);
-    CHECK(why2.sys_errno == ENOTDIR);
+    auto through_file = mapped_file::open((dir / "empty/x").c_str());
+    CHECK(onnxview::errc_group(through_file.err().code) == errc::io_error);
+    CHECK(through_file.err().sys_errno == ENOTDIR);
 
     CHECK(mapped_file::open(nullptr).err().code == errc::invalid_argument);
     CHECK(mapped_file::open("").err().code == errc::invalid_argument);
@@ -122,10 +119,10 @@ TEST_CASE("mapped_file: unreadable file keeps errno", "[io][file]") {
     tmpdir dir;
     REQUIRE(write_file(dir / "secret", "x"));
     REQUIRE(::chmod((dir / "secret").c_str(), 0) == 0);
-    io_detail why;
-    CHECK(mapped_file::open((dir / "secret").c_str(), {}, &why).err().code == errc::io_error);
-    CHECK(why.sys_errno == EACCES);
-    CHECK(std::string(why.operation) == "open");
+    const onnxview::error e = mapped_file::open((dir / "secret").c_str()).err();
+    CHECK(onnxview::errc_group(e.code) == errc::io_error);
+    CHECK(e.sys_errno == EACCES);
+    CHECK(e.code == errc::io_open_failed);
 }
 
 TEST_CASE("mapped_file: FIFOs and devices are refused without blocking", "[io][file]") {
@@ -252,10 +249,10 @@ TEST_CASE("mapped_file: callbacks, map preferred, read_whole as fallback", "[io]
     CHECK(v.releases == 2);
 
     v.read_result = ENOENT;  // both fail: io_error with the callback's code
-    io_detail why;
-    CHECK(mapped_file::from_callbacks("x", cb, &why).err().code == errc::io_error);
-    CHECK(why.sys_errno == ENOENT);
-    CHECK(std::string(why.operation) == "callback");
+    const onnxview::error e = mapped_file::from_callbacks("x", cb).err();
+    CHECK(onnxview::errc_group(e.code) == errc::io_error);
+    CHECK(e.sys_errno == ENOENT);
+    CHECK(e.code == errc::callback_failed);
     CHECK(v.releases == 2);
 }
 

@@ -1,6 +1,7 @@
 // model_file: a path in, views and tensor data (inline or external) out.
 #include <catch2/catch.hpp>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <unistd.h>
@@ -51,7 +52,10 @@ TEST_CASE("model_file reads external weights exactly as their inline twin") {
 }
 
 TEST_CASE("model_file reports what went wrong") {
-    CHECK(model_file::open("/nonexistent/model.onnx").err().code == errc::io_error);
+    const error missing = model_file::open("/nonexistent/model.onnx").err();
+    CHECK(errc_group(missing.code) == errc::io_error);
+    CHECK(missing.code == errc::io_stat_failed);
+    CHECK(missing.sys_errno == ENOENT);
     CHECK(model_file::open(ONNXVIEW_SOURCE_DIR).err().code == errc::is_directory);
     char empty[] = "/tmp/onnxview-empty-XXXXXX";
     const int fd = mkstemp(empty);

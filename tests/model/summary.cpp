@@ -412,8 +412,10 @@ result<tensor_data> make_data(const tensor_view& t, context& ctx) {
     }
     if (!ctx.resolver_ok) return tensor_data::make(t);  // EXTERNAL: invalid_argument
     auto d = tensor_data::make(t, external_source(ctx.resolver));
-    if (!d.ok() && is_external(t) && ctx.resolver.last_error().reason != external_reason::none)
-        ctx.external_why = ctx.resolver.last_error().message;
+    if (!d.ok() && is_external(t)) {
+        char why[512];
+        ctx.external_why = describe_external_error(d.err(), t, why, sizeof why);
+    }
     return d;
 }
 
@@ -752,8 +754,7 @@ std::string summarize_pb(std::string_view bytes, pb_kind kind, const std::string
 }
 
 bool read_file(const std::string& path, std::string& out_bytes) {
-    io_detail why;
-    auto f = mapped_file::open(path.c_str(), {}, &why);
+    auto f = mapped_file::open(path.c_str());
     if (!f.ok()) {
         if (f.err().code == errc::file_empty) {
             out_bytes.clear();

@@ -237,13 +237,44 @@ TEST_CASE("tag: truncated tags") {
 }
 
 TEST_CASE("errc names and messages exist for every code") {
-    for (int i = 0; i <= static_cast<int>(errc::invalid_argument); ++i) {
+    for (int i = 0; i <= static_cast<int>(errc::external_too_many_bytes); ++i) {
         const auto c = static_cast<errc>(i);
         CHECK(errc_name(c) != nullptr);
+        CHECK(std::string(errc_name(c)) != "unknown");
         CHECK(std::string(errc_message(c)).size() > 0);
     }
     CHECK(std::string(errc_name(errc::truncated)) == "truncated");
     CHECK(std::string(errc_name(static_cast<errc>(250))) == "unknown");
+}
+
+TEST_CASE("errc_group: finer codes belong to a broad one, the rest to themselves") {
+    CHECK(errc_group(errc::truncated) == errc::truncated);
+    CHECK(errc_group(errc::io_error) == errc::io_error);
+    CHECK(errc_group(errc::not_decimal) == errc::not_decimal);
+    CHECK(errc_group(errc::io_stat_failed) == errc::io_error);
+    CHECK(errc_group(errc::callback_failed) == errc::io_error);
+    CHECK(errc_group(errc::external_duplicate_key) == errc::external_bad_entry);
+    CHECK(errc_group(errc::external_symlink_escape) == errc::external_path_unsafe);
+    CHECK(errc_group(errc::external_range_past_end) == errc::external_out_of_bounds);
+    CHECK(errc_group(errc::external_length_mismatch) == errc::payload_size_mismatch);
+    CHECK(errc_group(errc::external_too_many_bytes) == errc::external_limit);
+    CHECK(errc_group(static_cast<errc>(250)) == static_cast<errc>(250));
+    // A group is never itself a finer code: one level only.
+    for (int i = 0; i <= static_cast<int>(errc::external_too_many_bytes); ++i) {
+        const errc g = errc_group(static_cast<errc>(i));
+        CHECK(errc_group(g) == g);
+    }
+}
+
+TEST_CASE("error: the system's code is part of the value") {
+    const error plain(errc::io_open_failed);
+    const error denied(errc::io_open_failed, 0, 13);
+    CHECK(plain.sys_errno == 0);
+    CHECK(denied.sys_errno == 13);
+    CHECK(denied.offset == 0);
+    CHECK(plain != denied);
+    CHECK(denied == error(errc::io_open_failed, 0, 13));
+    if (sizeof(void*) == 8) CHECK(sizeof(error) == 16);
 }
 
 TEST_CASE("error and result are values") {

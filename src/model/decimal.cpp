@@ -1,0 +1,24 @@
+// parse_decimal (onnxview/decimal.hpp).
+#include "onnxview/decimal.hpp"
+
+#include <limits>
+
+namespace onnxview {
+
+result<std::uint64_t> parse_decimal(std::string_view text) noexcept {
+    if (text.empty()) return errc::not_decimal;
+    std::uint64_t value = 0;
+    bool overflow = false;
+    // Every byte is looked at even after an overflow, so that "99...9x" is
+    // not_decimal however long it is.
+    for (const char c : text) {
+        if (c < '0' || c > '9') return errc::not_decimal;
+        const auto digit = static_cast<std::uint64_t>(c - '0');
+        if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) overflow = true;
+        value = value * 10 + digit;
+    }
+    if (overflow) return errc::number_too_large;
+    return value;
+}
+
+}  // namespace onnxview
