@@ -1754,6 +1754,11 @@ struct parse_options {
     // Deepest message nesting accepted (root = 0). 0: 100, libprotobuf's
     // default, which also bounds subgraph and TypeProto nesting.
     std::uint32_t max_depth = 0;
+    // verify() only: check against the schema of an ONNX release
+    // (schema::release(1, 12, 0)), whose newer fields are unknown fields, as
+    // a protoc built with that release's onnx.proto would. 0: the newest
+    // schema, the one the views read.
+    std::uint32_t release = 0;
 };
 
 namespace detail {
@@ -5873,14 +5878,9 @@ struct print_options {
     std::uint32_t max_depth = 0;
 };
 
-// Checks that [data, data + size) parses as message `root` as libprotobuf
-// would parse it (framing, every known nested message, packed payloads,
-// depth). Returns the first error and its byte offset.
-error validate_message(const void* data, std::size_t size, const schema::message_desc& root,
-                       const print_options& options = {}) noexcept;
-
 // Validates, then writes the text format of the message to the sink.
-// Errors (nothing written for any of them): any validate_message() error;
+// Errors (nothing written for any of them): any error of verify()
+// (onnxview/verify.hpp) with the same max_depth and release, including
 // merge_too_deep when merged occurrences of singular messages nest deeper
 // than 8 levels (protoc would print those); invalid_argument when sink.write
 // is null.
@@ -6090,14 +6090,17 @@ private:
 // Views check lazily: each view validates its own fields when made, so a
 // malformed nested message only shows when it is reached. verify() walks
 // every nested message of the schema (and every packed scalar array) first,
-// so that after it succeeds no view made over the same bytes with the same
-// options will report an error. It reads merged singular messages as the
-// views do, so it also refuses more than wire::max_merge_path nested merges
-// (merge_too_deep), which libprotobuf would accept; otherwise it accepts
-// exactly what libprotobuf accepts.
+// exactly as libprotobuf's parser meets them, so that after it succeeds no
+// view made over the same bytes with the same options will report an error.
+// The one difference from libprotobuf: merged singular messages (a singular
+// message field occurring more than once) nested more than
+// wire::max_merge_path levels deep are refused (merge_too_deep), since the
+// views and the printers do not follow them. The printers (print_text,
+// print_json) run it before writing anything.
 //
 // Cost: linear in the number of fields of the whole tree; payloads of
-// strings, bytes and packed fixed-width arrays are skipped in O(1).
+// strings, bytes and packed fixed-width arrays are skipped in O(1); a second
+// pass over a message only where a singular message field occurs twice.
 // Allocates nothing; recursion is bounded by the depth limit.
 #ifndef ONNXVIEW_VERIFY_HPP
 #define ONNXVIEW_VERIFY_HPP
@@ -6108,7 +6111,9 @@ private:
 namespace onnxview {
 
 // Verifies [data, data + size) as a message of type `root` (by default
-// onnx.ModelProto). Returns the first error in wire order, with its offset.
+// onnx.ModelProto), with options.max_depth and the schema of
+// options.release. Returns the first error in wire order, with its offset
+// (merge_too_deep only once everything else is known to be well formed).
 error verify(const void* data, std::size_t size,
              const schema::message_desc& root = schema::msg_ModelProto,
              const parse_options& options = {}) noexcept;
@@ -7165,6 +7170,300 @@ const enum_desc* find_enum(std::string_view full_name) noexcept {
 
 }  // namespace schema
 }  // namespace onnxview
+// ---- src/model/schema_walk.hpp ----
+// Internal: the schema-driven walk over a message as libprotobuf holds it
+// after parsing, shared by verify() and the printers (src/text): which
+// occurrences a field takes (accepts), per-message statistics with last-wins
+// and oneof resets (collect), merged singular messages (source), and the one
+// whole-tree validation (validate_tree).
+//
+// A `source` is either one byte range, or the merge of the occurrences of a
+// singular message field in a parent source (a short chain of field numbers).
+// Occurrences before `from` are excluded, which is how oneof members restart
+// after another member of the same oneof was seen.
+#ifndef ONNXVIEW_SRC_MODEL_SCHEMA_WALK_HPP
+#define ONNXVIEW_SRC_MODEL_SCHEMA_WALK_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+
+namespace onnxview {
+namespace schema_walk {
+
+constexpr unsigned max_chain = wire::max_merge_path;
+
+struct chain_level {
+    std::uint32_t number;
+    const char* from;
+};
+
+struct source {
+    const char* base = nullptr;
+    const char* begin = nullptr;  // of the region the chain starts in
+    const char* end = nullptr;
+    std::uint32_t depth = 0;      // of the region
+    chain_level chain[max_chain];
+    std::uint8_t len = 0;
+};
+
+// Walks the fields of a source in wire order. Input is validated beforehand,
+// so framing errors cannot happen here; they end the walk.
+class source_cursor {
+public:
+    explicit source_cursor(const source& s, const char* start = nullptr) noexcept : s_(&s) {
+        stack_[0] = wire::reader(s.base, start && s.len == 0 ? start : s.begin, s.end, s.depth, 0xFFFFFFFFu);
+    }
+    bool next(wire::field& f) noexcept {
+        for (;;) {
+            wire::reader& r = stack_[level_];
+            if (r.at_end()) {
+                if (level_ == 0) return false;
+                --level_;
+                continue;
+            }
+            wire::field g;
+            if (r.next(g)) return false;
+            if (level_ == s_->len) {
+                f = g;
+                return true;
+            }
+            const chain_level& c = s_->chain[level_];
+            if (g.number != c.number || g.type != wire::wire_type::length_delimited || g.tag < c.from)
+                continue;
+            stack_[level_ + 1] = wire::reader(s_->base, g.payload, g.payload + g.raw, 0, 0xFFFFFFFFu);
+            ++level_;
+        }
+    }
+
+private:
+    const source* s_;
+    wire::reader stack_[max_chain + 1];
+    std::uint8_t level_ = 0;
+};
+
+// Does libprotobuf take this occurrence as field fd (right wire type, enum
+// value known)? Otherwise it is an unknown field.
+bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t release) noexcept;
+
+// Per known field of one message: occurrences that count (after oneof resets).
+struct field_stat {
+    std::uint32_t count = 0;
+    const char* first = nullptr;  // tag of the first counted occurrence
+    wire::field last;
+};
+
+struct message_stats {
+    field_stat fields[32];  // >= the largest message_desc::field_count
+    std::int8_t oneof_member[8];  // index into fields of the current member, or -1
+    std::uint32_t unknown = 0;
+};
+
+// One pass over the source's fields: fills stats.
+void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
+             message_stats& st) noexcept;
+
+// The source of a singular message field given its stat; error merge_too_deep.
+error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
+                   source& out) noexcept;
+// merge_too_deep when a merged singular message field anywhere in s nests
+// deeper than the printers follow (checked before printing, so that nothing
+// is written then); the input must be validated.
+error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept;
+inline source plain_source(const char* base, const wire::field& f, std::uint32_t depth) noexcept {
+    source s;
+    s.base = base;
+    s.begin = f.payload;
+    s.end = f.payload + f.raw;
+    s.depth = depth;
+    return s;
+}
+
+// Checks [data, data + size) as message `root` the way libprotobuf's parser
+// does (framing, every known nested message, packed payloads, depth), with
+// the schema of `release` (0: newest; newer fields are unknown), then refuses
+// merged singular messages nested deeper than the views and printers follow
+// (merge_too_deep). The first error and its offset; ok otherwise.
+error validate_tree(const char* data, std::size_t size, const schema::message_desc& root,
+                    std::uint32_t max_depth, std::uint32_t release) noexcept;
+
+}  // namespace schema_walk
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_MODEL_SCHEMA_WALK_HPP
+// ---- src/model/schema_walk.cpp ----
+// The schema-driven walk over messages as libprotobuf holds them after
+// parsing: acceptance of occurrences, per-message statistics, merged
+// sources, and the one whole-tree validation (verify() and the printers).
+
+namespace onnxview {
+namespace schema_walk {
+
+using wire::wire_type;
+
+bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t release) noexcept {
+    using schema::type;
+    if (release != 0 && fd.since > release) return false;
+    switch (fd.type) {
+        case type::message:
+        case type::string:
+        case type::bytes:
+            return f.type == wire_type::length_delimited;
+        case type::float_:
+            return f.type == wire_type::fixed32 ||
+                   (fd.packable() && f.type == wire_type::length_delimited);
+        case type::double_:
+            return f.type == wire_type::fixed64 ||
+                   (fd.packable() && f.type == wire_type::length_delimited);
+        case type::enum_:
+            if (f.type == wire_type::varint) {
+                // Closed enum: an unknown value is kept as an unknown field.
+                const schema::enum_value* v = fd.enum_type->find(f.as_int32());
+                return v && (release == 0 || v->since <= release);
+            }
+            return fd.packable() && f.type == wire_type::length_delimited;
+        case type::int32:
+        case type::int64:
+        case type::uint64:
+            return f.type == wire_type::varint ||
+                   (fd.packable() && f.type == wire_type::length_delimited);
+    }
+    return false;
+}
+
+void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
+             message_stats& st) noexcept {
+    for (std::uint16_t i = 0; i < d.field_count; ++i) st.fields[i] = field_stat();
+    for (auto& m : st.oneof_member) m = -1;
+    st.unknown = 0;
+    source_cursor c(s);
+    wire::field f;
+    while (c.next(f)) {
+        const schema::field_desc* fd = d.find(f.number);
+        if (!fd || !accepts(*fd, f, release)) {
+            ++st.unknown;
+            continue;
+        }
+        const auto i = static_cast<std::size_t>(fd - d.fields);
+        field_stat& fs = st.fields[i];
+        if (fd->oneof_index >= 0) {
+            std::int8_t& cur = st.oneof_member[fd->oneof_index];
+            if (cur != static_cast<std::int8_t>(i)) {  // another member: it is cleared
+                cur = static_cast<std::int8_t>(i);
+                fs = field_stat();
+            }
+        }
+        if (fs.count++ == 0) fs.first = f.tag;
+        fs.last = f;
+    }
+}
+
+error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
+                   source& out) noexcept {
+    if (fs.count == 1) {
+        out = plain_source(parent.base, fs.last, parent.depth + parent.len + 1);
+        return error();
+    }
+    if (parent.len == max_chain)
+        return error(errc::merge_too_deep, static_cast<std::uint64_t>(fs.last.tag - parent.base));
+    out = parent;
+    out.chain[out.len++] = chain_level{fd.number, fs.first};
+    return error();
+}
+
+// The printers' traversal without the printing: every singular message field
+// made a source as the printers make it, so that a merge chain they cannot
+// follow is found before the first byte is written.
+error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept {
+    message_stats st;
+    collect(s, d, release, st);
+    for (std::uint16_t i = 0; i < d.field_count; ++i) {
+        const schema::field_desc& fd = d.fields[i];
+        const field_stat& fs = st.fields[i];
+        if (fs.count == 0 || fd.type != schema::type::message) continue;
+        if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i)) continue;
+        if (!fd.repeated()) {
+            source child;
+            if (error e = child_source(s, fd, fs, child)) return e;
+            if (error e = check_merges(child, *fd.message, release)) return e;
+            continue;
+        }
+        source_cursor c(s, fs.first);
+        wire::field f;
+        std::uint32_t left = fs.count;
+        while (left && c.next(f)) {
+            if (f.number != fd.number || f.tag < fs.first || !accepts(fd, f, release)) continue;
+            --left;
+            if (error e = check_merges(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, release))
+                return e;
+        }
+    }
+    return error();
+}
+
+// ---------------------------------------------------------------------------
+// Validation, as libprotobuf's parser: every occurrence of a known message
+// field is parsed as that message; packed payloads element by element. Then
+// merges: libprotobuf follows merged singular messages at any depth, the
+// views and printers to max_chain levels (merge_too_deep past them).
+
+namespace {
+
+struct tree {
+    const char* base;
+    std::uint32_t max_depth;
+    std::uint32_t release;
+};
+
+// `merges_checked`: an ancestor's check_merges already covered this region.
+error validate_region(const tree& t, const char* b, const char* e, const schema::message_desc& d,
+                      std::uint32_t depth, bool merges_checked) noexcept {
+    wire::reader r(t.base, b, e, depth, t.max_depth);
+    wire::field f;
+    // Accepted occurrences of each singular message field, capped at 2: a
+    // second one means a merge, rare enough to check with the exact walk.
+    std::uint8_t seen[sizeof(message_stats::fields) / sizeof(field_stat)] = {};
+    bool merged = false;
+    while (!r.at_end()) {
+        if (error err = r.next(f)) return err;
+        const schema::field_desc* fd = d.find(f.number);
+        if (!fd || !accepts(*fd, f, t.release)) continue;
+        if (fd->type == schema::type::message) {
+            if (depth + 1 > t.max_depth)
+                return error(errc::depth_exceeded, static_cast<std::uint64_t>(f.tag - t.base));
+            if (!fd->repeated()) {
+                std::uint8_t& n = seen[fd - d.fields];
+                if (n < 2 && ++n == 2) merged = true;
+            }
+            if (error err = validate_region(t, f.payload, f.payload + f.raw, *fd->message, depth + 1,
+                                            merges_checked || merged))
+                return err;
+        } else if (fd->packable() && f.type == wire_type::length_delimited) {
+            if (error err = wire::check_packed(t.base, f, fd->packed_width())) return err;
+        }
+    }
+    if (merged && !merges_checked) {
+        source s;
+        s.base = t.base;
+        s.begin = b;
+        s.end = e;
+        s.depth = depth;
+        return check_merges(s, d, t.release);
+    }
+    return error();
+}
+
+}  // namespace
+
+error validate_tree(const char* data, std::size_t size, const schema::message_desc& root,
+                    std::uint32_t max_depth, std::uint32_t release) noexcept {
+    if (!data && size) return error(errc::invalid_argument, 0);
+    const tree t{data, max_depth ? max_depth : wire::default_max_depth, release};
+    return validate_region(t, data, data + size, root, 0, false);
+}
+
+}  // namespace schema_walk
+}  // namespace onnxview
 // ---- src/model/tensor_data.cpp ----
 // Tensor payloads: validation, location and the non-template accessors.
 // The rules (and why they are stricter than onnx.checker) are listed at the
@@ -7615,52 +7914,16 @@ error sparse_data::validate_indices() const noexcept {
 
 }  // namespace onnxview
 // ---- src/model/verify.cpp ----
-// A schema-driven walk over every nested message, validating the framing of
-// each field the way libprotobuf's parser would meet it.
+// verify(): the one whole-tree validation (src/model/schema_walk.cpp), also
+// what the printers run before writing anything.
+
 
 namespace onnxview {
-namespace {
-
-using wire::wire_type;
-
-// Walks the message tree the way the views read it: occurrences of a
-// repeated message field one by one; a singular message field that occurs
-// once as that one message; one that occurs several times as their merge
-// (verified once, when its second occurrence is met). So anything the views
-// would refuse - including more than wire::max_merge_path nested merges -
-// is refused here too.
-error verify_message(const wire::message& msg, const schema::message_desc& desc) noexcept {
-    constexpr std::uint32_t tracked = 32;  // ONNX field numbers stay below this
-    std::uint8_t seen[tracked] = {};       // occurrences of singular message fields, capped at 2
-    auto cursor = msg.fields();
-    wire::field f;
-    while (cursor.next(f)) {
-        if (f.type != wire_type::length_delimited) continue;  // framing checked by the cursor
-        const schema::field_desc* fd = desc.find(f.number);
-        if (fd == nullptr) continue;  // unknown: kept as bytes, never parsed
-        if (fd->type == schema::type::message) {
-            result<wire::message> child = msg.child(f);
-            if (!fd->repeated() && f.number < tracked) {
-                std::uint8_t& n = seen[f.number];
-                if (n == 2) continue;  // the merge was verified whole
-                if (++n == 2) child = msg.merged_child(f.number);
-            }
-            if (!child.ok()) return child.err();
-            const error e = verify_message(child.value(), *fd->message);
-            if (e) return e;
-        } else if (fd->packable()) {
-            const error e = wire::check_packed(msg.base(), f, fd->packed_width());
-            if (e) return e;
-        }
-    }
-    return cursor.err();
-}
-
-}  // namespace
 
 error verify(const void* data, std::size_t size, const schema::message_desc& root,
              const parse_options& options) noexcept {
-    return verify_message(wire::message::root(data, size, options.max_depth), root);
+    return schema_walk::validate_tree(static_cast<const char*>(data), size, root, options.max_depth,
+                                      options.release);
 }
 
 }  // namespace onnxview
@@ -7850,13 +8113,8 @@ error index_message(const wire::message& msg, const layout_ref& layout, slot* sl
 }  // namespace onnxview
 #ifndef ONNXVIEW_NO_TEXT
 // ---- src/text/walk.hpp ----
-// Internal: the schema-driven walk shared by the text and JSON printers.
-//
-// A `source` is a message as libprotobuf would hold it after parsing: either
-// one byte range, or the merge of the occurrences of a singular message field
-// in a parent source (a short chain of field numbers). Occurrences before
-// `from` are excluded, which is how oneof members restart after another member
-// of the same oneof was seen.
+// Internal: what the text and JSON printers share besides the schema walk
+// (src/model/schema_walk.hpp): a buffered writer and number formatting.
 #ifndef ONNXVIEW_SRC_TEXT_WALK_HPP
 #define ONNXVIEW_SRC_TEXT_WALK_HPP
 
@@ -7867,93 +8125,7 @@ error index_message(const wire::message& msg, const layout_ref& layout, slot* sl
 namespace onnxview {
 namespace text_detail {
 
-constexpr unsigned max_chain = wire::max_merge_path;
-
-struct chain_level {
-    std::uint32_t number;
-    const char* from;
-};
-
-struct source {
-    const char* base = nullptr;
-    const char* begin = nullptr;  // of the region the chain starts in
-    const char* end = nullptr;
-    std::uint32_t depth = 0;      // of the region
-    chain_level chain[max_chain];
-    std::uint8_t len = 0;
-};
-
-// Walks the fields of a source in wire order. Input is validated beforehand,
-// so framing errors cannot happen here; they end the walk.
-class source_cursor {
-public:
-    explicit source_cursor(const source& s, const char* start = nullptr) noexcept : s_(&s) {
-        stack_[0] = wire::reader(s.base, start && s.len == 0 ? start : s.begin, s.end, s.depth, 0xFFFFFFFFu);
-    }
-    bool next(wire::field& f) noexcept {
-        for (;;) {
-            wire::reader& r = stack_[level_];
-            if (r.at_end()) {
-                if (level_ == 0) return false;
-                --level_;
-                continue;
-            }
-            wire::field g;
-            if (r.next(g)) return false;
-            if (level_ == s_->len) {
-                f = g;
-                return true;
-            }
-            const chain_level& c = s_->chain[level_];
-            if (g.number != c.number || g.type != wire::wire_type::length_delimited || g.tag < c.from)
-                continue;
-            stack_[level_ + 1] = wire::reader(s_->base, g.payload, g.payload + g.raw, 0, 0xFFFFFFFFu);
-            ++level_;
-        }
-    }
-
-private:
-    const source* s_;
-    wire::reader stack_[max_chain + 1];
-    std::uint8_t level_ = 0;
-};
-
-// Does libprotobuf take this occurrence as field fd (right wire type, enum
-// value known)? Otherwise it is an unknown field.
-bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t release) noexcept;
-
-// Per known field of one message: occurrences that count (after oneof resets).
-struct field_stat {
-    std::uint32_t count = 0;
-    const char* first = nullptr;  // tag of the first counted occurrence
-    wire::field last;
-};
-
-struct message_stats {
-    field_stat fields[32];  // >= the largest message_desc::field_count
-    std::int8_t oneof_member[8];  // index into fields of the current member, or -1
-    std::uint32_t unknown = 0;
-};
-
-// One pass over the source's fields: fills stats.
-void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
-             message_stats& st) noexcept;
-
-// The source of a singular message field given its stat; error merge_too_deep.
-error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
-                   source& out) noexcept;
-// merge_too_deep when a merged singular message field anywhere in s nests
-// deeper than the printers follow (checked before printing, so that nothing
-// is written then); the input must be validated.
-error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept;
-inline source plain_source(const char* base, const wire::field& f, std::uint32_t depth) noexcept {
-    source s;
-    s.base = base;
-    s.begin = f.payload;
-    s.end = f.payload + f.raw;
-    s.depth = depth;
-    return s;
-}
+using namespace schema_walk;  // the printers walk sources
 
 // A small buffered writer to an output_sink.
 class out_buf {
@@ -8361,13 +8533,13 @@ struct json_printer {
 error print_json(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const print_options& options) noexcept {
     if (!sink.write) return error(errc::invalid_argument, 0);
-    if (error e = validate_message(data, size, root, options)) return e;
     const char* p = static_cast<const char*>(data);
+    // verify()'s check: nothing is written for a message it refuses.
+    if (error e = schema_walk::validate_tree(p, size, root, options.max_depth, options.release)) return e;
     text_detail::source s;
     s.base = p;
     s.begin = p;
     s.end = p + size;
-    if (error e = text_detail::check_merges(s, root, options.release)) return e;  // nothing written
     text_detail::out_buf o(sink);
     text_detail::json_printer pr{o, options};
     error err;
@@ -8786,13 +8958,13 @@ struct printer {
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const print_options& options) noexcept {
     if (!sink.write) return error(errc::invalid_argument, 0);
-    if (error e = validate_message(data, size, root, options)) return e;
     const char* p = static_cast<const char*>(data);
+    // verify()'s check: nothing is written for a message it refuses.
+    if (error e = schema_walk::validate_tree(p, size, root, options.max_depth, options.release)) return e;
     text_detail::source s;
     s.base = p;
     s.begin = p;
     s.end = p + size;
-    if (error e = text_detail::check_merges(s, root, options.release)) return e;  // nothing written
     text_detail::out_buf o(sink);
     text_detail::printer pr{o, options};
     error err;
@@ -8819,144 +8991,7 @@ namespace text_detail {
 
 using wire::wire_type;
 
-bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t release) noexcept {
-    using schema::type;
-    if (release != 0 && fd.since > release) return false;
-    switch (fd.type) {
-        case type::message:
-        case type::string:
-        case type::bytes:
-            return f.type == wire_type::length_delimited;
-        case type::float_:
-            return f.type == wire_type::fixed32 ||
-                   (fd.packable() && f.type == wire_type::length_delimited);
-        case type::double_:
-            return f.type == wire_type::fixed64 ||
-                   (fd.packable() && f.type == wire_type::length_delimited);
-        case type::enum_:
-            if (f.type == wire_type::varint) {
-                // Closed enum: an unknown value is kept as an unknown field.
-                const schema::enum_value* v = fd.enum_type->find(f.as_int32());
-                return v && (release == 0 || v->since <= release);
-            }
-            return fd.packable() && f.type == wire_type::length_delimited;
-        case type::int32:
-        case type::int64:
-        case type::uint64:
-            return f.type == wire_type::varint ||
-                   (fd.packable() && f.type == wire_type::length_delimited);
-    }
-    return false;
-}
-
-void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
-             message_stats& st) noexcept {
-    for (std::uint16_t i = 0; i < d.field_count; ++i) st.fields[i] = field_stat();
-    for (auto& m : st.oneof_member) m = -1;
-    st.unknown = 0;
-    source_cursor c(s);
-    wire::field f;
-    while (c.next(f)) {
-        const schema::field_desc* fd = d.find(f.number);
-        if (!fd || !accepts(*fd, f, release)) {
-            ++st.unknown;
-            continue;
-        }
-        const auto i = static_cast<std::size_t>(fd - d.fields);
-        field_stat& fs = st.fields[i];
-        if (fd->oneof_index >= 0) {
-            std::int8_t& cur = st.oneof_member[fd->oneof_index];
-            if (cur != static_cast<std::int8_t>(i)) {  // another member: it is cleared
-                cur = static_cast<std::int8_t>(i);
-                fs = field_stat();
-            }
-        }
-        if (fs.count++ == 0) fs.first = f.tag;
-        fs.last = f;
-    }
-}
-
-error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
-                   source& out) noexcept {
-    if (fs.count == 1) {
-        out = plain_source(parent.base, fs.last, parent.depth + parent.len + 1);
-        return error();
-    }
-    if (parent.len == max_chain)
-        return error(errc::merge_too_deep, static_cast<std::uint64_t>(fs.last.tag - parent.base));
-    out = parent;
-    out.chain[out.len++] = chain_level{fd.number, fs.first};
-    return error();
-}
-
-// The printers' traversal without the printing: every singular message field
-// made a source as the printers make it, so that a merge chain they cannot
-// follow is found before the first byte is written.
-error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept {
-    message_stats st;
-    collect(s, d, release, st);
-    for (std::uint16_t i = 0; i < d.field_count; ++i) {
-        const schema::field_desc& fd = d.fields[i];
-        const field_stat& fs = st.fields[i];
-        if (fs.count == 0 || fd.type != schema::type::message) continue;
-        if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i)) continue;
-        if (!fd.repeated()) {
-            source child;
-            if (error e = child_source(s, fd, fs, child)) return e;
-            if (error e = check_merges(child, *fd.message, release)) return e;
-            continue;
-        }
-        source_cursor c(s, fs.first);
-        wire::field f;
-        std::uint32_t left = fs.count;
-        while (left && c.next(f)) {
-            if (f.number != fd.number || f.tag < fs.first || !accepts(fd, f, release)) continue;
-            --left;
-            if (error e = check_merges(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, release))
-                return e;
-        }
-    }
-    return error();
-}
-
-// ---------------------------------------------------------------------------
-// Validation, as libprotobuf's parser: every occurrence of a known message
-// field is parsed as that message; packed payloads element by element.
-
-namespace {
-
-error validate_region(const char* base, const char* b, const char* e, const schema::message_desc& d,
-                      std::uint32_t depth, std::uint32_t max_depth, std::uint32_t release) noexcept {
-    wire::reader r(base, b, e, depth, max_depth);
-    wire::field f;
-    while (!r.at_end()) {
-        if (error err = r.next(f)) return err;
-        const schema::field_desc* fd = d.find(f.number);
-        if (!fd || !accepts(*fd, f, release)) continue;
-        if (fd->type == schema::type::message) {
-            if (depth + 1 > max_depth)
-                return error(errc::depth_exceeded, static_cast<std::uint64_t>(f.tag - base));
-            if (error err = validate_region(base, f.payload, f.payload + f.raw, *fd->message, depth + 1,
-                                            max_depth, release))
-                return err;
-        } else if (fd->packable() && f.type == wire_type::length_delimited) {
-            if (error err = wire::check_packed(base, f, fd->packed_width())) return err;
-        }
-    }
-    return error();
-}
-
-}  // namespace
-
 }  // namespace text_detail
-
-error validate_message(const void* data, std::size_t size, const schema::message_desc& root,
-                       const print_options& options) noexcept {
-    const char* p = static_cast<const char*>(data);
-    if (!p && size) return error(errc::invalid_argument, 0);
-    const std::uint32_t max_depth = options.max_depth ? options.max_depth : wire::default_max_depth;
-    return text_detail::validate_region(p, p, p + size, root, 0, max_depth, options.release);
-}
 
 namespace text_detail {
 

@@ -51,14 +51,9 @@ struct print_options {
     std::uint32_t max_depth = 0;
 };
 
-// Checks that [data, data + size) parses as message `root` as libprotobuf
-// would parse it (framing, every known nested message, packed payloads,
-// depth). Returns the first error and its byte offset.
-error validate_message(const void* data, std::size_t size, const schema::message_desc& root,
-                       const print_options& options = {}) noexcept;
-
 // Validates, then writes the text format of the message to the sink.
-// Errors (nothing written for any of them): any validate_message() error;
+// Errors (nothing written for any of them): any error of verify()
+// (onnxview/verify.hpp) with the same max_depth and release, including
 // merge_too_deep when merged occurrences of singular messages nest deeper
 // than 8 levels (protoc would print those); invalid_argument when sink.write
 // is null.

@@ -77,7 +77,33 @@ TEST_CASE("merged singular messages nested 9 and more deep: verify() refuses the
         CHECK(printed.empty());
         CHECK(print_json(s.data(), s.size(), schema::msg_ModelProto, sink).code == errc::merge_too_deep);
         CHECK(printed.empty());
-        // libprotobuf parses it: validation alone accepts it.
-        CHECK(validate_message(s.data(), s.size(), schema::msg_ModelProto).ok());
+        // The printers' error is verify()'s, offset included (one validator).
+        CHECK(print_text(s.data(), s.size(), schema::msg_ModelProto, sink) == verify(s.data(), s.size()));
     }
+}
+
+// verify() checks against the schema of options.release: a field newer than
+// it is an unknown field, kept as bytes and never parsed (as a protoc built
+// with that release's onnx.proto reads it), and the printers agree.
+TEST_CASE("verify() with an older release: newer fields are unknown", "[hostile][contract]") {
+    wire_builder m;
+    m.field_varint(1, 8);                    // ir_version
+    m.field_bytes(26, std::string("\x07"));  // configuration (1.18): field 0, wire type 7 inside
+    const std::string s = m.str();
+    CHECK(verify(s.data(), s.size()).code != errc::ok);
+    parse_options old;
+    old.release = schema::release(1, 12, 0);
+    CHECK(verify(s.data(), s.size(), schema::msg_ModelProto, old).ok());
+    print_options print_old;
+    print_old.release = old.release;
+    std::string printed;
+    const output_sink sink{[](void* ctx, const char* p, std::size_t n) {
+                               static_cast<std::string*>(ctx)->append(p, n);
+                           },
+                           &printed};
+    CHECK(print_text(s.data(), s.size(), schema::msg_ModelProto, sink, print_old).ok());
+    CHECK(printed.find("26: \"\\007\"") != std::string::npos);
+    printed.clear();
+    CHECK(print_text(s.data(), s.size(), schema::msg_ModelProto, sink) == verify(s.data(), s.size()));
+    CHECK(printed.empty());
 }

@@ -60,7 +60,7 @@ void all_readers_refuse(const std::string& s) {
     fuzzing::cursor_walk_stats cs;
     CHECK(fuzzing::walk_fields(model_cursor(s.data(), s.size()), cs).code == errc::depth_exceeded);
 
-    CHECK(validate_message(s.data(), s.size(), schema::msg_ModelProto).code == errc::depth_exceeded);
+    CHECK(verify(s.data(), s.size(), schema::msg_ModelProto).code == errc::depth_exceeded);
     CHECK(print_text(s.data(), s.size(), schema::msg_ModelProto, output_sink{&discard, nullptr}).code ==
           errc::depth_exceeded);
     CHECK(print_json(s.data(), s.size(), schema::msg_ModelProto, output_sink{&discard, nullptr}).code ==

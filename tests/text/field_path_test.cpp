@@ -7,6 +7,7 @@
 #include "onnxview/field_path.hpp"
 #include "onnxview/schema.hpp"
 #include "onnxview/text_format.hpp"
+#include "onnxview/verify.hpp"
 
 using namespace onnxview;
 using namespace tb;
@@ -79,7 +80,7 @@ TEST_CASE("field_path_at on packed, unknown and broken fields", "[field_path]") 
     REQUIRE(r.ok());
     CHECK(std::string(out.c_str()) == "graph.node[0].op_type");
     // validation reports an offset that resolves inside the broken field
-    const error e = validate_message(broken.data(), broken.size(), schema::msg_ModelProto);
+    const error e = verify(broken.data(), broken.size(), schema::msg_ModelProto);
     REQUIRE(e.code != errc::ok);
     r = field_path_at(broken.data(), broken.size(), e.offset, schema::msg_ModelProto, &out[0], out.size());
     REQUIRE(r.ok());

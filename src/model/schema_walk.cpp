@@ -1,0 +1,173 @@
+// The schema-driven walk over messages as libprotobuf holds them after
+// parsing: acceptance of occurrences, per-message statistics, merged
+// sources, and the one whole-tree validation (verify() and the printers).
+#include "schema_walk.hpp"
+
+namespace onnxview {
+namespace schema_walk {
+
+using wire::wire_type;
+
+bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t release) noexcept {
+    using schema::type;
+    if (release != 0 && fd.since > release) return false;
+    switch (fd.type) {
+        case type::message:
+        case type::string:
+        case type::bytes:
+            return f.type == wire_type::length_delimited;
+        case type::float_:
+            return f.type == wire_type::fixed32 ||
+                   (fd.packable() && f.type == wire_type::length_delimited);
+        case type::double_:
+            return f.type == wire_type::fixed64 ||
+                   (fd.packable() && f.type == wire_type::length_delimited);
+        case type::enum_:
+            if (f.type == wire_type::varint) {
+                // Closed enum: an unknown value is kept as an unknown field.
+                const schema::enum_value* v = fd.enum_type->find(f.as_int32());
+                return v && (release == 0 || v->since <= release);
+            }
+            return fd.packable() && f.type == wire_type::length_delimited;
+        case type::int32:
+        case type::int64:
+        case type::uint64:
+            return f.type == wire_type::varint ||
+                   (fd.packable() && f.type == wire_type::length_delimited);
+    }
+    return false;
+}
+
+void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
+             message_stats& st) noexcept {
+    for (std::uint16_t i = 0; i < d.field_count; ++i) st.fields[i] = field_stat();
+    for (auto& m : st.oneof_member) m = -1;
+    st.unknown = 0;
+    source_cursor c(s);
+    wire::field f;
+    while (c.next(f)) {
+        const schema::field_desc* fd = d.find(f.number);
+        if (!fd || !accepts(*fd, f, release)) {
+            ++st.unknown;
+            continue;
+        }
+        const auto i = static_cast<std::size_t>(fd - d.fields);
+        field_stat& fs = st.fields[i];
+        if (fd->oneof_index >= 0) {
+            std::int8_t& cur = st.oneof_member[fd->oneof_index];
+            if (cur != static_cast<std::int8_t>(i)) {  // another member: it is cleared
+                cur = static_cast<std::int8_t>(i);
+                fs = field_stat();
+            }
+        }
+        if (fs.count++ == 0) fs.first = f.tag;
+        fs.last = f;
+    }
+}
+
+error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
+                   source& out) noexcept {
+    if (fs.count == 1) {
+        out = plain_source(parent.base, fs.last, parent.depth + parent.len + 1);
+        return error();
+    }
+    if (parent.len == max_chain)
+        return error(errc::merge_too_deep, static_cast<std::uint64_t>(fs.last.tag - parent.base));
+    out = parent;
+    out.chain[out.len++] = chain_level{fd.number, fs.first};
+    return error();
+}
+
+// The printers' traversal without the printing: every singular message field
+// made a source as the printers make it, so that a merge chain they cannot
+// follow is found before the first byte is written.
+error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept {
+    message_stats st;
+    collect(s, d, release, st);
+    for (std::uint16_t i = 0; i < d.field_count; ++i) {
+        const schema::field_desc& fd = d.fields[i];
+        const field_stat& fs = st.fields[i];
+        if (fs.count == 0 || fd.type != schema::type::message) continue;
+        if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i)) continue;
+        if (!fd.repeated()) {
+            source child;
+            if (error e = child_source(s, fd, fs, child)) return e;
+            if (error e = check_merges(child, *fd.message, release)) return e;
+            continue;
+        }
+        source_cursor c(s, fs.first);
+        wire::field f;
+        std::uint32_t left = fs.count;
+        while (left && c.next(f)) {
+            if (f.number != fd.number || f.tag < fs.first || !accepts(fd, f, release)) continue;
+            --left;
+            if (error e = check_merges(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, release))
+                return e;
+        }
+    }
+    return error();
+}
+
+// ---------------------------------------------------------------------------
+// Validation, as libprotobuf's parser: every occurrence of a known message
+// field is parsed as that message; packed payloads element by element. Then
+// merges: libprotobuf follows merged singular messages at any depth, the
+// views and printers to max_chain levels (merge_too_deep past them).
+
+namespace {
+
+struct tree {
+    const char* base;
+    std::uint32_t max_depth;
+    std::uint32_t release;
+};
+
+// `merges_checked`: an ancestor's check_merges already covered this region.
+error validate_region(const tree& t, const char* b, const char* e, const schema::message_desc& d,
+                      std::uint32_t depth, bool merges_checked) noexcept {
+    wire::reader r(t.base, b, e, depth, t.max_depth);
+    wire::field f;
+    // Accepted occurrences of each singular message field, capped at 2: a
+    // second one means a merge, rare enough to check with the exact walk.
+    std::uint8_t seen[sizeof(message_stats::fields) / sizeof(field_stat)] = {};
+    bool merged = false;
+    while (!r.at_end()) {
+        if (error err = r.next(f)) return err;
+        const schema::field_desc* fd = d.find(f.number);
+        if (!fd || !accepts(*fd, f, t.release)) continue;
+        if (fd->type == schema::type::message) {
+            if (depth + 1 > t.max_depth)
+                return error(errc::depth_exceeded, static_cast<std::uint64_t>(f.tag - t.base));
+            if (!fd->repeated()) {
+                std::uint8_t& n = seen[fd - d.fields];
+                if (n < 2 && ++n == 2) merged = true;
+            }
+            if (error err = validate_region(t, f.payload, f.payload + f.raw, *fd->message, depth + 1,
+                                            merges_checked || merged))
+                return err;
+        } else if (fd->packable() && f.type == wire_type::length_delimited) {
+            if (error err = wire::check_packed(t.base, f, fd->packed_width())) return err;
+        }
+    }
+    if (merged && !merges_checked) {
+        source s;
+        s.base = t.base;
+        s.begin = b;
+        s.end = e;
+        s.depth = depth;
+        return check_merges(s, d, t.release);
+    }
+    return error();
+}
+
+}  // namespace
+
+error validate_tree(const char* data, std::size_t size, const schema::message_desc& root,
+                    std::uint32_t max_depth, std::uint32_t release) noexcept {
+    if (!data && size) return error(errc::invalid_argument, 0);
+    const tree t{data, max_depth ? max_depth : wire::default_max_depth, release};
+    return validate_region(t, data, data + size, root, 0, false);
+}
+
+}  // namespace schema_walk
+}  // namespace onnxview
