@@ -35,7 +35,7 @@ struct walker {
         const auto d = tensor_data::make(t);
         if (d) {
             if (d->type() == 8) {
-                for (std::string_view v : d->strings()) str(v);
+                for (std::string_view v : d->elements<std::string_view>()) str(v);
             } else if (const byte_blocks blocks = d->blocks(); blocks.ok()) {
                 // raw_data, and float_data/double_data chunks, as bytes
                 // (zero-copy, any alignment) converted a block at a time:

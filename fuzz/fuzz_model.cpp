@@ -80,7 +80,7 @@ void tensor_access(fuzzing::model_walker& w, const tensor_view& t) {
     w.stats.num(d.size());
     if (d.holds<std::string_view>()) {
         std::uint64_t n = 0;
-        for (std::string_view s : d.strings()) {
+        for (std::string_view s : d.elements<std::string_view>()) {
             w.stats.str(s);
             ++n;
         }

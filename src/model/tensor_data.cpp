@@ -1,6 +1,6 @@
 // Tensor payloads: validation, location and the non-template accessors.
 // The rules (and why they are stricter than onnx.checker) are listed at the
-// top of include/onnxview/tensor_data.hpp.
+// top of include/onnxview/tensor_storage.hpp.
 #include "onnxview/decimal.hpp"
 #include "onnxview/sparse_data.hpp"
 #include "onnxview/tensor_data.hpp"

@@ -154,7 +154,7 @@ element_stats* current = nullptr;
 void read_elements(const tensor_data& d, element_stats& s) {
     ++s.tensors;
     if (d.holds<std::string_view>()) {
-        for (std::string_view v : d.strings()) s.checksum = s.checksum * 131 + v.size(), ++s.strings;
+        for (std::string_view v : d.elements<std::string_view>()) s.checksum = s.checksum * 131 + v.size(), ++s.strings;
         return;
     }
     auto values = d.scalars<double>();  // every numeric type, any storage

@@ -11,22 +11,21 @@
 #include <onnxview/model_file.hpp>
 
 // Lists a model's nodes and sums one initializer, wherever its data lives.
-int list_and_sum(const char* path, std::string_view initializer) {
+int list_and_sum(const char* path, std::string_view name) {
     auto opened = onnxview::model_file::open(path);  // mmap + one index pass, no copy
     if (!opened) return std::printf("error: %s\n", onnxview::errc_message(opened.err().code)), 1;
     onnxview::model_file& mf = opened.value();
     const onnxview::graph_view g = mf.model().graph();
     for (const onnxview::node_view& n : g.node())
         std::printf("%.*s\n", static_cast<int>(n.op_type().size()), n.op_type().data());
-    for (const onnxview::tensor_view& t : g.initializer()) {
-        if (t.name() != initializer) continue;
-        auto data = mf.tensor(t);  // raw_data, typed field or external file
-        if (!data) return std::printf("error: %s\n", onnxview::errc_message(data.err().code)), 1;
-        double sum = 0;
-        for (float x : data->scalars<float>()) sum += x;
-        std::printf("%.*s: %llu values, sum %g\n", static_cast<int>(t.name().size()), t.name().data(),
-                    static_cast<unsigned long long>(data->size()), sum);
-    }
+    auto init = onnxview::find_initializer(g, name);  // dense or sparse, linear in the initializers
+    if (!init) return std::printf("error: %s\n", onnxview::errc_message(init.err().code)), 1;
+    auto data = mf.tensor(init->named());  // raw_data, typed field or external file (sparse: non-zeros)
+    if (!data) return std::printf("error: %s\n", onnxview::errc_message(data.err().code)), 1;
+    double sum = 0;
+    for (float x : data->scalars<float>()) sum += x;
+    std::printf("%.*s: %llu values, sum %g\n", static_cast<int>(name.size()), name.data(),
+                static_cast<unsigned long long>(data->size()), sum);
     return 0;
 }
 // END MODEL EXAMPLE
@@ -48,6 +47,7 @@ std::string block(const std::string& path) {
 TEST_CASE("README model example runs, external weights included") {
     const std::string model = std::string(ONNXVIEW_SOURCE_DIR) + "/testdata/small_cnn.onnx";
     CHECK(list_and_sum(model.c_str(), "conv2.weight") == 0);
+    CHECK(list_and_sum(model.c_str(), "no.such.weight") == 1);
     CHECK(list_and_sum("/nonexistent.onnx", "x") == 1);
 }
 

@@ -439,7 +439,7 @@ void emit_values(out& o, int level, const tensor_view& t, context& ctx) {
             o(level, "error: tensor_data does not hold strings");
             return;
         }
-        const string_range data = d.value().strings();
+        const auto data = d.value().elements<std::string_view>();
         std::uint64_t total = 0;
         crc32 crc;
         std::string first = "[";

@@ -305,7 +305,8 @@ void check_all_accessors(const vec& v, const tensor_data& d) {
             CHECK(d.elements<double>().err().code == errc::bad_data_type);
         }
     });
-    CHECK(d.strings().empty());
+    CHECK(d.elements<std::string_view>().empty());
+    CHECK(d.elements<std::string_view>().err().code == errc::bad_data_type);
 }
 
 }  // namespace
@@ -621,7 +622,7 @@ TEST_CASE("STRING tensors") {
     REQUIRE(d.ok());
     CHECK(d->storage() == storage_kind::typed);
     std::vector<std::string_view> got;
-    for (std::string_view s : d->strings()) got.push_back(s);
+    for (std::string_view s : d->elements<std::string_view>()) got.push_back(s);
     REQUIRE(got.size() == 3);
     CHECK(got[1] == "hello");
     CHECK(got[2] == std::string_view("\x00\xff", 2));
@@ -663,9 +664,9 @@ TEST_CASE("zero-copy span: aligned, unaligned (buffer shifted by one byte), copy
         float out[4];
         REQUIRE(d->copy_to(out, 4).value() == 4);
         CHECK((out[0] == 1.5f && out[1] == -2.0f && out[2] == 3.25f && out[3] == 1e-3f));
-        CHECK(element_span<float>(t).ok() == (aligned && host_is_little_endian));
+        CHECK(tensor_data::make(t).value().as_span<float>().ok() == (aligned && host_is_little_endian));
         float out2[4];
-        CHECK(copy_elements(t, out2, 4).value() == 4);
+        CHECK(tensor_data::make(t).value().copy_to(out2, 4).value() == 4);
         CHECK(std::memcmp(out, out2, sizeof out) == 0);
         CHECK(d->as_span<double>().err().code == errc::bad_data_type);
         CHECK(d->as_span<std::uint8_t>().err().code == errc::bad_data_type);
@@ -775,7 +776,7 @@ TEST_CASE("external payloads come through the callback") {
     REQUIRE(d->copy_to(out, 2).ok());
     CHECK((out[0] == 1.5f && out[1] == -2.0f));
     CHECK(d->at<float>(1).value() == -2.0f);
-    CHECK(copy_elements(t, out, 2, &src).ok());
+    CHECK(tensor_data::make(t, src).value().copy_to(out, 2).ok());
 
     files.payload.pop_back();  // the source returns the wrong size
     CHECK(tensor_data::make(t, src).err().code == errc::payload_size_mismatch);
@@ -1078,7 +1079,7 @@ TEST_CASE("testdata/tensors_all_types.onnx matches numpy_helper.to_array") {
         saw_typed |= d->storage() == storage_kind::typed;
         if (d->type() == static_cast<std::int32_t>(data_type::string)) {
             std::vector<std::string> got;
-            for (std::string_view s : d->strings()) got.push_back("x" + hex_of(s));  // 'x': empty strings stay tokens
+            for (std::string_view s : d->elements<std::string_view>()) got.push_back("x" + hex_of(s));  // 'x': empty strings stay tokens
             CHECK(got == want);
         } else {
             std::vector<double> got;
