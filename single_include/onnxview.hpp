@@ -4581,6 +4581,42 @@ result<std::uint64_t> parse_decimal(std::string_view text) noexcept;
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_DECIMAL_HPP
+// ---- include/onnxview/initializer.hpp ----
+// onnxview/initializer.hpp - a graph's initializer found by its name.
+//
+//   auto init = onnxview::find_initializer(model.graph(), "conv1.weight");
+//   if (init && !init->is_sparse) auto d = onnxview::tensor_data::make(init->dense);
+#ifndef ONNXVIEW_INITIALIZER_HPP
+#define ONNXVIEW_INITIALIZER_HPP
+
+#include <string_view>
+
+
+namespace onnxview {
+
+// An initializer of a graph: a TensorProto of graph.initializer, or a
+// SparseTensorProto of graph.sparse_initializer, whose name is the name of
+// its `values` tensor (as onnx.proto defines it). Views into the model's
+// bytes, valid while they are.
+struct initializer_ref {
+    bool is_sparse = false;
+    tensor_view dense;          // the initializer, when !is_sparse
+    sparse_tensor_view sparse;  // the sparse initializer, when is_sparse
+    // The tensor that carries the name: `dense`, or the sparse tensor's values.
+    tensor_view named() const noexcept { return is_sparse ? sparse.values() : dense; }
+};
+
+// The initializer of `g` named `name`: the first dense initializer with that
+// name, else the first sparse initializer whose values have it. (ONNX wants
+// initializer names unique across both fields; check() reports repeats.)
+// Linear: every initializer before the match is indexed, O(its own fields),
+// then the sparse ones; no allocation. Errors: not_found (at the graph's
+// first byte), or the error of the graph or of an initializer met on the way.
+result<initializer_ref> find_initializer(const graph_view& g, std::string_view name) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_INITIALIZER_HPP
 // ---- include/onnxview/float_formats.hpp ----
 // onnxview/float_formats.hpp - the narrow floating-point formats of ONNX,
 // decoded from their bit patterns.
@@ -4679,36 +4715,15 @@ bool narrow_float_to_float(std::int32_t data_type, std::uint32_t bits, float& ou
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_FLOAT_FORMATS_HPP
-// ---- include/onnxview/tensor_data.hpp ----
-// onnxview/tensor_data.hpp - the elements of a tensor, wherever they live.
+// ---- include/onnxview/tensor_storage.hpp ----
+// onnxview/tensor_storage.hpp - where a tensor's payload lives, and the rules
+// a payload must follow before any of its values is read.
 //
-// A TensorProto keeps its payload in one of three places: `raw_data`
-// (little-endian fixed-width bytes), a typed repeated field (`float_data`,
-// `int32_data`, ... - protobuf varints or fixed32/fixed64), or an external
-// file (data_location == EXTERNAL). tensor_data hides the difference:
-//
-//   auto d = onnxview::tensor_data::make(t);          // t: any tensor_view
-//   if (!d) return d.err();                           // size, type, dims checked here
-//   for (float x : d->elements<float>()) ...          // natural type, any storage
-//   for (double x : d->scalars<double>()) ...         // any numeric type, converted
-//   (a range made for the wrong type is empty and carries err())
-//   auto s = d->as_span<float>();                     // zero-copy, when possible
-//   std::vector<float> v(d->size());
-//   d->copy_to(v.data(), v.size());                   // copy-out, any storage
-//
-// A tensor_view may come from an initializer, an attribute (t / tensors),
-// a sparse tensor's values/indices, a sequence/optional, or a standalone
-// TensorProto file (parse_tensor); all are the same here.
-//
-// Natural element types (element_type_t<D> below): FLOAT float; UINT8
-// uint8_t; INT8 int8_t; UINT16 uint16_t; INT16 int16_t; INT32 int32_t; INT64
-// int64_t; STRING std::string_view; BOOL bool; FLOAT16 and BFLOAT16 the
-// uint16_t bit pattern; DOUBLE double; UINT32 uint32_t; UINT64 uint64_t;
-// COMPLEX64 std::complex<float>; COMPLEX128 std::complex<double>; the FLOAT8
-// types, FLOAT8E8M0 and FLOAT4E2M1 the uint8_t bit pattern; UINT4/UINT2
-// uint8_t and INT4/INT2 int8_t, one unpacked (sign-extended) value per
-// element. Narrow-float patterns decode with onnxview/float_formats.hpp, or
-// all at once through scalars<float/double>() and copy_as().
+// describe_storage(t) applies every rule below and says where the payload
+// lives (raw_data, a typed field, an external file) without reading it;
+// tensor_data::make (onnxview/tensor_data.hpp) applies the same rules and
+// then reads. The counting helpers are those rules' parts, for a checker
+// that reports each one on its own.
 //
 // Strictness (more than onnx.checker, which only asks for "at least"):
 //   - element count = product of dims; empty dims = scalar (1 element); a
@@ -4736,35 +4751,14 @@ bool narrow_float_to_float(std::int32_t data_type, std::uint32_t bits, float& ou
 //   - `segment` is not interpreted (the inclusivity of its `end` is not
 //     specified and numpy_helper refuses such tensors): a segmented tensor
 //     is checked against its dims like any other; read t.segment() yourself.
-//
-// Cost and copies. make() is linear in the tensor's own fields (it counts
-// the typed field's entries; raw_data is checked in O(1)); it allocates
-// nothing and copies nothing. elements(), scalars() and strings() decode on
-// the fly: no copy of the payload, one element at a time (raw: memcpy of one
-// little-endian element, so unaligned bytes and big-endian hosts are fine).
-// as_span() is the only zero-copy *array* view; copy_to() and copy_as() copy
-// into the caller's buffer. at(k) is O(1) for raw/external payloads and
-// O(k) for typed ones.
-//
-// Lifetime: a tensor_data, its ranges and spans are valid while the model
-// bytes (and, for external tensors, the bytes returned by the source) are.
-#ifndef ONNXVIEW_TENSOR_DATA_HPP
-#define ONNXVIEW_TENSOR_DATA_HPP
+#ifndef ONNXVIEW_TENSOR_STORAGE_HPP
+#define ONNXVIEW_TENSOR_STORAGE_HPP
 
-#include <complex>
-#include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <iterator>
-#include <limits>
 #include <string_view>
-#include <type_traits>
 
 
 namespace onnxview {
-
-// ---------------------------------------------------------------------------
-// Where the payload lives.
 
 enum class storage_kind : std::uint8_t {
     none,      // no payload (only for 0 elements)
@@ -4855,6 +4849,32 @@ struct external_payload_source {
     result<std::string_view> (*fetch)(void* user, const tensor_view& t,
                                       std::uint64_t expected_bytes) = nullptr;
 };
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_TENSOR_STORAGE_HPP
+// ---- include/onnxview/tensor_decode.hpp ----
+// onnxview/tensor_decode.hpp - a tensor's elements decoded one at a time.
+//
+// element_cursor reads each element's bit pattern from raw_data, a typed
+// field (packed or not) or an external payload; the detail functions turn a
+// pattern into the element's natural C++ type or into float/double. The
+// ranges of onnxview/tensor_data.hpp are built on them. element_cursor is
+// also public as the lowest level of reading: bit patterns exactly as
+// stored (e.g. to compare NaN payloads), for any data type but STRING.
+#ifndef ONNXVIEW_TENSOR_DECODE_HPP
+#define ONNXVIEW_TENSOR_DECODE_HPP
+
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+
+namespace onnxview {
+
+class tensor_data;
+struct tensor_data_builder;
 
 namespace detail {
 
@@ -5023,80 +5043,6 @@ T from_bits(std::uint64_t lo, std::uint64_t hi, unsigned part_bits) noexcept {
 
 }  // namespace detail
 
-class tensor_data;
-struct tensor_data_builder;
-
-// A tensor's payload as blocks of bytes in raw_data layout (little-endian
-// elements back to back), zero-copy: see tensor_data::blocks().
-class byte_blocks {
-public:
-    byte_blocks() noexcept = default;
-    explicit byte_blocks(error e) noexcept : err_(e) {}
-    explicit byte_blocks(std::string_view whole) noexcept : whole_(whole), single_(true) {}
-    byte_blocks(const wire::message& scope, std::uint32_t number, unsigned width) noexcept
-        : scope_(scope), number_(number), width_(width) {}
-
-    class iterator {
-    public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = std::string_view;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const std::string_view*;
-        using reference = std::string_view;
-
-        iterator() noexcept = default;  // the end
-        explicit iterator(const byte_blocks& b) noexcept : owner_(&b) {
-            if (b.single_) {
-                current_ = b.whole_;
-                if (current_.empty()) owner_ = nullptr;
-                return;
-            }
-            cursor_ = b.scope_.fields();
-            advance();
-        }
-        std::string_view operator*() const noexcept { return current_; }
-        iterator& operator++() noexcept {
-            if (owner_ != nullptr && owner_->single_) owner_ = nullptr;
-            else advance();
-            return *this;
-        }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.owner_ == b.owner_; }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
-
-    private:
-        void advance() noexcept {
-            wire::field f;
-            while (owner_ != nullptr && cursor_.next(f)) {
-                if (f.number != owner_->number_) continue;
-                const bool unpacked = (owner_->width_ == 4 && f.type == wire::wire_type::fixed32) ||
-                                      (owner_->width_ == 8 && f.type == wire::wire_type::fixed64);
-                if (unpacked) current_ = std::string_view(f.payload, owner_->width_);
-                else if (f.type == wire::wire_type::length_delimited) current_ = f.bytes();
-                else continue;  // another wire type: an unknown field
-                return;
-            }
-            owner_ = nullptr;  // validated by tensor_data::make: no error to report
-        }
-        const byte_blocks* owner_ = nullptr;
-        wire::message::cursor cursor_;
-        std::string_view current_;
-    };
-
-    // The range must outlive its iterators.
-    iterator begin() const noexcept { return err_.ok() ? iterator(*this) : iterator(); }
-    iterator end() const noexcept { return iterator(); }
-    error err() const noexcept { return err_; }
-    bool ok() const noexcept { return err_.ok(); }
-
-private:
-    error err_;
-    std::string_view whole_;
-    bool single_ = false;
-    wire::message scope_;
-    std::uint32_t number_ = 0;
-    unsigned width_ = 0;
-};
-
 // Decodes a tensor's elements one at a time as bit patterns: `lo` holds the
 // element (zero-extended, masked to its width; sub-byte types unpacked),
 // `hi` the imaginary part of a complex. Copying it saves the position.
@@ -5170,6 +5116,98 @@ private:
     bool boolean_ = false;
 };
 
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_TENSOR_DECODE_HPP
+// ---- include/onnxview/tensor_ranges.hpp ----
+// onnxview/tensor_ranges.hpp - the ranges tensor_data hands out: elements
+// as their natural type (element_range<T>, strings included), converted to
+// float or double (scalar_range<D>), and the payload as zero-copy blocks of
+// bytes (byte_blocks). Each decodes on the fly and copies nothing; each is
+// valid while the bytes of the tensor_data that made it are.
+#ifndef ONNXVIEW_TENSOR_RANGES_HPP
+#define ONNXVIEW_TENSOR_RANGES_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string_view>
+#include <type_traits>
+
+
+namespace onnxview {
+
+// A tensor's payload as blocks of bytes in raw_data layout (little-endian
+// elements back to back), zero-copy: see tensor_data::blocks().
+class byte_blocks {
+public:
+    byte_blocks() noexcept = default;
+    explicit byte_blocks(error e) noexcept : err_(e) {}
+    explicit byte_blocks(std::string_view whole) noexcept : whole_(whole), single_(true) {}
+    byte_blocks(const wire::message& scope, std::uint32_t number, unsigned width) noexcept
+        : scope_(scope), number_(number), width_(width) {}
+
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = std::string_view;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const std::string_view*;
+        using reference = std::string_view;
+
+        iterator() noexcept = default;  // the end
+        explicit iterator(const byte_blocks& b) noexcept : owner_(&b) {
+            if (b.single_) {
+                current_ = b.whole_;
+                if (current_.empty()) owner_ = nullptr;
+                return;
+            }
+            cursor_ = b.scope_.fields();
+            advance();
+        }
+        std::string_view operator*() const noexcept { return current_; }
+        iterator& operator++() noexcept {
+            if (owner_ != nullptr && owner_->single_) owner_ = nullptr;
+            else advance();
+            return *this;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.owner_ == b.owner_; }
+        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
+
+    private:
+        void advance() noexcept {
+            wire::field f;
+            while (owner_ != nullptr && cursor_.next(f)) {
+                if (f.number != owner_->number_) continue;
+                const bool unpacked = (owner_->width_ == 4 && f.type == wire::wire_type::fixed32) ||
+                                      (owner_->width_ == 8 && f.type == wire::wire_type::fixed64);
+                if (unpacked) current_ = std::string_view(f.payload, owner_->width_);
+                else if (f.type == wire::wire_type::length_delimited) current_ = f.bytes();
+                else continue;  // another wire type: an unknown field
+                return;
+            }
+            owner_ = nullptr;  // validated by tensor_data::make: no error to report
+        }
+        const byte_blocks* owner_ = nullptr;
+        wire::message::cursor cursor_;
+        std::string_view current_;
+    };
+
+    // The range must outlive its iterators.
+    iterator begin() const noexcept { return err_.ok() ? iterator(*this) : iterator(); }
+    iterator end() const noexcept { return iterator(); }
+    error err() const noexcept { return err_; }
+    bool ok() const noexcept { return err_.ok(); }
+
+private:
+    error err_;
+    std::string_view whole_;
+    bool single_ = false;
+    wire::message scope_;
+    std::uint32_t number_ = 0;
+    unsigned width_ = 0;
+};
+
 // The elements of a tensor as their natural type T; an input range. A range
 // made for the wrong T is empty and carries the error (err()), so it can be
 // used directly in a range-for.
@@ -5229,6 +5267,29 @@ private:
     element_cursor cursor_;
     unsigned part_bits_ = 0;
     std::uint64_t size_ = 0;
+    error err_;
+};
+
+// The strings of a STRING tensor: views into the model's bytes, no copy.
+// Made for a tensor of another type, it is empty and carries the error.
+template <>
+class element_range<std::string_view> {
+public:
+    using iterator = string_range::iterator;
+
+    element_range() noexcept = default;
+    explicit element_range(error e) noexcept : err_(e) {}
+    explicit element_range(const string_range& strings) noexcept : strings_(strings) {}
+    error err() const noexcept { return err_; }
+    bool ok() const noexcept { return err_.ok(); }
+
+    iterator begin() const noexcept { return strings_.begin(); }
+    iterator end() const noexcept { return strings_.end(); }
+    std::uint64_t size() const noexcept { return strings_.size(); }
+    bool empty() const noexcept { return strings_.empty(); }
+
+private:
+    string_range strings_;
     error err_;
 };
 
@@ -5305,6 +5366,82 @@ private:
     error err_;
 };
 
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_TENSOR_RANGES_HPP
+// ---- include/onnxview/tensor_data.hpp ----
+// onnxview/tensor_data.hpp - the values of a tensor, wherever they live.
+//
+// A TensorProto keeps its payload in one of three places: `raw_data`
+// (little-endian fixed-width bytes), a typed repeated field (`float_data`,
+// `int32_data`, ... - protobuf varints or fixed32/fixed64), or an external
+// file (data_location == EXTERNAL). tensor_data hides the difference. Every
+// read is one of five verbs; each verb has a natural-type form (T = the
+// element type below) and, for numbers, a converted form (D = float or
+// double, complex elements giving two values, real then imaginary):
+//
+//   open     auto d = tensor_data::make(t [, ext]);   size, type, dims checked here
+//            (model_file::tensor(t) supplies ext; find_initializer(graph,
+//            name) finds t; describe_storage(t) says where, without reading)
+//   iterate  for (T x : d->elements<T>())             STRING: T = std::string_view
+//            for (D x : d->scalars<D>())              any numeric type, converted
+//   one      d->at<T>(k)   d->double_at(k, &imag)     O(1) raw/external, O(k) typed
+//   view     d->as_span<T>()                          zero-copy array, when possible
+//            d->blocks()   d->bytes()                 zero-copy bytes in raw_data layout
+//   copy     d->copy_to(T* out, n)   d->copy_as(D* out, n)   any storage, into your buffer
+//
+// A range, span or copy asked for with the wrong type is an error value (a
+// range made for the wrong type is empty and carries err()). The lowest
+// level, element bit patterns as stored, is element_cursor
+// (onnxview/tensor_decode.hpp).
+//
+// Old names (before the verbs above):
+//   copy_elements(t, out, n, ext)  -> tensor_data::make(t, ext)->copy_to(out, n)
+//   copy_scalars(t, out, n, ext)   -> tensor_data::make(t, ext)->copy_as(out, n)
+//   element_span<T>(t, ext)        -> tensor_data::make(t, ext)->as_span<T>()
+//   d.strings()                    -> d.elements<std::string_view>()
+//   (a loop over graph.initializer() comparing names -> find_initializer)
+//
+// A tensor_view may come from an initializer, an attribute (t / tensors),
+// a sparse tensor's values/indices (onnxview/sparse_data.hpp), a
+// sequence/optional, or a standalone TensorProto file (parse_tensor); all
+// are the same here.
+//
+// Natural element types (element_type_t<D> in data_types.hpp): FLOAT float;
+// UINT8 uint8_t; INT8 int8_t; UINT16 uint16_t; INT16 int16_t; INT32 int32_t;
+// INT64 int64_t; STRING std::string_view; BOOL bool; FLOAT16 and BFLOAT16
+// the uint16_t bit pattern; DOUBLE double; UINT32 uint32_t; UINT64 uint64_t;
+// COMPLEX64 std::complex<float>; COMPLEX128 std::complex<double>; the FLOAT8
+// types, FLOAT8E8M0 and FLOAT4E2M1 the uint8_t bit pattern; UINT4/UINT2
+// uint8_t and INT4/INT2 int8_t, one unpacked (sign-extended) value per
+// element. Narrow-float patterns decode with onnxview/float_formats.hpp, or
+// all at once through scalars<float/double>() and copy_as().
+//
+// Validation: the rules of onnxview/tensor_storage.hpp (stricter than
+// onnx.checker), applied by make().
+//
+// Cost and copies. make() is linear in the tensor's own fields (it counts
+// the typed field's entries; raw_data is checked in O(1)); it allocates
+// nothing and copies nothing. elements() and scalars() decode on the fly:
+// no copy of the payload, one element at a time (raw: memcpy of one
+// little-endian element, so unaligned bytes and big-endian hosts are fine).
+// as_span() is the only zero-copy *array* view; copy_to() and copy_as() copy
+// into the caller's buffer.
+//
+// Lifetime: a tensor_data, its ranges and spans are valid while the model
+// bytes (and, for external tensors, the bytes returned by the source) are.
+#ifndef ONNXVIEW_TENSOR_DATA_HPP
+#define ONNXVIEW_TENSOR_DATA_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+
+
+namespace onnxview {
+
 // ---------------------------------------------------------------------------
 // A validated tensor payload: its type, element count and location. Small
 // (no copy of the data); valid while the model bytes (and fetched external
@@ -5313,7 +5450,7 @@ class tensor_data {
 public:
     tensor_data() noexcept = default;
 
-    // Validates t (all rules at the top of this file) and locates its
+    // Validates t (the rules of onnxview/tensor_storage.hpp) and locates its
     // payload; EXTERNAL tensors are fetched through `ext` (required for them,
     // ignored otherwise). Linear in t's own fields; allocates nothing.
     static result<tensor_data> make(const tensor_view& t,
@@ -5340,17 +5477,19 @@ public:
         return info_ != nullptr && info_->natural == natural_type_of_v<T>;
     }
 
-    // The elements as natural type T, decoded on the fly (no copy). If T is
-    // not the natural type the range is empty with err() bad_data_type
-    // (STRING: use strings()).
+    // ITERATE: the elements as natural type T, decoded on the fly (no copy);
+    // STRING tensors as std::string_view into the model's bytes. If T is not
+    // the natural type the range is empty with err() bad_data_type.
     template <class T>
     element_range<T> elements() const noexcept {
-        static_assert(!std::is_same<T, std::string_view>::value, "use strings() for STRING tensors");
         if (!holds<T>()) return element_range<T>(error(errc::bad_data_type, storage_.offset));
-        return element_range<T>(element_cursor(*this), info_->part_bits(), size());
+        if constexpr (std::is_same<T, std::string_view>::value)
+            return element_range<T>(strings_);
+        else
+            return element_range<T>(element_cursor(*this), info_->part_bits(), size());
     }
 
-    // Every numeric element converted to float or double (narrow floats
+    // ITERATE, converted: every numeric element as float or double (narrow floats
     // exactly; int64 and double to float rounded to nearest); complex
     // elements give two scalars, real then imaginary. No copy. For STRING
     // the range is empty with err() bad_data_type.
@@ -5365,11 +5504,7 @@ public:
         return info_ && info_->kind == element_kind::complex ? 2 * size() : size();
     }
 
-    // The strings of a STRING tensor (views into the buffer, no copy); an
-    // empty range for other types (check holds<std::string_view>()).
-    string_range strings() const noexcept { return strings_; }
-
-    // BLOCKS (zero-copy): the payload in raw_data layout as blocks of bytes,
+    // VIEW the bytes (zero-copy): the payload in raw_data layout as blocks of bytes,
     // for loops that convert many elements at a time: raw and external
     // storage give bytes() as one block; FLOAT, DOUBLE and COMPLEX typed
     // fields give each packed chunk of float_data/double_data (and each
@@ -5387,7 +5522,7 @@ public:
         return byte_blocks(typed_scope_, typed_number_, width);
     }
 
-    // ZERO-COPY: the elements as a span over the model (or external) bytes.
+    // VIEW the elements (zero-copy): a span over the model (or external) bytes.
     // Only when T is the natural type, the type is at least one byte wide
     // (not UINT4/INT4/FLOAT4E2M1/UINT2/INT2), the payload is raw or external
     // - or a FLOAT/DOUBLE/COMPLEX typed field stored as ONE packed chunk -
@@ -5397,7 +5532,7 @@ public:
     // in O(N)), not_little_endian, unaligned. On error use copy_to().
     template <class T>
     result<span<const T>> as_span() const noexcept {
-        static_assert(!std::is_same<T, std::string_view>::value, "use strings() for STRING tensors");
+        static_assert(!std::is_same<T, std::string_view>::value, "STRING tensors: elements<std::string_view>()");
         if (!holds<T>() || info_->sub_byte()) return error(errc::bad_data_type, storage_.offset);
         if (size() == 0) return span<const T>();
         const char* p = contiguous_payload();
@@ -5456,7 +5591,7 @@ public:
         return n;
     }
 
-    // Element k as natural type T: O(1) for raw/external payloads, O(k) for
+    // ONE ELEMENT: element k as natural type T: O(1) for raw/external payloads, O(k) for
     // typed ones. Errors: bad_data_type (wrong T), not_found (k >= N).
     template <class T>
     result<T> at(std::uint64_t k) const noexcept {
@@ -5507,33 +5642,6 @@ inline element_cursor::element_cursor(const tensor_data& d) noexcept {
     else
         p_ = d.bytes_.data();
     if (d.storage_.kind == storage_kind::none) remaining_ = 0;
-}
-
-// --- Free-function forms (each validates the tensor like tensor_data::make) ---
-
-// COPY: as tensor_data::copy_to. The most direct "give me the numbers" call.
-template <class T>
-result<std::uint64_t> copy_elements(const tensor_view& t, T* out, std::size_t capacity,
-                                    const external_payload_source* ext = nullptr) noexcept {
-    auto d = tensor_data::make(t, ext);
-    if (!d) return d.err();
-    return d->copy_to(out, capacity);
-}
-// COPY with conversion: as tensor_data::copy_as.
-template <class D>
-result<std::uint64_t> copy_scalars(const tensor_view& t, D* out, std::size_t capacity,
-                                   const external_payload_source* ext = nullptr) noexcept {
-    auto d = tensor_data::make(t, ext);
-    if (!d) return d.err();
-    return d->copy_as(out, capacity);
-}
-// ZERO-COPY: as tensor_data::as_span.
-template <class T>
-result<span<const T>> element_span(const tensor_view& t,
-                                   const external_payload_source* ext = nullptr) noexcept {
-    auto d = tensor_data::make(t, ext);
-    if (!d) return d.err();
-    return d->as_span<T>();
 }
 
 }  // namespace onnxview
@@ -6603,6 +6711,34 @@ bool narrow_float_to_float(std::int32_t t, std::uint32_t bits, float& out) noexc
 }
 
 }  // namespace onnxview
+// ---- src/model/initializer.cpp ----
+// Initializer lookup by name (include/onnxview/initializer.hpp).
+
+namespace onnxview {
+
+result<initializer_ref> find_initializer(const graph_view& g, std::string_view name) noexcept {
+    if (!g.ok()) return g.err();
+    initializer_ref found;
+    for (const tensor_view& t : g.initializer()) {
+        if (!t.ok()) return t.err();
+        if (t.name() != name) continue;
+        found.dense = t;
+        return found;
+    }
+    for (const sparse_tensor_view& s : g.sparse_initializer()) {
+        if (!s.ok()) return s.err();
+        const tensor_view values = s.values();
+        if (!values.ok()) return values.err();
+        if (values.name() != name) continue;
+        found.is_sparse = true;
+        found.sparse = s;
+        return found;
+    }
+    const wire::message& m = g.wire_message();
+    return error(errc::not_found, m.offset_of(m.begin()));
+}
+
+}  // namespace onnxview
 // ---- src/model/schema_table.cpp ----
 // Generated by scripts/gen_schema.py from schema/onnx.schema; do not edit.
 //
@@ -7467,7 +7603,7 @@ error validate_tree(const char* data, std::size_t size, const schema::message_de
 // ---- src/model/tensor_data.cpp ----
 // Tensor payloads: validation, location and the non-template accessors.
 // The rules (and why they are stricter than onnx.checker) are listed at the
-// top of include/onnxview/tensor_data.hpp.
+// top of include/onnxview/tensor_storage.hpp.
 
 namespace onnxview {
 
