@@ -108,6 +108,9 @@ void keep_or_destroy(Tree tree) {
     if (kept_trees) kept_trees->push_back(std::make_shared<Tree>(std::move(tree)));
 }
 
+// A walk over bytes already in memory: competitor::walk.
+using walk_bytes_fn = bool (*)(const char* data, std::size_t size, bool payloads, walk_result& r, std::string& err);
+
 // A competitor: the same three entry points for every library.
 struct competitor {
     const char* name;
@@ -122,6 +125,12 @@ struct competitor {
     // a one-off read, then walk.
     bool (*open_walk)(const char* path, bool payloads, walk_result& r, std::string& err);
 };
+
+// Shared by the two onnxview competitors (walk_onnxview.cpp): workload 1,
+// and the opening of workloads 4 and 5 (the hints a one-off reader gives).
+bool open_onnxview(const char* path, walk_result& r, std::string& err);
+bool open_onnxview_then_walk(const char* path, bool payloads, walk_bytes_fn walk_bytes, walk_result& r,
+                             std::string& err);
 
 extern const competitor onnxview_competitor;        // cursors
 extern const competitor onnxview_views_competitor;  // views

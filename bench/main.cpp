@@ -217,9 +217,7 @@ bool load(model& m) {
     return true;
 }
 
-using walk_fn = bool (*)(const char*, std::size_t, bool, walk_result&, std::string&);
-
-bool walk_all(const model& m, walk_fn fn, bool payloads, walk_result& total, std::string& err) {
+bool walk_all(const model& m, walk_bytes_fn fn, bool payloads, walk_result& total, std::string& err) {
     for (const auto& f : m.files) {
         walk_result r;
         if (!fn(f.data(), f.size(), payloads, r, err)) return false;

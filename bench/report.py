@@ -193,9 +193,10 @@ def main():
     w("## Workload 4: cold open + metadata walk (fresh process, posix_fadvise DONTNEED first)\n")
     w("Wall time (the disk is the point), median of the fresh-process runs; `read` is "
       "/proc/self/io read_bytes of the process, `resident` the file's pages in the page cache "
-      "afterwards (mincore), both as a share of the file. onnxview and protozero map with "
-      "MADV_RANDOM, libprotobuf with MADV_SEQUENTIAL (it reads every byte); libprotobuf's "
-      "messages are destroyed after the clock stops.\n")
+      "afterwards (mincore), both as a share of the file. onnxview maps with "
+      "`advise_metadata_reads` (random access, the metadata found by a scan of the model's "
+      "structure prefetched), protozero with MADV_RANDOM, libprotobuf with MADV_SEQUENTIAL "
+      "(it reads every byte); libprotobuf's messages are destroyed after the clock stops.\n")
     w("| model | " + " | ".join(f"{c} s (read, resident)" for c in COMPETITORS) +
       " | libprotobuf / onnxview |")
     w("|---" * (2 + len(COMPETITORS)) + "|")

@@ -4,6 +4,7 @@
 
 #include "common.hpp"
 #include "onnxview/file.hpp"
+#include "onnxview/metadata_reads.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
 
@@ -215,19 +216,27 @@ bool open_onnxview(const char* path, walk_result& r, std::string& err) {
     return true;
 }
 
-namespace {
-
-bool open_walk(const char* path, bool payloads, walk_result& r, std::string& err) {
+// Workloads 4 and 5 for both onnxview competitors: the file opened as a
+// one-off reader would open it, then walked by `walk_bytes`.
+bool open_onnxview_then_walk(const char* path, bool payloads, walk_bytes_fn walk_bytes, walk_result& r,
+                             std::string& err) {
     open_options o;
-    // Metadata: scattered small reads, no read-ahead into tensor payloads.
-    // Full walk: every byte once, front to back.
-    o.hint = payloads ? access_hint::sequential : access_hint::random;
+    // Full walk: every byte once, front to back. Metadata: the plan of
+    // onnxview/metadata_reads.hpp (what model_reads::metadata does).
+    if (payloads) o.hint = access_hint::sequential;
     auto f = mapped_file::open(path, o);
     if (!f) {
         err = std::string("mapped_file::open: ") + errc_name(f.err().code);
         return false;
     }
-    return walk(f->data(), f->size(), payloads, r, err);
+    if (!payloads) (void)advise_metadata_reads(*f);
+    return walk_bytes(f->data(), f->size(), payloads, r, err);
+}
+
+namespace {
+
+bool open_walk(const char* path, bool payloads, walk_result& r, std::string& err) {
+    return open_onnxview_then_walk(path, payloads, walk, r, err);
 }
 
 }  // namespace

@@ -373,21 +373,10 @@ bool walk(const char* data, std::size_t size, bool payloads, walk_result& r, std
 }
 
 bool open_walk(const char* path, bool payloads, walk_result& r, std::string& err) {
-    open_options o;
-    o.hint = payloads ? access_hint::sequential : access_hint::random;
-    auto f = mapped_file::open(path, o);
-    if (!f) {
-        err = std::string("mapped_file::open: ") + errc_name(f.err().code);
-        return false;
-    }
-    return walk(f->data(), f->size(), payloads, r, err);
+    return open_onnxview_then_walk(path, payloads, walk, r, err);
 }
 
 }  // namespace
-
-// Workload 1 is the same for both onnxview competitors: a mapped file and
-// the model's view (walk_onnxview.cpp).
-bool open_onnxview(const char* path, walk_result& r, std::string& err);
 
 const competitor onnxview_competitor = {"onnxview", open_onnxview, walk, open_walk};
 

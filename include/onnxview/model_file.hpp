@@ -31,11 +31,13 @@ namespace onnxview {
 // the system reads ahead from disk, never what is read.
 enum class model_reads : std::uint8_t {
     everything = 0,  // the system's default read-ahead
-    // The graph, not the weights. A file of model_file::metadata_hint_from
-    // bytes or more is advised random access (this replaces file.hint), so a
-    // cold page fault on a tensor's header does not read the weights around
-    // it; tensor() and sparse_tensor() turn read-ahead back on for the bytes
-    // of the tensor they read. Smaller files keep the default.
+    // The graph, not the weights: open() applies advise_metadata_reads
+    // (onnxview/metadata_reads.hpp; this replaces file.hint), which prefetches
+    // the metadata it finds by the model's structure and advises random
+    // access elsewhere, so a cold page fault on a tensor's header does not
+    // read the weights around it. tensor() and sparse_tensor() turn
+    // read-ahead back on for the bytes of the tensor they read. Files under
+    // metadata_read_limits::whole_below (4 MiB) are prefetched whole.
     metadata,
 };
 
@@ -60,10 +62,6 @@ struct model_file_options {
 
 class model_file {
 public:
-    // model_reads::metadata advises random access from this file size on.
-    // Below it a file is mostly metadata and reads faster with read-ahead.
-    static constexpr std::uint64_t metadata_hint_from = std::uint64_t(256) << 20;
-
     model_file() noexcept = default;
 
     // Opens and maps `path`, parses the root ModelProto's own fields (or

@@ -6,7 +6,8 @@
 //                                                   tensor payloads of every data type
 //   check.hpp                                       model validation (onnx.checker rules)
 //   text_format.hpp, json_format.hpp, field_path.hpp printers and error paths
-//   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp
+//   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp,
+//   metadata_reads.hpp
 //                                                   files, mmap, external data
 #ifndef ONNXVIEW_ONNXVIEW_HPP
 #define ONNXVIEW_ONNXVIEW_HPP
@@ -16,6 +17,7 @@
 #include "onnxview/decimal.hpp"
 #include "onnxview/field_path.hpp"
 #include "onnxview/json_format.hpp"
+#include "onnxview/metadata_reads.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/sparse_data.hpp"
 #include "onnxview/text_format.hpp"

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "onnxview/metadata_reads.hpp"
 #include "onnxview/verify.hpp"
 
 namespace onnxview {
@@ -13,17 +14,8 @@ result<model_file> model_file::open(const char* path, const model_file_options& 
     if (!file) return file.err();
     model_file mf;
     mf.file_ = std::move(file.value());
-    if (options.reads == model_reads::metadata && mf.file_.size() >= metadata_hint_from) {
-        // Under the default hint a cold page fault reads the disk's whole
-        // read-ahead window (8 MiB on a virtio disk), so touching the header
-        // of every ~1 MB tensor of bench/cache/weights.onnx read all 1.5 GB
-        // (onnxview info: 3.7 s cold); with random access 6 MB (0.26 s).
-        // Small files are mostly metadata and read faster with read-ahead
-        // (the 30 MB, 100k-node bench/cache/meta.onnx: 0.48 s cold, 1.5 s
-        // with random access), hence the threshold. A refused hint changes
-        // nothing.
-        mf.read_ahead_off_ = mf.file_.advise(access_hint::random).ok();
-    }
+    // Before the first byte is read: a cold page fault's read-around depends on it.
+    if (options.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
     const std::string_view bytes = mf.file_.bytes();
     error malformed;
     if (options.verify) malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, options.parse);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "onnxview/metadata_reads.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/sparse_data.hpp"
 
@@ -181,9 +182,9 @@ TEST_CASE("model_file model_reads::metadata reads the same values, small or big"
         ++ib;
     }
 
-    // One UINT8 initializer of more than metadata_hint_from bytes, all zero:
-    // the file is advised random access, and the tensor read ahead.
-    const std::uint64_t n = model_file::metadata_hint_from + 7;
+    // One UINT8 initializer of more than metadata_read_limits::whole_below
+    // bytes, all zero: the file is advised random access, and the tensor read ahead.
+    const std::uint64_t n = metadata_read_limits().whole_below + 7;
     const std::string tensor_head = "\x08" + varint(n) + "\x10\x02" + varint(9 << 3 | 2) + varint(n);
     const std::string graph_head = varint(5 << 3 | 2) + varint(tensor_head.size() + n) + tensor_head;
     const std::string head = "\x08\x08" + varint(7 << 3 | 2) + varint(graph_head.size() + n) + graph_head;

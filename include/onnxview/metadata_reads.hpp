@@ -1,0 +1,93 @@
+// onnxview/metadata_reads.hpp - how a mapped model is read from disk when only
+// its graph (not its weights) will be read.
+//
+//   auto f = onnxview::mapped_file::open("net.onnx");
+//   onnxview::advise_metadata_reads(*f);        // before the first view is made
+//   onnxview::model_view m = onnxview::parse_model(f->data(), f->size());
+//
+// model_file does this for model_reads::metadata; the benchmark's onnxview
+// walks do the same.
+//
+// Why. A cold page fault under the system's default advice reads the disk's
+// whole read-around window (8 MiB on a virtio disk) around the page, so
+// touching the header of every ~1 MB tensor of a weights-heavy file reads the
+// whole file. Random access everywhere fixes that but turns a metadata-dense
+// file (100k nodes in 30 MB) into one synchronous disk read per 4 KiB page.
+// The plan below tells the two apart by the model's structure, not its size:
+//
+//   1. The whole mapping is advised random access: a page fault reads its
+//      page and no more.
+//   2. One scan reads the tags of the ModelProto's fields and, recursively,
+//      of every message field of payload_from bytes or more (graphs, nodes
+//      with subgraphs, big tensors: which fields are messages comes from the
+//      schema). Length-delimited fields shorter than that are metadata; longer
+//      ones that are not messages (raw_data, packed numbers, long strings)
+//      are payloads, skipped by their length and never touched.
+//   3. While the scan walks through metadata it prefetches ahead of itself
+//      (willneed, which starts the reads without waiting for them), in a
+//      window that starts at first_window bytes and doubles up to
+//      max_window while the metadata continues; skipping a payload resets it.
+//      So the views that follow find the metadata in memory, a dense file is
+//      read in a few large requests, and at most one window (plus the page of
+//      each tensor's header) is read past the end of a metadata run.
+//
+// Step 2 costs one pass over the top-level tags (about 1 ms for 100k nodes)
+// and allocates nothing. Files under whole_below bytes skip steps 1-3 and are
+// prefetched whole. Willneed rather than normal advice over the metadata:
+// its extent is known only as the scan meets it, and advice per range would
+// split the mapping into thousands of kernel areas (one per payload).
+// Hints change speed, never results; a malformed model ends the scan where
+// it stops being readable, and the views report the error as usual.
+#ifndef ONNXVIEW_METADATA_READS_HPP
+#define ONNXVIEW_METADATA_READS_HPP
+
+#include <cstdint>
+#include <string_view>
+
+#include "onnxview/file.hpp"
+#include "onnxview/schema.hpp"
+
+namespace onnxview {
+
+// The sizes of the plan. Defaults measured on bench/cache/meta.onnx and
+// weights.onnx (bench/analysis.md, 2026-12-01).
+struct metadata_read_limits {
+    // A length-delimited field this long or longer is a payload (or, when the
+    // schema says it is a message, scanned inside); shorter fields are
+    // metadata and prefetched with their neighbours.
+    std::uint64_t payload_from = std::uint64_t(16) << 10;
+    // The first prefetch of a metadata run: one page, the one its next tag
+    // would fault in anyway.
+    std::uint64_t first_window = std::uint64_t(4) << 10;
+    std::uint64_t max_window = std::uint64_t(2) << 20;
+    // Smaller files are prefetched whole: one request, no scan.
+    std::uint64_t whole_below = std::uint64_t(4) << 20;
+    // Messages nested deeper than this are not scanned (nor prefetched).
+    unsigned max_depth = 64;
+};
+
+// Receives the plan's advice, in the order it must be given: each call
+// before the scan reads past it. length 0 means to the end of the file.
+struct advice_recipient {
+    void (*advise)(void* user_data, access_hint hint, std::uint64_t offset, std::uint64_t length) = nullptr;
+    void* user_data = nullptr;
+};
+
+// The plan for the serialized message `bytes` of type `root` (normally
+// schema::msg_ModelProto), given to `to`: either willneed over the whole of
+// a file under whole_below, or random over the whole file followed by
+// willneed over the metadata ranges as the scan reaches them (ascending,
+// never overlapping). Reads tags and lengths only.
+void plan_metadata_reads(std::string_view bytes, const schema::message_desc& root, const advice_recipient& to,
+                         const metadata_read_limits& limits = {}) noexcept;
+
+// The plan applied to a mapped ModelProto file. Returns true when the file
+// was advised random access (read-ahead is then off outside the prefetched
+// metadata: turn it back on with file.advise(access_hint::sequential, ...)
+// for a payload that will be read whole). False, and nothing advised, for
+// storage other than a mapping.
+bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_METADATA_READS_HPP

@@ -1,0 +1,137 @@
+// The read plan of a metadata walk (see onnxview/metadata_reads.hpp).
+#include "onnxview/metadata_reads.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "onnxview/wire.hpp"
+
+namespace onnxview {
+
+namespace {
+
+// Pages are at least this big on every host onnxview runs on; the plan only
+// uses it to decide which bytes a touched tag has already brought in.
+constexpr std::uint64_t page_bytes = 4096;
+// A tag and a length: what the scan reads at the start of a field.
+constexpr std::uint64_t field_head_bytes = 5 + 10;
+
+class metadata_scan {
+public:
+    metadata_scan(std::string_view bytes, const advice_recipient& to, const metadata_read_limits& limits) noexcept
+        : base_(bytes.data()), to_(to), limits_(limits), window_(limits.first_window) {}
+
+    // Scans the fields of the message [p, end) of type `desc` (null: unknown
+    // type, nothing is descended into). False when the bytes stop being
+    // readable: the scan ends there.
+    bool scan(const char* p, const char* end, const schema::message_desc* desc, unsigned depth) noexcept {
+        while (p != end) {
+            about_to_read(p, end);
+            std::uint32_t number = 0;
+            wire::wire_type type{};
+            if (wire::decode_tag(p, end, number, type) != errc::ok) return false;
+            const char* payload = nullptr;
+            std::uint64_t length = 0;
+            bool ok = false;
+            switch (type) {
+                case wire::wire_type::varint: ok = wire::decode_value<wire::wire_type::varint>(p, end, payload, length); break;
+                case wire::wire_type::fixed64: ok = wire::decode_value<wire::wire_type::fixed64>(p, end, payload, length); break;
+                case wire::wire_type::fixed32: ok = wire::decode_value<wire::wire_type::fixed32>(p, end, payload, length); break;
+                case wire::wire_type::length_delimited:
+                    ok = wire::decode_value<wire::wire_type::length_delimited>(p, end, payload, length);
+                    break;
+                default: return false;  // groups: not in ONNX
+            }
+            if (!ok) return false;
+            if (type != wire::wire_type::length_delimited || length < limits_.payload_from) {
+                in_metadata_ = true;
+                continue;
+            }
+            const schema::field_desc* f = desc ? desc->find(number) : nullptr;
+            if (f && f->type == schema::type::message && depth < limits_.max_depth) {
+                // Its fields are read like the parent's: the metadata run goes on.
+                if (!scan(payload, p, f->message, depth + 1)) return false;
+            } else {
+                in_metadata_ = false;  // a payload, skipped: the next run starts small
+                window_ = limits_.first_window;
+            }
+        }
+        return true;
+    }
+
+private:
+    // The scan is about to read a field's head at p. Inside a metadata run
+    // the bytes from there on are prefetched, a window at a time; after a
+    // payload only p's own page is faulted in (the mapping is random access),
+    // since the next bytes may be the next payload.
+    void about_to_read(const char* p, const char* end) noexcept {
+        const auto at = static_cast<std::uint64_t>(p - base_);
+        const auto limit = static_cast<std::uint64_t>(end - base_);
+        const std::uint64_t head_end = std::min(limit, at + field_head_bytes);
+        // Once a run has needed a few windows it is likely to go on: the next
+        // window is asked for half a window early, so the disk works while the
+        // scan reads. Not earlier: a short run (a bias tensor between two
+        // weights) would read that lead from the next payload.
+        const std::uint64_t lead = window_ >= 8 * limits_.first_window ? window_ / 2 : 0;
+        if (head_end + lead <= ahead_ || (head_end <= ahead_ && !in_metadata_)) return;
+        if (!in_metadata_) {
+            ahead_ = (head_end + page_bytes - 1) / page_bytes * page_bytes;
+            return;
+        }
+        // From ahead_, not p: the bytes between are the body of the field
+        // before, metadata too.
+        const std::uint64_t from = ahead_;
+        if (from >= limit) return;
+        const std::uint64_t length = std::min(window_, limit - from);
+        to_.advise(to_.user_data, access_hint::willneed, from, length);
+        ahead_ = from + length;
+        window_ = std::min(window_ * 2, limits_.max_window);
+    }
+
+    const char* base_;
+    advice_recipient to_;
+    metadata_read_limits limits_;
+    std::uint64_t ahead_ = 0;  // bytes below this are in memory or on their way
+    std::uint64_t window_;
+    bool in_metadata_ = false;  // the last field read was metadata
+};
+
+// Linux reads at most the device's read-ahead size (read_ahead_kb, 128 KiB by
+// default; 8 MiB on the benchmark's virtio disk) per willneed call, so longer
+// ranges are given in pieces of that default size.
+constexpr std::uint64_t willneed_piece = std::uint64_t(128) << 10;
+
+void advise_file(void* user_data, access_hint hint, std::uint64_t offset, std::uint64_t length) {
+    const auto& file = *static_cast<const mapped_file*>(user_data);
+    if (hint != access_hint::willneed || length == 0) {
+        (void)file.advise(hint, offset, length);  // a refused hint changes nothing
+        return;
+    }
+    for (std::uint64_t done = 0; done < length; done += willneed_piece)
+        (void)file.advise(hint, offset + done, std::min(willneed_piece, length - done));
+}
+
+}  // namespace
+
+void plan_metadata_reads(std::string_view bytes, const schema::message_desc& root, const advice_recipient& to,
+                         const metadata_read_limits& limits) noexcept {
+    if (bytes.empty() || to.advise == nullptr) return;
+    if (bytes.size() < limits.whole_below) {
+        to.advise(to.user_data, access_hint::willneed, 0, 0);
+        return;
+    }
+    to.advise(to.user_data, access_hint::random, 0, 0);
+    metadata_scan scan(bytes, to, limits);
+    (void)scan.scan(bytes.data(), bytes.data() + bytes.size(), &root, 0);
+}
+
+bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& limits) noexcept {
+    if (file.kind() != mapped_file::storage::mapped) return false;
+    advice_recipient to;
+    to.advise = advise_file;
+    to.user_data = const_cast<mapped_file*>(&file);
+    plan_metadata_reads(file.bytes(), schema::msg_ModelProto, to, limits);
+    return file.size() >= limits.whole_below;
+}
+
+}  // namespace onnxview
