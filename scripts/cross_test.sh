@@ -124,6 +124,10 @@ for t in tests:
     if t["name"] in excluded or any(s.endswith((":cli", ":reencode")) for s in t["suite"]) or not t["cmd"]:
         continue
     exe = t["cmd"][0]
+    # Only programs built for the target (not e.g. python3 running a
+    # generator check on the build machine).
+    if not os.path.abspath(exe).startswith(os.path.abspath(build) + os.sep):
+        continue
     if which == "built" and not os.path.exists(exe):
         continue
     print(t["name"], os.path.relpath(exe, build))
