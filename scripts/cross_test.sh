@@ -91,6 +91,19 @@ if [ "$target" = mingw ]; then
         run_tests=0
     fi
 fi
+if [ "$target" = m32 ]; then
+    # Natively through the i686 loader where the kernel runs 32-bit programs;
+    # some kernels are built without that (exec fails with ENOEXEC): there,
+    # under qemu-i386 (qemu-user), as s390x.
+    probe="$local_dir/probe32"
+    echo 'int main(void) { return 0; }' >"$probe.c"
+    if i686-linux-gnu-gcc "$probe.c" -o "$probe" 2>/dev/null && ! "$probe" 2>/dev/null &&
+        command -v qemu-i386 >/dev/null; then
+        wrapper="exe_wrapper = ['qemu-i386', '-L', '/usr/i686-linux-gnu']"
+        echo "cross_test.sh: this kernel does not run 32-bit programs: tests run under qemu-i386" >&2
+        case_filter[io]='~"mapped_file: a sparse file over 4 GiB maps with small RSS"'
+    fi
+fi
 {
     echo "[binaries]"
     echo "pkgconfig = 'pkg-config'"
