@@ -26,8 +26,8 @@
 #include <cstdint>
 #include <iterator>
 #include <new>
-#include <type_traits>
 #include <string_view>
+#include <type_traits>
 
 #include "onnxview/wire_repeated.hpp"
 
@@ -187,10 +187,9 @@ struct layout_ref {
 error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
                     std::uint32_t* counts) noexcept;
 
-// Storage for a value built in place only when it is needed: ranges and
-// iterators over empty fields (most of an attribute's) build no message and
-// no cursor. Building and copying them cost more than the loop over a short
-// range (callgrind, bench/analysis.md).
+// Storage for a value built in place only when it is needed: the current
+// element of a message_range iterator, which begin() and end() over empty
+// ranges (most of an attribute's) never build.
 template <class T>
 union in_place {
     static_assert(std::is_trivially_copyable<T>::value && std::is_trivially_destructible<T>::value,
@@ -209,9 +208,7 @@ class message_range {
 public:
     message_range() noexcept = default;
     message_range(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
-        : number_(number), count_(count) {
-        if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
-    }
+        : scope_(scope), number_(number), count_(count) {}
 
     class iterator {
     public:
@@ -223,11 +220,8 @@ public:
 
         iterator() noexcept = default;
         explicit iterator(const message_range& r) noexcept
-            : number_(r.number_), remaining_(r.count_) {
-            if (remaining_ != 0) {  // an empty range builds no cursor
-                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
-                advance();
-            }
+            : cursor_(r.scope_), number_(r.number_), remaining_(r.count_) {
+            if (remaining_ != 0) advance();
         }
         // Valid while the iterator is not at the end.
         const View& operator*() const noexcept {
@@ -255,10 +249,10 @@ public:
                 return;
             }
             wire::field f;
-            while (cursor_.v.next(f)) {
+            while (cursor_.next(f)) {
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
-                    ::new (static_cast<void*>(&current_.v)) View(cursor_.v.child(f));
+                    ::new (static_cast<void*>(&current_.v)) View(cursor_.child(f));
                     done_ = false;
                     return;
                 }
@@ -266,14 +260,14 @@ public:
             done_ = true;  // the scope was validated when the parent was indexed
         }
 
+        wire::message::cursor cursor_;
+        std::uint32_t number_ = 0;
+        std::uint32_t remaining_ = 0;
+        bool done_ = true;
         // The current element, built in place by advance() and not before:
         // default-constructing a view (its counts zeroed) for every begin() and
         // end(), most of them over empty ranges, cost about a tenth of a
         // metadata walk (callgrind, bench/analysis.md).
-        detail::in_place<wire::message::cursor> cursor_;
-        std::uint32_t number_ = 0;
-        std::uint32_t remaining_ = 0;
-        bool done_ = true;
         detail::in_place<View> current_;
     };
 
@@ -290,7 +284,7 @@ public:
     }
 
 private:
-    detail::in_place<wire::message> scope_;  // built when count_ != 0
+    wire::message scope_;
     std::uint32_t number_ = 0;
     std::uint32_t count_ = 0;
 };
@@ -300,9 +294,7 @@ class string_range {
 public:
     string_range() noexcept = default;
     string_range(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
-        : number_(number), count_(count) {
-        if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
-    }
+        : scope_(scope), number_(number), count_(count) {}
 
     class iterator {
     public:
@@ -314,11 +306,8 @@ public:
 
         iterator() noexcept = default;
         explicit iterator(const string_range& r) noexcept
-            : number_(r.number_), remaining_(r.count_) {
-            if (remaining_ != 0) {  // an empty range builds no cursor
-                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
-                advance();
-            }
+            : cursor_(r.scope_), number_(r.number_), remaining_(r.count_) {
+            if (remaining_ != 0) advance();
         }
         std::string_view operator*() const noexcept {
             ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
@@ -341,7 +330,7 @@ public:
                 return;
             }
             wire::field f;
-            while (cursor_.v.next(f)) {
+            while (cursor_.next(f)) {
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
                     current_ = f.bytes();
@@ -352,7 +341,7 @@ public:
             done_ = true;
         }
 
-        detail::in_place<wire::message::cursor> cursor_;
+        wire::message::cursor cursor_;
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;
@@ -372,7 +361,7 @@ public:
     }
 
 private:
-    detail::in_place<wire::message> scope_;  // built when count_ != 0
+    wire::message scope_;
     std::uint32_t number_ = 0;
     std::uint32_t count_ = 0;
 };

@@ -95,12 +95,13 @@ public:
 
         iterator() noexcept = default;  // the end iterator
         explicit iterator(const repeated* owner) noexcept
-            : owner_(owner), remaining_(owner->occurrences_ != 0 ? owner->occurrences_ + 1u : 0u) {
-            if (owner->msg_.empty()) {  // an empty range (or field) builds no cursor
+            : owner_(owner),
+              cursor_(owner->msg_),
+              remaining_(owner->occurrences_ != 0 ? owner->occurrences_ + 1u : 0u) {
+            if (owner->msg_.empty()) {
                 owner_ = nullptr;
                 return;
             }
-            ::new (static_cast<void*>(&cursor_.c)) message::cursor(owner->msg_);
             advance();
         }
         value_type operator*() const noexcept {
@@ -138,7 +139,7 @@ public:
                 }
                 if (remaining_ == 1) return fail(error());  // the last occurrence is done
                 field f;
-                if (!cursor_.c.next(f)) return fail(cursor_.c.err());
+                if (!cursor_.next(f)) return fail(cursor_.err());
                 if (f.number != owner_->number_) continue;
                 if (f.type == Elem::unpacked_type) {
                     if (remaining_ != 0) --remaining_;
@@ -160,13 +161,8 @@ public:
             owner_ = nullptr;
         }
 
-        // Built in place when the range is not empty: see begin().
-        union cursor_storage {
-            message::cursor c;
-            cursor_storage() noexcept {}
-        };
         const repeated* owner_ = nullptr;
-        cursor_storage cursor_;
+        message::cursor cursor_;
         const char* p_ = nullptr;
         const char* packed_end_ = nullptr;
         // Occurrences not yet started, plus one (0: unknown, read to the end).
