@@ -18,6 +18,13 @@
 // m.graph().node().at(3).op_type() can be checked once with err() on the last
 // view. verify() (onnxview/verify.hpp) checks a whole model up front.
 //
+// Size: a view is its message handle (three pointers, the depth and one word
+// of merge path: merges are rare and handled out of line, see
+// onnxview/wire_message.hpp), its error, and a count and a slot per schema
+// field. A range iterator holds a cursor that is a reader plus merge state
+// touched only in a merged message, and the current element; ranges over
+// absent fields build neither.
+//
 // Lifetime: a view is valid while the bytes it was made over are.
 #ifndef ONNXVIEW_VIEW_HPP
 #define ONNXVIEW_VIEW_HPP
@@ -187,9 +194,12 @@ struct layout_ref {
 error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
                     std::uint32_t* counts) noexcept;
 
-// Storage for a value built in place only when it is needed: the current
-// element of a message_range iterator, which begin() and end() over empty
-// ranges (most of an attribute's) never build.
+// Storage for a value built in place only when it is needed: ranges and
+// iterators over empty fields (most of an attribute's) build no message, no
+// cursor and no current view. Even with a 40-byte message and a cursor that
+// leaves its merge state unset, building them for every begin() and end()
+// of the empty ranges cost 16% more instructions on the metadata walk
+// (callgrind, bench/analysis.md).
 template <class T>
 union in_place {
     static_assert(std::is_trivially_copyable<T>::value && std::is_trivially_destructible<T>::value,
@@ -208,7 +218,9 @@ class message_range {
 public:
     message_range() noexcept = default;
     message_range(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
-        : scope_(scope), number_(number), count_(count) {}
+        : number_(number), count_(count) {
+        if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
+    }
 
     class iterator {
     public:
@@ -220,8 +232,11 @@ public:
 
         iterator() noexcept = default;
         explicit iterator(const message_range& r) noexcept
-            : cursor_(r.scope_), number_(r.number_), remaining_(r.count_) {
-            if (remaining_ != 0) advance();
+            : number_(r.number_), remaining_(r.count_) {
+            if (remaining_ != 0) {  // an empty range builds no cursor
+                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
+                advance();
+            }
         }
         // Valid while the iterator is not at the end.
         const View& operator*() const noexcept {
@@ -249,10 +264,10 @@ public:
                 return;
             }
             wire::field f;
-            while (cursor_.next(f)) {
+            while (cursor_.v.next(f)) {
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
-                    ::new (static_cast<void*>(&current_.v)) View(cursor_.child(f));
+                    ::new (static_cast<void*>(&current_.v)) View(cursor_.v.child(f));
                     done_ = false;
                     return;
                 }
@@ -260,7 +275,7 @@ public:
             done_ = true;  // the scope was validated when the parent was indexed
         }
 
-        wire::message::cursor cursor_;
+        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;
@@ -284,7 +299,7 @@ public:
     }
 
 private:
-    wire::message scope_;
+    detail::in_place<wire::message> scope_;  // built when count_ != 0
     std::uint32_t number_ = 0;
     std::uint32_t count_ = 0;
 };
@@ -294,7 +309,9 @@ class string_range {
 public:
     string_range() noexcept = default;
     string_range(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
-        : scope_(scope), number_(number), count_(count) {}
+        : number_(number), count_(count) {
+        if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
+    }
 
     class iterator {
     public:
@@ -306,8 +323,11 @@ public:
 
         iterator() noexcept = default;
         explicit iterator(const string_range& r) noexcept
-            : cursor_(r.scope_), number_(r.number_), remaining_(r.count_) {
-            if (remaining_ != 0) advance();
+            : number_(r.number_), remaining_(r.count_) {
+            if (remaining_ != 0) {  // an empty range builds no cursor
+                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
+                advance();
+            }
         }
         std::string_view operator*() const noexcept {
             ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
@@ -330,7 +350,7 @@ public:
                 return;
             }
             wire::field f;
-            while (cursor_.next(f)) {
+            while (cursor_.v.next(f)) {
                 if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
                     --remaining_;
                     current_ = f.bytes();
@@ -341,7 +361,7 @@ public:
             done_ = true;
         }
 
-        wire::message::cursor cursor_;
+        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;
@@ -361,7 +381,7 @@ public:
     }
 
 private:
-    wire::message scope_;
+    detail::in_place<wire::message> scope_;  // built when count_ != 0
     std::uint32_t number_ = 0;
     std::uint32_t count_ = 0;
 };

@@ -9,6 +9,8 @@
 #ifndef ONNXVIEW_WIRE_REPEATED_HPP
 #define ONNXVIEW_WIRE_REPEATED_HPP
 
+#include <new>
+
 #include "onnxview/wire_message.hpp"
 
 namespace onnxview {
@@ -95,13 +97,12 @@ public:
 
         iterator() noexcept = default;  // the end iterator
         explicit iterator(const repeated* owner) noexcept
-            : owner_(owner),
-              cursor_(owner->msg_),
-              remaining_(owner->occurrences_ != 0 ? owner->occurrences_ + 1u : 0u) {
-            if (owner->msg_.empty()) {
+            : owner_(owner), remaining_(owner->occurrences_ != 0 ? owner->occurrences_ + 1u : 0u) {
+            if (owner->msg_.empty()) {  // an empty range (or field) builds no cursor
                 owner_ = nullptr;
                 return;
             }
+            ::new (static_cast<void*>(&cursor_.c)) message::cursor(owner->msg_);
             advance();
         }
         value_type operator*() const noexcept {
@@ -139,7 +140,7 @@ public:
                 }
                 if (remaining_ == 1) return fail(error());  // the last occurrence is done
                 field f;
-                if (!cursor_.next(f)) return fail(cursor_.err());
+                if (!cursor_.c.next(f)) return fail(cursor_.c.err());
                 if (f.number != owner_->number_) continue;
                 if (f.type == Elem::unpacked_type) {
                     if (remaining_ != 0) --remaining_;
@@ -161,8 +162,13 @@ public:
             owner_ = nullptr;
         }
 
+        // Built in place when the range is not empty: see begin().
+        union cursor_storage {
+            message::cursor c;
+            cursor_storage() noexcept {}
+        };
         const repeated* owner_ = nullptr;
-        message::cursor cursor_;
+        cursor_storage cursor_;
         const char* p_ = nullptr;
         const char* packed_end_ = nullptr;
         // Occurrences not yet started, plus one (0: unknown, read to the end).
