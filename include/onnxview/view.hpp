@@ -18,6 +18,13 @@
 // m.graph().node().at(3).op_type() can be checked once with err() on the last
 // view. verify() (onnxview/verify.hpp) checks a whole model up front.
 //
+// Size: a view is its message handle (three pointers, the depth and one word
+// of merge path: merges are rare and handled out of line, see
+// onnxview/wire_message.hpp), its error, and a count and a slot per schema
+// field. A range iterator holds a cursor that is a reader plus merge state
+// touched only in a merged message, and the current element; ranges over
+// absent fields build neither.
+//
 // Lifetime: a view is valid while the bytes it was made over are.
 #ifndef ONNXVIEW_VIEW_HPP
 #define ONNXVIEW_VIEW_HPP
@@ -26,8 +33,8 @@
 #include <cstdint>
 #include <iterator>
 #include <new>
-#include <type_traits>
 #include <string_view>
+#include <type_traits>
 
 #include "onnxview/wire_repeated.hpp"
 
@@ -193,9 +200,11 @@ error index_message(const wire::message& msg, const layout_ref& layout, slot* sl
                     std::uint32_t* counts) noexcept;
 
 // Storage for a value built in place only when it is needed: ranges and
-// iterators over empty fields (most of an attribute's) build no message and
-// no cursor. Building and copying them cost more than the loop over a short
-// range (callgrind, bench/analysis.md).
+// iterators over empty fields (most of an attribute's) build no message, no
+// cursor and no current view. Even with a 40-byte message and a cursor that
+// leaves its merge state unset, building them for every begin() and end()
+// of the empty ranges cost 16% more instructions on the metadata walk
+// (callgrind, bench/analysis.md).
 template <class T>
 union in_place {
     static_assert(std::is_trivially_copyable<T>::value && std::is_trivially_destructible<T>::value,
@@ -271,14 +280,14 @@ public:
             done_ = true;  // the scope was validated when the parent was indexed
         }
 
+        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
+        std::uint32_t number_ = 0;
+        std::uint32_t remaining_ = 0;
+        bool done_ = true;
         // The current element, built in place by advance() and not before:
         // default-constructing a view (its counts zeroed) for every begin() and
         // end(), most of them over empty ranges, cost about a tenth of a
         // metadata walk (callgrind, bench/analysis.md).
-        detail::in_place<wire::message::cursor> cursor_;
-        std::uint32_t number_ = 0;
-        std::uint32_t remaining_ = 0;
-        bool done_ = true;
         detail::in_place<View> current_;
     };
 
@@ -357,7 +366,7 @@ public:
             done_ = true;
         }
 
-        detail::in_place<wire::message::cursor> cursor_;
+        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;

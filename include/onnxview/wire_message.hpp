@@ -5,18 +5,56 @@
 // `graph` fields in a model mean one graph holding the fields of both, in
 // order. A `message` is therefore a region of bytes plus a short path of field
 // numbers: its fields are those of every occurrence of path[0] in the region,
-// then of path[1] inside each of those, and so on. In the common case the path
-// is empty and the view is just a byte range. Still knows nothing of ONNX.
+// then of path[1] inside each of those, and so on. Still knows nothing of ONNX.
+//
+// Merges are rare, so only the code that meets one pays for it: the path is
+// one packed word (merge_path), a message is three pointers, its depth limits
+// and that word (40 bytes), and a cursor over a plain message is a reader
+// whose merge state is never touched. Walking a merged message keeps one end
+// pointer per level, the rest of each level being the reader's position.
 #ifndef ONNXVIEW_WIRE_MESSAGE_HPP
 #define ONNXVIEW_WIRE_MESSAGE_HPP
-
-#include <new>
-#include <type_traits>
 
 #include "onnxview/wire.hpp"
 
 namespace onnxview {
 namespace wire {
+
+// The field numbers a merged message follows, packed into one word: seven
+// bits per level, the number of levels in the top byte. A path holds at most
+// max_merge_path numbers, each at most max_number; merged_child() refuses a
+// merge that does not fit with merge_too_deep. ONNX field numbers are all
+// below 32; a generic message whose merged field has a larger number is the
+// one case this costs.
+class merge_path {
+public:
+    static constexpr unsigned bits_per_number = 7;
+    static constexpr std::uint32_t max_number = (1u << bits_per_number) - 1;
+
+    unsigned size() const noexcept { return static_cast<unsigned>(bits_ >> size_shift); }
+    bool empty() const noexcept { return bits_ == 0; }
+    // The number followed at level i < size().
+    std::uint32_t operator[](unsigned i) const noexcept {
+        return static_cast<std::uint32_t>(bits_ >> (bits_per_number * i)) & max_number;
+    }
+    // Whether number can be appended: the path is not full and it fits.
+    bool fits(std::uint32_t number) const noexcept {
+        return size() < max_merge_path && number <= max_number;
+    }
+    // This path with number appended. Precondition: fits(number).
+    merge_path then(std::uint32_t number) const noexcept {
+        merge_path p;
+        const std::uint64_t levels = (bits_ & number_bits) | std::uint64_t(number) << (bits_per_number * size());
+        p.bits_ = levels | std::uint64_t(size() + 1) << size_shift;
+        return p;
+    }
+
+private:
+    static constexpr unsigned size_shift = 56;
+    static constexpr std::uint64_t number_bits = (std::uint64_t(1) << size_shift) - 1;
+    static_assert(max_merge_path * bits_per_number <= size_shift, "the numbers stay below the size byte");
+    std::uint64_t bits_ = 0;
+};
 
 class message {
 public:
@@ -41,7 +79,8 @@ public:
     // True when the view covers no bytes at all.
     bool empty() const noexcept { return begin_ == end_; }
     // True when the view is the merge of several occurrences.
-    bool merged() const noexcept { return path_len_ != 0; }
+    bool merged() const noexcept { return !path_.empty(); }
+    const merge_path& path() const noexcept { return path_; }
     const char* base() const noexcept { return base_; }
     const char* begin() const noexcept { return begin_; }  // of the region
     const char* end() const noexcept { return end_; }      // of the region
@@ -67,6 +106,10 @@ public:
     // length-delimited occurrences, merged. Absent: an empty message. `last`
     // and `count` are the last occurrence and the number of occurrences when
     // the caller already knows them (count == 0: unknown, scan for them).
+    // Errors: the framing errors of this message, depth_exceeded, and
+    // merge_too_deep when several occurrences would make a merge path that
+    // does not fit (merge_path: more than max_merge_path levels, or a field
+    // number above merge_path::max_number).
     result<message> merged_child(std::uint32_t number, const field* last = nullptr,
                                  std::uint32_t count = 0) const noexcept;
 
@@ -78,15 +121,14 @@ public:
     [[nodiscard]] error validate() const noexcept;
 
 private:
-    friend class cursor;
     const char* base_ = nullptr;
     const char* begin_ = nullptr;
     const char* end_ = nullptr;
-    std::uint32_t depth_ = 0;  // of this (merged) message; the region sits at depth_ - path_len_
+    std::uint32_t depth_ = 0;  // of this (merged) message; the region sits at depth_ - path_.size()
     std::uint32_t max_depth_ = default_max_depth;
-    std::uint32_t path_[max_merge_path] = {};
-    std::uint8_t path_len_ = 0;
+    merge_path path_;
 };
+static_assert(sizeof(void*) != 8 || sizeof(message) <= 40, "a message handle carries no merge state");
 
 // A forward cursor over a message's fields:
 //   field f; auto c = msg.fields();
@@ -96,20 +138,18 @@ private:
 // position.
 class message::cursor {
 public:
-    cursor() noexcept { ::new (static_cast<void*>(&stack_[0].r)) reader(); }
-    explicit cursor(const message& m) noexcept : path_len_(m.path_len_) {
-        for (unsigned i = 0; i < path_len_; ++i) path_[i] = m.path_[i];
-        ::new (static_cast<void*>(&stack_[0].r))
-            reader(m.base_, m.begin_, m.end_, m.depth_ - m.path_len_, m.max_depth_);
-    }
+    // A cursor with no fields. outer_end_ is left unset: it is written before
+    // it is read, and only in a merged message.
+    cursor() noexcept {}
+    explicit cursor(const message& m) noexcept
+        : r_(m.base_, m.begin_, m.end_, m.depth_ - m.path_.size(), m.max_depth_), path_(m.path_) {}
 
     // Decodes the next field of the message into f. Returns false at the end
     // or on an error; err() tells which.
     bool next(field& f) noexcept {
-        if (level_ == path_len_) {  // fast path: a plain message
-            reader& r = stack_[level_].r;
-            if (!r.at_end()) {
-                err_ = r.next(f);
+        if (level_ == path_.size()) {  // fast path: a plain message
+            if (!r_.at_end()) {
+                err_ = r_.next(f);
                 return err_.ok();
             }
             if (level_ == 0) return false;
@@ -130,35 +170,27 @@ public:
     // The message carried by a length-delimited field this cursor returned,
     // as message::child() of the message being walked would make it.
     result<message> child(const field& f) const noexcept {
-        const reader& root = stack_[0].r;
-        const std::uint32_t depth = root.depth() + path_len_;  // of the (merged) message
+        const std::uint32_t depth = r_.depth() - level_ + path_.size();  // of the (merged) message
         if (f.type != wire_type::length_delimited)
-            return error(errc::bad_wire_type, static_cast<std::uint64_t>(f.tag - root.base()));
-        if (depth + 1 > root.max_depth())
-            return error(errc::depth_exceeded, static_cast<std::uint64_t>(f.tag - root.base()));
-        return message(root.base(), f.payload, f.payload + f.raw, depth + 1, root.max_depth());
+            return error(errc::bad_wire_type, static_cast<std::uint64_t>(f.tag - r_.base()));
+        if (depth + 1 > r_.max_depth())
+            return error(errc::depth_exceeded, static_cast<std::uint64_t>(f.tag - r_.base()));
+        return message(r_.base(), f.payload, f.payload + f.raw, depth + 1, r_.max_depth());
     }
     // Position of the cursor in the root buffer (offset of the next field).
-    std::uint64_t offset() const noexcept { return stack_[level_].r.offset(); }
+    std::uint64_t offset() const noexcept { return r_.offset(); }
 
 private:
     bool next_merged(field& f) noexcept;
 
-    // Level 0 is the message itself; levels 1.. are used only while walking a
-    // merged message, and each is written before it is read. They are left
-    // uninitialized: zeroing nine readers on every cursor (one per view and
-    // per range iteration) cost about a tenth of a metadata walk (callgrind,
-    // bench/analysis.md).
-    static_assert(std::is_trivially_copyable<reader>::value, "readers are kept in raw storage");
-    union level {
-        reader r;
-        level() noexcept {}
-    };
-    level stack_[max_merge_path + 1];
-    std::uint32_t path_[max_merge_path] = {};
-    std::uint8_t path_len_ = 0;
-    std::uint8_t level_ = 0;
+    // The level being read: the message itself, or (in a merged message) the
+    // occurrence level_ levels down. An enclosing level continues where the
+    // occurrence inside it ends, so only its end is kept.
+    reader r_;
+    merge_path path_;
+    std::uint32_t level_ = 0;
     error err_;
+    const char* outer_end_[max_merge_path];
 };
 
 inline message::cursor message::fields() const noexcept { return cursor(*this); }

@@ -9,6 +9,8 @@
 #ifndef ONNXVIEW_WIRE_REPEATED_HPP
 #define ONNXVIEW_WIRE_REPEATED_HPP
 
+#include <new>
+
 #include "onnxview/wire_message.hpp"
 
 namespace onnxview {

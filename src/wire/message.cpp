@@ -7,29 +7,30 @@ namespace wire {
 
 bool message::cursor::next_merged(field& f) noexcept {
     for (;;) {
-        reader& r = stack_[level_].r;
-        if (r.at_end()) {
+        if (r_.at_end()) {
             if (level_ == 0) return false;
+            // The occurrence is done; its level goes on right after it.
             --level_;
+            r_ = reader(r_.base(), r_.end(), outer_end_[level_], r_.depth() - 1, r_.max_depth());
             continue;
         }
         field g;
-        err_ = r.next(g);
+        err_ = r_.next(g);
         if (!err_.ok()) return false;
-        if (level_ == path_len_) {
+        if (level_ == path_.size()) {
             f = g;
             return true;
         }
         // Occurrences of the merged field with another wire type are unknown
         // fields to libprotobuf, not part of the merged message.
         if (g.number != path_[level_] || g.type != wire_type::length_delimited) continue;
-        const std::uint32_t depth = r.depth() + 1;
-        if (depth > r.max_depth()) {
-            err_ = error(errc::depth_exceeded, static_cast<std::uint64_t>(g.tag - r.base()));
+        const std::uint32_t depth = r_.depth() + 1;
+        if (depth > r_.max_depth()) {
+            err_ = error(errc::depth_exceeded, static_cast<std::uint64_t>(g.tag - r_.base()));
             return false;
         }
-        ::new (static_cast<void*>(&stack_[level_ + 1].r))
-            reader(r.base(), g.payload, g.payload + g.raw, depth, r.max_depth());
+        outer_end_[level_] = r_.end();
+        r_ = reader(r_.base(), g.payload, g.payload + g.raw, depth, r_.max_depth());
         ++level_;
     }
 }
@@ -52,9 +53,9 @@ result<message> message::merged_child(std::uint32_t number, const field* last,
     if (count == 0) return message(base_, end_, end_, depth_ + 1, max_depth_);
     if (count == 1) return child(*last);
     if (depth_ + 1 > max_depth_) return error(errc::depth_exceeded, offset_of(last->tag));
-    if (path_len_ == max_merge_path) return error(errc::merge_too_deep, offset_of(last->tag));
+    if (!path_.fits(number)) return error(errc::merge_too_deep, offset_of(last->tag));
     message m = *this;
-    m.path_[m.path_len_++] = number;
+    m.path_ = path_.then(number);
     m.depth_ = depth_ + 1;
     return m;
 }

@@ -250,6 +250,60 @@ TEST_CASE("merged_child: nested merges beyond max_merge_path are refused, not mi
     }
 }
 
+TEST_CASE("merged_child: a merged field numbered above merge_path::max_number is refused") {
+    // The merge path packs seven bits per level: 127 merges, 128 does not
+    // fit and is merge_too_deep; a single occurrence needs no path at all.
+    for (std::uint32_t number : {merge_path::max_number, merge_path::max_number + 1, max_field_number}) {
+        const std::string two = wire_builder()
+                                    .field_message(number, wire_builder().field_varint(1, 1))
+                                    .field_message(number, wire_builder().field_varint(2, 2))
+                                    .str();
+        auto merged = root_of(two).merged_child(number);
+        if (number <= merge_path::max_number) {
+            REQUIRE(merged.ok());
+            CHECK(merged->merged());
+            CHECK(merged->path().size() == 1);
+            CHECK(merged->path()[0] == number);
+            std::vector<std::uint64_t> got;
+            auto c = merged->fields();
+            field f;
+            while (c.next(f)) got.push_back(f.number * 10 + f.raw);
+            CHECK(c.err().ok());
+            CHECK(got == std::vector<std::uint64_t>{11, 22});
+        } else {
+            CHECK(merged.err().code == errc::merge_too_deep);
+            CHECK(merged.err().offset == two.size() / 2);  // the last occurrence's tag
+        }
+        const std::string one = wire_builder().field_message(number, wire_builder().field_varint(1, 1)).str();
+        auto single = root_of(one).merged_child(number);
+        REQUIRE(single.ok());
+        CHECK_FALSE(single->merged());
+    }
+}
+
+TEST_CASE("merge_path: numbers packed per level, in order") {
+    merge_path p;
+    CHECK(p.empty());
+    CHECK(p.size() == 0);
+    for (unsigned i = 0; i < max_merge_path; ++i) {
+        REQUIRE(p.fits(127 - i));
+        p = p.then(127 - i);
+    }
+    CHECK(p.size() == max_merge_path);
+    for (unsigned i = 0; i < max_merge_path; ++i) CHECK(p[i] == 127 - i);
+    CHECK_FALSE(p.fits(1));
+    CHECK_FALSE(merge_path().fits(merge_path::max_number + 1));
+}
+
+TEST_CASE("message handles and cursors carry no merge state on the plain path") {
+    // Three pointers, the depth and its limit, one word of merge path; a
+    // cursor is a reader plus the merge state a merged message needs.
+    if (sizeof(void*) == 8) {
+        CHECK(sizeof(message) == 40);
+        CHECK(sizeof(message::cursor) <= sizeof(reader) + 8 + 8 + sizeof(error) + 8 * max_merge_path);
+    }
+}
+
 TEST_CASE("repeated: varint kinds, packed and unpacked mixed, in wire order") {
     const std::string s = wire_builder()
                               .packed_varint(1, {1, 2})
