@@ -1322,17 +1322,55 @@ private:
 // `graph` fields in a model mean one graph holding the fields of both, in
 // order. A `message` is therefore a region of bytes plus a short path of field
 // numbers: its fields are those of every occurrence of path[0] in the region,
-// then of path[1] inside each of those, and so on. In the common case the path
-// is empty and the view is just a byte range. Still knows nothing of ONNX.
+// then of path[1] inside each of those, and so on. Still knows nothing of ONNX.
+//
+// Merges are rare, so only the code that meets one pays for it: the path is
+// one packed word (merge_path), a message is three pointers, its depth limits
+// and that word (40 bytes), and a cursor over a plain message is a reader
+// whose merge state is never touched. Walking a merged message keeps one end
+// pointer per level, the rest of each level being the reader's position.
 #ifndef ONNXVIEW_WIRE_MESSAGE_HPP
 #define ONNXVIEW_WIRE_MESSAGE_HPP
-
-#include <new>
-#include <type_traits>
 
 
 namespace onnxview {
 namespace wire {
+
+// The field numbers a merged message follows, packed into one word: seven
+// bits per level, the number of levels in the top byte. A path holds at most
+// max_merge_path numbers, each at most max_number; merged_child() refuses a
+// merge that does not fit with merge_too_deep. ONNX field numbers are all
+// below 32; a generic message whose merged field has a larger number is the
+// one case this costs.
+class merge_path {
+public:
+    static constexpr unsigned bits_per_number = 7;
+    static constexpr std::uint32_t max_number = (1u << bits_per_number) - 1;
+
+    unsigned size() const noexcept { return static_cast<unsigned>(bits_ >> size_shift); }
+    bool empty() const noexcept { return bits_ == 0; }
+    // The number followed at level i < size().
+    std::uint32_t operator[](unsigned i) const noexcept {
+        return static_cast<std::uint32_t>(bits_ >> (bits_per_number * i)) & max_number;
+    }
+    // Whether number can be appended: the path is not full and it fits.
+    bool fits(std::uint32_t number) const noexcept {
+        return size() < max_merge_path && number <= max_number;
+    }
+    // This path with number appended. Precondition: fits(number).
+    merge_path then(std::uint32_t number) const noexcept {
+        merge_path p;
+        const std::uint64_t levels = (bits_ & number_bits) | std::uint64_t(number) << (bits_per_number * size());
+        p.bits_ = levels | std::uint64_t(size() + 1) << size_shift;
+        return p;
+    }
+
+private:
+    static constexpr unsigned size_shift = 56;
+    static constexpr std::uint64_t number_bits = (std::uint64_t(1) << size_shift) - 1;
+    static_assert(max_merge_path * bits_per_number <= size_shift, "the numbers stay below the size byte");
+    std::uint64_t bits_ = 0;
+};
 
 class message {
 public:
@@ -1357,7 +1395,8 @@ public:
     // True when the view covers no bytes at all.
     bool empty() const noexcept { return begin_ == end_; }
     // True when the view is the merge of several occurrences.
-    bool merged() const noexcept { return path_len_ != 0; }
+    bool merged() const noexcept { return !path_.empty(); }
+    const merge_path& path() const noexcept { return path_; }
     const char* base() const noexcept { return base_; }
     const char* begin() const noexcept { return begin_; }  // of the region
     const char* end() const noexcept { return end_; }      // of the region
@@ -1383,6 +1422,10 @@ public:
     // length-delimited occurrences, merged. Absent: an empty message. `last`
     // and `count` are the last occurrence and the number of occurrences when
     // the caller already knows them (count == 0: unknown, scan for them).
+    // Errors: the framing errors of this message, depth_exceeded, and
+    // merge_too_deep when several occurrences would make a merge path that
+    // does not fit (merge_path: more than max_merge_path levels, or a field
+    // number above merge_path::max_number).
     result<message> merged_child(std::uint32_t number, const field* last = nullptr,
                                  std::uint32_t count = 0) const noexcept;
 
@@ -1394,15 +1437,14 @@ public:
     [[nodiscard]] error validate() const noexcept;
 
 private:
-    friend class cursor;
     const char* base_ = nullptr;
     const char* begin_ = nullptr;
     const char* end_ = nullptr;
-    std::uint32_t depth_ = 0;  // of this (merged) message; the region sits at depth_ - path_len_
+    std::uint32_t depth_ = 0;  // of this (merged) message; the region sits at depth_ - path_.size()
     std::uint32_t max_depth_ = default_max_depth;
-    std::uint32_t path_[max_merge_path] = {};
-    std::uint8_t path_len_ = 0;
+    merge_path path_;
 };
+static_assert(sizeof(void*) != 8 || sizeof(message) <= 40, "a message handle carries no merge state");
 
 // A forward cursor over a message's fields:
 //   field f; auto c = msg.fields();
@@ -1412,20 +1454,18 @@ private:
 // position.
 class message::cursor {
 public:
-    cursor() noexcept { ::new (static_cast<void*>(&stack_[0].r)) reader(); }
-    explicit cursor(const message& m) noexcept : path_len_(m.path_len_) {
-        for (unsigned i = 0; i < path_len_; ++i) path_[i] = m.path_[i];
-        ::new (static_cast<void*>(&stack_[0].r))
-            reader(m.base_, m.begin_, m.end_, m.depth_ - m.path_len_, m.max_depth_);
-    }
+    // A cursor with no fields. outer_end_ is left unset: it is written before
+    // it is read, and only in a merged message.
+    cursor() noexcept {}
+    explicit cursor(const message& m) noexcept
+        : r_(m.base_, m.begin_, m.end_, m.depth_ - m.path_.size(), m.max_depth_), path_(m.path_) {}
 
     // Decodes the next field of the message into f. Returns false at the end
     // or on an error; err() tells which.
     bool next(field& f) noexcept {
-        if (level_ == path_len_) {  // fast path: a plain message
-            reader& r = stack_[level_].r;
-            if (!r.at_end()) {
-                err_ = r.next(f);
+        if (level_ == path_.size()) {  // fast path: a plain message
+            if (!r_.at_end()) {
+                err_ = r_.next(f);
                 return err_.ok();
             }
             if (level_ == 0) return false;
@@ -1446,35 +1486,27 @@ public:
     // The message carried by a length-delimited field this cursor returned,
     // as message::child() of the message being walked would make it.
     result<message> child(const field& f) const noexcept {
-        const reader& root = stack_[0].r;
-        const std::uint32_t depth = root.depth() + path_len_;  // of the (merged) message
+        const std::uint32_t depth = r_.depth() - level_ + path_.size();  // of the (merged) message
         if (f.type != wire_type::length_delimited)
-            return error(errc::bad_wire_type, static_cast<std::uint64_t>(f.tag - root.base()));
-        if (depth + 1 > root.max_depth())
-            return error(errc::depth_exceeded, static_cast<std::uint64_t>(f.tag - root.base()));
-        return message(root.base(), f.payload, f.payload + f.raw, depth + 1, root.max_depth());
+            return error(errc::bad_wire_type, static_cast<std::uint64_t>(f.tag - r_.base()));
+        if (depth + 1 > r_.max_depth())
+            return error(errc::depth_exceeded, static_cast<std::uint64_t>(f.tag - r_.base()));
+        return message(r_.base(), f.payload, f.payload + f.raw, depth + 1, r_.max_depth());
     }
     // Position of the cursor in the root buffer (offset of the next field).
-    std::uint64_t offset() const noexcept { return stack_[level_].r.offset(); }
+    std::uint64_t offset() const noexcept { return r_.offset(); }
 
 private:
     bool next_merged(field& f) noexcept;
 
-    // Level 0 is the message itself; levels 1.. are used only while walking a
-    // merged message, and each is written before it is read. They are left
-    // uninitialized: zeroing nine readers on every cursor (one per view and
-    // per range iteration) cost about a tenth of a metadata walk (callgrind,
-    // bench/analysis.md).
-    static_assert(std::is_trivially_copyable<reader>::value, "readers are kept in raw storage");
-    union level {
-        reader r;
-        level() noexcept {}
-    };
-    level stack_[max_merge_path + 1];
-    std::uint32_t path_[max_merge_path] = {};
-    std::uint8_t path_len_ = 0;
-    std::uint8_t level_ = 0;
+    // The level being read: the message itself, or (in a merged message) the
+    // occurrence level_ levels down. An enclosing level continues where the
+    // occurrence inside it ends, so only its end is kept.
+    reader r_;
+    merge_path path_;
+    std::uint32_t level_ = 0;
     error err_;
+    const char* outer_end_[max_merge_path];
 };
 
 inline message::cursor message::fields() const noexcept { return cursor(*this); }
@@ -1494,6 +1526,8 @@ inline message::cursor message::fields() const noexcept { return cursor(*this); 
 // is skipped here too.
 #ifndef ONNXVIEW_WIRE_REPEATED_HPP
 #define ONNXVIEW_WIRE_REPEATED_HPP
+
+#include <new>
 
 
 namespace onnxview {
@@ -1735,6 +1769,13 @@ private:
 // m.graph().node().at(3).op_type() can be checked once with err() on the last
 // view. verify() (onnxview/verify.hpp) checks a whole model up front.
 //
+// Size: a view is its message handle (three pointers, the depth and one word
+// of merge path: merges are rare and handled out of line, see
+// onnxview/wire_message.hpp), its error, and a count and a slot per schema
+// field. A range iterator holds a cursor that is a reader plus merge state
+// touched only in a merged message, and the current element; ranges over
+// absent fields build neither.
+//
 // Lifetime: a view is valid while the bytes it was made over are.
 #ifndef ONNXVIEW_VIEW_HPP
 #define ONNXVIEW_VIEW_HPP
@@ -1743,8 +1784,8 @@ private:
 #include <cstdint>
 #include <iterator>
 #include <new>
-#include <type_traits>
 #include <string_view>
+#include <type_traits>
 
 
 namespace onnxview {
@@ -1909,9 +1950,11 @@ error index_message(const wire::message& msg, const layout_ref& layout, slot* sl
                     std::uint32_t* counts) noexcept;
 
 // Storage for a value built in place only when it is needed: ranges and
-// iterators over empty fields (most of an attribute's) build no message and
-// no cursor. Building and copying them cost more than the loop over a short
-// range (callgrind, bench/analysis.md).
+// iterators over empty fields (most of an attribute's) build no message, no
+// cursor and no current view. Even with a 40-byte message and a cursor that
+// leaves its merge state unset, building them for every begin() and end()
+// of the empty ranges cost 16% more instructions on the metadata walk
+// (callgrind, bench/analysis.md).
 template <class T>
 union in_place {
     static_assert(std::is_trivially_copyable<T>::value && std::is_trivially_destructible<T>::value,
@@ -1987,14 +2030,14 @@ public:
             done_ = true;  // the scope was validated when the parent was indexed
         }
 
+        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
+        std::uint32_t number_ = 0;
+        std::uint32_t remaining_ = 0;
+        bool done_ = true;
         // The current element, built in place by advance() and not before:
         // default-constructing a view (its counts zeroed) for every begin() and
         // end(), most of them over empty ranges, cost about a tenth of a
         // metadata walk (callgrind, bench/analysis.md).
-        detail::in_place<wire::message::cursor> cursor_;
-        std::uint32_t number_ = 0;
-        std::uint32_t remaining_ = 0;
-        bool done_ = true;
         detail::in_place<View> current_;
     };
 
@@ -2073,7 +2116,7 @@ public:
             done_ = true;
         }
 
-        detail::in_place<wire::message::cursor> cursor_;
+        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
         std::uint32_t number_ = 0;
         std::uint32_t remaining_ = 0;
         bool done_ = true;
@@ -6020,6 +6063,98 @@ error print_json(const void* data, std::size_t size, const schema::message_desc&
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_JSON_FORMAT_HPP
+// ---- include/onnxview/metadata_reads.hpp ----
+// onnxview/metadata_reads.hpp - how a mapped model is read from disk when only
+// its graph (not its weights) will be read.
+//
+//   auto f = onnxview::mapped_file::open("net.onnx");
+//   onnxview::advise_metadata_reads(*f);        // before the first view is made
+//   onnxview::model_view m = onnxview::parse_model(f->data(), f->size());
+//
+// model_file does this for model_reads::metadata; the benchmark's onnxview
+// walks do the same.
+//
+// Why. A cold page fault under the system's default advice reads the disk's
+// whole read-around window (8 MiB on a virtio disk) around the page, so
+// touching the header of every ~1 MB tensor of a weights-heavy file reads the
+// whole file. Random access everywhere fixes that but turns a metadata-dense
+// file (100k nodes in 30 MB) into one synchronous disk read per 4 KiB page.
+// The plan below tells the two apart by the model's structure, not its size:
+//
+//   1. The whole mapping is advised random access: a page fault reads its
+//      page and no more.
+//   2. One scan reads the tags of the ModelProto's fields and, recursively,
+//      of every message field of payload_from bytes or more (graphs, nodes
+//      with subgraphs, big tensors: which fields are messages comes from the
+//      schema). Length-delimited fields shorter than that are metadata; longer
+//      ones that are not messages (raw_data, packed numbers, long strings)
+//      are payloads, skipped by their length and never touched.
+//   3. While the scan walks through metadata it prefetches ahead of itself
+//      (willneed, which starts the reads without waiting for them), in a
+//      window that starts at first_window bytes and doubles up to
+//      max_window while the metadata continues; skipping a payload resets it.
+//      So the views that follow find the metadata in memory, a dense file is
+//      read in a few large requests, and at most one window (plus the page of
+//      each tensor's header) is read past the end of a metadata run.
+//
+// Step 2 costs one pass over the top-level tags (about 1 ms for 100k nodes)
+// and allocates nothing. Files under whole_below bytes skip steps 1-3 and are
+// prefetched whole. Willneed rather than normal advice over the metadata:
+// its extent is known only as the scan meets it, and advice per range would
+// split the mapping into thousands of kernel areas (one per payload).
+// Hints change speed, never results; a malformed model ends the scan where
+// it stops being readable, and the views report the error as usual.
+#ifndef ONNXVIEW_METADATA_READS_HPP
+#define ONNXVIEW_METADATA_READS_HPP
+
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+// The sizes of the plan. Defaults measured on bench/cache/meta.onnx and
+// weights.onnx (bench/analysis.md, 2026-12-01).
+struct metadata_read_limits {
+    // A length-delimited field this long or longer is a payload (or, when the
+    // schema says it is a message, scanned inside); shorter fields are
+    // metadata and prefetched with their neighbours.
+    std::uint64_t payload_from = std::uint64_t(16) << 10;
+    // The first prefetch of a metadata run: one page, the one its next tag
+    // would fault in anyway.
+    std::uint64_t first_window = std::uint64_t(4) << 10;
+    std::uint64_t max_window = std::uint64_t(2) << 20;
+    // Smaller files are prefetched whole: one request, no scan.
+    std::uint64_t whole_below = std::uint64_t(4) << 20;
+    // Messages nested deeper than this are not scanned (nor prefetched).
+    unsigned max_depth = 64;
+};
+
+// Receives the plan's advice, in the order it must be given: each call
+// before the scan reads past it. length 0 means to the end of the file.
+struct advice_recipient {
+    void (*advise)(void* user_data, access_hint hint, std::uint64_t offset, std::uint64_t length) = nullptr;
+    void* user_data = nullptr;
+};
+
+// The plan for the serialized message `bytes` of type `root` (normally
+// schema::msg_ModelProto), given to `to`: either willneed over the whole of
+// a file under whole_below, or random over the whole file followed by
+// willneed over the metadata ranges as the scan reaches them (ascending,
+// never overlapping). Reads tags and lengths only.
+void plan_metadata_reads(std::string_view bytes, const schema::message_desc& root, const advice_recipient& to,
+                         const metadata_read_limits& limits = {}) noexcept;
+
+// The plan applied to a mapped ModelProto file. Returns true when the file
+// was advised random access (read-ahead is then off outside the prefetched
+// metadata: turn it back on with file.advise(access_hint::sequential, ...)
+// for a payload that will be read whole). False, and nothing advised, for
+// storage other than a mapping.
+bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_METADATA_READS_HPP
 // ---- include/onnxview/sparse_data.hpp ----
 // onnxview/sparse_data.hpp - the elements of a SparseTensorProto: values,
 // and indices in either layout ([NNZ, rank] coordinates or [NNZ] linear).
@@ -6114,11 +6249,13 @@ namespace onnxview {
 // the system reads ahead from disk, never what is read.
 enum class model_reads : std::uint8_t {
     everything = 0,  // the system's default read-ahead
-    // The graph, not the weights. A file of model_file::metadata_hint_from
-    // bytes or more is advised random access (this replaces file.hint), so a
-    // cold page fault on a tensor's header does not read the weights around
-    // it; tensor() and sparse_tensor() turn read-ahead back on for the bytes
-    // of the tensor they read. Smaller files keep the default.
+    // The graph, not the weights: open() applies advise_metadata_reads
+    // (onnxview/metadata_reads.hpp; this replaces file.hint), which prefetches
+    // the metadata it finds by the model's structure and advises random
+    // access elsewhere, so a cold page fault on a tensor's header does not
+    // read the weights around it. tensor() and sparse_tensor() turn
+    // read-ahead back on for the bytes of the tensor they read. Files under
+    // metadata_read_limits::whole_below (4 MiB) are prefetched whole.
     metadata,
 };
 
@@ -6143,10 +6280,6 @@ struct model_file_options {
 
 class model_file {
 public:
-    // model_reads::metadata advises random access from this file size on.
-    // Below it a file is mostly metadata and reads faster with read-ahead.
-    static constexpr std::uint64_t metadata_hint_from = std::uint64_t(256) << 20;
-
     model_file() noexcept = default;
 
     // Opens and maps `path`, parses the root ModelProto's own fields (or
@@ -6238,7 +6371,8 @@ error verify(const void* data, std::size_t size,
 //                                                   tensor payloads of every data type
 //   check.hpp                                       model validation (onnx.checker rules)
 //   text_format.hpp, json_format.hpp, field_path.hpp printers and error paths
-//   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp
+//   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp,
+//   metadata_reads.hpp
 //                                                   files, mmap, external data
 #ifndef ONNXVIEW_ONNXVIEW_HPP
 #define ONNXVIEW_ONNXVIEW_HPP
@@ -6431,29 +6565,30 @@ namespace wire {
 
 bool message::cursor::next_merged(field& f) noexcept {
     for (;;) {
-        reader& r = stack_[level_].r;
-        if (r.at_end()) {
+        if (r_.at_end()) {
             if (level_ == 0) return false;
+            // The occurrence is done; its level goes on right after it.
             --level_;
+            r_ = reader(r_.base(), r_.end(), outer_end_[level_], r_.depth() - 1, r_.max_depth());
             continue;
         }
         field g;
-        err_ = r.next(g);
+        err_ = r_.next(g);
         if (!err_.ok()) return false;
-        if (level_ == path_len_) {
+        if (level_ == path_.size()) {
             f = g;
             return true;
         }
         // Occurrences of the merged field with another wire type are unknown
         // fields to libprotobuf, not part of the merged message.
         if (g.number != path_[level_] || g.type != wire_type::length_delimited) continue;
-        const std::uint32_t depth = r.depth() + 1;
-        if (depth > r.max_depth()) {
-            err_ = error(errc::depth_exceeded, static_cast<std::uint64_t>(g.tag - r.base()));
+        const std::uint32_t depth = r_.depth() + 1;
+        if (depth > r_.max_depth()) {
+            err_ = error(errc::depth_exceeded, static_cast<std::uint64_t>(g.tag - r_.base()));
             return false;
         }
-        ::new (static_cast<void*>(&stack_[level_ + 1].r))
-            reader(r.base(), g.payload, g.payload + g.raw, depth, r.max_depth());
+        outer_end_[level_] = r_.end();
+        r_ = reader(r_.base(), g.payload, g.payload + g.raw, depth, r_.max_depth());
         ++level_;
     }
 }
@@ -6476,9 +6611,9 @@ result<message> message::merged_child(std::uint32_t number, const field* last,
     if (count == 0) return message(base_, end_, end_, depth_ + 1, max_depth_);
     if (count == 1) return child(*last);
     if (depth_ + 1 > max_depth_) return error(errc::depth_exceeded, offset_of(last->tag));
-    if (path_len_ == max_merge_path) return error(errc::merge_too_deep, offset_of(last->tag));
+    if (!path_.fits(number)) return error(errc::merge_too_deep, offset_of(last->tag));
     message m = *this;
-    m.path_[m.path_len_++] = number;
+    m.path_ = path_.then(number);
     m.depth_ = depth_ + 1;
     return m;
 }
@@ -10495,6 +10630,144 @@ void sha1_hex(const std::uint8_t digest[sha1::digest_size], char out[2 * sha1::d
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_IO
 #ifndef ONNXVIEW_NO_IO
+// ---- src/open/metadata_reads.cpp ----
+// The read plan of a metadata walk (see onnxview/metadata_reads.hpp).
+
+#include <algorithm>
+#include <cstdint>
+
+
+namespace onnxview {
+
+namespace {
+
+// Pages are at least this big on every host onnxview runs on; the plan only
+// uses it to decide which bytes a touched tag has already brought in.
+constexpr std::uint64_t page_bytes = 4096;
+// A tag and a length: what the scan reads at the start of a field.
+constexpr std::uint64_t field_head_bytes = 5 + 10;
+
+class metadata_scan {
+public:
+    metadata_scan(std::string_view bytes, const advice_recipient& to, const metadata_read_limits& limits) noexcept
+        : base_(bytes.data()), to_(to), limits_(limits), window_(limits.first_window) {}
+
+    // Scans the fields of the message [p, end) of type `desc` (null: unknown
+    // type, nothing is descended into). False when the bytes stop being
+    // readable: the scan ends there.
+    bool scan(const char* p, const char* end, const schema::message_desc* desc, unsigned depth) noexcept {
+        while (p != end) {
+            about_to_read(p, end);
+            std::uint32_t number = 0;
+            wire::wire_type type{};
+            if (wire::decode_tag(p, end, number, type) != errc::ok) return false;
+            const char* payload = nullptr;
+            std::uint64_t length = 0;
+            bool ok = false;
+            switch (type) {
+                case wire::wire_type::varint: ok = wire::decode_value<wire::wire_type::varint>(p, end, payload, length); break;
+                case wire::wire_type::fixed64: ok = wire::decode_value<wire::wire_type::fixed64>(p, end, payload, length); break;
+                case wire::wire_type::fixed32: ok = wire::decode_value<wire::wire_type::fixed32>(p, end, payload, length); break;
+                case wire::wire_type::length_delimited:
+                    ok = wire::decode_value<wire::wire_type::length_delimited>(p, end, payload, length);
+                    break;
+                default: return false;  // groups: not in ONNX
+            }
+            if (!ok) return false;
+            if (type != wire::wire_type::length_delimited || length < limits_.payload_from) {
+                in_metadata_ = true;
+                continue;
+            }
+            const schema::field_desc* f = desc ? desc->find(number) : nullptr;
+            if (f && f->type == schema::type::message && depth < limits_.max_depth) {
+                // Its fields are read like the parent's: the metadata run goes on.
+                if (!scan(payload, p, f->message, depth + 1)) return false;
+            } else {
+                in_metadata_ = false;  // a payload, skipped: the next run starts small
+                window_ = limits_.first_window;
+            }
+        }
+        return true;
+    }
+
+private:
+    // The scan is about to read a field's head at p. Inside a metadata run
+    // the bytes from there on are prefetched, a window at a time; after a
+    // payload only p's own page is faulted in (the mapping is random access),
+    // since the next bytes may be the next payload.
+    void about_to_read(const char* p, const char* end) noexcept {
+        const auto at = static_cast<std::uint64_t>(p - base_);
+        const auto limit = static_cast<std::uint64_t>(end - base_);
+        const std::uint64_t head_end = std::min(limit, at + field_head_bytes);
+        // Once a run has needed a few windows it is likely to go on: the next
+        // window is asked for half a window early, so the disk works while the
+        // scan reads. Not earlier: a short run (a bias tensor between two
+        // weights) would read that lead from the next payload.
+        const std::uint64_t lead = window_ >= 8 * limits_.first_window ? window_ / 2 : 0;
+        if (head_end + lead <= ahead_ || (head_end <= ahead_ && !in_metadata_)) return;
+        if (!in_metadata_) {
+            ahead_ = (head_end + page_bytes - 1) / page_bytes * page_bytes;
+            return;
+        }
+        // From ahead_, not p: the bytes between are the body of the field
+        // before, metadata too.
+        const std::uint64_t from = ahead_;
+        if (from >= limit) return;
+        const std::uint64_t length = std::min(window_, limit - from);
+        to_.advise(to_.user_data, access_hint::willneed, from, length);
+        ahead_ = from + length;
+        window_ = std::min(window_ * 2, limits_.max_window);
+    }
+
+    const char* base_;
+    advice_recipient to_;
+    metadata_read_limits limits_;
+    std::uint64_t ahead_ = 0;  // bytes below this are in memory or on their way
+    std::uint64_t window_;
+    bool in_metadata_ = false;  // the last field read was metadata
+};
+
+// Linux reads at most the device's read-ahead size (read_ahead_kb, 128 KiB by
+// default; 8 MiB on the benchmark's virtio disk) per willneed call, so longer
+// ranges are given in pieces of that default size.
+constexpr std::uint64_t willneed_piece = std::uint64_t(128) << 10;
+
+void advise_file(void* user_data, access_hint hint, std::uint64_t offset, std::uint64_t length) {
+    const auto& file = *static_cast<const mapped_file*>(user_data);
+    if (hint != access_hint::willneed || length == 0) {
+        (void)file.advise(hint, offset, length);  // a refused hint changes nothing
+        return;
+    }
+    for (std::uint64_t done = 0; done < length; done += willneed_piece)
+        (void)file.advise(hint, offset + done, std::min(willneed_piece, length - done));
+}
+
+}  // namespace
+
+void plan_metadata_reads(std::string_view bytes, const schema::message_desc& root, const advice_recipient& to,
+                         const metadata_read_limits& limits) noexcept {
+    if (bytes.empty() || to.advise == nullptr) return;
+    if (bytes.size() < limits.whole_below) {
+        to.advise(to.user_data, access_hint::willneed, 0, 0);
+        return;
+    }
+    to.advise(to.user_data, access_hint::random, 0, 0);
+    metadata_scan scan(bytes, to, limits);
+    (void)scan.scan(bytes.data(), bytes.data() + bytes.size(), &root, 0);
+}
+
+bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& limits) noexcept {
+    if (file.kind() != mapped_file::storage::mapped) return false;
+    advice_recipient to;
+    to.advise = advise_file;
+    to.user_data = const_cast<mapped_file*>(&file);
+    plan_metadata_reads(file.bytes(), schema::msg_ModelProto, to, limits);
+    return file.size() >= limits.whole_below;
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
 // ---- src/open/model_file.cpp ----
 // model_file::open: the three steps every caller with a path would write.
 
@@ -10509,17 +10782,8 @@ result<model_file> model_file::open(const char* path, const model_file_options& 
     if (!file) return file.err();
     model_file mf;
     mf.file_ = std::move(file.value());
-    if (options.reads == model_reads::metadata && mf.file_.size() >= metadata_hint_from) {
-        // Under the default hint a cold page fault reads the disk's whole
-        // read-ahead window (8 MiB on a virtio disk), so touching the header
-        // of every ~1 MB tensor of bench/cache/weights.onnx read all 1.5 GB
-        // (onnxview info: 3.7 s cold); with random access 6 MB (0.26 s).
-        // Small files are mostly metadata and read faster with read-ahead
-        // (the 30 MB, 100k-node bench/cache/meta.onnx: 0.48 s cold, 1.5 s
-        // with random access), hence the threshold. A refused hint changes
-        // nothing.
-        mf.read_ahead_off_ = mf.file_.advise(access_hint::random).ok();
-    }
+    // Before the first byte is read: a cold page fault's read-around depends on it.
+    if (options.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
     const std::string_view bytes = mf.file_.bytes();
     error malformed;
     if (options.verify) malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, options.parse);
