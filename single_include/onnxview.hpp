@@ -8398,6 +8398,20 @@ namespace text_detail {
 
 using namespace schema_walk;  // the printers walk sources
 
+// What both printers do before writing: the sink is usable and verify()'s
+// check passes (nothing is written for a message it refuses); then `s` is the
+// root message.
+inline error start_printing(const void* data, std::size_t size, const schema::message_desc& root,
+                            output_sink sink, const print_options& options, source& s) noexcept {
+    if (!sink.write) return error(errc::invalid_argument, 0);
+    const char* p = static_cast<const char*>(data);
+    if (error e = validate_tree(p, size, root, options.max_depth, options.release)) return e;
+    s.base = p;
+    s.begin = p;
+    s.end = p + size;
+    return error();
+}
+
 // A small buffered writer to an output_sink.
 class out_buf {
 public:
@@ -8803,14 +8817,8 @@ struct json_printer {
 
 error print_json(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const print_options& options) noexcept {
-    if (!sink.write) return error(errc::invalid_argument, 0);
-    const char* p = static_cast<const char*>(data);
-    // verify()'s check: nothing is written for a message it refuses.
-    if (error e = schema_walk::validate_tree(p, size, root, options.max_depth, options.release)) return e;
     text_detail::source s;
-    s.base = p;
-    s.begin = p;
-    s.end = p + size;
+    if (error e = text_detail::start_printing(data, size, root, sink, options, s)) return e;
     text_detail::out_buf o(sink);
     text_detail::json_printer pr{o, options};
     error err;
@@ -9228,14 +9236,8 @@ struct printer {
 
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const print_options& options) noexcept {
-    if (!sink.write) return error(errc::invalid_argument, 0);
-    const char* p = static_cast<const char*>(data);
-    // verify()'s check: nothing is written for a message it refuses.
-    if (error e = schema_walk::validate_tree(p, size, root, options.max_depth, options.release)) return e;
     text_detail::source s;
-    s.base = p;
-    s.begin = p;
-    s.end = p + size;
+    if (error e = text_detail::start_printing(data, size, root, sink, options, s)) return e;
     text_detail::out_buf o(sink);
     text_detail::printer pr{o, options};
     error err;

@@ -220,14 +220,8 @@ struct json_printer {
 
 error print_json(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const print_options& options) noexcept {
-    if (!sink.write) return error(errc::invalid_argument, 0);
-    const char* p = static_cast<const char*>(data);
-    // verify()'s check: nothing is written for a message it refuses.
-    if (error e = schema_walk::validate_tree(p, size, root, options.max_depth, options.release)) return e;
     text_detail::source s;
-    s.base = p;
-    s.begin = p;
-    s.end = p + size;
+    if (error e = text_detail::start_printing(data, size, root, sink, options, s)) return e;
     text_detail::out_buf o(sink);
     text_detail::json_printer pr{o, options};
     error err;
