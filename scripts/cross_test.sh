@@ -79,6 +79,7 @@ Version: $(pkg-config --modversion catch2 2>/dev/null || echo 2.13.10)
 Cflags: -I$local_dir/include
 PC
 wrapper=""
+force_wrapper=""
 run_tests=1
 if [ "$target" = mingw ]; then
     wine=""
@@ -100,6 +101,8 @@ if [ "$target" = m32 ]; then
     if i686-linux-gnu-gcc "$probe.c" -o "$probe" 2>/dev/null && ! "$probe" 2>/dev/null &&
         command -v qemu-i386 >/dev/null; then
         wrapper="exe_wrapper = ['qemu-i386', '-L', '/usr/i686-linux-gnu']"
+        # Meson takes an x86-64 build machine to run x86 programs itself.
+        force_wrapper="needs_exe_wrapper = true"
         echo "cross_test.sh: this kernel does not run 32-bit programs: tests run under qemu-i386" >&2
         case_filter[io]='~"mapped_file: a sparse file over 4 GiB maps with small RSS"'
     fi
@@ -110,6 +113,7 @@ fi
     [ -n "$wrapper" ] && echo "$wrapper"
     echo "[properties]"
     echo "pkg_config_libdir = ['$local_dir/pkgconfig']"
+    [ -n "$force_wrapper" ] && echo "$force_wrapper"
 } >"$local_dir/local.ini"
 
 args=(--cross-file "$cross" --cross-file "$local_dir/local.ini"
