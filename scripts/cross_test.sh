@@ -104,7 +104,10 @@ if [ "$target" = m32 ]; then
         # Meson takes an x86-64 build machine to run x86 programs itself.
         force_wrapper="needs_exe_wrapper = true"
         echo "cross_test.sh: this kernel does not run 32-bit programs: tests run under qemu-i386" >&2
-        case_filter[io]='~"mapped_file: a sparse file over 4 GiB maps with small RSS"'
+        # Under qemu-i386 the RSS is the emulator's (as on s390x), and a read
+        # past a mapping truncated under it spins in the emulator instead of
+        # raising SIGBUS.
+        case_filter[io]='~"mapped_file: a sparse file over 4 GiB maps with small RSS" ~"mapped_file: a mapped file truncated under it raises SIGBUS (as documented)"'
     fi
 fi
 {
