@@ -953,6 +953,15 @@ constexpr std::uint32_t max_field_number = (1u << 29) - 1;
 constexpr unsigned max_varint_bytes = 10;
 constexpr unsigned max_tag_bytes = 5;       // libprotobuf's limit for a tag varint
 constexpr std::uint32_t default_max_depth = 100;  // libprotobuf's default recursion limit
+// The deepest nesting limit a caller may ask for; larger requests get this
+// one. A message handle keeps its depths in 16 bits, and a recursive reader
+// (libprotobuf's included) overflows its stack long before.
+constexpr std::uint32_t max_depth_limit = 0xFFFF;
+// The depth limit a request means: 0 is the default, larger than
+// max_depth_limit is max_depth_limit.
+constexpr std::uint32_t effective_max_depth(std::uint32_t requested) noexcept {
+    return requested == 0 ? default_max_depth : requested > max_depth_limit ? max_depth_limit : requested;
+}
 constexpr unsigned max_merge_path = 8;      // nested merged singular messages one view can follow
 
 // ---------------------------------------------------------------------------
@@ -1325,8 +1334,8 @@ private:
 // then of path[1] inside each of those, and so on. Still knows nothing of ONNX.
 //
 // Merges are rare, so only the code that meets one pays for it: the path is
-// one packed word (merge_path), a message is three pointers, its depth limits
-// and that word (40 bytes), and a cursor over a plain message is a reader
+// one packed word (merge_path), a message is three pointers, its depths, the
+// start of a oneof member's restart and that word (40 bytes), and a cursor over a plain message is a reader
 // whose merge state is never touched. Walking a merged message keeps one end
 // pointer per level, the rest of each level being the reader's position.
 #ifndef ONNXVIEW_WIRE_MESSAGE_HPP
@@ -1379,13 +1388,18 @@ public:
     // An empty message (all fields absent).
     message() noexcept = default;
     // The message in [begin, end); base is the start of the root buffer.
+    // max_depth above max_depth_limit is max_depth_limit; depth <= max_depth.
     message(const char* base, const char* begin, const char* end, std::uint32_t depth = 0,
             std::uint32_t max_depth = default_max_depth) noexcept
-        : base_(base), begin_(begin), end_(end), depth_(depth), max_depth_(max_depth) {}
-    // A root message over a whole buffer. max_depth 0 means the default (100).
+        : base_(base), begin_(begin), end_(end),
+          depth_(static_cast<std::uint16_t>(depth)),
+          max_depth_(static_cast<std::uint16_t>(max_depth > max_depth_limit ? max_depth_limit : max_depth)) {
+        ONNXVIEW_ASSERT(depth <= max_depth_, "a message nested deeper than its depth limit");
+    }
+    // A root message over a whole buffer, with effective_max_depth(max_depth).
     static message root(const void* data, std::size_t size, std::uint32_t max_depth = 0) noexcept {
         const char* p = static_cast<const char*>(data);
-        return message(p, p, p + size, 0, max_depth == 0 ? default_max_depth : max_depth);
+        return message(p, p, p + size, 0, effective_max_depth(max_depth));
     }
 
     // Fields in wire order. O(1) to create; a full pass is linear in the bytes
@@ -1422,12 +1436,16 @@ public:
     // length-delimited occurrences, merged. Absent: an empty message. `last`
     // and `count` are the last occurrence and the number of occurrences when
     // the caller already knows them (count == 0: unknown, scan for them).
+    // `from`, when not null, is the tag of one of the occurrences: those
+    // before it are left out, as libprotobuf does for a oneof member set
+    // again after another member of its oneof cleared it.
     // Errors: the framing errors of this message, depth_exceeded, and
     // merge_too_deep when several occurrences would make a merge path that
     // does not fit (merge_path: more than max_merge_path levels, or a field
-    // number above merge_path::max_number).
+    // number above merge_path::max_number; in a merged message, a `from`
+    // more than 4 GiB past the start of its region).
     result<message> merged_child(std::uint32_t number, const field* last = nullptr,
-                                 std::uint32_t count = 0) const noexcept;
+                                 std::uint32_t count = 0, const char* from = nullptr) const noexcept;
 
     // The last occurrence of field `number` (any wire type). found is false
     // when there is none. Linear in the message's fields.
@@ -1440,8 +1458,12 @@ private:
     const char* base_ = nullptr;
     const char* begin_ = nullptr;
     const char* end_ = nullptr;
-    std::uint32_t depth_ = 0;  // of this (merged) message; the region sits at depth_ - path_.size()
-    std::uint32_t max_depth_ = default_max_depth;
+    std::uint16_t depth_ = 0;  // of this (merged) message; the region sits at depth_ - path_.size()
+    std::uint16_t max_depth_ = default_max_depth;
+    // Merged messages only: fields before begin_ + from_ are left out (0:
+    // none). It is the tag of a merged occurrence at some level of the path
+    // (see merged_child's `from`); a cursor starts there.
+    std::uint32_t from_ = 0;
     merge_path path_;
 };
 static_assert(sizeof(void*) != 8 || sizeof(message) <= 40, "a message handle carries no merge state");
@@ -1458,7 +1480,9 @@ public:
     // it is read, and only in a merged message.
     cursor() noexcept {}
     explicit cursor(const message& m) noexcept
-        : r_(m.base_, m.begin_, m.end_, m.depth_ - m.path_.size(), m.max_depth_), path_(m.path_) {}
+        : r_(m.base_, m.begin_, m.end_, m.depth_ - m.path_.size(), m.max_depth_), path_(m.path_) {
+        if (m.from_ != 0) seek(m.begin_ + m.from_);
+    }
 
     // Decodes the next field of the message into f. Returns false at the end
     // or on an error; err() tells which.
@@ -1498,6 +1522,8 @@ public:
 
 private:
     bool next_merged(field& f) noexcept;
+    // Enters the merged occurrences that enclose `from` and stops at it.
+    void seek(const char* from) noexcept;
 
     // The level being read: the message itself, or (in a merged message) the
     // occurrence level_ levels down. An enclosing level continues where the
@@ -1911,17 +1937,35 @@ struct slot {
     std::uint64_t raw; // singular: value or length of the last occurrence
 };
 
+// Fills slots from one pass over msg. On error every slot is left empty.
+struct layout_ref {
+    const field_slot* fields;
+    std::size_t count;
+    const std::uint8_t* index_of;
+    const tag_op* op_of_tag;
+    const std::uint8_t* slot_of_tag;
+};
+error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
+                    std::uint32_t* counts) noexcept;
+
+// The merge of the counted occurrences of singular message field `s` (for a
+// oneof member: those since another member last cleared it). Out of line:
+// merges are rare.
+result<wire::message> merged_message(const wire::message& msg, const layout_ref& layout,
+                                     std::size_t s) noexcept;
+
 // The value of a singular message field: the one occurrence, all of them
 // merged, or an empty message; an errored parent passes its error on.
 inline result<wire::message> singular_message(const wire::message& msg, error err, const slot& sl,
-                                              std::uint32_t count, std::uint32_t number) noexcept {
+                                              std::uint32_t count, const layout_ref& layout,
+                                              std::size_t s) noexcept {
     if (!err.ok()) return err;
     // Absent: an empty view, never an error - verify() promises that views
     // over verified bytes report none. A walk must recurse only into present
     // fields (has_x()): the chain of absent fields below an empty view has no
     // end, like the default values it stands for.
     if (count == 0) return wire::message(msg.base(), msg.end(), msg.end(), msg.depth(), msg.max_depth());
-    if (count > 1) return msg.merged_child(number);
+    if (count > 1) return merged_message(msg, layout, s);
     wire::field f;
     f.type = wire::wire_type::length_delimited;
     f.tag = sl.ptr;
@@ -1937,17 +1981,6 @@ inline wire::message repeated_scope(const wire::message& msg, const slot& sl,
     if (count == 0 || msg.merged()) return msg;
     return wire::message(msg.base(), sl.ptr, msg.end(), msg.depth(), msg.max_depth());
 }
-
-// Fills slots from one pass over msg. On error every slot is left empty.
-struct layout_ref {
-    const field_slot* fields;
-    std::size_t count;
-    const std::uint8_t* index_of;
-    const tag_op* op_of_tag;
-    const std::uint8_t* slot_of_tag;
-};
-error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
-                    std::uint32_t* counts) noexcept;
 
 // Storage for a value built in place only when it is needed: ranges and
 // iterators over empty fields (most of an attribute's) build no message, no
@@ -2158,9 +2191,7 @@ public:
             return;
         }
         msg_ = m.value();
-        static constexpr layout_ref ref = {Layout.fields, slot_count, Layout.index_of,
-                                           Layout.op_of_tag, Layout.slot_of_tag};
-        err_ = index_message(msg_, ref, slots_.s, counts_);
+        err_ = index_message(msg_, layout_, slots_.s, counts_);
     }
 
     // The first error met making this view or the views it was made from.
@@ -2196,7 +2227,7 @@ protected:
     // A singular message field, merged over its occurrences.
     template <class View>
     View message_(std::size_t s) const noexcept {
-        return View(singular_message(msg_, err_, slots_.s[s], counts_[s], Layout.fields[s].number));
+        return View(singular_message(msg_, err_, slots_.s[s], counts_[s], layout_, s));
     }
     // The region holding a repeated field, starting at its first occurrence.
     wire::message scope_(std::size_t s) const noexcept {
@@ -2218,6 +2249,8 @@ protected:
     }
 
     using field_scan = wire::field;
+    static constexpr layout_ref layout_ = {Layout.fields, slot_count, Layout.index_of, Layout.op_of_tag,
+                                           Layout.slot_of_tag};
     wire::message msg_;
     error err_;
     std::uint32_t counts_[slot_count] = {};
@@ -4390,7 +4423,7 @@ private:
 template <class View>
 cursor<View> cursor_as(const void* data, std::size_t size, const parse_options& options = {}) noexcept {
     const char* p = static_cast<const char*>(data);
-    return cursor<View>(p, p, p + size, 0, options.max_depth == 0 ? wire::default_max_depth : options.max_depth);
+    return cursor<View>(p, p, p + size, 0, wire::effective_max_depth(options.max_depth));
 }
 inline cursor<model_view> model_cursor(const void* data, std::size_t size,
                                        const parse_options& options = {}) noexcept {
@@ -6593,14 +6626,38 @@ bool message::cursor::next_merged(field& f) noexcept {
     }
 }
 
-result<message> message::merged_child(std::uint32_t number, const field* last,
-                                      std::uint32_t count) const noexcept {
+void message::cursor::seek(const char* from) noexcept {
+    for (;;) {
+        if (r_.position() == from) return;
+        field g;
+        // The bytes up to `from` were read when it was found; an error or
+        // the end here means the message was not made by merged_child.
+        if (r_.at_end() || level_ == path_.size() || !(err_ = r_.next(g)).ok()) break;
+        const bool encloses = g.number == path_[level_] && g.type == wire_type::length_delimited &&
+                              g.payload <= from && from < g.payload + g.raw;
+        if (!encloses) continue;
+        if (r_.depth() + 1 > r_.max_depth()) {
+            err_ = error(errc::depth_exceeded, static_cast<std::uint64_t>(g.tag - r_.base()));
+            break;
+        }
+        outer_end_[level_] = r_.end();
+        r_ = reader(r_.base(), g.payload, g.payload + g.raw, r_.depth() + 1, r_.max_depth());
+        ++level_;
+    }
+    if (err_.ok()) err_ = error(errc::invalid_argument, static_cast<std::uint64_t>(from - r_.base()));
+    r_ = reader(r_.base(), r_.end(), r_.end(), r_.depth(), r_.max_depth());
+    level_ = 0;  // nothing more to read
+}
+
+result<message> message::merged_child(std::uint32_t number, const field* last, std::uint32_t count,
+                                      const char* from) const noexcept {
     field found;
     if (count == 0) {
         auto c = fields();
         field f;
         while (c.next(f)) {
-            if (f.number == number && f.type == wire_type::length_delimited) {
+            if (f.number == number && f.type == wire_type::length_delimited &&
+                (from == nullptr || f.tag >= from)) {
                 found = f;
                 ++count;
             }
@@ -6613,8 +6670,15 @@ result<message> message::merged_child(std::uint32_t number, const field* last,
     if (depth_ + 1 > max_depth_) return error(errc::depth_exceeded, offset_of(last->tag));
     if (!path_.fits(number)) return error(errc::merge_too_deep, offset_of(last->tag));
     message m = *this;
+    if (from != nullptr && !merged()) {
+        m.begin_ = from;  // a plain region simply starts there
+    } else if (from != nullptr) {
+        const auto past_begin = static_cast<std::uint64_t>(from - begin_);
+        if (past_begin > 0xFFFFFFFFu) return error(errc::merge_too_deep, offset_of(last->tag));
+        m.from_ = static_cast<std::uint32_t>(past_begin);
+    }
     m.path_ = path_.then(number);
-    m.depth_ = depth_ + 1;
+    m.depth_ = static_cast<std::uint16_t>(depth_ + 1);
     return m;
 }
 
@@ -7729,7 +7793,7 @@ error validate_region(const tree& t, const char* b, const char* e, const schema:
 error validate_tree(const char* data, std::size_t size, const schema::message_desc& root,
                     std::uint32_t max_depth, std::uint32_t release) noexcept {
     if (!data && size) return error(errc::invalid_argument, 0);
-    const tree t{data, max_depth ? max_depth : wire::default_max_depth, release};
+    const tree t{data, wire::effective_max_depth(max_depth), release};
     return validate_region(t, data, data + size, root, 0, false);
 }
 
@@ -8206,16 +8270,31 @@ namespace onnxview {
 namespace detail {
 namespace {
 
+// The schema slot of a field, or nullptr when it has none.
+inline const field_slot* slot_of(const wire::field& f, const layout_ref& layout) noexcept {
+    if (f.number >= max_indexed_number) return nullptr;
+    const std::uint8_t i = layout.index_of[f.number];
+    return i == no_slot ? nullptr : &layout.fields[i];
+}
+
+// Whether libprotobuf takes this occurrence as the field of its slot; if not,
+// it is an unknown field: a wire-type mismatch, or an undefined value of a
+// proto2 enum (the field keeps its previous value).
+inline bool accepted(const field_slot& fs, const wire::field& f) noexcept {
+    if (!wire_type_fits(fs.kind, f.type)) return false;
+    if (fs.kind != slot_kind::closed_enum) return true;
+    const std::int32_t v = f.as_int32();
+    return v >= 0 && v <= fs.enum_max;
+}
+
 // Applies one decoded field to the slots, with every rule of libprotobuf's
-// meaning (wire-type mismatches and bad closed-enum values are unknown fields,
-// a oneof member clears the others).
+// meaning (see accepted(); a oneof member clears the others).
 inline void index_field(const wire::field& f, const layout_ref& layout, slot* slots,
                         std::uint32_t* counts) noexcept {
-    if (f.number >= max_indexed_number) return;
-    const std::uint8_t i = layout.index_of[f.number];
-    if (i == no_slot) return;
-    const field_slot& fs = layout.fields[i];
-    if (!wire_type_fits(fs.kind, f.type)) return;
+    const field_slot* found = slot_of(f, layout);
+    if (found == nullptr || !accepted(*found, f)) return;
+    const field_slot& fs = *found;
+    const auto i = static_cast<std::size_t>(found - layout.fields);
     slot& s = slots[i];
     switch (fs.kind) {
         case slot_kind::repeated_len:
@@ -8224,13 +8303,6 @@ inline void index_field(const wire::field& f, const layout_ref& layout, slot* sl
         case slot_kind::repeated_fixed64:
             if (counts[i]++ == 0) s.ptr = f.tag;
             return;
-        case slot_kind::closed_enum: {
-            // libprotobuf keeps an undefined value of a proto2 enum as an
-            // unknown field: the field keeps its previous value.
-            const std::int32_t v = f.as_int32();
-            if (v < 0 || v > fs.enum_max) return;
-            break;
-        }
         default: break;
     }
     s.ptr = f.payload;
@@ -8369,6 +8441,31 @@ error index_plain(const wire::message& msg, const layout_ref& layout, slot* slot
 }
 
 }  // namespace
+
+result<wire::message> merged_message(const wire::message& msg, const layout_ref& layout,
+                                     std::size_t s) noexcept {
+    const field_slot& member = layout.fields[s];
+    const char* from = nullptr;
+    if (member.oneof >= 0) {  // since the last time another member cleared it
+        bool cleared = false;
+        const char* first = nullptr;
+        auto c = msg.fields();
+        wire::field f;
+        while (c.next(f)) {
+            const field_slot* fs = slot_of(f, layout);
+            if (fs == nullptr || fs->oneof != member.oneof || !accepted(*fs, f)) continue;
+            if (fs != &member) {
+                cleared = true;
+                first = nullptr;
+            } else if (first == nullptr) {
+                first = f.tag;
+            }
+        }
+        if (c.err()) return c.err();
+        if (cleared) from = first;
+    }
+    return msg.merged_child(member.number, nullptr, 0, from);
+}
 
 error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
                     std::uint32_t* counts) noexcept {

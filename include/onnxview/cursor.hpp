@@ -479,7 +479,7 @@ private:
 template <class View>
 cursor<View> cursor_as(const void* data, std::size_t size, const parse_options& options = {}) noexcept {
     const char* p = static_cast<const char*>(data);
-    return cursor<View>(p, p, p + size, 0, options.max_depth == 0 ? wire::default_max_depth : options.max_depth);
+    return cursor<View>(p, p, p + size, 0, wire::effective_max_depth(options.max_depth));
 }
 inline cursor<model_view> model_cursor(const void* data, std::size_t size,
                                        const parse_options& options = {}) noexcept {

@@ -161,17 +161,35 @@ struct slot {
     std::uint64_t raw; // singular: value or length of the last occurrence
 };
 
+// Fills slots from one pass over msg. On error every slot is left empty.
+struct layout_ref {
+    const field_slot* fields;
+    std::size_t count;
+    const std::uint8_t* index_of;
+    const tag_op* op_of_tag;
+    const std::uint8_t* slot_of_tag;
+};
+error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
+                    std::uint32_t* counts) noexcept;
+
+// The merge of the counted occurrences of singular message field `s` (for a
+// oneof member: those since another member last cleared it). Out of line:
+// merges are rare.
+result<wire::message> merged_message(const wire::message& msg, const layout_ref& layout,
+                                     std::size_t s) noexcept;
+
 // The value of a singular message field: the one occurrence, all of them
 // merged, or an empty message; an errored parent passes its error on.
 inline result<wire::message> singular_message(const wire::message& msg, error err, const slot& sl,
-                                              std::uint32_t count, std::uint32_t number) noexcept {
+                                              std::uint32_t count, const layout_ref& layout,
+                                              std::size_t s) noexcept {
     if (!err.ok()) return err;
     // Absent: an empty view, never an error - verify() promises that views
     // over verified bytes report none. A walk must recurse only into present
     // fields (has_x()): the chain of absent fields below an empty view has no
     // end, like the default values it stands for.
     if (count == 0) return wire::message(msg.base(), msg.end(), msg.end(), msg.depth(), msg.max_depth());
-    if (count > 1) return msg.merged_child(number);
+    if (count > 1) return merged_message(msg, layout, s);
     wire::field f;
     f.type = wire::wire_type::length_delimited;
     f.tag = sl.ptr;
@@ -187,17 +205,6 @@ inline wire::message repeated_scope(const wire::message& msg, const slot& sl,
     if (count == 0 || msg.merged()) return msg;
     return wire::message(msg.base(), sl.ptr, msg.end(), msg.depth(), msg.max_depth());
 }
-
-// Fills slots from one pass over msg. On error every slot is left empty.
-struct layout_ref {
-    const field_slot* fields;
-    std::size_t count;
-    const std::uint8_t* index_of;
-    const tag_op* op_of_tag;
-    const std::uint8_t* slot_of_tag;
-};
-error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
-                    std::uint32_t* counts) noexcept;
 
 // Storage for a value built in place only when it is needed: ranges and
 // iterators over empty fields (most of an attribute's) build no message, no
@@ -408,9 +415,7 @@ public:
             return;
         }
         msg_ = m.value();
-        static constexpr layout_ref ref = {Layout.fields, slot_count, Layout.index_of,
-                                           Layout.op_of_tag, Layout.slot_of_tag};
-        err_ = index_message(msg_, ref, slots_.s, counts_);
+        err_ = index_message(msg_, layout_, slots_.s, counts_);
     }
 
     // The first error met making this view or the views it was made from.
@@ -446,7 +451,7 @@ protected:
     // A singular message field, merged over its occurrences.
     template <class View>
     View message_(std::size_t s) const noexcept {
-        return View(singular_message(msg_, err_, slots_.s[s], counts_[s], Layout.fields[s].number));
+        return View(singular_message(msg_, err_, slots_.s[s], counts_[s], layout_, s));
     }
     // The region holding a repeated field, starting at its first occurrence.
     wire::message scope_(std::size_t s) const noexcept {
@@ -468,6 +473,8 @@ protected:
     }
 
     using field_scan = wire::field;
+    static constexpr layout_ref layout_ = {Layout.fields, slot_count, Layout.index_of, Layout.op_of_tag,
+                                           Layout.slot_of_tag};
     wire::message msg_;
     error err_;
     std::uint32_t counts_[slot_count] = {};

@@ -47,6 +47,15 @@ constexpr std::uint32_t max_field_number = (1u << 29) - 1;
 constexpr unsigned max_varint_bytes = 10;
 constexpr unsigned max_tag_bytes = 5;       // libprotobuf's limit for a tag varint
 constexpr std::uint32_t default_max_depth = 100;  // libprotobuf's default recursion limit
+// The deepest nesting limit a caller may ask for; larger requests get this
+// one. A message handle keeps its depths in 16 bits, and a recursive reader
+// (libprotobuf's included) overflows its stack long before.
+constexpr std::uint32_t max_depth_limit = 0xFFFF;
+// The depth limit a request means: 0 is the default, larger than
+// max_depth_limit is max_depth_limit.
+constexpr std::uint32_t effective_max_depth(std::uint32_t requested) noexcept {
+    return requested == 0 ? default_max_depth : requested > max_depth_limit ? max_depth_limit : requested;
+}
 constexpr unsigned max_merge_path = 8;      // nested merged singular messages one view can follow
 
 // ---------------------------------------------------------------------------

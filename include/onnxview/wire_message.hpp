@@ -8,8 +8,8 @@
 // then of path[1] inside each of those, and so on. Still knows nothing of ONNX.
 //
 // Merges are rare, so only the code that meets one pays for it: the path is
-// one packed word (merge_path), a message is three pointers, its depth limits
-// and that word (40 bytes), and a cursor over a plain message is a reader
+// one packed word (merge_path), a message is three pointers, its depths, the
+// start of a oneof member's restart and that word (40 bytes), and a cursor over a plain message is a reader
 // whose merge state is never touched. Walking a merged message keeps one end
 // pointer per level, the rest of each level being the reader's position.
 #ifndef ONNXVIEW_WIRE_MESSAGE_HPP
@@ -63,13 +63,18 @@ public:
     // An empty message (all fields absent).
     message() noexcept = default;
     // The message in [begin, end); base is the start of the root buffer.
+    // max_depth above max_depth_limit is max_depth_limit; depth <= max_depth.
     message(const char* base, const char* begin, const char* end, std::uint32_t depth = 0,
             std::uint32_t max_depth = default_max_depth) noexcept
-        : base_(base), begin_(begin), end_(end), depth_(depth), max_depth_(max_depth) {}
-    // A root message over a whole buffer. max_depth 0 means the default (100).
+        : base_(base), begin_(begin), end_(end),
+          depth_(static_cast<std::uint16_t>(depth)),
+          max_depth_(static_cast<std::uint16_t>(max_depth > max_depth_limit ? max_depth_limit : max_depth)) {
+        ONNXVIEW_ASSERT(depth <= max_depth_, "a message nested deeper than its depth limit");
+    }
+    // A root message over a whole buffer, with effective_max_depth(max_depth).
     static message root(const void* data, std::size_t size, std::uint32_t max_depth = 0) noexcept {
         const char* p = static_cast<const char*>(data);
-        return message(p, p, p + size, 0, max_depth == 0 ? default_max_depth : max_depth);
+        return message(p, p, p + size, 0, effective_max_depth(max_depth));
     }
 
     // Fields in wire order. O(1) to create; a full pass is linear in the bytes
@@ -106,12 +111,16 @@ public:
     // length-delimited occurrences, merged. Absent: an empty message. `last`
     // and `count` are the last occurrence and the number of occurrences when
     // the caller already knows them (count == 0: unknown, scan for them).
+    // `from`, when not null, is the tag of one of the occurrences: those
+    // before it are left out, as libprotobuf does for a oneof member set
+    // again after another member of its oneof cleared it.
     // Errors: the framing errors of this message, depth_exceeded, and
     // merge_too_deep when several occurrences would make a merge path that
     // does not fit (merge_path: more than max_merge_path levels, or a field
-    // number above merge_path::max_number).
+    // number above merge_path::max_number; in a merged message, a `from`
+    // more than 4 GiB past the start of its region).
     result<message> merged_child(std::uint32_t number, const field* last = nullptr,
-                                 std::uint32_t count = 0) const noexcept;
+                                 std::uint32_t count = 0, const char* from = nullptr) const noexcept;
 
     // The last occurrence of field `number` (any wire type). found is false
     // when there is none. Linear in the message's fields.
@@ -124,8 +133,12 @@ private:
     const char* base_ = nullptr;
     const char* begin_ = nullptr;
     const char* end_ = nullptr;
-    std::uint32_t depth_ = 0;  // of this (merged) message; the region sits at depth_ - path_.size()
-    std::uint32_t max_depth_ = default_max_depth;
+    std::uint16_t depth_ = 0;  // of this (merged) message; the region sits at depth_ - path_.size()
+    std::uint16_t max_depth_ = default_max_depth;
+    // Merged messages only: fields before begin_ + from_ are left out (0:
+    // none). It is the tag of a merged occurrence at some level of the path
+    // (see merged_child's `from`); a cursor starts there.
+    std::uint32_t from_ = 0;
     merge_path path_;
 };
 static_assert(sizeof(void*) != 8 || sizeof(message) <= 40, "a message handle carries no merge state");
@@ -142,7 +155,9 @@ public:
     // it is read, and only in a merged message.
     cursor() noexcept {}
     explicit cursor(const message& m) noexcept
-        : r_(m.base_, m.begin_, m.end_, m.depth_ - m.path_.size(), m.max_depth_), path_(m.path_) {}
+        : r_(m.base_, m.begin_, m.end_, m.depth_ - m.path_.size(), m.max_depth_), path_(m.path_) {
+        if (m.from_ != 0) seek(m.begin_ + m.from_);
+    }
 
     // Decodes the next field of the message into f. Returns false at the end
     // or on an error; err() tells which.
@@ -182,6 +197,8 @@ public:
 
 private:
     bool next_merged(field& f) noexcept;
+    // Enters the merged occurrences that enclose `from` and stops at it.
+    void seek(const char* from) noexcept;
 
     // The level being read: the message itself, or (in a merged message) the
     // occurrence level_ levels down. An enclosing level continues where the

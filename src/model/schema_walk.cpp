@@ -165,7 +165,7 @@ error validate_region(const tree& t, const char* b, const char* e, const schema:
 error validate_tree(const char* data, std::size_t size, const schema::message_desc& root,
                     std::uint32_t max_depth, std::uint32_t release) noexcept {
     if (!data && size) return error(errc::invalid_argument, 0);
-    const tree t{data, max_depth ? max_depth : wire::default_max_depth, release};
+    const tree t{data, wire::effective_max_depth(max_depth), release};
     return validate_region(t, data, data + size, root, 0, false);
 }
 

@@ -6,16 +6,31 @@ namespace onnxview {
 namespace detail {
 namespace {
 
+// The schema slot of a field, or nullptr when it has none.
+inline const field_slot* slot_of(const wire::field& f, const layout_ref& layout) noexcept {
+    if (f.number >= max_indexed_number) return nullptr;
+    const std::uint8_t i = layout.index_of[f.number];
+    return i == no_slot ? nullptr : &layout.fields[i];
+}
+
+// Whether libprotobuf takes this occurrence as the field of its slot; if not,
+// it is an unknown field: a wire-type mismatch, or an undefined value of a
+// proto2 enum (the field keeps its previous value).
+inline bool accepted(const field_slot& fs, const wire::field& f) noexcept {
+    if (!wire_type_fits(fs.kind, f.type)) return false;
+    if (fs.kind != slot_kind::closed_enum) return true;
+    const std::int32_t v = f.as_int32();
+    return v >= 0 && v <= fs.enum_max;
+}
+
 // Applies one decoded field to the slots, with every rule of libprotobuf's
-// meaning (wire-type mismatches and bad closed-enum values are unknown fields,
-// a oneof member clears the others).
+// meaning (see accepted(); a oneof member clears the others).
 inline void index_field(const wire::field& f, const layout_ref& layout, slot* slots,
                         std::uint32_t* counts) noexcept {
-    if (f.number >= max_indexed_number) return;
-    const std::uint8_t i = layout.index_of[f.number];
-    if (i == no_slot) return;
-    const field_slot& fs = layout.fields[i];
-    if (!wire_type_fits(fs.kind, f.type)) return;
+    const field_slot* found = slot_of(f, layout);
+    if (found == nullptr || !accepted(*found, f)) return;
+    const field_slot& fs = *found;
+    const auto i = static_cast<std::size_t>(found - layout.fields);
     slot& s = slots[i];
     switch (fs.kind) {
         case slot_kind::repeated_len:
@@ -24,13 +39,6 @@ inline void index_field(const wire::field& f, const layout_ref& layout, slot* sl
         case slot_kind::repeated_fixed64:
             if (counts[i]++ == 0) s.ptr = f.tag;
             return;
-        case slot_kind::closed_enum: {
-            // libprotobuf keeps an undefined value of a proto2 enum as an
-            // unknown field: the field keeps its previous value.
-            const std::int32_t v = f.as_int32();
-            if (v < 0 || v > fs.enum_max) return;
-            break;
-        }
         default: break;
     }
     s.ptr = f.payload;
@@ -169,6 +177,31 @@ error index_plain(const wire::message& msg, const layout_ref& layout, slot* slot
 }
 
 }  // namespace
+
+result<wire::message> merged_message(const wire::message& msg, const layout_ref& layout,
+                                     std::size_t s) noexcept {
+    const field_slot& member = layout.fields[s];
+    const char* from = nullptr;
+    if (member.oneof >= 0) {  // since the last time another member cleared it
+        bool cleared = false;
+        const char* first = nullptr;
+        auto c = msg.fields();
+        wire::field f;
+        while (c.next(f)) {
+            const field_slot* fs = slot_of(f, layout);
+            if (fs == nullptr || fs->oneof != member.oneof || !accepted(*fs, f)) continue;
+            if (fs != &member) {
+                cleared = true;
+                first = nullptr;
+            } else if (first == nullptr) {
+                first = f.tag;
+            }
+        }
+        if (c.err()) return c.err();
+        if (cleared) from = first;
+    }
+    return msg.merged_child(member.number, nullptr, 0, from);
+}
 
 error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
                     std::uint32_t* counts) noexcept {

@@ -35,14 +35,38 @@ bool message::cursor::next_merged(field& f) noexcept {
     }
 }
 
-result<message> message::merged_child(std::uint32_t number, const field* last,
-                                      std::uint32_t count) const noexcept {
+void message::cursor::seek(const char* from) noexcept {
+    for (;;) {
+        if (r_.position() == from) return;
+        field g;
+        // The bytes up to `from` were read when it was found; an error or
+        // the end here means the message was not made by merged_child.
+        if (r_.at_end() || level_ == path_.size() || !(err_ = r_.next(g)).ok()) break;
+        const bool encloses = g.number == path_[level_] && g.type == wire_type::length_delimited &&
+                              g.payload <= from && from < g.payload + g.raw;
+        if (!encloses) continue;
+        if (r_.depth() + 1 > r_.max_depth()) {
+            err_ = error(errc::depth_exceeded, static_cast<std::uint64_t>(g.tag - r_.base()));
+            break;
+        }
+        outer_end_[level_] = r_.end();
+        r_ = reader(r_.base(), g.payload, g.payload + g.raw, r_.depth() + 1, r_.max_depth());
+        ++level_;
+    }
+    if (err_.ok()) err_ = error(errc::invalid_argument, static_cast<std::uint64_t>(from - r_.base()));
+    r_ = reader(r_.base(), r_.end(), r_.end(), r_.depth(), r_.max_depth());
+    level_ = 0;  // nothing more to read
+}
+
+result<message> message::merged_child(std::uint32_t number, const field* last, std::uint32_t count,
+                                      const char* from) const noexcept {
     field found;
     if (count == 0) {
         auto c = fields();
         field f;
         while (c.next(f)) {
-            if (f.number == number && f.type == wire_type::length_delimited) {
+            if (f.number == number && f.type == wire_type::length_delimited &&
+                (from == nullptr || f.tag >= from)) {
                 found = f;
                 ++count;
             }
@@ -55,8 +79,15 @@ result<message> message::merged_child(std::uint32_t number, const field* last,
     if (depth_ + 1 > max_depth_) return error(errc::depth_exceeded, offset_of(last->tag));
     if (!path_.fits(number)) return error(errc::merge_too_deep, offset_of(last->tag));
     message m = *this;
+    if (from != nullptr && !merged()) {
+        m.begin_ = from;  // a plain region simply starts there
+    } else if (from != nullptr) {
+        const auto past_begin = static_cast<std::uint64_t>(from - begin_);
+        if (past_begin > 0xFFFFFFFFu) return error(errc::merge_too_deep, offset_of(last->tag));
+        m.from_ = static_cast<std::uint32_t>(past_begin);
+    }
     m.path_ = path_.then(number);
-    m.depth_ = depth_ + 1;
+    m.depth_ = static_cast<std::uint16_t>(depth_ + 1);
     return m;
 }
 

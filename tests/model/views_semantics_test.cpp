@@ -76,6 +76,53 @@ TEST_CASE("a oneof member clears the others; the last member wins") {
     CHECK(ty.sequence_type().elem_type().tensor_type().elem_type() == 7);
 }
 
+namespace {
+
+// tensor_type { elem_type: elem (when not 0) shape { dim { dim_value: d } } (when d)}
+wire_builder tensor_type(std::uint64_t elem, std::uint64_t dim) {
+    wire_builder tt;
+    if (elem) tt.field_varint(1, elem);
+    if (dim) tt.field_message(2, wire_builder().field_message(1, wire_builder().field_varint(1, dim)));
+    return tt;
+}
+
+// What libprotobuf (python3-onnx 1.12) parses both inputs below to:
+// tensor_type { elem_type: 5 shape { dim { dim_value: 3 } } }.
+void check_restarted_tensor_type(const type_view& ty) {
+    REQUIRE(ty.ok());
+    CHECK_FALSE(ty.has_sequence_type());
+    const auto tt = ty.tensor_type();
+    REQUIRE(tt.ok());
+    CHECK(tt.elem_type() == 5);
+    const auto dims = tt.shape().dim();
+    REQUIRE(dims.size() == 1);
+    CHECK(dims.at(0).dim_value() == 3);
+}
+
+}  // namespace
+
+TEST_CASE("a oneof member set again after another member merges only its occurrences since") {
+    // tensor_type{1, [2]} sequence_type{..} tensor_type{[3]} tensor_type{5}:
+    // the sequence_type clears the first tensor_type, the last two merge.
+    wire_builder seq, t;
+    seq.field_message(1, wire_builder().field_message(1, tensor_type(7, 0)));
+    t.field_message(1, tensor_type(1, 2)).field_message(4, seq);
+    t.field_message(1, tensor_type(0, 3)).field_message(1, tensor_type(5, 0));
+    check_restarted_tensor_type(parse_as<type_view>(t.str().data(), t.str().size()));
+
+    SECTION("inside a merged parent") {
+        // value_info { type { tensor_type{1, [2]} } type { sequence_type{..}
+        // tensor_type{[3]} tensor_type{5} } }: the type merges, and in it the
+        // first tensor_type is cleared.
+        wire_builder t1, t2, vi;
+        t1.field_message(1, tensor_type(1, 2));
+        t2.field_message(4, seq).field_message(1, tensor_type(0, 3)).field_message(1, tensor_type(5, 0));
+        vi.field_bytes(1, "x").field_message(2, t1).field_message(2, t2);
+        const auto v = parse_as<value_info_view>(vi.str().data(), vi.str().size());
+        check_restarted_tensor_type(v.type());
+    }
+}
+
 TEST_CASE("closed enum: an undefined value is an unknown field, the previous value stays") {
     wire_builder a;
     a.field_bytes(1, "alpha").field_varint(20, 1).field_varint(20, 99);

@@ -207,6 +207,85 @@ TEST_CASE("merged_child: merges nest (a merged field inside merged occurrences)"
     CHECK(got == std::vector<std::uint64_t>{11, 22, 14});
 }
 
+namespace {
+
+// Numbers times ten plus values of a message's varint fields, in wire order.
+std::vector<std::uint64_t> varints_of(const message& m) {
+    auto c = m.fields();
+    field f;
+    std::vector<std::uint64_t> got;
+    while (c.next(f)) got.push_back(f.number * 10 + f.raw);
+    CHECK(c.err().ok());
+    return got;
+}
+
+// The tag of the n-th (from 0) occurrence of `number` in m.
+const char* nth_tag(const message& m, std::uint32_t number, int n) {
+    auto c = m.fields();
+    field f;
+    while (c.next(number, f))
+        if (n-- == 0) return f.tag;
+    FAIL("no such occurrence");
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("merged_child from an occurrence: the earlier ones are left out") {
+    // 12 {1:1} 12 {2:2} 12 {3:3}, merged from the second occurrence: {2:2 3:3}.
+    const std::string s = wire_builder()
+                              .field_message(12, wire_builder().field_varint(1, 1))
+                              .field_message(12, wire_builder().field_varint(2, 2))
+                              .field_message(12, wire_builder().field_varint(3, 3))
+                              .str();
+    const message m = root_of(s);
+    auto merged = m.merged_child(12, nullptr, 0, nth_tag(m, 12, 1));
+    REQUIRE(merged.ok());
+    CHECK(merged->merged());
+    CHECK(varints_of(*merged) == std::vector<std::uint64_t>{22, 33});
+    // From the last occurrence: a plain child.
+    auto last = m.merged_child(12, nullptr, 0, nth_tag(m, 12, 2));
+    REQUIRE(last.ok());
+    CHECK_FALSE(last->merged());
+    CHECK(varints_of(*last) == std::vector<std::uint64_t>{33});
+
+    SECTION("inside a merged parent, and inherited by merges below it") {
+        // 5 { 12 {1:1} 12 {6 {1:1}} } 5 { 12 {2:2 6 {2:2}} 12 {3:3 6 {3:3}} }: in the
+        // merged 5, field 12 merged from its third occurrence is {2:2 6{2:2}
+        // 3:3 6{3:3}}, and its merged 6 is {2:2 3:3}.
+        const wire_builder six1 = wire_builder().field_varint(1, 1);
+        const std::string t =
+            wire_builder()
+                .field_message(5, wire_builder()
+                                      .field_message(12, wire_builder().field_varint(1, 1))
+                                      .field_message(12, wire_builder().field_message(6, six1)))
+                .field_message(5, wire_builder()
+                                      .field_message(12, wire_builder().field_varint(2, 2).field_message(
+                                                             6, wire_builder().field_varint(2, 2)))
+                                      .field_message(12, wire_builder().field_varint(3, 3).field_message(
+                                                             6, wire_builder().field_varint(3, 3))))
+                .str();
+        auto five = root_of(t).merged_child(5);
+        REQUIRE(five.ok());
+        auto twelve = five->merged_child(12, nullptr, 0, nth_tag(*five, 12, 2));
+        REQUIRE(twelve.ok());
+        CHECK(twelve->depth() == 2);
+        auto c = twelve->fields();
+        field f;
+        std::vector<std::uint32_t> numbers;
+        while (c.next(f)) numbers.push_back(f.number);
+        CHECK(c.err().ok());
+        CHECK(numbers == std::vector<std::uint32_t>{2, 6, 3, 6});
+        auto six = twelve->merged_child(6);
+        REQUIRE(six.ok());
+        CHECK(varints_of(*six) == std::vector<std::uint64_t>{22, 33});
+        // Without `from`, every occurrence merges.
+        auto all = five->merged_child(12);
+        REQUIRE(all.ok());
+        CHECK(varints_of(*all->merged_child(6)) == std::vector<std::uint64_t>{11, 22, 33});
+    }
+}
+
 TEST_CASE("merged_child: errors inside any occurrence are reported with absolute offsets") {
     const std::string first = wire_builder().field_message(12, wire_builder().field_varint(1, 1)).str();
     const std::string s = first + wire_builder().field_bytes(12, std::string("\x08\x01\x0F", 3)).str();
