@@ -949,6 +949,14 @@ enum class wire_type : std::uint8_t {
     fixed32 = 5,
 };
 
+// Whether libprotobuf reads an occurrence of wire type `t` as a field whose
+// values are written as `encoding`; any other occurrence is an unknown field.
+// Packable fields (repeated numbers and enums) also take packed chunks, in
+// either encoding whatever the schema prefers.
+constexpr bool takes_wire_type(wire_type encoding, bool packable, wire_type t) noexcept {
+    return t == encoding || (packable && t == wire_type::length_delimited);
+}
+
 constexpr std::uint32_t max_field_number = (1u << 29) - 1;
 constexpr unsigned max_varint_bytes = 10;
 constexpr unsigned max_tag_bytes = 5;       // libprotobuf's limit for a tag varint
@@ -1874,23 +1882,22 @@ struct message_layout {
     std::uint8_t slot_of_tag[tag_table_size];
 };
 
-// Whether a field's wire type is one libprotobuf reads for this kind of
-// field (anything else makes the occurrence an unknown field).
-constexpr bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
-    using wt = wire::wire_type;
+constexpr wire::wire_type encoding_of(slot_kind kind) noexcept {
     switch (kind) {
-        case slot_kind::varint:
-        case slot_kind::closed_enum: return t == wt::varint;
-        case slot_kind::fixed32: return t == wt::fixed32;
-        case slot_kind::fixed64: return t == wt::fixed64;
+        case slot_kind::fixed32:
+        case slot_kind::repeated_fixed32: return wire::wire_type::fixed32;
+        case slot_kind::fixed64:
+        case slot_kind::repeated_fixed64: return wire::wire_type::fixed64;
         case slot_kind::len:
-        case slot_kind::repeated_len: return t == wt::length_delimited;
-        // Packable fields: protobuf parsers accept both encodings.
-        case slot_kind::repeated_varint: return t == wt::varint || t == wt::length_delimited;
-        case slot_kind::repeated_fixed32: return t == wt::fixed32 || t == wt::length_delimited;
-        case slot_kind::repeated_fixed64: return t == wt::fixed64 || t == wt::length_delimited;
+        case slot_kind::repeated_len: return wire::wire_type::length_delimited;
+        default: return wire::wire_type::varint;
     }
-    return false;
+}
+
+constexpr bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
+    const bool packable = kind == slot_kind::repeated_varint || kind == slot_kind::repeated_fixed32 ||
+                          kind == slot_kind::repeated_fixed64;
+    return wire::takes_wire_type(encoding_of(kind), packable, t);
 }
 
 constexpr tag_op op_for(const field_slot* fs, std::uint32_t wt) noexcept {
@@ -5814,6 +5821,7 @@ inline external_payload_source external_source(external_data_resolver& resolver)
 #include <cstdint>
 #include <string_view>
 
+
 namespace onnxview {
 namespace schema {
 
@@ -5887,6 +5895,17 @@ struct field_desc {
     // Bytes of one element of a packed chunk: 4 (float), 8 (double), 0 (varints).
     unsigned packed_width() const noexcept {
         return type == schema::type::float_ ? 4u : type == schema::type::double_ ? 8u : 0u;
+    }
+    // How one value is written on the wire.
+    wire::wire_type encoding() const noexcept {
+        switch (type) {
+            case schema::type::float_: return wire::wire_type::fixed32;
+            case schema::type::double_: return wire::wire_type::fixed64;
+            case schema::type::string:
+            case schema::type::bytes:
+            case schema::type::message: return wire::wire_type::length_delimited;
+            default: return wire::wire_type::varint;
+        }
     }
 };
 
@@ -7637,33 +7656,12 @@ namespace schema_walk {
 using wire::wire_type;
 
 bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t release) noexcept {
-    using schema::type;
     if (release != 0 && fd.since > release) return false;
-    switch (fd.type) {
-        case type::message:
-        case type::string:
-        case type::bytes:
-            return f.type == wire_type::length_delimited;
-        case type::float_:
-            return f.type == wire_type::fixed32 ||
-                   (fd.packable() && f.type == wire_type::length_delimited);
-        case type::double_:
-            return f.type == wire_type::fixed64 ||
-                   (fd.packable() && f.type == wire_type::length_delimited);
-        case type::enum_:
-            if (f.type == wire_type::varint) {
-                // Closed enum: an unknown value is kept as an unknown field.
-                const schema::enum_value* v = fd.enum_type->find(f.as_int32());
-                return v && (release == 0 || v->since <= release);
-            }
-            return fd.packable() && f.type == wire_type::length_delimited;
-        case type::int32:
-        case type::int64:
-        case type::uint64:
-            return f.type == wire_type::varint ||
-                   (fd.packable() && f.type == wire_type::length_delimited);
-    }
-    return false;
+    if (!wire::takes_wire_type(fd.encoding(), fd.packable(), f.type)) return false;
+    if (fd.type != schema::type::enum_ || f.type != wire_type::varint) return true;
+    // Closed enum: an unknown value is kept as an unknown field.
+    const schema::enum_value* v = fd.enum_type->find(f.as_int32());
+    return v && (release == 0 || v->since <= release);
 }
 
 void collect(const source& s, const schema::message_desc& d, std::uint32_t release,

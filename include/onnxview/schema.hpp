@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "onnxview/wire.hpp"
+
 namespace onnxview {
 namespace schema {
 
@@ -92,6 +94,17 @@ struct field_desc {
     // Bytes of one element of a packed chunk: 4 (float), 8 (double), 0 (varints).
     unsigned packed_width() const noexcept {
         return type == schema::type::float_ ? 4u : type == schema::type::double_ ? 8u : 0u;
+    }
+    // How one value is written on the wire.
+    wire::wire_type encoding() const noexcept {
+        switch (type) {
+            case schema::type::float_: return wire::wire_type::fixed32;
+            case schema::type::double_: return wire::wire_type::fixed64;
+            case schema::type::string:
+            case schema::type::bytes:
+            case schema::type::message: return wire::wire_type::length_delimited;
+            default: return wire::wire_type::varint;
+        }
     }
 };
 

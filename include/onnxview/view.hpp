@@ -98,23 +98,22 @@ struct message_layout {
     std::uint8_t slot_of_tag[tag_table_size];
 };
 
-// Whether a field's wire type is one libprotobuf reads for this kind of
-// field (anything else makes the occurrence an unknown field).
-constexpr bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
-    using wt = wire::wire_type;
+constexpr wire::wire_type encoding_of(slot_kind kind) noexcept {
     switch (kind) {
-        case slot_kind::varint:
-        case slot_kind::closed_enum: return t == wt::varint;
-        case slot_kind::fixed32: return t == wt::fixed32;
-        case slot_kind::fixed64: return t == wt::fixed64;
+        case slot_kind::fixed32:
+        case slot_kind::repeated_fixed32: return wire::wire_type::fixed32;
+        case slot_kind::fixed64:
+        case slot_kind::repeated_fixed64: return wire::wire_type::fixed64;
         case slot_kind::len:
-        case slot_kind::repeated_len: return t == wt::length_delimited;
-        // Packable fields: protobuf parsers accept both encodings.
-        case slot_kind::repeated_varint: return t == wt::varint || t == wt::length_delimited;
-        case slot_kind::repeated_fixed32: return t == wt::fixed32 || t == wt::length_delimited;
-        case slot_kind::repeated_fixed64: return t == wt::fixed64 || t == wt::length_delimited;
+        case slot_kind::repeated_len: return wire::wire_type::length_delimited;
+        default: return wire::wire_type::varint;
     }
-    return false;
+}
+
+constexpr bool wire_type_fits(slot_kind kind, wire::wire_type t) noexcept {
+    const bool packable = kind == slot_kind::repeated_varint || kind == slot_kind::repeated_fixed32 ||
+                          kind == slot_kind::repeated_fixed64;
+    return wire::takes_wire_type(encoding_of(kind), packable, t);
 }
 
 constexpr tag_op op_for(const field_slot* fs, std::uint32_t wt) noexcept {

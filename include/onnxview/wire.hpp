@@ -43,6 +43,14 @@ enum class wire_type : std::uint8_t {
     fixed32 = 5,
 };
 
+// Whether libprotobuf reads an occurrence of wire type `t` as a field whose
+// values are written as `encoding`; any other occurrence is an unknown field.
+// Packable fields (repeated numbers and enums) also take packed chunks, in
+// either encoding whatever the schema prefers.
+constexpr bool takes_wire_type(wire_type encoding, bool packable, wire_type t) noexcept {
+    return t == encoding || (packable && t == wire_type::length_delimited);
+}
+
 constexpr std::uint32_t max_field_number = (1u << 29) - 1;
 constexpr unsigned max_varint_bytes = 10;
 constexpr unsigned max_tag_bytes = 5;       // libprotobuf's limit for a tag varint

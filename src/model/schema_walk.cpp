@@ -9,33 +9,12 @@ namespace schema_walk {
 using wire::wire_type;
 
 bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t release) noexcept {
-    using schema::type;
     if (release != 0 && fd.since > release) return false;
-    switch (fd.type) {
-        case type::message:
-        case type::string:
-        case type::bytes:
-            return f.type == wire_type::length_delimited;
-        case type::float_:
-            return f.type == wire_type::fixed32 ||
-                   (fd.packable() && f.type == wire_type::length_delimited);
-        case type::double_:
-            return f.type == wire_type::fixed64 ||
-                   (fd.packable() && f.type == wire_type::length_delimited);
-        case type::enum_:
-            if (f.type == wire_type::varint) {
-                // Closed enum: an unknown value is kept as an unknown field.
-                const schema::enum_value* v = fd.enum_type->find(f.as_int32());
-                return v && (release == 0 || v->since <= release);
-            }
-            return fd.packable() && f.type == wire_type::length_delimited;
-        case type::int32:
-        case type::int64:
-        case type::uint64:
-            return f.type == wire_type::varint ||
-                   (fd.packable() && f.type == wire_type::length_delimited);
-    }
-    return false;
+    if (!wire::takes_wire_type(fd.encoding(), fd.packable(), f.type)) return false;
+    if (fd.type != schema::type::enum_ || f.type != wire_type::varint) return true;
+    // Closed enum: an unknown value is kept as an unknown field.
+    const schema::enum_value* v = fd.enum_type->find(f.as_int32());
+    return v && (release == 0 || v->since <= release);
 }
 
 void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
