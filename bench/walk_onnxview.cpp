@@ -197,8 +197,8 @@ bool walk(const char* data, std::size_t size, bool payloads, walk_result& r, std
 
 // Workload 1 for both onnxview competitors.
 bool open_onnxview(const char* path, walk_result& r, std::string& err) {
-    open_options o;
-    o.hint = access_hint::random;
+    options o;
+    o.file_hint = access_hint::random;
     auto f = mapped_file::open(path, o);
     if (!f) {
         err = std::string("mapped_file::open: ") + errc_name(f.err().code);
@@ -220,10 +220,10 @@ bool open_onnxview(const char* path, walk_result& r, std::string& err) {
 // one-off reader would open it, then walked by `walk_bytes`.
 bool open_onnxview_then_walk(const char* path, bool payloads, walk_bytes_fn walk_bytes, walk_result& r,
                              std::string& err) {
-    open_options o;
+    options o;
     // Full walk: every byte once, front to back. Metadata: the plan of
     // onnxview/metadata_reads.hpp (what model_reads::metadata does).
-    if (payloads) o.hint = access_hint::sequential;
+    if (payloads) o.file_hint = access_hint::sequential;
     auto f = mapped_file::open(path, o);
     if (!f) {
         err = std::string("mapped_file::open: ") + errc_name(f.err().code);

@@ -131,9 +131,9 @@ int main(int argc, char** argv) {
 
         // External data through the same callbacks: base_dir is only joined
         // to each location, never resolved on a real file system.
-        onnxview::external_data_options opts{};
-        opts.callbacks = &cb;
-        opts.base_dir = "pak://models";
+        onnxview::options opts{};
+        opts.external_files = &cb;
+        opts.external_base_dir = "pak://models";
         auto resolver = onnxview::external_data_resolver::create(opts);
         if (!resolver) return fail("resolver", resolver.err());
         const onnxview::external_payload_source source{&resolver.value(), fetch_external};

@@ -3,7 +3,7 @@
 // libprotobuf here is Debian's (3.21) with the descriptors of code that
 // protoc generates at build time from Debian's /usr/include/onnx/onnx.proto
 // (ONNX 1.12), so onnxview is restricted to the same schema
-// (print_options::release = 1.12): fields newer than 1.12 are unknown fields
+// (options::release = 1.12): fields newer than 1.12 are unknown fields
 // to both. The message is a DynamicMessage, parsed by reflection as
 // `protoc --decode` parses it - the behaviour `onnxview dump` promises. The
 // generated parser differs in one place: an out-of-range value of a closed
@@ -113,11 +113,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     onnx::ModelProto generated;
     FUZZ_CHECK(generated.ParseFromArray(data, static_cast<int>(size)) == theirs_ok);
 
-    print_options options;
-    options.release = debian_release;
-    parse_options verify_options;
-    verify_options.release = debian_release;
-    const error ours = verify(data, size, schema::msg_ModelProto, verify_options);
+    options opts;
+    opts.release = debian_release;
+    const error ours = verify(data, size, schema::msg_ModelProto, opts);
 
     if (theirs_ok) {
         // Documented limit: singular messages merged from several occurrences
@@ -129,7 +127,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                          static_cast<unsigned long long>(ours.offset));
         FUZZ_CHECK(ours.ok());
         std::string text;
-        const error e = print_text(data, size, schema::msg_ModelProto, output_sink{&sink_write, &text}, options);
+        const error e = print_text(data, size, schema::msg_ModelProto, output_sink{&sink_write, &text}, opts);
         FUZZ_CHECK(e.ok());
         std::string reference;
         FUZZ_CHECK(google::protobuf::TextFormat::PrintToString(*model, &reference));

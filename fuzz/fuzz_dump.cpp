@@ -32,15 +32,12 @@ struct capture {
 };
 
 void print_both(const std::uint8_t* data, std::size_t size, const schema::message_desc& root,
-                const print_options& options) {
-    parse_options verify_options;
-    verify_options.max_depth = options.max_depth;
-    verify_options.release = options.release;
-    const error valid = verify(data, size, root, verify_options);
+                const options& opts) {
+    const error valid = verify(data, size, root, opts);
     FUZZ_CHECK(valid.ok() || valid.offset <= size);
 
     capture text;
-    const error t = print_text(data, size, root, text.sink(), options);
+    const error t = print_text(data, size, root, text.sink(), opts);
     if (valid.ok()) {
         FUZZ_CHECK(t.ok());
     } else {
@@ -49,12 +46,12 @@ void print_both(const std::uint8_t* data, std::size_t size, const schema::messag
     }
     if (t.ok()) {
         capture again;
-        FUZZ_CHECK(print_text(data, size, root, again.sink(), options).ok());
+        FUZZ_CHECK(print_text(data, size, root, again.sink(), opts).ok());
         FUZZ_CHECK(again.out == text.out);
     }
 
     capture json;
-    const error j = print_json(data, size, root, json.sink(), options);
+    const error j = print_json(data, size, root, json.sink(), opts);
     if (valid.ok()) {
         FUZZ_CHECK(j.ok());
         FUZZ_CHECK(!json.out.empty());  // at least "{}"
@@ -95,15 +92,15 @@ void paths(const std::uint8_t* data, std::size_t size) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    print_options newest;
+    options newest;
     print_both(data, size, schema::msg_ModelProto, newest);
 
     // Options from the input's size (not its bytes, which stay the model):
     // the 1.12 schema, eliding and a small depth limit.
-    print_options restricted;
+    options restricted;
     restricted.release = schema::release_debian_bookworm;
-    restricted.max_bytes = size % 3 == 0 ? 0 : 1 + size % 17;
-    restricted.max_depth = size % 5 == 0 ? 3 + static_cast<std::uint32_t>(size % 7) : 0;
+    restricted.max_printed_bytes = size % 3 == 0 ? 0 : 1 + size % 17;
+    restricted.max_message_depth = size % 5 == 0 ? 3 + static_cast<std::uint32_t>(size % 7) : 0;
     print_both(data, size, schema::msg_ModelProto, restricted);
 
     print_both(data, size, schema::msg_TensorProto, newest);

@@ -138,7 +138,7 @@ void tensor_access(fuzzing::model_walker& w, const tensor_view& t) {
 // deeper than the views follow, which a cursor, yielding each occurrence,
 // does not meet.
 template <class View>
-void cursor_contract(const char* what, const std::uint8_t* data, std::size_t size, const parse_options& o,
+void cursor_contract(const char* what, const std::uint8_t* data, std::size_t size, const options& o,
                      error verified) {
     fuzzing::cursor_walk_stats s;
     const error walked = fuzzing::walk_fields(cursor_as<View>(data, size, o), s);
@@ -159,7 +159,7 @@ void report(const char* what, error verified, error walked) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const parse_options defaults;
+    const options defaults;
     {
         fuzzing::model_walker w;
 #ifdef ONNXVIEW_FUZZ_HAS_TENSOR_DATA
@@ -176,15 +176,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // The checker on the same bytes: no crash, no hang, and it reports the
         // wire-format error verify() finds as an error of its own. No model
         // path: external data is not opened.
-        check_options co;
+        options co;
         co.max_findings = 64;
         const check_result r = check_model(data, size, co, nullptr, nullptr);
         if (!verify(data, size).ok()) FUZZ_CHECK(r.errors > 0);
     }
 #endif
     {
-        parse_options small;
-        small.max_depth = 2 + static_cast<std::uint32_t>(size % 11);
+        options small;
+        small.max_message_depth = 2 + static_cast<std::uint32_t>(size % 11);
         fuzzing::model_walker w;
         w.model(parse_model(data, size, small));
         const error v = verify(data, size, schema::msg_ModelProto, small);

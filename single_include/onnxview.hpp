@@ -196,7 +196,7 @@ enum class errc : std::uint8_t {
     bad_field_number,      // field number 0 or above 2^29-1
     bad_wire_type,         // wire type 6 or 7
     length_out_of_bounds,  // a length-delimited field extends past its enclosing message
-    depth_exceeded,        // nesting deeper than limits::max_depth
+    depth_exceeded,        // nesting deeper than options::max_message_depth
     unmatched_end_group,   // end-group without start, or with another field number
     bad_packed_length,     // packed fixed32/fixed64 payload not a multiple of the element size
     merge_too_deep,        // too many nested levels of merged singular message occurrences
@@ -253,8 +253,8 @@ enum class errc : std::uint8_t {
     external_range_past_end,        // external_out_of_bounds
     external_length_mismatch,       // payload_size_mismatch: length != dims x element size
     external_rest_of_file_mismatch, // payload_size_mismatch: no length, rest of the file != expected
-    external_too_many_files,        // external_limit: more than max_files
-    external_too_many_bytes,        // external_limit: more than max_total_bytes
+    external_too_many_files,        // external_limit: more than max_external_files
+    external_too_many_bytes,        // external_limit: more than max_external_bytes
 };
 
 // Short stable identifier, e.g. "truncated". Never null.
@@ -342,46 +342,25 @@ private:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_ERROR_HPP
-// ---- include/onnxview/file.hpp ----
-// onnxview/file.hpp - the bytes of a file: mapped, read, borrowed or supplied.
+// ---- include/onnxview/options.hpp ----
+// onnxview/options.hpp - the one options struct every entry point takes.
 //
-// This is the only place (with external_data.hpp) where onnxview touches the
-// operating system. The model layer knows nothing of files: it takes a
-// std::string_view, and `mapped_file::bytes()` is where that view comes from.
+// cgltf style: `onnxview::options o{};` (all zero) means the defaults. Fill
+// it once and pass it everywhere: parse_model(), parse_as(), make_cursor(),
+// verify(), print_text(), print_json(), check_model(), mapped_file::open(),
+// external_data_resolver::create() and model_file::open() each read the
+// members their documentation names and ignore the others. Every limit has
+// its own name: a message's nesting (max_message_depth) is not a graph's
+// (max_graph_depth).
 //
-//   // From a path (mmap on POSIX, MapViewOfFile on Windows, read() fallback):
-//   auto f = onnxview::mapped_file::open("model.onnx");
-//   if (!f) { /* f.err().code (io_open_failed, ...), f.err().sys_errno */ }
-//   std::string_view bytes = f->bytes();   // valid while *f lives
-//
-//   // From memory the caller owns (nothing is copied or freed):
-//   auto m = onnxview::mapped_file::from_memory(buf, len);
-//
-//   // From a virtual file system (game engines, archives):
-//   onnxview::file_callbacks cb{};  cb.read_whole = my_read; cb.release = my_free;
-//   auto v = onnxview::mapped_file::from_callbacks("pak://model.onnx", cb);
-//
-// Lifetime rule. Views (wire, model) hold no reference: every view made over
-// `bytes()` is valid while the mapped_file that produced it lives. Moving a
-// mapped_file does not move its bytes, so views survive moves of their owner.
-// When several owners must keep the bytes alive (a model handle, a cache, a
-// second thread), wrap the file in a `shared_file` (one allocation, an atomic
-// count, no std::shared_ptr) and let the last copy unmap it.
-//
-// A file that shrinks while mapped. The mapping keeps the pages that still
-// exist; touching a page past the new end raises SIGBUS on POSIX (an
-// in-page exception on Windows). onnxview cannot prevent this for files it
-// maps: do not truncate a model file while it is in use, or open it with
-// `open_mode::read` (a private copy) or a `copy_below` threshold. The
-// external-data resolver copies small files for this reason (see
-// external_data.hpp).
-#ifndef ONNXVIEW_FILE_HPP
-#define ONNXVIEW_FILE_HPP
+// The vocabulary the members use (how a file is read, what the caller will
+// read of it, file callbacks) is declared here too, so that this
+// header, like error.hpp, depends on nothing but the standard library.
+#ifndef ONNXVIEW_OPTIONS_HPP
+#define ONNXVIEW_OPTIONS_HPP
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
-
 
 namespace onnxview {
 
@@ -402,22 +381,28 @@ enum class access_hint : std::uint8_t {
     dontneed,    // these pages may be dropped (they are read back on access)
 };
 
-// Options of mapped_file::open. All-zero is the default.
-struct open_options {
-    open_mode mode = open_mode::automatic;
-    access_hint hint = access_hint::normal;  // applied to the whole file after opening
-    // Files smaller than this are read into a heap buffer instead of mapped
-    // (0: never). A copy costs one allocation; it avoids a page-rounded
-    // mapping and makes the bytes immune to later truncation of the file.
-    std::uint64_t copy_below = 0;
+// What the caller will read of a mapped model. A hint: it changes how much
+// the system reads ahead from disk, never what is read.
+enum class model_reads : std::uint8_t {
+    everything = 0,  // the system's default read-ahead
+    // The graph, not the weights: model_file::open() applies
+    // advise_metadata_reads (onnxview/metadata_reads.hpp; this replaces
+    // file_hint), which prefetches the metadata it finds by the model's
+    // structure and advises random access elsewhere, so a cold page fault
+    // on a tensor's header does not read the weights around it. tensor()
+    // and sparse_tensor() turn read-ahead back on for the bytes of the
+    // tensor they read. Files under metadata_read_limits::whole_below
+    // (4 MiB) are prefetched whole.
+    metadata,
 };
 
 // Caller-supplied file access, cgltf style: function pointers plus a
 // user_data pointer; no global state. `map` is tried first when set, then
-// `read_whole`. Each returns 0 on success or a nonzero errno-like code (kept in
-// error::sys_errno of the callback_failed error). On success *data/*size describe the whole file, which
-// must stay readable and unchanged until `release` is called with the same
-// values (release may be null when the bytes need no freeing).
+// `read_whole`. Each returns 0 on success or a nonzero errno-like code (kept
+// in error::sys_errno of the callback_failed error). On success *data/*size
+// describe the whole file, which must stay readable and unchanged until
+// `release` is called with the same values (release may be null when the
+// bytes need no freeing).
 struct file_callbacks {
     int (*map)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
     int (*read_whole)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
@@ -425,290 +410,74 @@ struct file_callbacks {
     void* user_data = nullptr;
 };
 
-namespace detail {
-struct file_access;
-}
+struct options {
+    // --- Reading messages (views, cursors, verify(), printers, checker)
+    // Deepest message nesting accepted (root = 0). 0: 100, libprotobuf's
+    // default, which also bounds subgraph and TypeProto nesting; larger than
+    // 65535: 65535 (wire::effective_max_depth).
+    std::uint32_t max_message_depth = 0;
+    // verify() and the printers: the schema of an ONNX release
+    // (schema::release(1, 12, 0)), whose newer fields and enum values are
+    // unknown fields, as for a protoc built with that release's onnx.proto.
+    // 0: the newest schema, the one the views read.
+    std::uint32_t release = 0;
 
-// The bytes of one whole file, and the ownership of whatever holds them (a
-// mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
-// Move-only RAII; hold it by value (56 bytes on 64-bit hosts; the object
-// itself needs no allocation, the read() fallback allocates the file's size).
-// Never throws.
-class mapped_file {
-public:
-    enum class storage : std::uint8_t {
-        none = 0,   // default-constructed or moved-from: bytes() is empty
-        mapped,     // mmap / MapViewOfFile, unmapped on destruction
-        buffer,     // a heap copy made with read(), freed on destruction
-        borrowed,   // caller memory, never freed
-        callback,   // from file_callbacks, handed to release() on destruction
-    };
+    // --- Printing
+    // Print at most this many bytes of each string/bytes value, followed by
+    // a `# ... N bytes elided` comment. NOT protoc-identical. 0: everything.
+    std::uint64_t max_printed_bytes = 0;
 
-    mapped_file() noexcept = default;
-    mapped_file(const mapped_file&) = delete;
-    mapped_file& operator=(const mapped_file&) = delete;
-    mapped_file(mapped_file&& other) noexcept;
-    mapped_file& operator=(mapped_file&& other) noexcept;
-    ~mapped_file();
+    // --- Checking (check_model)
+    // Deepest subgraph nesting accepted (main graph = 0). 0: 32.
+    std::uint32_t max_graph_depth = 0;
+    // Stop after this many findings (check_result::truncated). 0: 1000.
+    std::uint32_t max_findings = 0;
+    // Report errors only, no warnings.
+    bool errors_only = false;
 
-    // Opens a regular file by path (UTF-8 on Windows). Errors: file_empty for
-    // size 0, is_directory, not_regular_file (devices, FIFOs, sockets: checked
-    // with stat before open, and opened non-blocking), file_too_large when the
-    // size exceeds SIZE_MAX (32-bit hosts: > 4 GiB), invalid_argument for a
-    // null path, out_of_memory, and the io_error group with the system's code
-    // in sys_errno: io_stat_failed (missing, ...), io_open_failed
-    // (unreadable, ...), io_map_failed (open_mode::map), io_read_failed.
-    static result<mapped_file> open(const char* path, const open_options& options = {}) noexcept;
+    // --- The model file (mapped_file::open, model_file::open)
+    open_mode file_mode = open_mode::automatic;
+    access_hint file_hint = access_hint::normal;  // applied to the whole file after opening
+    // Files smaller than this are read into a heap buffer instead of mapped
+    // (0: never). A copy costs one allocation; it avoids a page-rounded
+    // mapping and makes the bytes immune to later truncation of the file.
+    std::uint64_t file_copy_below = 0;
+    // model_file::open: verify() the whole model before returning, so that no
+    // view made from model() meets a malformed byte. Without it open() reads
+    // the ModelProto's own fields only, and nested messages are checked when
+    // their views are made.
+    bool verify = false;
+    // model_file::open: a file that is read but does not parse (or, with
+    // `verify`, verify) as a ModelProto still opens: model() is then empty,
+    // model_error() says why, and bytes() stay available. Without it open()
+    // returns that error.
+    bool keep_malformed = false;
+    model_reads reads = model_reads::everything;  // model_file::open
 
-    // Borrows [data, data + size): nothing is copied, nothing is freed. The
-    // caller's memory must outlive this object and every view made over it.
-    static mapped_file from_memory(const void* data, std::size_t size) noexcept;
-
-    // Asks the callbacks for the whole file at `path` (passed through
-    // unchanged). Errors: invalid_argument (no map/read_whole, null path),
-    // callback_failed (group io_error; the callback's code in sys_errno),
-    // file_empty (size 0, release is called), file_too_large.
-    static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks) noexcept;
-
-    const char* data() const noexcept { return data_; }
-    std::size_t size() const noexcept { return size_; }
-    bool empty() const noexcept { return size_ == 0; }
-    std::string_view bytes() const noexcept { return {data_, size_}; }
-    storage kind() const noexcept { return kind_; }
-
-    // Passes an access hint for [offset, offset + length) (length 0: to the
-    // end) to the system. Only mapped storage is affected; elsewhere it is a
-    // no-op that returns ok. Errors: invalid_argument when offset is past the
-    // end; io_error (errno in sys_errno) when madvise refuses.
-    error advise(access_hint hint, std::uint64_t offset = 0, std::uint64_t length = 0) const noexcept;
-
-private:
-    friend struct detail::file_access;
-    void reset() noexcept;
-
-    const char* data_ = nullptr;
-    std::size_t size_ = 0;
-    file_callbacks callbacks_{};  // set only for storage::callback
-    storage kind_ = storage::none;
-};
-
-// A mapped_file with shared ownership: copies share one heap block holding the
-// file and an atomic count; the last copy destroys the file. Use it when a
-// model handle (or several threads) must keep the bytes alive while views
-// exist. Costs one allocation in make(); copies cost an atomic increment.
-class shared_file {
-public:
-    shared_file() noexcept = default;
-    shared_file(const shared_file& other) noexcept;
-    shared_file& operator=(const shared_file& other) noexcept;
-    shared_file(shared_file&& other) noexcept : block_(other.block_) { other.block_ = nullptr; }
-    shared_file& operator=(shared_file&& other) noexcept;
-    ~shared_file();
-
-    // Takes ownership of `file`. Error: out_of_memory (file is then released).
-    static result<shared_file> make(mapped_file&& file) noexcept;
-
-    explicit operator bool() const noexcept { return block_ != nullptr; }
-    // Null for an empty shared_file.
-    const mapped_file* get() const noexcept;
-    std::string_view bytes() const noexcept;
-    // Number of shared_file copies of this block (0 when empty).
-    std::uint32_t use_count() const noexcept;
-
-private:
-    struct block;
-    void drop() noexcept;
-    block* block_ = nullptr;
+    // --- External data (external_data_resolver, model_file, check_model)
+    // External data is resolved in the directory of this file. model_file
+    // fills it in with the model's own path when it is null; check_model
+    // without it (nor external_base_dir) warns of external tensors and opens
+    // nothing.
+    const char* model_path = nullptr;
+    const char* external_base_dir = nullptr;         // wins over model_path
+    const file_callbacks* external_files = nullptr;  // open through these instead (external_data.hpp)
+    std::uint32_t max_external_files = 0;            // 0: 4096
+    std::uint64_t max_external_bytes = 0;            // 0: no limit (sum of opened file sizes)
+    // Smaller external files are read, not mapped. 0: 64 KiB; 1: map all.
+    std::uint64_t external_copy_below = 0;
+    bool allow_hard_links = false;                 // false: files with st_nlink > 1 are refused
+    bool verify_checksum = false;                  // true: check `checksum` (SHA-1, 40 hex digits)
+    access_hint external_hint = access_hint::normal;  // passed to each mapped external file
 };
 
 }  // namespace onnxview
 
-#endif  // ONNXVIEW_FILE_HPP
-// ---- include/onnxview/external_data.hpp ----
-// onnxview/external_data.hpp - finding the bytes of tensors stored outside
-// the model file (TensorProto.data_location == EXTERNAL).
-//
-// The io layer does not know the model layer: a tensor's `external_data`
-// entries arrive as plain key/value string_views, with the payload size the
-// caller expects (dims x element size). onnxview/external_source.hpp joins
-// the two layers (and points errors at the tensor).
-//
-//   onnxview::external_data_options opts{};
-//   opts.model_path = "models/net.onnx";          // files resolve in models/
-//   auto r = onnxview::external_data_resolver::create(opts);
-//   onnxview::external_entry kv[] = {{"location", "net.data"}, {"offset", "0"},
-//                                    {"length", "4096"}};
-//   auto span = r->resolve(kv, 3, 4096);
-//   char why[512];
-//   if (!span) puts(onnxview::describe_external_error(span.err(), "conv1.weight", "net.data",
-//                                                     why, sizeof why));
-//   else use(span->data, span->size);             // valid while *r lives
-//
-// Resolution. `location` is a path relative to the base directory: the
-// caller's `base_dir`, else the directory of `model_path`, else the current
-// directory. With `callbacks` set the resolver opens nothing itself: after
-// the lexical checks below it passes "<base>/<location>" (or the bare
-// location without a base) to the callbacks, which then own the file-system
-// checks (symlinks, hard links, file types).
-//
-// Checks, each with its own error code; errc_group() gives the broad kind
-// in the first column, the finer codes are listed after it:
-//   external_bad_entry     external_missing_location, external_empty_location,
-//                          external_location_too_long (over 4095 bytes),
-//                          external_duplicate_key, external_in_memory_location
-//                          ('#...' without callbacks), external_offset_not_decimal
-//                          and external_length_not_decimal (digits only: no
-//                          sign, space or hex; onnxview/decimal.hpp),
-//                          external_checksum_malformed
-//   external_path_unsafe   external_nul_in_location, external_absolute_path,
-//                          external_drive_path (`C:`), external_unc_path
-//                          (`\\server\share`), external_backslash,
-//                          external_parent_component (`..`),
-//                          external_symlink_escape (realpath of the result
-//                          must stay under the realpath of the base; symlinks
-//                          inside it are fine)
-//   is_directory / not_regular_file
-//                          location names a directory / a device, FIFO or
-//                          socket (checked with stat before open; the open
-//                          is O_NONBLOCK|O_NOFOLLOW so a swapped-in FIFO
-//                          cannot block and a swapped-in symlink fails)
-//   external_hard_link     the file has more than one hard link (option)
-//   external_out_of_bounds external_number_too_large (beyond 2^64-1),
-//                          external_range_overflow (offset+length),
-//                          external_offset_past_end, external_range_past_end
-//   payload_size_mismatch  external_length_mismatch (length differs from the
-//                          expected size), external_rest_of_file_mismatch
-//                          (no length, and the rest of the file differs)
-//   external_limit         external_too_many_files (max_files),
-//                          external_too_many_bytes (max_total_bytes)
-//   checksum_mismatch      SHA-1 of the whole file differs (option)
-//   io_error               io_resolve_failed, io_stat_failed, io_open_failed,
-//                          io_map_failed, io_read_failed, callback_failed:
-//                          the system (or a callback) refused, its code in
-//                          error::sys_errno
-// The resolver keeps no error state: what the caller knows (the tensor's name
-// and location) and the error make the message, see describe_external_error.
-// Keys other than location/offset/length/checksum (e.g. `basepath`, which
-// the Python library adds in memory) are ignored and counted in
-// external_span::ignored_keys. Remaining race (POSIX): a directory of the
-// path may be swapped for a symlink between realpath and open; the final
-// component can not (O_NOFOLLOW).
-//
-// Files are opened lazily, on the first resolve() that names them, and each
-// file is opened once and shared by every tensor in it. Files smaller than
-// `copy_below` (default 64 KiB) are read into a private heap copy; larger
-// ones are mapped. A mapped file that is truncated by another process while
-// in use raises SIGBUS when a page past its new end is touched - the copy
-// avoids this for the many small files some exporters write; for large files
-// the caller must not truncate them while the resolver lives.
-//
-// Allocation: the resolver allocates its table of open files (grown by
-// doubling, at most max_files entries), one small record per file holding
-// the normalized location, and whatever a read() copy needs. Nothing else;
-// no exceptions. Lifetime: every external_span is valid while the resolver
-// that returned it lives (moving the resolver keeps spans valid).
-#ifndef ONNXVIEW_EXTERNAL_DATA_HPP
-#define ONNXVIEW_EXTERNAL_DATA_HPP
-
-#include <cstddef>
-#include <cstdint>
-#include <string_view>
-
-
-namespace onnxview {
-
-// One StringStringEntryProto of TensorProto.external_data.
-struct external_entry {
-    std::string_view key;
-    std::string_view value;
-};
-
-// Expected payload size when the caller cannot know it (e.g. STRING tensors).
-constexpr std::uint64_t unknown_size = ~std::uint64_t(0);
-
-// A line for people about an error that resolve() returned for the tensor
-// `tensor` whose `location` entry is `location`, e.g.
-//   tensor 'w': location '../x.bin': a '..' component leaves the base directory
-// with the system's text after an io error ("... cannot resolve the path (No
-// such file or directory)"); names are cut at 200 bytes. Writes at most
-// out_size bytes including the NUL and returns out ("" when out_size is 0).
-const char* describe_external_error(error e, std::string_view tensor, std::string_view location,
-                                    char* out, std::size_t out_size) noexcept;
-
-// All-zero is the default.
-struct external_data_options {
-    const char* model_path = nullptr;            // base = directory of this file
-    const char* base_dir = nullptr;              // wins over model_path
-    const file_callbacks* callbacks = nullptr;   // open through these instead (see above)
-    std::uint32_t max_files = 0;                 // 0: 4096
-    std::uint64_t max_total_bytes = 0;           // 0: no limit (sum of opened file sizes)
-    std::uint64_t copy_below = 0;                // 0: 64 KiB. Smaller files are read, not mapped (1: map all)
-    bool allow_hard_links = false;               // false: files with st_nlink > 1 are refused
-    bool verify_checksum = false;                // true: check `checksum` (SHA-1, 40 hex digits)
-    access_hint hint = access_hint::normal;      // passed to each mapped file
-};
-
-// The payload of one tensor, and where it came from.
-struct external_span {
-    const char* data = nullptr;
-    std::size_t size = 0;
-    std::string_view location;      // normalized ("a/./b" -> "a/b"), owned by the resolver
-    std::uint64_t offset = 0;
-    std::uint32_t offset_in_page = 0;  // offset % 4096; 0 means page-aligned (recommended, not required)
-    std::uint32_t ignored_keys = 0;    // entries with keys this resolver does not use
-    const mapped_file* file = nullptr; // the whole external file
-    std::string_view bytes() const noexcept { return {data, size}; }
-};
-
-// Resolves external-data entries to byte spans, opening each file once.
-// Move-only; not thread-safe (one resolver per thread, or a lock around it).
-class external_data_resolver {
-public:
-    external_data_resolver() noexcept = default;
-    external_data_resolver(const external_data_resolver&) = delete;
-    external_data_resolver& operator=(const external_data_resolver&) = delete;
-    external_data_resolver(external_data_resolver&& other) noexcept;
-    external_data_resolver& operator=(external_data_resolver&& other) noexcept;
-    ~external_data_resolver();
-
-    // Canonicalizes the base directory (unless callbacks are given); keeps
-    // no pointer into `options` (the callbacks struct is copied). Errors:
-    // the io_error group (base missing: io_resolve_failed with sys_errno),
-    // invalid_argument (base is not a directory), out_of_memory.
-    static result<external_data_resolver> create(const external_data_options& options) noexcept;
-
-    // The payload of one tensor. `expected_size` is dims x element size, or
-    // unknown_size. Errors: see the list above; the offset of each is 0.
-    result<external_span> resolve(const external_entry* entries, std::size_t count,
-                                  std::uint64_t expected_size) noexcept;
-
-    // Number of distinct files opened so far, and the sum of their sizes.
-    std::size_t file_count() const noexcept { return count_; }
-    std::uint64_t total_bytes() const noexcept { return total_bytes_; }
-
-private:
-    struct slot;
-    result<slot*> find_or_open(std::string_view location) noexcept;
-    result<mapped_file> open_file(std::string_view location) noexcept;
-    void clear() noexcept;
-
-    external_data_options options_{};  // limits resolved; path and callback pointers cleared
-    file_callbacks callbacks_{};
-    bool use_callbacks_ = false;
-    char* base_ = nullptr;        // canonical base directory (malloc); as given with callbacks; or null
-    slot** slots_ = nullptr;      // malloc'd table of pointers
-    std::size_t count_ = 0;
-    std::size_t capacity_ = 0;
-    std::uint64_t total_bytes_ = 0;
-};
-
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_EXTERNAL_DATA_HPP
+#endif  // ONNXVIEW_OPTIONS_HPP
 // ---- include/onnxview/check.hpp ----
 // onnxview/check.hpp - validate what a model means, beyond its wire format.
 //
-//   onnxview::check_options opts{};
+//   onnxview::options opts{};
 //   opts.model_path = "net.onnx";               // external data resolves next to it
 //   auto r = onnxview::check_model(bytes.data(), bytes.size(), opts,
 //       [](void*, const onnxview::check_finding& f) {
@@ -731,7 +500,7 @@ private:
 //     graph input, an initializer, an earlier node output or a value of an
 //     enclosing graph ("" is an omitted optional input); every value produced
 //     once (SSA, enclosing graphs included); graph outputs defined; main-graph
-//     inputs and outputs fully typed; subgraph nesting within max_depth
+//     inputs and outputs fully typed; subgraph nesting within max_graph_depth
 //   - nodes: op_type non-empty, some input or output, a domain the model (or
 //     function) imports; attributes named, typed (IR >= 2), unique per node,
 //     holding at most one value field and the one their type names (zero
@@ -785,7 +554,7 @@ enum class finding_code : std::uint8_t {
     unexpected_opset_import,  // IR < 3 with opset_import
     missing_graph,            // no main graph
     // --- graphs and values ---
-    too_deep,                 // subgraphs nest deeper than max_depth
+    too_deep,                 // subgraphs nest deeper than max_graph_depth
     empty_graph_name,         // a graph without a name
     empty_name,               // a value info, initializer, attribute or function without a name
     missing_type,             // a main-graph input/output without a type, or a type with no kind set
@@ -866,23 +635,6 @@ struct check_finding {
 
 using check_callback = void (*)(void* user, const check_finding& finding);
 
-// All-zero means the defaults.
-struct check_options {
-    // The model file's path: external data is resolved in its directory. With
-    // neither this nor `external` set, external tensors get a warning and are
-    // not opened.
-    const char* model_path = nullptr;
-    // Full control over external data resolution (base_dir, callbacks, limits);
-    // wins over model_path.
-    const external_data_options* external = nullptr;
-    // Deepest subgraph nesting accepted (main graph = 0). 0: 32.
-    std::uint32_t max_depth = 0;
-    // Stop after this many findings (check_result::truncated). 0: 1000.
-    std::uint32_t max_findings = 0;
-    // Also report warnings.
-    bool warnings = true;
-};
-
 struct check_result {
     std::uint64_t errors = 0;
     std::uint64_t warnings = 0;
@@ -891,14 +643,18 @@ struct check_result {
 };
 
 // Checks the model in [data, data + size) and calls `callback` (may be null)
-// once per finding, in model order.
-check_result check_model(const void* data, std::size_t size, const check_options& options,
+// once per finding, in model order. Of the options it reads
+// max_message_depth and release (the wire-format check is verify()'s),
+// max_graph_depth, max_findings, errors_only, and the external-data members
+// (onnxview/options.hpp): with none of model_path, external_base_dir and
+// external_files set, external tensors get a warning and are not opened.
+check_result check_model(const void* data, std::size_t size, const options& opts,
                          check_callback callback, void* user);
 
 // The same, for a model in a std::string_view (valid while it lives).
-inline check_result check_model(std::string_view bytes, const check_options& options,
+inline check_result check_model(std::string_view bytes, const options& opts,
                                 check_callback callback, void* user) {
-    return check_model(bytes.data(), bytes.size(), options, callback, user);
+    return check_model(bytes.data(), bytes.size(), opts, callback, user);
 }
 
 }  // namespace onnxview
@@ -1823,18 +1579,6 @@ private:
 
 
 namespace onnxview {
-
-// Options for opening a model; all-zero means the defaults.
-struct parse_options {
-    // Deepest message nesting accepted (root = 0). 0: 100, libprotobuf's
-    // default, which also bounds subgraph and TypeProto nesting.
-    std::uint32_t max_depth = 0;
-    // verify() only: check against the schema of an ONNX release
-    // (schema::release(1, 12, 0)), whose newer fields are unknown fields, as
-    // a protoc built with that release's onnx.proto would. 0: the newest
-    // schema, the one the views read.
-    std::uint32_t release = 0;
-};
 
 namespace detail {
 
@@ -3931,19 +3675,20 @@ inline message_range<function_view> operator_set_view::functions() const noexcep
 namespace onnxview {
 
 // A root view of `T` (model_view, tensor_view, sequence_view, ...) over
-// [data, data + size). O(top-level fields of the root); allocates nothing.
+// [data, data + size), nested at most opts.max_message_depth deep.
+// O(top-level fields of the root); allocates nothing.
 // The view is valid while the bytes are.
 template <class T>
-T parse_as(const void* data, std::size_t size, const parse_options& options = {}) noexcept {
-    return T(result<wire::message>(wire::message::root(data, size, options.max_depth)));
+T parse_as(const void* data, std::size_t size, const options& opts = {}) noexcept {
+    return T(result<wire::message>(wire::message::root(data, size, opts.max_message_depth)));
 }
 inline model_view parse_model(const void* data, std::size_t size,
-                              const parse_options& options = {}) noexcept {
-    return parse_as<model_view>(data, size, options);
+                              const options& opts = {}) noexcept {
+    return parse_as<model_view>(data, size, opts);
 }
 inline tensor_view parse_tensor(const void* data, std::size_t size,
-                                const parse_options& options = {}) noexcept {
-    return parse_as<tensor_view>(data, size, options);
+                                const options& opts = {}) noexcept {
+    return parse_as<tensor_view>(data, size, opts);
 }
 
 }  // namespace onnxview
@@ -3989,7 +3734,7 @@ inline tensor_view parse_tensor(const void* data, std::size_t size,
 // Errors: next() returns 0 at the end of the message and on malformed bytes;
 // err() then tells which (error code, offset of the offending byte from the
 // start of the root buffer). A child cursor reports its own errors; nesting
-// deeper than parse_options::max_depth makes a child that fails with
+// deeper than options::max_message_depth makes a child that fails with
 // depth_exceeded. A cursor is valid while the bytes are.
 #ifndef ONNXVIEW_CURSOR_HPP
 #define ONNXVIEW_CURSOR_HPP
@@ -4428,13 +4173,13 @@ private:
 
 // A cursor over a root message of type View in [data, data + size).
 template <class View>
-cursor<View> cursor_as(const void* data, std::size_t size, const parse_options& options = {}) noexcept {
+cursor<View> cursor_as(const void* data, std::size_t size, const options& opts = {}) noexcept {
     const char* p = static_cast<const char*>(data);
-    return cursor<View>(p, p, p + size, 0, wire::effective_max_depth(options.max_depth));
+    return cursor<View>(p, p, p + size, 0, wire::effective_max_depth(opts.max_message_depth));
 }
 inline cursor<model_view> model_cursor(const void* data, std::size_t size,
-                                       const parse_options& options = {}) noexcept {
-    return cursor_as<model_view>(data, size, options);
+                                       const options& opts = {}) noexcept {
+    return cursor_as<model_view>(data, size, opts);
 }
 
 }  // namespace onnxview
@@ -4664,6 +4409,318 @@ result<std::uint64_t> parse_decimal(std::string_view text) noexcept;
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_DECIMAL_HPP
+// ---- include/onnxview/file.hpp ----
+// onnxview/file.hpp - the bytes of a file: mapped, read, borrowed or supplied.
+//
+// This is the only place (with external_data.hpp) where onnxview touches the
+// operating system. The model layer knows nothing of files: it takes a
+// std::string_view, and `mapped_file::bytes()` is where that view comes from.
+//
+//   // From a path (mmap on POSIX, MapViewOfFile on Windows, read() fallback):
+//   auto f = onnxview::mapped_file::open("model.onnx");
+//   if (!f) { /* f.err().code (io_open_failed, ...), f.err().sys_errno */ }
+//   std::string_view bytes = f->bytes();   // valid while *f lives
+//
+//   // From memory the caller owns (nothing is copied or freed):
+//   auto m = onnxview::mapped_file::from_memory(buf, len);
+//
+//   // From a virtual file system (game engines, archives):
+//   onnxview::file_callbacks cb{};  cb.read_whole = my_read; cb.release = my_free;
+//   auto v = onnxview::mapped_file::from_callbacks("pak://model.onnx", cb);
+//
+// Lifetime rule. Views (wire, model) hold no reference: every view made over
+// `bytes()` is valid while the mapped_file that produced it lives. Moving a
+// mapped_file does not move its bytes, so views survive moves of their owner.
+// When several owners must keep the bytes alive (a model handle, a cache, a
+// second thread), wrap the file in a `shared_file` (one allocation, an atomic
+// count, no std::shared_ptr) and let the last copy unmap it.
+//
+// A file that shrinks while mapped. The mapping keeps the pages that still
+// exist; touching a page past the new end raises SIGBUS on POSIX (an
+// in-page exception on Windows). onnxview cannot prevent this for files it
+// maps: do not truncate a model file while it is in use, or open it with
+// `open_mode::read` (a private copy) or a `file_copy_below` threshold. The
+// external-data resolver copies small files for this reason (see
+// external_data.hpp).
+#ifndef ONNXVIEW_FILE_HPP
+#define ONNXVIEW_FILE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+namespace detail {
+struct file_access;
+}
+
+// The bytes of one whole file, and the ownership of whatever holds them (a
+// mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
+// Move-only RAII; hold it by value (56 bytes on 64-bit hosts; the object
+// itself needs no allocation, the read() fallback allocates the file's size).
+// Never throws.
+class mapped_file {
+public:
+    enum class storage : std::uint8_t {
+        none = 0,   // default-constructed or moved-from: bytes() is empty
+        mapped,     // mmap / MapViewOfFile, unmapped on destruction
+        buffer,     // a heap copy made with read(), freed on destruction
+        borrowed,   // caller memory, never freed
+        callback,   // from file_callbacks, handed to release() on destruction
+    };
+
+    mapped_file() noexcept = default;
+    mapped_file(const mapped_file&) = delete;
+    mapped_file& operator=(const mapped_file&) = delete;
+    mapped_file(mapped_file&& other) noexcept;
+    mapped_file& operator=(mapped_file&& other) noexcept;
+    ~mapped_file();
+
+    // Opens a regular file by path (UTF-8 on Windows). Errors: file_empty for
+    // size 0, is_directory, not_regular_file (devices, FIFOs, sockets: checked
+    // with stat before open, and opened non-blocking), file_too_large when the
+    // size exceeds SIZE_MAX (32-bit hosts: > 4 GiB), invalid_argument for a
+    // null path, out_of_memory, and the io_error group with the system's code
+    // in sys_errno: io_stat_failed (missing, ...), io_open_failed
+    // (unreadable, ...), io_map_failed (open_mode::map), io_read_failed.
+    // Of the options it reads file_mode, file_hint and file_copy_below.
+    static result<mapped_file> open(const char* path, const options& opts = {}) noexcept;
+
+    // Borrows [data, data + size): nothing is copied, nothing is freed. The
+    // caller's memory must outlive this object and every view made over it.
+    static mapped_file from_memory(const void* data, std::size_t size) noexcept;
+
+    // Asks the callbacks for the whole file at `path` (passed through
+    // unchanged). Errors: invalid_argument (no map/read_whole, null path),
+    // callback_failed (group io_error; the callback's code in sys_errno),
+    // file_empty (size 0, release is called), file_too_large.
+    static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks) noexcept;
+
+    const char* data() const noexcept { return data_; }
+    std::size_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+    std::string_view bytes() const noexcept { return {data_, size_}; }
+    storage kind() const noexcept { return kind_; }
+
+    // Passes an access hint for [offset, offset + length) (length 0: to the
+    // end) to the system. Only mapped storage is affected; elsewhere it is a
+    // no-op that returns ok. Errors: invalid_argument when offset is past the
+    // end; io_error (errno in sys_errno) when madvise refuses.
+    error advise(access_hint hint, std::uint64_t offset = 0, std::uint64_t length = 0) const noexcept;
+
+private:
+    friend struct detail::file_access;
+    void reset() noexcept;
+
+    const char* data_ = nullptr;
+    std::size_t size_ = 0;
+    file_callbacks callbacks_{};  // set only for storage::callback
+    storage kind_ = storage::none;
+};
+
+// A mapped_file with shared ownership: copies share one heap block holding the
+// file and an atomic count; the last copy destroys the file. Use it when a
+// model handle (or several threads) must keep the bytes alive while views
+// exist. Costs one allocation in make(); copies cost an atomic increment.
+class shared_file {
+public:
+    shared_file() noexcept = default;
+    shared_file(const shared_file& other) noexcept;
+    shared_file& operator=(const shared_file& other) noexcept;
+    shared_file(shared_file&& other) noexcept : block_(other.block_) { other.block_ = nullptr; }
+    shared_file& operator=(shared_file&& other) noexcept;
+    ~shared_file();
+
+    // Takes ownership of `file`. Error: out_of_memory (file is then released).
+    static result<shared_file> make(mapped_file&& file) noexcept;
+
+    explicit operator bool() const noexcept { return block_ != nullptr; }
+    // Null for an empty shared_file.
+    const mapped_file* get() const noexcept;
+    std::string_view bytes() const noexcept;
+    // Number of shared_file copies of this block (0 when empty).
+    std::uint32_t use_count() const noexcept;
+
+private:
+    struct block;
+    void drop() noexcept;
+    block* block_ = nullptr;
+};
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_FILE_HPP
+// ---- include/onnxview/external_data.hpp ----
+// onnxview/external_data.hpp - finding the bytes of tensors stored outside
+// the model file (TensorProto.data_location == EXTERNAL).
+//
+// The io layer does not know the model layer: a tensor's `external_data`
+// entries arrive as plain key/value string_views, with the payload size the
+// caller expects (dims x element size). onnxview/external_source.hpp joins
+// the two layers (and points errors at the tensor).
+//
+//   onnxview::options opts{};
+//   opts.model_path = "models/net.onnx";          // files resolve in models/
+//   auto r = onnxview::external_data_resolver::create(opts);
+//   onnxview::external_entry kv[] = {{"location", "net.data"}, {"offset", "0"},
+//                                    {"length", "4096"}};
+//   auto span = r->resolve(kv, 3, 4096);
+//   char why[512];
+//   if (!span) puts(onnxview::describe_external_error(span.err(), "conv1.weight", "net.data",
+//                                                     why, sizeof why));
+//   else use(span->data, span->size);             // valid while *r lives
+//
+// Resolution. `location` is a path relative to the base directory: the
+// caller's `external_base_dir`, else the directory of `model_path`, else the
+// current directory. With `external_files` set the resolver opens nothing itself: after
+// the lexical checks below it passes "<base>/<location>" (or the bare
+// location without a base) to the callbacks, which then own the file-system
+// checks (symlinks, hard links, file types).
+//
+// Checks, each with its own error code; errc_group() gives the broad kind
+// in the first column, the finer codes are listed after it:
+//   external_bad_entry     external_missing_location, external_empty_location,
+//                          external_location_too_long (over 4095 bytes),
+//                          external_duplicate_key, external_in_memory_location
+//                          ('#...' without callbacks), external_offset_not_decimal
+//                          and external_length_not_decimal (digits only: no
+//                          sign, space or hex; onnxview/decimal.hpp),
+//                          external_checksum_malformed
+//   external_path_unsafe   external_nul_in_location, external_absolute_path,
+//                          external_drive_path (`C:`), external_unc_path
+//                          (`\\server\share`), external_backslash,
+//                          external_parent_component (`..`),
+//                          external_symlink_escape (realpath of the result
+//                          must stay under the realpath of the base; symlinks
+//                          inside it are fine)
+//   is_directory / not_regular_file
+//                          location names a directory / a device, FIFO or
+//                          socket (checked with stat before open; the open
+//                          is O_NONBLOCK|O_NOFOLLOW so a swapped-in FIFO
+//                          cannot block and a swapped-in symlink fails)
+//   external_hard_link     the file has more than one hard link (option)
+//   external_out_of_bounds external_number_too_large (beyond 2^64-1),
+//                          external_range_overflow (offset+length),
+//                          external_offset_past_end, external_range_past_end
+//   payload_size_mismatch  external_length_mismatch (length differs from the
+//                          expected size), external_rest_of_file_mismatch
+//                          (no length, and the rest of the file differs)
+//   external_limit         external_too_many_files (max_external_files),
+//                          external_too_many_bytes (max_external_bytes)
+//   checksum_mismatch      SHA-1 of the whole file differs (option)
+//   io_error               io_resolve_failed, io_stat_failed, io_open_failed,
+//                          io_map_failed, io_read_failed, callback_failed:
+//                          the system (or a callback) refused, its code in
+//                          error::sys_errno
+// The resolver keeps no error state: what the caller knows (the tensor's name
+// and location) and the error make the message, see describe_external_error.
+// Keys other than location/offset/length/checksum (e.g. `basepath`, which
+// the Python library adds in memory) are ignored and counted in
+// external_span::ignored_keys. Remaining race (POSIX): a directory of the
+// path may be swapped for a symlink between realpath and open; the final
+// component can not (O_NOFOLLOW).
+//
+// Files are opened lazily, on the first resolve() that names them, and each
+// file is opened once and shared by every tensor in it. Files smaller than
+// `external_copy_below` (default 64 KiB) are read into a private heap copy; larger
+// ones are mapped. A mapped file that is truncated by another process while
+// in use raises SIGBUS when a page past its new end is touched - the copy
+// avoids this for the many small files some exporters write; for large files
+// the caller must not truncate them while the resolver lives.
+//
+// Allocation: the resolver allocates its table of open files (grown by
+// doubling, at most max_external_files entries), one small record per file holding
+// the normalized location, and whatever a read() copy needs. Nothing else;
+// no exceptions. Lifetime: every external_span is valid while the resolver
+// that returned it lives (moving the resolver keeps spans valid).
+#ifndef ONNXVIEW_EXTERNAL_DATA_HPP
+#define ONNXVIEW_EXTERNAL_DATA_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+// One StringStringEntryProto of TensorProto.external_data.
+struct external_entry {
+    std::string_view key;
+    std::string_view value;
+};
+
+// Expected payload size when the caller cannot know it (e.g. STRING tensors).
+constexpr std::uint64_t unknown_size = ~std::uint64_t(0);
+
+// A line for people about an error that resolve() returned for the tensor
+// `tensor` whose `location` entry is `location`, e.g.
+//   tensor 'w': location '../x.bin': a '..' component leaves the base directory
+// with the system's text after an io error ("... cannot resolve the path (No
+// such file or directory)"); names are cut at 200 bytes. Writes at most
+// out_size bytes including the NUL and returns out ("" when out_size is 0).
+const char* describe_external_error(error e, std::string_view tensor, std::string_view location,
+                                    char* out, std::size_t out_size) noexcept;
+
+// The payload of one tensor, and where it came from.
+struct external_span {
+    const char* data = nullptr;
+    std::size_t size = 0;
+    std::string_view location;      // normalized ("a/./b" -> "a/b"), owned by the resolver
+    std::uint64_t offset = 0;
+    std::uint32_t offset_in_page = 0;  // offset % 4096; 0 means page-aligned (recommended, not required)
+    std::uint32_t ignored_keys = 0;    // entries with keys this resolver does not use
+    const mapped_file* file = nullptr; // the whole external file
+    std::string_view bytes() const noexcept { return {data, size}; }
+};
+
+// Resolves external-data entries to byte spans, opening each file once.
+// Move-only; not thread-safe (one resolver per thread, or a lock around it).
+class external_data_resolver {
+public:
+    external_data_resolver() noexcept = default;
+    external_data_resolver(const external_data_resolver&) = delete;
+    external_data_resolver& operator=(const external_data_resolver&) = delete;
+    external_data_resolver(external_data_resolver&& other) noexcept;
+    external_data_resolver& operator=(external_data_resolver&& other) noexcept;
+    ~external_data_resolver();
+
+    // Canonicalizes the base directory (unless callbacks are given); keeps
+    // no pointer into `opts` (the callbacks struct is copied). Of the options
+    // it reads the external-data members (onnxview/options.hpp). Errors:
+    // the io_error group (base missing: io_resolve_failed with sys_errno),
+    // invalid_argument (base is not a directory), out_of_memory.
+    static result<external_data_resolver> create(const options& opts) noexcept;
+
+    // The payload of one tensor. `expected_size` is dims x element size, or
+    // unknown_size. Errors: see the list above; the offset of each is 0.
+    result<external_span> resolve(const external_entry* entries, std::size_t count,
+                                  std::uint64_t expected_size) noexcept;
+
+    // Number of distinct files opened so far, and the sum of their sizes.
+    std::size_t file_count() const noexcept { return count_; }
+    std::uint64_t total_bytes() const noexcept { return total_bytes_; }
+
+private:
+    struct slot;
+    result<slot*> find_or_open(std::string_view location) noexcept;
+    result<mapped_file> open_file(std::string_view location) noexcept;
+    void clear() noexcept;
+
+    options options_{};  // the external-data limits, defaults resolved; no pointers
+    file_callbacks callbacks_{};
+    bool use_callbacks_ = false;
+    char* base_ = nullptr;        // canonical base directory (malloc); as given with callbacks; or null
+    slot** slots_ = nullptr;      // malloc'd table of pointers
+    std::size_t count_ = 0;
+    std::size_t capacity_ = 0;
+    std::uint64_t total_bytes_ = 0;
+};
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_EXTERNAL_DATA_HPP
 // ---- include/onnxview/initializer.hpp ----
 // onnxview/initializer.hpp - a graph's initializer found by its name.
 //
@@ -6050,8 +6107,11 @@ result<std::size_t> field_path_at(const void* data, std::size_t size, std::uint6
 // Cost: linear in the input for the validation pass; printing a message is
 // O(fields x present known fields), so a graph of 100k nodes prints in linear
 // time. No heap allocation: output goes through a 4 KiB stack buffer to the
-// sink; recursion depth is bounded by options.max_depth (default 100, as
-// libprotobuf).
+// sink; recursion depth is bounded by opts.max_message_depth (default 100, as
+// libprotobuf). Of the options, print_text() reads max_message_depth,
+// release (fields and enum values newer than it are printed as unknown
+// fields, exactly as a protoc built with that release's onnx.proto) and
+// max_printed_bytes.
 #ifndef ONNXVIEW_TEXT_FORMAT_HPP
 #define ONNXVIEW_TEXT_FORMAT_HPP
 
@@ -6068,27 +6128,14 @@ struct output_sink {
     void* user = nullptr;
 };
 
-// All-zero means: the newest schema, no eliding, libprotobuf's depth limit.
-struct print_options {
-    // Restrict the schema to an ONNX release (schema::release(1, 12, 0)):
-    // fields and enum values newer than it are printed as unknown fields,
-    // exactly as a protoc built with that release's onnx.proto. 0 = newest.
-    std::uint32_t release = 0;
-    // Print at most this many bytes of each string/bytes value, followed by
-    // a `# ... N bytes elided` comment. NOT protoc-identical. 0 = everything.
-    std::uint64_t max_bytes = 0;
-    // Nesting limit for messages and groups; 0 = 100 (libprotobuf's default).
-    std::uint32_t max_depth = 0;
-};
-
 // Validates, then writes the text format of the message to the sink.
 // Errors (nothing written for any of them): any error of verify()
-// (onnxview/verify.hpp) with the same max_depth and release, including
+// (onnxview/verify.hpp) with the same max_message_depth and release, including
 // merge_too_deep when merged occurrences of singular messages nest deeper
 // than 8 levels (protoc would print those); invalid_argument when sink.write
 // is null.
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
-                 output_sink sink, const print_options& options = {}) noexcept;
+                 output_sink sink, const options& opts = {}) noexcept;
 
 }  // namespace onnxview
 
@@ -6101,7 +6148,7 @@ error print_text(const void* data, std::size_t size, const schema::message_desc&
 // strings, bytes as base64, enums by name, floats as numbers (NaN, Infinity,
 // -Infinity as strings), repeated fields as arrays, absent fields omitted,
 // unknown fields dropped. Same validation, cost and allocation rules as
-// print_text() (see text_format.hpp); options.max_bytes truncates base64 and
+// print_text() (see text_format.hpp); opts.max_printed_bytes truncates base64 and
 // string payloads (not MessageToJson-identical).
 #ifndef ONNXVIEW_JSON_FORMAT_HPP
 #define ONNXVIEW_JSON_FORMAT_HPP
@@ -6110,7 +6157,7 @@ error print_text(const void* data, std::size_t size, const schema::message_desc&
 namespace onnxview {
 
 error print_json(const void* data, std::size_t size, const schema::message_desc& root,
-                 output_sink sink, const print_options& options = {}) noexcept;
+                 output_sink sink, const options& opts = {}) noexcept;
 
 }  // namespace onnxview
 
@@ -6179,7 +6226,7 @@ struct metadata_read_limits {
     // Smaller files are prefetched whole: one request, no scan.
     std::uint64_t whole_below = std::uint64_t(4) << 20;
     // Messages nested deeper than this are not scanned (nor prefetched).
-    unsigned max_depth = 64;
+    unsigned max_scan_depth = 64;
 };
 
 // Receives the plan's advice, in the order it must be given: each call
@@ -6297,53 +6344,22 @@ private:
 
 namespace onnxview {
 
-// What the caller will read of a mapped model. A hint: it changes how much
-// the system reads ahead from disk, never what is read.
-enum class model_reads : std::uint8_t {
-    everything = 0,  // the system's default read-ahead
-    // The graph, not the weights: open() applies advise_metadata_reads
-    // (onnxview/metadata_reads.hpp; this replaces file.hint), which prefetches
-    // the metadata it finds by the model's structure and advises random
-    // access elsewhere, so a cold page fault on a tensor's header does not
-    // read the weights around it. tensor() and sparse_tensor() turn
-    // read-ahead back on for the bytes of the tensor they read. Files under
-    // metadata_read_limits::whole_below (4 MiB) are prefetched whole.
-    metadata,
-};
-
-// All-zero is the default.
-struct model_file_options {
-    open_options file;                 // how the model file is read (map, read, hints)
-    external_data_options external;    // model_path is filled in by open() when null
-    parse_options parse;               // depth limit
-    // verify() the whole model before open() returns, so that no view made
-    // from model() meets a malformed byte. Without it open() reads the
-    // ModelProto's own fields only, and nested messages are checked when
-    // their views are made.
-    bool verify = false;
-    // A file that is read but does not parse (or, with `verify`, verify) as
-    // a ModelProto still opens: model() is then empty, model_error() says
-    // why, and bytes() stay available, e.g. to run a checker or a printer
-    // over them or to name the field path of the error. Without it open()
-    // returns that error.
-    bool keep_malformed = false;
-    model_reads reads = model_reads::everything;
-};
-
 class model_file {
 public:
     model_file() noexcept = default;
 
     // Opens and maps `path`, parses the root ModelProto's own fields (or
-    // verifies the whole model, see model_file_options::verify) and prepares
+    // verifies the whole model, see options::verify) and prepares
     // external-data resolution relative to the model's directory. Errors:
     // those of mapped_file::open, of external_data_resolver::create, and a
-    // malformed ModelProto (unless options.keep_malformed).
-    static result<model_file> open(const char* path, const model_file_options& options = {}) noexcept;
+    // malformed ModelProto (unless opts.keep_malformed). Of the options it
+    // reads the model-file members, max_message_depth, release (with
+    // verify) and the external-data members; model_path defaults to `path`.
+    static result<model_file> open(const char* path, const options& opts = {}) noexcept;
 
     const model_view& model() const noexcept { return model_; }
     // Why model() is empty: ok unless open() kept a malformed model
-    // (model_file_options::keep_malformed). The offset is into bytes().
+    // (options::keep_malformed). The offset is into bytes().
     error model_error() const noexcept { return model_error_; }
     std::string_view bytes() const noexcept { return file_.bytes(); }
     const mapped_file& file() const noexcept { return file_; }
@@ -6404,12 +6420,12 @@ private:
 namespace onnxview {
 
 // Verifies [data, data + size) as a message of type `root` (by default
-// onnx.ModelProto), with options.max_depth and the schema of
-// options.release. Returns the first error in wire order, with its offset
+// onnx.ModelProto), with opts.max_message_depth and the schema of
+// opts.release. Returns the first error in wire order, with its offset
 // (merge_too_deep only once everything else is known to be well formed).
 error verify(const void* data, std::size_t size,
              const schema::message_desc& root = schema::msg_ModelProto,
-             const parse_options& options = {}) noexcept;
+             const options& opts = {}) noexcept;
 
 }  // namespace onnxview
 
@@ -6516,8 +6532,8 @@ constexpr errc_text texts[] = {
     {"external_range_past_end", "offset + length past the end of the file", errc::external_out_of_bounds},
     {"external_length_mismatch", "length differs from the tensor's dims x element size", errc::payload_size_mismatch},
     {"external_rest_of_file_mismatch", "no length, and the rest of the file differs from dims x element size", errc::payload_size_mismatch},
-    {"external_too_many_files", "more external files than max_files", errc::external_limit},
-    {"external_too_many_bytes", "external files larger in total than max_total_bytes", errc::external_limit},
+    {"external_too_many_files", "more external files than max_external_files", errc::external_limit},
+    {"external_too_many_bytes", "external files larger in total than max_external_bytes", errc::external_limit},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
 static_assert(text_count == static_cast<std::size_t>(errc::external_too_many_bytes) + 1,
@@ -8254,9 +8270,9 @@ error sparse_data::validate_indices() const noexcept {
 namespace onnxview {
 
 error verify(const void* data, std::size_t size, const schema::message_desc& root,
-             const parse_options& options) noexcept {
-    return schema_walk::validate_tree(static_cast<const char*>(data), size, root, options.max_depth,
-                                      options.release);
+             const options& opts) noexcept {
+    return schema_walk::validate_tree(static_cast<const char*>(data), size, root, opts.max_message_depth,
+                                      opts.release);
 }
 
 }  // namespace onnxview
@@ -8497,10 +8513,10 @@ using namespace schema_walk;  // the printers walk sources
 // check passes (nothing is written for a message it refuses); then `s` is the
 // root message.
 inline error start_printing(const void* data, std::size_t size, const schema::message_desc& root,
-                            output_sink sink, const print_options& options, source& s) noexcept {
+                            output_sink sink, const options& opts, source& s) noexcept {
     if (!sink.write) return error(errc::invalid_argument, 0);
     const char* p = static_cast<const char*>(data);
-    if (error e = validate_tree(p, size, root, options.max_depth, options.release)) return e;
+    if (error e = validate_tree(p, size, root, opts.max_message_depth, opts.release)) return e;
     s.base = p;
     s.begin = p;
     s.end = p + size;
@@ -8764,7 +8780,7 @@ std::size_t shortest_float(char* buf, float v) noexcept {
 
 struct json_printer {
     out_buf& o;
-    const print_options& opt;
+    const options& opt;
 
     void newline(std::size_t indent) {
         o.put('\n');
@@ -8829,7 +8845,7 @@ struct json_printer {
             first = false;
             if (fd.repeated()) newline(indent);
             std::size_t n = static_cast<std::size_t>(f.raw);
-            if (opt.max_bytes && f.raw > opt.max_bytes) n = static_cast<std::size_t>(opt.max_bytes);
+            if (opt.max_printed_bytes && f.raw > opt.max_printed_bytes) n = static_cast<std::size_t>(opt.max_printed_bytes);
             if (fd.type == schema::type::string) put_json_string(o, f.payload, n);
             else put_base64(o, reinterpret_cast<const unsigned char*>(f.payload), n);
         } else if (f.type != wire_type::length_delimited) {
@@ -8911,11 +8927,11 @@ struct json_printer {
 }  // namespace text_detail
 
 error print_json(const void* data, std::size_t size, const schema::message_desc& root,
-                 output_sink sink, const print_options& options) noexcept {
+                 output_sink sink, const options& opts) noexcept {
     text_detail::source s;
-    if (error e = text_detail::start_printing(data, size, root, sink, options, s)) return e;
+    if (error e = text_detail::start_printing(data, size, root, sink, opts, s)) return e;
     text_detail::out_buf o(sink);
-    text_detail::json_printer pr{o, options};
+    text_detail::json_printer pr{o, opts};
     error err;
     pr.message(s, root, 0, err);
     o.put('\n');
@@ -9185,18 +9201,18 @@ void print_unknown_field(out_buf& o, const wire::field& f, const schema::field_d
 
 struct printer {
     out_buf& o;
-    const print_options& opt;
+    const options& opt;
 
     void put_string(const wire::field& f) {
         std::size_t n = static_cast<std::size_t>(f.raw);
-        const bool elide = opt.max_bytes && f.raw > opt.max_bytes;
-        if (elide) n = static_cast<std::size_t>(opt.max_bytes);
+        const bool elide = opt.max_printed_bytes && f.raw > opt.max_printed_bytes;
+        if (elide) n = static_cast<std::size_t>(opt.max_printed_bytes);
         o.put('"');
         put_cescaped(o, f.payload, n);
         o.put('"');
         if (elide) {
             o.put("  # ... ", 8);
-            put_u64(o, f.raw - opt.max_bytes);
+            put_u64(o, f.raw - opt.max_printed_bytes);
             o.put(" bytes elided", 13);
         }
     }
@@ -9330,11 +9346,11 @@ struct printer {
 }  // namespace text_detail
 
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
-                 output_sink sink, const print_options& options) noexcept {
+                 output_sink sink, const options& opts) noexcept {
     text_detail::source s;
-    if (error e = text_detail::start_printing(data, size, root, sink, options, s)) return e;
+    if (error e = text_detail::start_printing(data, size, root, sink, opts, s)) return e;
     text_detail::out_buf o(sink);
-    text_detail::printer pr{o, options};
+    text_detail::printer pr{o, opts};
     error err;
     pr.message(s, root, 0, err);
     return err;
@@ -9532,7 +9548,7 @@ result<char*> canonical_directory(const char* path) noexcept;
 struct beneath_options {
     bool allow_hard_links = false;
     std::uint64_t max_size = ~std::uint64_t(0);  // larger files: external_too_many_bytes
-    open_options file;                            // hint and copy_below of the mapping
+    options file;                                 // file_hint and file_copy_below of the mapping
 };
 
 // Opens the regular file at `relative` (a location normalized by
@@ -9730,32 +9746,32 @@ void external_data_resolver::clear() noexcept {
     total_bytes_ = 0;
 }
 
-result<external_data_resolver> external_data_resolver::create(const external_data_options& options) noexcept {
+result<external_data_resolver> external_data_resolver::create(const options& opts) noexcept {
     external_data_resolver r;
-    r.options_ = options;
-    r.options_.model_path = nullptr;
-    r.options_.base_dir = nullptr;
-    r.options_.callbacks = nullptr;
-    if (r.options_.max_files == 0) r.options_.max_files = default_max_files;
-    if (r.options_.max_total_bytes == 0) r.options_.max_total_bytes = std::numeric_limits<std::uint64_t>::max();
-    if (r.options_.copy_below == 0) r.options_.copy_below = default_copy_below;
-    if (options.callbacks != nullptr) {
-        r.callbacks_ = *options.callbacks;
+    r.options_.max_external_files = opts.max_external_files ? opts.max_external_files : default_max_files;
+    r.options_.max_external_bytes =
+        opts.max_external_bytes ? opts.max_external_bytes : std::numeric_limits<std::uint64_t>::max();
+    r.options_.external_copy_below = opts.external_copy_below ? opts.external_copy_below : default_copy_below;
+    r.options_.allow_hard_links = opts.allow_hard_links;
+    r.options_.verify_checksum = opts.verify_checksum;
+    r.options_.external_hint = opts.external_hint;
+    if (opts.external_files != nullptr) {
+        r.callbacks_ = *opts.external_files;
         r.use_callbacks_ = true;
         if (r.callbacks_.map == nullptr && r.callbacks_.read_whole == nullptr) return errc::invalid_argument;
     }
 
     // The base directory as given: base_dir, else dirname(model_path), else ".".
     char* given = nullptr;
-    if (options.base_dir != nullptr) {
-        if (*options.base_dir == '\0') return errc::invalid_argument;
-        given = copy_string(options.base_dir);
-    } else if (options.model_path != nullptr) {
-        given = copy_string(detail::model_directory(options.model_path, detail::host_path_flavor));
+    if (opts.external_base_dir != nullptr) {
+        if (*opts.external_base_dir == '\0') return errc::invalid_argument;
+        given = copy_string(opts.external_base_dir);
+    } else if (opts.model_path != nullptr) {
+        given = copy_string(detail::model_directory(opts.model_path, detail::host_path_flavor));
     } else if (!r.use_callbacks_) {
         given = copy_string(".");
     }
-    if (options.base_dir != nullptr || options.model_path != nullptr || !r.use_callbacks_) {
+    if (opts.external_base_dir != nullptr || opts.model_path != nullptr || !r.use_callbacks_) {
         if (given == nullptr) return errc::out_of_memory;
     }
     if (r.use_callbacks_) {
@@ -9772,13 +9788,13 @@ result<external_data_resolver> external_data_resolver::create(const external_dat
 // --- opening a file --------------------------------------------------------
 
 result<mapped_file> external_data_resolver::open_file(std::string_view location) noexcept {
-    const std::uint64_t bytes_left = options_.max_total_bytes - total_bytes_;
+    const std::uint64_t bytes_left = options_.max_external_bytes - total_bytes_;
     if (!use_callbacks_) {
         detail::beneath_options o;
         o.allow_hard_links = options_.allow_hard_links;
         o.max_size = bytes_left;
-        o.file.hint = options_.hint;
-        o.file.copy_below = options_.copy_below;
+        o.file.file_hint = options_.external_hint;
+        o.file.file_copy_below = options_.external_copy_below;
         return detail::open_beneath(base_, location, o);
     }
     // Located by "<base>/<location>"; the '#' names of in-memory data go to callbacks bare.
@@ -9795,7 +9811,7 @@ result<external_data_resolver::slot*> external_data_resolver::find_or_open(std::
     for (std::size_t i = 0; i < count_; ++i) {
         if (std::string_view(slots_[i]->location, slots_[i]->location_size) == location) return slots_[i];
     }
-    if (count_ >= options_.max_files) return errc::external_too_many_files;
+    if (count_ >= options_.max_external_files) return errc::external_too_many_files;
     if (count_ == capacity_) {
         const std::size_t cap = capacity_ == 0 ? 8 : 2 * capacity_;
         slot** grown = static_cast<slot**>(std::realloc(slots_, cap * sizeof(slot*)));
@@ -10142,24 +10158,24 @@ error sys_error(errc code) noexcept { return error(code, 0, errno); }
 
 // Maps or reads the whole of an open regular file of `size` bytes. The
 // descriptor stays owned by the caller (a mapping does not need it open).
-result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& options) noexcept {
+result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noexcept {
     if (size == 0) return errc::file_empty;
     if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
     const std::size_t n = static_cast<std::size_t>(size);
-    const bool copy = options.mode == open_mode::read ||
-                      (options.copy_below != 0 && size < options.copy_below);
+    const bool copy = opts.file_mode == open_mode::read ||
+                      (opts.file_copy_below != 0 && size < opts.file_copy_below);
     if (!copy) {
         void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
-            if (options.hint != access_hint::normal) {
-                (void)::madvise(p, n, madvice_of(options.hint));
+            if (opts.file_hint != access_hint::normal) {
+                (void)::madvise(p, n, madvice_of(opts.file_hint));
             }
             return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
         }
-        if (options.mode == open_mode::map) return sys_error(errc::io_map_failed);
+        if (opts.file_mode == open_mode::map) return sys_error(errc::io_map_failed);
         // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
     }
-    fadvise(fd, options.hint == access_hint::normal ? access_hint::sequential : options.hint);
+    fadvise(fd, opts.file_hint == access_hint::normal ? access_hint::sequential : opts.file_hint);
     char* buf = static_cast<char*>(std::malloc(n));
     if (buf == nullptr) return errc::out_of_memory;
     std::size_t done = 0;
@@ -10260,7 +10276,7 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
 
 }  // namespace detail
 
-result<mapped_file> mapped_file::open(const char* path, const open_options& options) noexcept {
+result<mapped_file> mapped_file::open(const char* path, const options& opts) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
     // stat before open: opening a FIFO for reading would block until a writer
     // comes, and opening a device may have side effects.
@@ -10276,7 +10292,7 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
     if (::fstat(fd, &st) != 0) return detail::sys_error(errc::io_stat_failed);
     if (S_ISDIR(st.st_mode)) return errc::is_directory;
     if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
-    return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), options);
+    return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), opts);
 }
 
 }  // namespace onnxview
@@ -10357,15 +10373,15 @@ char* final_path(HANDLE h) noexcept {
 }
 
 // Maps or reads the whole of an open file. The handle stays owned by the caller.
-result<mapped_file> from_handle(HANDLE h, const open_options& options) noexcept {
+result<mapped_file> from_handle(HANDLE h, const options& opts) noexcept {
     LARGE_INTEGER li;
     if (!::GetFileSizeEx(h, &li)) return sys_error(errc::io_stat_failed, ::GetLastError());
     const std::uint64_t size = static_cast<std::uint64_t>(li.QuadPart);
     if (size == 0) return errc::file_empty;
     if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
     const std::size_t n = static_cast<std::size_t>(size);
-    const bool copy = options.mode == open_mode::read ||
-                      (options.copy_below != 0 && size < options.copy_below);
+    const bool copy = opts.file_mode == open_mode::read ||
+                      (opts.file_copy_below != 0 && size < opts.file_copy_below);
     if (!copy) {
         HANDLE m = ::CreateFileMappingW(h, nullptr, PAGE_READONLY, 0, 0, nullptr);
         if (m != nullptr) {
@@ -10375,8 +10391,8 @@ result<mapped_file> from_handle(HANDLE h, const open_options& options) noexcept 
             if (p != nullptr) {
                 return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
             }
-            if (options.mode == open_mode::map) return sys_error(errc::io_map_failed, e);
-        } else if (options.mode == open_mode::map) {
+            if (opts.file_mode == open_mode::map) return sys_error(errc::io_map_failed, e);
+        } else if (opts.file_mode == open_mode::map) {
             return sys_error(errc::io_map_failed, ::GetLastError());
         }
     }
@@ -10480,7 +10496,7 @@ result<mapped_file> open_beneath(const char* base, std::string_view relative,
 
 }  // namespace detail
 
-result<mapped_file> mapped_file::open(const char* path, const open_options& options) noexcept {
+result<mapped_file> mapped_file::open(const char* path, const options& opts) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
     wchar_t* w = detail::widen(path);
     if (w == nullptr) return errc::invalid_argument;
@@ -10503,7 +10519,7 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
         ::CloseHandle(h);
         return errc::not_regular_file;
     }
-    result<mapped_file> r = detail::from_handle(h, options);
+    result<mapped_file> r = detail::from_handle(h, opts);
     ::CloseHandle(h);
     return r;
 }
@@ -10776,7 +10792,7 @@ public:
                 continue;
             }
             const schema::field_desc* f = desc ? desc->find(number) : nullptr;
-            if (f && f->type == schema::type::message && depth < limits_.max_depth) {
+            if (f && f->type == schema::type::message && depth < limits_.max_scan_depth) {
                 // Its fields are read like the parent's: the metadata run goes on.
                 if (!scan(payload, p, f->message, depth + 1)) return false;
             } else {
@@ -10874,27 +10890,27 @@ bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& 
 
 namespace onnxview {
 
-result<model_file> model_file::open(const char* path, const model_file_options& options) noexcept {
-    auto file = mapped_file::open(path, options.file);
+result<model_file> model_file::open(const char* path, const options& opts) noexcept {
+    auto file = mapped_file::open(path, opts);
     if (!file) return file.err();
     model_file mf;
     mf.file_ = std::move(file.value());
     // Before the first byte is read: a cold page fault's read-around depends on it.
-    if (options.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
+    if (opts.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
     const std::string_view bytes = mf.file_.bytes();
     error malformed;
-    if (options.verify) malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, options.parse);
+    if (opts.verify) malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, opts);
     if (malformed.ok()) {
-        mf.model_ = parse_model(bytes.data(), bytes.size(), options.parse);
+        mf.model_ = parse_model(bytes.data(), bytes.size(), opts);
         malformed = mf.model_.err();
     }
     if (!malformed.ok()) {
-        if (!options.keep_malformed) return malformed;
+        if (!opts.keep_malformed) return malformed;
         mf.model_ = model_view();
         mf.model_error_ = malformed;
     }
-    external_data_options ext = options.external;
-    if (ext.model_path == nullptr && ext.base_dir == nullptr) ext.model_path = path;
+    options ext = opts;
+    if (ext.model_path == nullptr && ext.external_base_dir == nullptr) ext.model_path = path;
     auto resolver = external_data_resolver::create(ext);
     if (!resolver) return resolver.err();
     mf.resolver_ = std::move(resolver.value());
@@ -10987,9 +11003,9 @@ inline std::string_view domain_key(std::string_view domain) noexcept {
 
 class checker {
 public:
-    checker(const char* data, std::size_t size, const check_options& o, check_callback cb, void* user)
+    checker(const char* data, std::size_t size, const options& o, check_callback cb, void* user)
         : data_(data), size_(size), opt_(o), cb_(cb), user_(user) {
-        max_depth_ = o.max_depth ? o.max_depth : 32;
+        max_depth_ = o.max_graph_depth ? o.max_graph_depth : 32;
         max_findings_ = o.max_findings ? o.max_findings : 1000;
     }
 
@@ -11024,6 +11040,11 @@ private:
         std::size_t len_;
     };
 
+    // Whether the caller said where external data is.
+    bool external_configured() const noexcept {
+        return opt_.model_path || opt_.external_base_dir || opt_.external_files;
+    }
+
     bool defined_in_scopes(std::string_view name) const {
         for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
             if (it->count(name)) return true;
@@ -11049,7 +11070,7 @@ private:
 
     const char* data_;
     std::size_t size_;
-    check_options opt_;
+    options opt_;
     check_callback cb_;
     void* user_;
     std::uint32_t max_depth_;
@@ -11102,7 +11123,7 @@ void quote(std::string& out, std::string_view s) {
 
 void checker::report(check_severity s, finding_code code, const std::string& msg, std::uint64_t offset) {
     if (stopped_) return;
-    if (s == check_severity::warning && !opt_.warnings) return;
+    if (s == check_severity::warning && opt_.errors_only) return;
     if (result_.errors + result_.warnings >= max_findings_) {
         result_.truncated = true;
         stopped_ = true;
@@ -11136,7 +11157,7 @@ checker::path_guard::path_guard(checker& c, const char* field, std::int64_t inde
 }
 
 check_result checker::run() {
-    if (const onnxview::error e = verify(data_, size_)) {
+    if (const onnxview::error e = verify(data_, size_, schema::msg_ModelProto, opt_)) {
         char fp[512] = {};
         auto n = field_path_at(data_, size_, e.offset, schema::msg_ModelProto, fp, sizeof fp);
         if (n.ok() || n.err().code == errc::buffer_too_small) path_ = fp;
@@ -11149,7 +11170,7 @@ check_result checker::run() {
         error(finding_code::wire_format, msg, e.offset);
         return result_;
     }
-    const model_view m = parse_model(data_, size_);
+    const model_view m = parse_model(data_, size_, opt_);
     check_model_fields(m);
     return result_;
 }
@@ -11209,9 +11230,9 @@ void checker::check_model_fields(const model_view& m) {
 }  // namespace check_detail
 
 
-check_result check_model(const void* data, std::size_t size, const check_options& options, check_callback callback,
+check_result check_model(const void* data, std::size_t size, const options& opts, check_callback callback,
                          void* user) {
-    check_detail::checker c(static_cast<const char*>(data), size, options, callback, user);
+    check_detail::checker c(static_cast<const char*>(data), size, opts, callback, user);
     return c.run();
 }
 
@@ -11875,13 +11896,8 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
     }
     if (!resolver_tried_) {
         resolver_tried_ = true;
-        external_data_options eo{};
-        if (opt_.external)
-            eo = *opt_.external;
-        else
-            eo.model_path = opt_.model_path;
-        if (opt_.external || opt_.model_path) {
-            auto r = external_data_resolver::create(eo);
+        if (external_configured()) {
+            auto r = external_data_resolver::create(opt_);
             if (r) {
                 resolver_ = std::move(r.value());
                 have_resolver_ = true;
@@ -11892,7 +11908,7 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
         }
     }
     if (!have_resolver_) {
-        if (!external_warned_ && !opt_.external && !opt_.model_path) {
+        if (!external_warned_ && !external_configured()) {
             external_warned_ = true;
             warning(finding_code::external_not_checked, "external data was not checked (no model path given)", off);
         }

@@ -14,7 +14,7 @@ struct arguments {
     const char* model = nullptr;
     bool json = false;
     bool no_warnings = false;
-    std::uint64_t max_findings = 0;  // 0: check_options' default
+    std::uint64_t max_findings = 0;  // 0: options' default
 };
 
 command_line make_command_line(arguments& a) {
@@ -86,13 +86,12 @@ int run_check(int argc, char** argv) {
     if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
     const char* path = a.model;
     const bool json = a.json;
-    onnxview::check_options opts{};
-    opts.warnings = !a.no_warnings;
+    onnxview::options opts{};
+    opts.errors_only = a.no_warnings;
     opts.max_findings = static_cast<std::uint32_t>(a.max_findings);
-    onnxview::model_file_options options;
-    options.reads = onnxview::model_reads::metadata;
+    opts.reads = onnxview::model_reads::metadata;
     onnxview::model_file mf;
-    if (!open_model("check", path, options, mf, code)) return code;
+    if (!open_model("check", path, opts, mf, code)) return code;
     opts.model_path = path;
     json_writer w;
     sink s;

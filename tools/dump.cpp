@@ -56,8 +56,8 @@ int run_dump(int argc, char** argv) {
     const char* path = a.file;
     std::string type = a.type;
     if (type.find('.') == std::string::npos) type = "onnx." + type;
-    onnxview::print_options opts{};
-    opts.max_bytes = a.max_bytes;
+    onnxview::options opts{};
+    opts.max_printed_bytes = a.max_bytes;
     const onnxview::schema::message_desc* root = onnxview::schema::find_message(type);
     if (root == nullptr) {
         print_error("dump", "unknown message type '" + type + "' (e.g. onnx.ModelProto, onnx.TensorProto)");

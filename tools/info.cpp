@@ -188,7 +188,7 @@ void walk_graph(summary& s, const graph_view& g, std::uint32_t depth) {
 
 void resolve_external(summary& s, const char* model_path) {
     if (s.external.empty()) return;
-    external_data_options opts{};
+    options opts{};
     opts.model_path = model_path;
     auto r = external_data_resolver::create(opts);
     if (!r) {
@@ -412,11 +412,11 @@ int run_info(int argc, char** argv) {
     int code = exit_ok;
     if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
     const char* path = a.model;
-    model_file_options options;
-    options.verify = true;
-    options.reads = model_reads::metadata;
+    options opts;
+    opts.verify = true;
+    opts.reads = model_reads::metadata;
     model_file mf;
-    if (!open_model("info", path, options, mf, code)) return code;
+    if (!open_model("info", path, opts, mf, code)) return code;
     const model_view& m = mf.model();
     if (!m.has_graph()) {
         // Any protobuf message whose fields happen to fit parses as a

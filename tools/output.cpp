@@ -37,10 +37,10 @@ std::string describe(onnxview::error e, const void* data, std::size_t size,
     return s;
 }
 
-bool open_model(const char* cmd, const char* path, onnxview::model_file_options options,
+bool open_model(const char* cmd, const char* path, onnxview::options opts,
                 onnxview::model_file& out, int& code) {
-    options.keep_malformed = true;
-    auto opened = onnxview::model_file::open(path, options);
+    opts.keep_malformed = true;
+    auto opened = onnxview::model_file::open(path, opts);
     if (!opened) {
         std::string msg = "cannot read '";
         msg += path;
@@ -56,7 +56,7 @@ bool open_model(const char* cmd, const char* path, onnxview::model_file_options 
         return false;
     }
     out = std::move(opened.value());
-    if (options.verify && !out.model_error().ok()) {
+    if (opts.verify && !out.model_error().ok()) {
         print_error(cmd, "'" + std::string(path) + "' is not a valid ONNX model: " +
                              describe(out.model_error(), out.bytes().data(), out.bytes().size()));
         code = exit_findings;

@@ -36,7 +36,7 @@ std::string describe(onnxview::error e, const void* data, std::size_t size,
 // line and returns false with `code` set: exit_usage for an I/O error
 // (missing file, directory, empty file), exit_findings, naming the field
 // path, when options.verify is set and the model does not verify.
-bool open_model(const char* cmd, const char* path, onnxview::model_file_options options,
+bool open_model(const char* cmd, const char* path, onnxview::options opts,
                 onnxview::model_file& out, int& code);
 
 // Parses a non-negative decimal number; false when `s` is not one.

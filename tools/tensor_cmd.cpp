@@ -531,11 +531,11 @@ int run_tensor(int argc, char** argv) {
     context c;
     int code = exit_ok;
     if (!parse_command_line(make_command_line(c), argc, argv, code)) return code;
-    model_file_options options;
-    options.verify = true;
-    options.reads = model_reads::metadata;  // to find the tensor; its own bytes are read ahead
+    options opts;
+    opts.verify = true;
+    opts.reads = model_reads::metadata;  // to find the tensor; its own bytes are read ahead
     model_file mf;
-    if (!open_model("tensor", c.path, options, mf, code)) return code;
+    if (!open_model("tensor", c.path, opts, mf, code)) return code;
     c.model = &mf;
     const model_view& m = mf.model();
     std::string_view other_constant;

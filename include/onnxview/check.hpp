@@ -1,6 +1,6 @@
 // onnxview/check.hpp - validate what a model means, beyond its wire format.
 //
-//   onnxview::check_options opts{};
+//   onnxview::options opts{};
 //   opts.model_path = "net.onnx";               // external data resolves next to it
 //   auto r = onnxview::check_model(bytes.data(), bytes.size(), opts,
 //       [](void*, const onnxview::check_finding& f) {
@@ -23,7 +23,7 @@
 //     graph input, an initializer, an earlier node output or a value of an
 //     enclosing graph ("" is an omitted optional input); every value produced
 //     once (SSA, enclosing graphs included); graph outputs defined; main-graph
-//     inputs and outputs fully typed; subgraph nesting within max_depth
+//     inputs and outputs fully typed; subgraph nesting within max_graph_depth
 //   - nodes: op_type non-empty, some input or output, a domain the model (or
 //     function) imports; attributes named, typed (IR >= 2), unique per node,
 //     holding at most one value field and the one their type names (zero
@@ -61,7 +61,7 @@
 
 #include "onnxview/enums.hpp"
 #include "onnxview/error.hpp"
-#include "onnxview/external_data.hpp"
+#include "onnxview/options.hpp"
 
 namespace onnxview {
 
@@ -80,7 +80,7 @@ enum class finding_code : std::uint8_t {
     unexpected_opset_import,  // IR < 3 with opset_import
     missing_graph,            // no main graph
     // --- graphs and values ---
-    too_deep,                 // subgraphs nest deeper than max_depth
+    too_deep,                 // subgraphs nest deeper than max_graph_depth
     empty_graph_name,         // a graph without a name
     empty_name,               // a value info, initializer, attribute or function without a name
     missing_type,             // a main-graph input/output without a type, or a type with no kind set
@@ -161,23 +161,6 @@ struct check_finding {
 
 using check_callback = void (*)(void* user, const check_finding& finding);
 
-// All-zero means the defaults.
-struct check_options {
-    // The model file's path: external data is resolved in its directory. With
-    // neither this nor `external` set, external tensors get a warning and are
-    // not opened.
-    const char* model_path = nullptr;
-    // Full control over external data resolution (base_dir, callbacks, limits);
-    // wins over model_path.
-    const external_data_options* external = nullptr;
-    // Deepest subgraph nesting accepted (main graph = 0). 0: 32.
-    std::uint32_t max_depth = 0;
-    // Stop after this many findings (check_result::truncated). 0: 1000.
-    std::uint32_t max_findings = 0;
-    // Also report warnings.
-    bool warnings = true;
-};
-
 struct check_result {
     std::uint64_t errors = 0;
     std::uint64_t warnings = 0;
@@ -186,14 +169,18 @@ struct check_result {
 };
 
 // Checks the model in [data, data + size) and calls `callback` (may be null)
-// once per finding, in model order.
-check_result check_model(const void* data, std::size_t size, const check_options& options,
+// once per finding, in model order. Of the options it reads
+// max_message_depth and release (the wire-format check is verify()'s),
+// max_graph_depth, max_findings, errors_only, and the external-data members
+// (onnxview/options.hpp): with none of model_path, external_base_dir and
+// external_files set, external tensors get a warning and are not opened.
+check_result check_model(const void* data, std::size_t size, const options& opts,
                          check_callback callback, void* user);
 
 // The same, for a model in a std::string_view (valid while it lives).
-inline check_result check_model(std::string_view bytes, const check_options& options,
+inline check_result check_model(std::string_view bytes, const options& opts,
                                 check_callback callback, void* user) {
-    return check_model(bytes.data(), bytes.size(), options, callback, user);
+    return check_model(bytes.data(), bytes.size(), opts, callback, user);
 }
 
 }  // namespace onnxview

@@ -37,7 +37,7 @@
 // Errors: next() returns 0 at the end of the message and on malformed bytes;
 // err() then tells which (error code, offset of the offending byte from the
 // start of the root buffer). A child cursor reports its own errors; nesting
-// deeper than parse_options::max_depth makes a child that fails with
+// deeper than options::max_message_depth makes a child that fails with
 // depth_exceeded. A cursor is valid while the bytes are.
 #ifndef ONNXVIEW_CURSOR_HPP
 #define ONNXVIEW_CURSOR_HPP
@@ -477,13 +477,13 @@ private:
 
 // A cursor over a root message of type View in [data, data + size).
 template <class View>
-cursor<View> cursor_as(const void* data, std::size_t size, const parse_options& options = {}) noexcept {
+cursor<View> cursor_as(const void* data, std::size_t size, const options& opts = {}) noexcept {
     const char* p = static_cast<const char*>(data);
-    return cursor<View>(p, p, p + size, 0, wire::effective_max_depth(options.max_depth));
+    return cursor<View>(p, p, p + size, 0, wire::effective_max_depth(opts.max_message_depth));
 }
 inline cursor<model_view> model_cursor(const void* data, std::size_t size,
-                                       const parse_options& options = {}) noexcept {
-    return cursor_as<model_view>(data, size, options);
+                                       const options& opts = {}) noexcept {
+    return cursor_as<model_view>(data, size, opts);
 }
 
 }  // namespace onnxview

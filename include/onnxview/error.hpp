@@ -60,7 +60,7 @@ enum class errc : std::uint8_t {
     bad_field_number,      // field number 0 or above 2^29-1
     bad_wire_type,         // wire type 6 or 7
     length_out_of_bounds,  // a length-delimited field extends past its enclosing message
-    depth_exceeded,        // nesting deeper than limits::max_depth
+    depth_exceeded,        // nesting deeper than options::max_message_depth
     unmatched_end_group,   // end-group without start, or with another field number
     bad_packed_length,     // packed fixed32/fixed64 payload not a multiple of the element size
     merge_too_deep,        // too many nested levels of merged singular message occurrences
@@ -117,8 +117,8 @@ enum class errc : std::uint8_t {
     external_range_past_end,        // external_out_of_bounds
     external_length_mismatch,       // payload_size_mismatch: length != dims x element size
     external_rest_of_file_mismatch, // payload_size_mismatch: no length, rest of the file != expected
-    external_too_many_files,        // external_limit: more than max_files
-    external_too_many_bytes,        // external_limit: more than max_total_bytes
+    external_too_many_files,        // external_limit: more than max_external_files
+    external_too_many_bytes,        // external_limit: more than max_external_bytes
 };
 
 // Short stable identifier, e.g. "truncated". Never null.

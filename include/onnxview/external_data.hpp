@@ -6,7 +6,7 @@
 // caller expects (dims x element size). onnxview/external_source.hpp joins
 // the two layers (and points errors at the tensor).
 //
-//   onnxview::external_data_options opts{};
+//   onnxview::options opts{};
 //   opts.model_path = "models/net.onnx";          // files resolve in models/
 //   auto r = onnxview::external_data_resolver::create(opts);
 //   onnxview::external_entry kv[] = {{"location", "net.data"}, {"offset", "0"},
@@ -18,8 +18,8 @@
 //   else use(span->data, span->size);             // valid while *r lives
 //
 // Resolution. `location` is a path relative to the base directory: the
-// caller's `base_dir`, else the directory of `model_path`, else the current
-// directory. With `callbacks` set the resolver opens nothing itself: after
+// caller's `external_base_dir`, else the directory of `model_path`, else the
+// current directory. With `external_files` set the resolver opens nothing itself: after
 // the lexical checks below it passes "<base>/<location>" (or the bare
 // location without a base) to the callbacks, which then own the file-system
 // checks (symlinks, hard links, file types).
@@ -52,8 +52,8 @@
 //   payload_size_mismatch  external_length_mismatch (length differs from the
 //                          expected size), external_rest_of_file_mismatch
 //                          (no length, and the rest of the file differs)
-//   external_limit         external_too_many_files (max_files),
-//                          external_too_many_bytes (max_total_bytes)
+//   external_limit         external_too_many_files (max_external_files),
+//                          external_too_many_bytes (max_external_bytes)
 //   checksum_mismatch      SHA-1 of the whole file differs (option)
 //   io_error               io_resolve_failed, io_stat_failed, io_open_failed,
 //                          io_map_failed, io_read_failed, callback_failed:
@@ -69,14 +69,14 @@
 //
 // Files are opened lazily, on the first resolve() that names them, and each
 // file is opened once and shared by every tensor in it. Files smaller than
-// `copy_below` (default 64 KiB) are read into a private heap copy; larger
+// `external_copy_below` (default 64 KiB) are read into a private heap copy; larger
 // ones are mapped. A mapped file that is truncated by another process while
 // in use raises SIGBUS when a page past its new end is touched - the copy
 // avoids this for the many small files some exporters write; for large files
 // the caller must not truncate them while the resolver lives.
 //
 // Allocation: the resolver allocates its table of open files (grown by
-// doubling, at most max_files entries), one small record per file holding
+// doubling, at most max_external_files entries), one small record per file holding
 // the normalized location, and whatever a read() copy needs. Nothing else;
 // no exceptions. Lifetime: every external_span is valid while the resolver
 // that returned it lives (moving the resolver keeps spans valid).
@@ -110,19 +110,6 @@ constexpr std::uint64_t unknown_size = ~std::uint64_t(0);
 const char* describe_external_error(error e, std::string_view tensor, std::string_view location,
                                     char* out, std::size_t out_size) noexcept;
 
-// All-zero is the default.
-struct external_data_options {
-    const char* model_path = nullptr;            // base = directory of this file
-    const char* base_dir = nullptr;              // wins over model_path
-    const file_callbacks* callbacks = nullptr;   // open through these instead (see above)
-    std::uint32_t max_files = 0;                 // 0: 4096
-    std::uint64_t max_total_bytes = 0;           // 0: no limit (sum of opened file sizes)
-    std::uint64_t copy_below = 0;                // 0: 64 KiB. Smaller files are read, not mapped (1: map all)
-    bool allow_hard_links = false;               // false: files with st_nlink > 1 are refused
-    bool verify_checksum = false;                // true: check `checksum` (SHA-1, 40 hex digits)
-    access_hint hint = access_hint::normal;      // passed to each mapped file
-};
-
 // The payload of one tensor, and where it came from.
 struct external_span {
     const char* data = nullptr;
@@ -147,10 +134,11 @@ public:
     ~external_data_resolver();
 
     // Canonicalizes the base directory (unless callbacks are given); keeps
-    // no pointer into `options` (the callbacks struct is copied). Errors:
+    // no pointer into `opts` (the callbacks struct is copied). Of the options
+    // it reads the external-data members (onnxview/options.hpp). Errors:
     // the io_error group (base missing: io_resolve_failed with sys_errno),
     // invalid_argument (base is not a directory), out_of_memory.
-    static result<external_data_resolver> create(const external_data_options& options) noexcept;
+    static result<external_data_resolver> create(const options& opts) noexcept;
 
     // The payload of one tensor. `expected_size` is dims x element size, or
     // unknown_size. Errors: see the list above; the offset of each is 0.
@@ -167,7 +155,7 @@ private:
     result<mapped_file> open_file(std::string_view location) noexcept;
     void clear() noexcept;
 
-    external_data_options options_{};  // limits resolved; path and callback pointers cleared
+    options options_{};  // the external-data limits, defaults resolved; no pointers
     file_callbacks callbacks_{};
     bool use_callbacks_ = false;
     char* base_ = nullptr;        // canonical base directory (malloc); as given with callbacks; or null

@@ -27,7 +27,7 @@
 // exist; touching a page past the new end raises SIGBUS on POSIX (an
 // in-page exception on Windows). onnxview cannot prevent this for files it
 // maps: do not truncate a model file while it is in use, or open it with
-// `open_mode::read` (a private copy) or a `copy_below` threshold. The
+// `open_mode::read` (a private copy) or a `file_copy_below` threshold. The
 // external-data resolver copies small files for this reason (see
 // external_data.hpp).
 #ifndef ONNXVIEW_FILE_HPP
@@ -38,48 +38,9 @@
 #include <string_view>
 
 #include "onnxview/error.hpp"
+#include "onnxview/options.hpp"
 
 namespace onnxview {
-
-// How a path is turned into bytes.
-enum class open_mode : std::uint8_t {
-    automatic = 0,  // map; if the system cannot map this file, read it into memory
-    map,            // map, or fail
-    read,           // always read into one heap buffer (a private copy immune to truncation)
-};
-
-// Access-pattern hints, passed to madvise / posix_fadvise where they exist
-// and ignored elsewhere. They change speed, never results.
-enum class access_hint : std::uint8_t {
-    normal = 0,
-    sequential,  // read front to back once (a parse pass): more read-ahead
-    random,      // scattered tensor reads: less read-ahead
-    willneed,    // start reading these pages now
-    dontneed,    // these pages may be dropped (they are read back on access)
-};
-
-// Options of mapped_file::open. All-zero is the default.
-struct open_options {
-    open_mode mode = open_mode::automatic;
-    access_hint hint = access_hint::normal;  // applied to the whole file after opening
-    // Files smaller than this are read into a heap buffer instead of mapped
-    // (0: never). A copy costs one allocation; it avoids a page-rounded
-    // mapping and makes the bytes immune to later truncation of the file.
-    std::uint64_t copy_below = 0;
-};
-
-// Caller-supplied file access, cgltf style: function pointers plus a
-// user_data pointer; no global state. `map` is tried first when set, then
-// `read_whole`. Each returns 0 on success or a nonzero errno-like code (kept in
-// error::sys_errno of the callback_failed error). On success *data/*size describe the whole file, which
-// must stay readable and unchanged until `release` is called with the same
-// values (release may be null when the bytes need no freeing).
-struct file_callbacks {
-    int (*map)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
-    int (*read_whole)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
-    void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
-    void* user_data = nullptr;
-};
 
 namespace detail {
 struct file_access;
@@ -114,7 +75,8 @@ public:
     // null path, out_of_memory, and the io_error group with the system's code
     // in sys_errno: io_stat_failed (missing, ...), io_open_failed
     // (unreadable, ...), io_map_failed (open_mode::map), io_read_failed.
-    static result<mapped_file> open(const char* path, const open_options& options = {}) noexcept;
+    // Of the options it reads file_mode, file_hint and file_copy_below.
+    static result<mapped_file> open(const char* path, const options& opts = {}) noexcept;
 
     // Borrows [data, data + size): nothing is copied, nothing is freed. The
     // caller's memory must outlive this object and every view made over it.

@@ -63,7 +63,7 @@ struct metadata_read_limits {
     // Smaller files are prefetched whole: one request, no scan.
     std::uint64_t whole_below = std::uint64_t(4) << 20;
     // Messages nested deeper than this are not scanned (nor prefetched).
-    unsigned max_depth = 64;
+    unsigned max_scan_depth = 64;
 };
 
 // Receives the plan's advice, in the order it must be given: each call

@@ -16,19 +16,20 @@
 namespace onnxview {
 
 // A root view of `T` (model_view, tensor_view, sequence_view, ...) over
-// [data, data + size). O(top-level fields of the root); allocates nothing.
+// [data, data + size), nested at most opts.max_message_depth deep.
+// O(top-level fields of the root); allocates nothing.
 // The view is valid while the bytes are.
 template <class T>
-T parse_as(const void* data, std::size_t size, const parse_options& options = {}) noexcept {
-    return T(result<wire::message>(wire::message::root(data, size, options.max_depth)));
+T parse_as(const void* data, std::size_t size, const options& opts = {}) noexcept {
+    return T(result<wire::message>(wire::message::root(data, size, opts.max_message_depth)));
 }
 inline model_view parse_model(const void* data, std::size_t size,
-                              const parse_options& options = {}) noexcept {
-    return parse_as<model_view>(data, size, options);
+                              const options& opts = {}) noexcept {
+    return parse_as<model_view>(data, size, opts);
 }
 inline tensor_view parse_tensor(const void* data, std::size_t size,
-                                const parse_options& options = {}) noexcept {
-    return parse_as<tensor_view>(data, size, options);
+                                const options& opts = {}) noexcept {
+    return parse_as<tensor_view>(data, size, opts);
 }
 
 }  // namespace onnxview

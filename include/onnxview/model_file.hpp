@@ -27,53 +27,22 @@
 
 namespace onnxview {
 
-// What the caller will read of a mapped model. A hint: it changes how much
-// the system reads ahead from disk, never what is read.
-enum class model_reads : std::uint8_t {
-    everything = 0,  // the system's default read-ahead
-    // The graph, not the weights: open() applies advise_metadata_reads
-    // (onnxview/metadata_reads.hpp; this replaces file.hint), which prefetches
-    // the metadata it finds by the model's structure and advises random
-    // access elsewhere, so a cold page fault on a tensor's header does not
-    // read the weights around it. tensor() and sparse_tensor() turn
-    // read-ahead back on for the bytes of the tensor they read. Files under
-    // metadata_read_limits::whole_below (4 MiB) are prefetched whole.
-    metadata,
-};
-
-// All-zero is the default.
-struct model_file_options {
-    open_options file;                 // how the model file is read (map, read, hints)
-    external_data_options external;    // model_path is filled in by open() when null
-    parse_options parse;               // depth limit
-    // verify() the whole model before open() returns, so that no view made
-    // from model() meets a malformed byte. Without it open() reads the
-    // ModelProto's own fields only, and nested messages are checked when
-    // their views are made.
-    bool verify = false;
-    // A file that is read but does not parse (or, with `verify`, verify) as
-    // a ModelProto still opens: model() is then empty, model_error() says
-    // why, and bytes() stay available, e.g. to run a checker or a printer
-    // over them or to name the field path of the error. Without it open()
-    // returns that error.
-    bool keep_malformed = false;
-    model_reads reads = model_reads::everything;
-};
-
 class model_file {
 public:
     model_file() noexcept = default;
 
     // Opens and maps `path`, parses the root ModelProto's own fields (or
-    // verifies the whole model, see model_file_options::verify) and prepares
+    // verifies the whole model, see options::verify) and prepares
     // external-data resolution relative to the model's directory. Errors:
     // those of mapped_file::open, of external_data_resolver::create, and a
-    // malformed ModelProto (unless options.keep_malformed).
-    static result<model_file> open(const char* path, const model_file_options& options = {}) noexcept;
+    // malformed ModelProto (unless opts.keep_malformed). Of the options it
+    // reads the model-file members, max_message_depth, release (with
+    // verify) and the external-data members; model_path defaults to `path`.
+    static result<model_file> open(const char* path, const options& opts = {}) noexcept;
 
     const model_view& model() const noexcept { return model_; }
     // Why model() is empty: ok unless open() kept a malformed model
-    // (model_file_options::keep_malformed). The offset is into bytes().
+    // (options::keep_malformed). The offset is into bytes().
     error model_error() const noexcept { return model_error_; }
     std::string_view bytes() const noexcept { return file_.bytes(); }
     const mapped_file& file() const noexcept { return file_; }

@@ -18,8 +18,11 @@
 // Cost: linear in the input for the validation pass; printing a message is
 // O(fields x present known fields), so a graph of 100k nodes prints in linear
 // time. No heap allocation: output goes through a 4 KiB stack buffer to the
-// sink; recursion depth is bounded by options.max_depth (default 100, as
-// libprotobuf).
+// sink; recursion depth is bounded by opts.max_message_depth (default 100, as
+// libprotobuf). Of the options, print_text() reads max_message_depth,
+// release (fields and enum values newer than it are printed as unknown
+// fields, exactly as a protoc built with that release's onnx.proto) and
+// max_printed_bytes.
 #ifndef ONNXVIEW_TEXT_FORMAT_HPP
 #define ONNXVIEW_TEXT_FORMAT_HPP
 
@@ -27,6 +30,7 @@
 #include <cstdint>
 
 #include "onnxview/error.hpp"
+#include "onnxview/options.hpp"
 #include "onnxview/schema.hpp"
 
 namespace onnxview {
@@ -38,27 +42,14 @@ struct output_sink {
     void* user = nullptr;
 };
 
-// All-zero means: the newest schema, no eliding, libprotobuf's depth limit.
-struct print_options {
-    // Restrict the schema to an ONNX release (schema::release(1, 12, 0)):
-    // fields and enum values newer than it are printed as unknown fields,
-    // exactly as a protoc built with that release's onnx.proto. 0 = newest.
-    std::uint32_t release = 0;
-    // Print at most this many bytes of each string/bytes value, followed by
-    // a `# ... N bytes elided` comment. NOT protoc-identical. 0 = everything.
-    std::uint64_t max_bytes = 0;
-    // Nesting limit for messages and groups; 0 = 100 (libprotobuf's default).
-    std::uint32_t max_depth = 0;
-};
-
 // Validates, then writes the text format of the message to the sink.
 // Errors (nothing written for any of them): any error of verify()
-// (onnxview/verify.hpp) with the same max_depth and release, including
+// (onnxview/verify.hpp) with the same max_message_depth and release, including
 // merge_too_deep when merged occurrences of singular messages nest deeper
 // than 8 levels (protoc would print those); invalid_argument when sink.write
 // is null.
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
-                 output_sink sink, const print_options& options = {}) noexcept;
+                 output_sink sink, const options& opts = {}) noexcept;
 
 }  // namespace onnxview
 

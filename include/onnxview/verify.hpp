@@ -26,12 +26,12 @@
 namespace onnxview {
 
 // Verifies [data, data + size) as a message of type `root` (by default
-// onnx.ModelProto), with options.max_depth and the schema of
-// options.release. Returns the first error in wire order, with its offset
+// onnx.ModelProto), with opts.max_message_depth and the schema of
+// opts.release. Returns the first error in wire order, with its offset
 // (merge_too_deep only once everything else is known to be well formed).
 error verify(const void* data, std::size_t size,
              const schema::message_desc& root = schema::msg_ModelProto,
-             const parse_options& options = {}) noexcept;
+             const options& opts = {}) noexcept;
 
 }  // namespace onnxview
 

@@ -36,21 +36,10 @@
 #include <string_view>
 #include <type_traits>
 
+#include "onnxview/options.hpp"
 #include "onnxview/wire_repeated.hpp"
 
 namespace onnxview {
-
-// Options for opening a model; all-zero means the defaults.
-struct parse_options {
-    // Deepest message nesting accepted (root = 0). 0: 100, libprotobuf's
-    // default, which also bounds subgraph and TypeProto nesting.
-    std::uint32_t max_depth = 0;
-    // verify() only: check against the schema of an ONNX release
-    // (schema::release(1, 12, 0)), whose newer fields are unknown fields, as
-    // a protoc built with that release's onnx.proto would. 0: the newest
-    // schema, the one the views read.
-    std::uint32_t release = 0;
-};
 
 namespace detail {
 

@@ -29,7 +29,7 @@ void quote(std::string& out, std::string_view s) {
 
 void checker::report(check_severity s, finding_code code, const std::string& msg, std::uint64_t offset) {
     if (stopped_) return;
-    if (s == check_severity::warning && !opt_.warnings) return;
+    if (s == check_severity::warning && opt_.errors_only) return;
     if (result_.errors + result_.warnings >= max_findings_) {
         result_.truncated = true;
         stopped_ = true;
@@ -63,7 +63,7 @@ checker::path_guard::path_guard(checker& c, const char* field, std::int64_t inde
 }
 
 check_result checker::run() {
-    if (const onnxview::error e = verify(data_, size_)) {
+    if (const onnxview::error e = verify(data_, size_, schema::msg_ModelProto, opt_)) {
         char fp[512] = {};
         auto n = field_path_at(data_, size_, e.offset, schema::msg_ModelProto, fp, sizeof fp);
         if (n.ok() || n.err().code == errc::buffer_too_small) path_ = fp;
@@ -76,7 +76,7 @@ check_result checker::run() {
         error(finding_code::wire_format, msg, e.offset);
         return result_;
     }
-    const model_view m = parse_model(data_, size_);
+    const model_view m = parse_model(data_, size_, opt_);
     check_model_fields(m);
     return result_;
 }
@@ -136,9 +136,9 @@ void checker::check_model_fields(const model_view& m) {
 }  // namespace check_detail
 
 
-check_result check_model(const void* data, std::size_t size, const check_options& options, check_callback callback,
+check_result check_model(const void* data, std::size_t size, const options& opts, check_callback callback,
                          void* user) {
-    check_detail::checker c(static_cast<const char*>(data), size, options, callback, user);
+    check_detail::checker c(static_cast<const char*>(data), size, opts, callback, user);
     return c.run();
 }
 

@@ -59,9 +59,9 @@ inline std::string_view domain_key(std::string_view domain) noexcept {
 
 class checker {
 public:
-    checker(const char* data, std::size_t size, const check_options& o, check_callback cb, void* user)
+    checker(const char* data, std::size_t size, const options& o, check_callback cb, void* user)
         : data_(data), size_(size), opt_(o), cb_(cb), user_(user) {
-        max_depth_ = o.max_depth ? o.max_depth : 32;
+        max_depth_ = o.max_graph_depth ? o.max_graph_depth : 32;
         max_findings_ = o.max_findings ? o.max_findings : 1000;
     }
 
@@ -96,6 +96,11 @@ private:
         std::size_t len_;
     };
 
+    // Whether the caller said where external data is.
+    bool external_configured() const noexcept {
+        return opt_.model_path || opt_.external_base_dir || opt_.external_files;
+    }
+
     bool defined_in_scopes(std::string_view name) const {
         for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
             if (it->count(name)) return true;
@@ -121,7 +126,7 @@ private:
 
     const char* data_;
     std::size_t size_;
-    check_options opt_;
+    options opt_;
     check_callback cb_;
     void* user_;
     std::uint32_t max_depth_;

@@ -164,13 +164,8 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
     }
     if (!resolver_tried_) {
         resolver_tried_ = true;
-        external_data_options eo{};
-        if (opt_.external)
-            eo = *opt_.external;
-        else
-            eo.model_path = opt_.model_path;
-        if (opt_.external || opt_.model_path) {
-            auto r = external_data_resolver::create(eo);
+        if (external_configured()) {
+            auto r = external_data_resolver::create(opt_);
             if (r) {
                 resolver_ = std::move(r.value());
                 have_resolver_ = true;
@@ -181,7 +176,7 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
         }
     }
     if (!have_resolver_) {
-        if (!external_warned_ && !opt_.external && !opt_.model_path) {
+        if (!external_warned_ && !external_configured()) {
             external_warned_ = true;
             warning(finding_code::external_not_checked, "external data was not checked (no model path given)", off);
         }

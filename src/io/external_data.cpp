@@ -132,32 +132,32 @@ void external_data_resolver::clear() noexcept {
     total_bytes_ = 0;
 }
 
-result<external_data_resolver> external_data_resolver::create(const external_data_options& options) noexcept {
+result<external_data_resolver> external_data_resolver::create(const options& opts) noexcept {
     external_data_resolver r;
-    r.options_ = options;
-    r.options_.model_path = nullptr;
-    r.options_.base_dir = nullptr;
-    r.options_.callbacks = nullptr;
-    if (r.options_.max_files == 0) r.options_.max_files = default_max_files;
-    if (r.options_.max_total_bytes == 0) r.options_.max_total_bytes = std::numeric_limits<std::uint64_t>::max();
-    if (r.options_.copy_below == 0) r.options_.copy_below = default_copy_below;
-    if (options.callbacks != nullptr) {
-        r.callbacks_ = *options.callbacks;
+    r.options_.max_external_files = opts.max_external_files ? opts.max_external_files : default_max_files;
+    r.options_.max_external_bytes =
+        opts.max_external_bytes ? opts.max_external_bytes : std::numeric_limits<std::uint64_t>::max();
+    r.options_.external_copy_below = opts.external_copy_below ? opts.external_copy_below : default_copy_below;
+    r.options_.allow_hard_links = opts.allow_hard_links;
+    r.options_.verify_checksum = opts.verify_checksum;
+    r.options_.external_hint = opts.external_hint;
+    if (opts.external_files != nullptr) {
+        r.callbacks_ = *opts.external_files;
         r.use_callbacks_ = true;
         if (r.callbacks_.map == nullptr && r.callbacks_.read_whole == nullptr) return errc::invalid_argument;
     }
 
     // The base directory as given: base_dir, else dirname(model_path), else ".".
     char* given = nullptr;
-    if (options.base_dir != nullptr) {
-        if (*options.base_dir == '\0') return errc::invalid_argument;
-        given = copy_string(options.base_dir);
-    } else if (options.model_path != nullptr) {
-        given = copy_string(detail::model_directory(options.model_path, detail::host_path_flavor));
+    if (opts.external_base_dir != nullptr) {
+        if (*opts.external_base_dir == '\0') return errc::invalid_argument;
+        given = copy_string(opts.external_base_dir);
+    } else if (opts.model_path != nullptr) {
+        given = copy_string(detail::model_directory(opts.model_path, detail::host_path_flavor));
     } else if (!r.use_callbacks_) {
         given = copy_string(".");
     }
-    if (options.base_dir != nullptr || options.model_path != nullptr || !r.use_callbacks_) {
+    if (opts.external_base_dir != nullptr || opts.model_path != nullptr || !r.use_callbacks_) {
         if (given == nullptr) return errc::out_of_memory;
     }
     if (r.use_callbacks_) {
@@ -174,13 +174,13 @@ result<external_data_resolver> external_data_resolver::create(const external_dat
 // --- opening a file --------------------------------------------------------
 
 result<mapped_file> external_data_resolver::open_file(std::string_view location) noexcept {
-    const std::uint64_t bytes_left = options_.max_total_bytes - total_bytes_;
+    const std::uint64_t bytes_left = options_.max_external_bytes - total_bytes_;
     if (!use_callbacks_) {
         detail::beneath_options o;
         o.allow_hard_links = options_.allow_hard_links;
         o.max_size = bytes_left;
-        o.file.hint = options_.hint;
-        o.file.copy_below = options_.copy_below;
+        o.file.file_hint = options_.external_hint;
+        o.file.file_copy_below = options_.external_copy_below;
         return detail::open_beneath(base_, location, o);
     }
     // Located by "<base>/<location>"; the '#' names of in-memory data go to callbacks bare.
@@ -197,7 +197,7 @@ result<external_data_resolver::slot*> external_data_resolver::find_or_open(std::
     for (std::size_t i = 0; i < count_; ++i) {
         if (std::string_view(slots_[i]->location, slots_[i]->location_size) == location) return slots_[i];
     }
-    if (count_ >= options_.max_files) return errc::external_too_many_files;
+    if (count_ >= options_.max_external_files) return errc::external_too_many_files;
     if (count_ == capacity_) {
         const std::size_t cap = capacity_ == 0 ? 8 : 2 * capacity_;
         slot** grown = static_cast<slot**>(std::realloc(slots_, cap * sizeof(slot*)));

@@ -51,7 +51,7 @@ result<char*> canonical_directory(const char* path) noexcept;
 struct beneath_options {
     bool allow_hard_links = false;
     std::uint64_t max_size = ~std::uint64_t(0);  // larger files: external_too_many_bytes
-    open_options file;                            // hint and copy_below of the mapping
+    options file;                                 // file_hint and file_copy_below of the mapping
 };
 
 // Opens the regular file at `relative` (a location normalized by

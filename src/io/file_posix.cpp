@@ -68,24 +68,24 @@ error sys_error(errc code) noexcept { return error(code, 0, errno); }
 
 // Maps or reads the whole of an open regular file of `size` bytes. The
 // descriptor stays owned by the caller (a mapping does not need it open).
-result<mapped_file> from_fd(int fd, std::uint64_t size, const open_options& options) noexcept {
+result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noexcept {
     if (size == 0) return errc::file_empty;
     if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
     const std::size_t n = static_cast<std::size_t>(size);
-    const bool copy = options.mode == open_mode::read ||
-                      (options.copy_below != 0 && size < options.copy_below);
+    const bool copy = opts.file_mode == open_mode::read ||
+                      (opts.file_copy_below != 0 && size < opts.file_copy_below);
     if (!copy) {
         void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
-            if (options.hint != access_hint::normal) {
-                (void)::madvise(p, n, madvice_of(options.hint));
+            if (opts.file_hint != access_hint::normal) {
+                (void)::madvise(p, n, madvice_of(opts.file_hint));
             }
             return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
         }
-        if (options.mode == open_mode::map) return sys_error(errc::io_map_failed);
+        if (opts.file_mode == open_mode::map) return sys_error(errc::io_map_failed);
         // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
     }
-    fadvise(fd, options.hint == access_hint::normal ? access_hint::sequential : options.hint);
+    fadvise(fd, opts.file_hint == access_hint::normal ? access_hint::sequential : opts.file_hint);
     char* buf = static_cast<char*>(std::malloc(n));
     if (buf == nullptr) return errc::out_of_memory;
     std::size_t done = 0;
@@ -186,7 +186,7 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
 
 }  // namespace detail
 
-result<mapped_file> mapped_file::open(const char* path, const open_options& options) noexcept {
+result<mapped_file> mapped_file::open(const char* path, const options& opts) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
     // stat before open: opening a FIFO for reading would block until a writer
     // comes, and opening a device may have side effects.
@@ -202,7 +202,7 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
     if (::fstat(fd, &st) != 0) return detail::sys_error(errc::io_stat_failed);
     if (S_ISDIR(st.st_mode)) return errc::is_directory;
     if (!S_ISREG(st.st_mode)) return errc::not_regular_file;
-    return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), options);
+    return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), opts);
 }
 
 }  // namespace onnxview

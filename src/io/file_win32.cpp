@@ -72,15 +72,15 @@ char* final_path(HANDLE h) noexcept {
 }
 
 // Maps or reads the whole of an open file. The handle stays owned by the caller.
-result<mapped_file> from_handle(HANDLE h, const open_options& options) noexcept {
+result<mapped_file> from_handle(HANDLE h, const options& opts) noexcept {
     LARGE_INTEGER li;
     if (!::GetFileSizeEx(h, &li)) return sys_error(errc::io_stat_failed, ::GetLastError());
     const std::uint64_t size = static_cast<std::uint64_t>(li.QuadPart);
     if (size == 0) return errc::file_empty;
     if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
     const std::size_t n = static_cast<std::size_t>(size);
-    const bool copy = options.mode == open_mode::read ||
-                      (options.copy_below != 0 && size < options.copy_below);
+    const bool copy = opts.file_mode == open_mode::read ||
+                      (opts.file_copy_below != 0 && size < opts.file_copy_below);
     if (!copy) {
         HANDLE m = ::CreateFileMappingW(h, nullptr, PAGE_READONLY, 0, 0, nullptr);
         if (m != nullptr) {
@@ -90,8 +90,8 @@ result<mapped_file> from_handle(HANDLE h, const open_options& options) noexcept 
             if (p != nullptr) {
                 return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
             }
-            if (options.mode == open_mode::map) return sys_error(errc::io_map_failed, e);
-        } else if (options.mode == open_mode::map) {
+            if (opts.file_mode == open_mode::map) return sys_error(errc::io_map_failed, e);
+        } else if (opts.file_mode == open_mode::map) {
             return sys_error(errc::io_map_failed, ::GetLastError());
         }
     }
@@ -195,7 +195,7 @@ result<mapped_file> open_beneath(const char* base, std::string_view relative,
 
 }  // namespace detail
 
-result<mapped_file> mapped_file::open(const char* path, const open_options& options) noexcept {
+result<mapped_file> mapped_file::open(const char* path, const options& opts) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
     wchar_t* w = detail::widen(path);
     if (w == nullptr) return errc::invalid_argument;
@@ -218,7 +218,7 @@ result<mapped_file> mapped_file::open(const char* path, const open_options& opti
         ::CloseHandle(h);
         return errc::not_regular_file;
     }
-    result<mapped_file> r = detail::from_handle(h, options);
+    result<mapped_file> r = detail::from_handle(h, opts);
     ::CloseHandle(h);
     return r;
 }

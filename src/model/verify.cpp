@@ -7,9 +7,9 @@
 namespace onnxview {
 
 error verify(const void* data, std::size_t size, const schema::message_desc& root,
-             const parse_options& options) noexcept {
-    return schema_walk::validate_tree(static_cast<const char*>(data), size, root, options.max_depth,
-                                      options.release);
+             const options& opts) noexcept {
+    return schema_walk::validate_tree(static_cast<const char*>(data), size, root, opts.max_message_depth,
+                                      opts.release);
 }
 
 }  // namespace onnxview

@@ -48,7 +48,7 @@ public:
                 continue;
             }
             const schema::field_desc* f = desc ? desc->find(number) : nullptr;
-            if (f && f->type == schema::type::message && depth < limits_.max_depth) {
+            if (f && f->type == schema::type::message && depth < limits_.max_scan_depth) {
                 // Its fields are read like the parent's: the metadata run goes on.
                 if (!scan(payload, p, f->message, depth + 1)) return false;
             } else {

@@ -9,27 +9,27 @@
 
 namespace onnxview {
 
-result<model_file> model_file::open(const char* path, const model_file_options& options) noexcept {
-    auto file = mapped_file::open(path, options.file);
+result<model_file> model_file::open(const char* path, const options& opts) noexcept {
+    auto file = mapped_file::open(path, opts);
     if (!file) return file.err();
     model_file mf;
     mf.file_ = std::move(file.value());
     // Before the first byte is read: a cold page fault's read-around depends on it.
-    if (options.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
+    if (opts.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
     const std::string_view bytes = mf.file_.bytes();
     error malformed;
-    if (options.verify) malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, options.parse);
+    if (opts.verify) malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, opts);
     if (malformed.ok()) {
-        mf.model_ = parse_model(bytes.data(), bytes.size(), options.parse);
+        mf.model_ = parse_model(bytes.data(), bytes.size(), opts);
         malformed = mf.model_.err();
     }
     if (!malformed.ok()) {
-        if (!options.keep_malformed) return malformed;
+        if (!opts.keep_malformed) return malformed;
         mf.model_ = model_view();
         mf.model_error_ = malformed;
     }
-    external_data_options ext = options.external;
-    if (ext.model_path == nullptr && ext.base_dir == nullptr) ext.model_path = path;
+    options ext = opts;
+    if (ext.model_path == nullptr && ext.external_base_dir == nullptr) ext.model_path = path;
     auto resolver = external_data_resolver::create(ext);
     if (!resolver) return resolver.err();
     mf.resolver_ = std::move(resolver.value());

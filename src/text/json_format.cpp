@@ -72,7 +72,7 @@ std::size_t shortest_float(char* buf, float v) noexcept {
 
 struct json_printer {
     out_buf& o;
-    const print_options& opt;
+    const options& opt;
 
     void newline(std::size_t indent) {
         o.put('\n');
@@ -137,7 +137,7 @@ struct json_printer {
             first = false;
             if (fd.repeated()) newline(indent);
             std::size_t n = static_cast<std::size_t>(f.raw);
-            if (opt.max_bytes && f.raw > opt.max_bytes) n = static_cast<std::size_t>(opt.max_bytes);
+            if (opt.max_printed_bytes && f.raw > opt.max_printed_bytes) n = static_cast<std::size_t>(opt.max_printed_bytes);
             if (fd.type == schema::type::string) put_json_string(o, f.payload, n);
             else put_base64(o, reinterpret_cast<const unsigned char*>(f.payload), n);
         } else if (f.type != wire_type::length_delimited) {
@@ -219,11 +219,11 @@ struct json_printer {
 }  // namespace text_detail
 
 error print_json(const void* data, std::size_t size, const schema::message_desc& root,
-                 output_sink sink, const print_options& options) noexcept {
+                 output_sink sink, const options& opts) noexcept {
     text_detail::source s;
-    if (error e = text_detail::start_printing(data, size, root, sink, options, s)) return e;
+    if (error e = text_detail::start_printing(data, size, root, sink, opts, s)) return e;
     text_detail::out_buf o(sink);
-    text_detail::json_printer pr{o, options};
+    text_detail::json_printer pr{o, opts};
     error err;
     pr.message(s, root, 0, err);
     o.put('\n');

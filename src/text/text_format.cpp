@@ -259,18 +259,18 @@ void print_unknown_field(out_buf& o, const wire::field& f, const schema::field_d
 
 struct printer {
     out_buf& o;
-    const print_options& opt;
+    const options& opt;
 
     void put_string(const wire::field& f) {
         std::size_t n = static_cast<std::size_t>(f.raw);
-        const bool elide = opt.max_bytes && f.raw > opt.max_bytes;
-        if (elide) n = static_cast<std::size_t>(opt.max_bytes);
+        const bool elide = opt.max_printed_bytes && f.raw > opt.max_printed_bytes;
+        if (elide) n = static_cast<std::size_t>(opt.max_printed_bytes);
         o.put('"');
         put_cescaped(o, f.payload, n);
         o.put('"');
         if (elide) {
             o.put("  # ... ", 8);
-            put_u64(o, f.raw - opt.max_bytes);
+            put_u64(o, f.raw - opt.max_printed_bytes);
             o.put(" bytes elided", 13);
         }
     }
@@ -404,11 +404,11 @@ struct printer {
 }  // namespace text_detail
 
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
-                 output_sink sink, const print_options& options) noexcept {
+                 output_sink sink, const options& opts) noexcept {
     text_detail::source s;
-    if (error e = text_detail::start_printing(data, size, root, sink, options, s)) return e;
+    if (error e = text_detail::start_printing(data, size, root, sink, opts, s)) return e;
     text_detail::out_buf o(sink);
-    text_detail::printer pr{o, options};
+    text_detail::printer pr{o, opts};
     error err;
     pr.message(s, root, 0, err);
     return err;

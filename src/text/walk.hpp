@@ -20,10 +20,10 @@ using namespace schema_walk;  // the printers walk sources
 // check passes (nothing is written for a message it refuses); then `s` is the
 // root message.
 inline error start_printing(const void* data, std::size_t size, const schema::message_desc& root,
-                            output_sink sink, const print_options& options, source& s) noexcept {
+                            output_sink sink, const options& opts, source& s) noexcept {
     if (!sink.write) return error(errc::invalid_argument, 0);
     const char* p = static_cast<const char*>(data);
-    if (error e = validate_tree(p, size, root, options.max_depth, options.release)) return e;
+    if (error e = validate_tree(p, size, root, opts.max_message_depth, opts.release)) return e;
     s.base = p;
     s.begin = p;
     s.end = p + size;

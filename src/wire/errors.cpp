@@ -70,8 +70,8 @@ constexpr errc_text texts[] = {
     {"external_range_past_end", "offset + length past the end of the file", errc::external_out_of_bounds},
     {"external_length_mismatch", "length differs from the tensor's dims x element size", errc::payload_size_mismatch},
     {"external_rest_of_file_mismatch", "no length, and the rest of the file differs from dims x element size", errc::payload_size_mismatch},
-    {"external_too_many_files", "more external files than max_files", errc::external_limit},
-    {"external_too_many_bytes", "external files larger in total than max_total_bytes", errc::external_limit},
+    {"external_too_many_files", "more external files than max_external_files", errc::external_limit},
+    {"external_too_many_bytes", "external files larger in total than max_external_bytes", errc::external_limit},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
 static_assert(text_count == static_cast<std::size_t>(errc::external_too_many_bytes) + 1,

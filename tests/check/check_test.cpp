@@ -175,7 +175,7 @@ struct finding {
     std::uint64_t offset;
 };
 
-std::vector<finding> run_check(const std::string& bytes, const check_options& o = check_options{},
+std::vector<finding> run_check(const std::string& bytes, const options& o = options{},
                                check_result* result = nullptr) {
     std::vector<finding> out;
     const check_result r = check_model(bytes, o, [](void* user, const check_finding& f) {
@@ -601,7 +601,7 @@ bool has(const std::vector<finding>& fs, const char* code, const char* path, che
 TEST_CASE("check: the base model is valid, with and without warnings") {
     const std::string bytes = model_spec().build();
     check_result r;
-    CHECK(run_check(bytes, check_options{}, &r).empty());
+    CHECK(run_check(bytes, options{}, &r).empty());
     CHECK(r.ok());
     CHECK_FALSE(r.truncated);
 }
@@ -655,9 +655,9 @@ TEST_CASE("check: options") {
         model_spec m;
         m.ir = 99;
         m.metadata = {{"k", "1"}, {"k", "2"}};
-        check_options o{};
+        options o{};
         CHECK(run_check(m.build(), o).size() == 2);
-        o.warnings = false;
+        o.errors_only = true;
         check_result r;
         const auto fs = run_check(m.build(), o, &r);
         REQUIRE(fs.size() == 1);
@@ -667,7 +667,7 @@ TEST_CASE("check: options") {
     SECTION("max_findings stops the check") {
         model_spec m;
         m.graph.nodes = {node({"a"}, {"t"}, "Relu", "r"), node({"b"}, {"y"}, "Neg", "n")};
-        check_options o{};
+        options o{};
         check_result r;
         CHECK(run_check(m.build(), o, &r).size() == 2);
         CHECK_FALSE(r.truncated);
@@ -676,7 +676,7 @@ TEST_CASE("check: options") {
         CHECK(r.truncated);
         CHECK(r.errors == 1);
     }
-    SECTION("max_depth bounds subgraph nesting") {
+    SECTION("max_graph_depth bounds subgraph nesting") {
         graph_spec inner;
         inner.name = "inner";
         inner.inputs.clear();
@@ -689,11 +689,11 @@ TEST_CASE("check: options") {
         middle.nodes = {with_attr(node({"x"}, {"a"}, "Loop", "l"), attr_g("body", inner.build()))};
         model_spec m;
         m.graph.nodes[1] = with_attr(node({"t"}, {"y"}, "Loop", "outer"), attr_g("body", middle.build()));
-        check_options o{};
+        options o{};
         CHECK(run_check(m.build(), o).empty());
-        o.max_depth = 2;
+        o.max_graph_depth = 2;
         CHECK(run_check(m.build(), o).empty());
-        o.max_depth = 1;
+        o.max_graph_depth = 1;
         const auto fs = run_check(m.build(), o);
         INFO(show(fs));
         CHECK(has(fs, "too_deep", "graph.node[1] 'outer'.attribute[0] 'body'.g.node[0] 'l'.attribute[0] 'body'.g",
@@ -703,7 +703,7 @@ TEST_CASE("check: options") {
         model_spec m;
         m.has_ir = false;
         const std::string bytes = m.build();
-        const check_result r = check_model(bytes, check_options{}, nullptr, nullptr);
+        const check_result r = check_model(bytes, options{}, nullptr, nullptr);
         CHECK(r.errors == 1);
         CHECK_FALSE(r.ok());
     }
@@ -712,10 +712,8 @@ TEST_CASE("check: options") {
 #ifdef ONNXVIEW_SOURCE_DIR
 TEST_CASE("check: external data with a base directory") {
     // testdata/small_cnn.weights holds 14848 bytes.
-    external_data_options eo{};
-    eo.base_dir = ONNXVIEW_SOURCE_DIR "/testdata";
-    check_options o{};
-    o.external = &eo;
+    options o{};
+    o.external_base_dir = ONNXVIEW_SOURCE_DIR "/testdata";
     auto one = [&](std::initializer_list<std::pair<const char*, const char*>> entries) {
         model_spec m;
         m.graph.initializers = {external(tensor("w", 1, {4}), entries)};
@@ -738,7 +736,7 @@ TEST_CASE("check: external data with a base directory") {
     REQUIRE(wrong.size() == 1);
     CHECK(wrong[0].message.find("[external_length_mismatch]") != std::string::npos);
 
-    eo.base_dir = ONNXVIEW_SOURCE_DIR "/no-such-directory";
+    o.external_base_dir = ONNXVIEW_SOURCE_DIR "/no-such-directory";
     const auto base = one({{"location", "w.bin"}});
     REQUIRE(base.size() == 1);
     CHECK(base[0].code == "external_base");

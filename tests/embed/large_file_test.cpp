@@ -54,8 +54,8 @@ TEST_CASE("a file over 4 GiB opens with a 64-bit size_t and is file_too_large wi
     for (open_mode mode : {open_mode::map, open_mode::automatic, open_mode::read}) {
         if (sizeof(std::size_t) >= 8 && mode == open_mode::read) continue;  // would read 5 GiB
         INFO("open_mode " << static_cast<int>(mode) << ", sizeof(size_t) " << sizeof(std::size_t));
-        open_options o;
-        o.mode = mode;
+        options o;
+        o.file_mode = mode;
         auto m = mapped_file::open(f.path.c_str(), o);
         if (sizeof(std::size_t) < 8) {
             REQUIRE_FALSE(m.ok());
@@ -74,8 +74,8 @@ TEST_CASE("an external-data range past 4 GiB is resolved or refused explicitly",
         WARN("file system refused a 5 GiB sparse file; skipped");
         return;
     }
-    external_data_options opts{};
-    opts.base_dir = f.dir.c_str();
+    options opts{};
+    opts.external_base_dir = f.dir.c_str();
     auto r = external_data_resolver::create(opts);
     REQUIRE(r.ok());
     const std::string offset = std::to_string(five_gib - 4);

@@ -91,10 +91,10 @@ TEST_CASE("verify() with an older release: newer fields are unknown", "[hostile]
     m.field_bytes(26, std::string("\x07"));  // configuration (1.18): field 0, wire type 7 inside
     const std::string s = m.str();
     CHECK(verify(s.data(), s.size()).code != errc::ok);
-    parse_options old;
+    options old;
     old.release = schema::release(1, 12, 0);
     CHECK(verify(s.data(), s.size(), schema::msg_ModelProto, old).ok());
-    print_options print_old;
+    options print_old;
     print_old.release = old.release;
     std::string printed;
     const output_sink sink{[](void* ctx, const char* p, std::size_t n) {

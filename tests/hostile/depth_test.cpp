@@ -69,7 +69,7 @@ void all_readers_refuse(const std::string& s) {
     char path[256];
     (void)field_path_at(s.data(), s.size(), s.size() / 2, schema::msg_ModelProto, path, sizeof path);
 
-    check_options opts;
+    options opts;
     const check_result r = check_model(s.data(), s.size(), opts, nullptr, nullptr);
     CHECK(r.errors > 0);
 }
@@ -108,10 +108,10 @@ TEST_CASE("the depth limit is exact: max_depth accepted, max_depth + 1 refused",
     for (std::size_t k : {10u, 30u, 48u}) {
         const std::string s = nested_type_model(k);
         const std::uint32_t deepest = static_cast<std::uint32_t>(4 + 2 * k);
-        parse_options at;
-        at.max_depth = deepest;
-        parse_options below;
-        below.max_depth = deepest - 1;
+        options at;
+        at.max_message_depth = deepest;
+        options below;
+        below.max_message_depth = deepest - 1;
         INFO("k = " << k);
         CHECK(verify(s.data(), s.size(), schema::msg_ModelProto, at).ok());
         CHECK(verify(s.data(), s.size(), schema::msg_ModelProto, below).code == errc::depth_exceeded);

@@ -94,7 +94,7 @@ TEST_CASE("a 152-byte file declaring petabytes allocates nothing", "[hostile][al
     allocations = 0;
     allocated_bytes = 0;
     counting = true;
-    check_options opts;  // no model path: the external file is not opened
+    options opts;  // no model path: the external file is not opened
     const check_result r = check_model(s.data(), s.size(), opts, nullptr, nullptr);
     counting = false;
     CHECK(allocated_bytes < 64 * 1024);

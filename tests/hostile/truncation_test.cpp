@@ -71,8 +71,8 @@ TEST_CASE("every prefix of a real model is refused, and walking it never crashes
             ++smaller_models;
             continue;
         }
-        check_options opts;
-        opts.warnings = false;
+        options opts;
+        opts.errors_only = true;
         const check_result r = check_model(prefix.data(), prefix.size(), opts, nullptr, nullptr);
         if (r.ok()) FAIL_CHECK("prefix " << n << " passes check_model()");
         ++refused_by_check;

@@ -15,7 +15,7 @@
 #include "tmpdir.hpp"
 
 using onnxview::errc;
-using onnxview::external_data_options;
+using onnxview::options;
 using onnxview::external_data_resolver;
 using onnxview::external_entry;
 using onnxview::external_span;
@@ -40,8 +40,8 @@ struct fixture {
         REQUIRE(write_file(dir / "small.bin", small));
         REQUIRE(write_file(dir / "model.onnx", "model"));
     }
-    external_data_resolver resolver(external_data_options o = {}) {
-        if (o.base_dir == nullptr && o.model_path == nullptr) o.base_dir = dir.path().c_str();
+    external_data_resolver resolver(options o = {}) {
+        if (o.external_base_dir == nullptr && o.model_path == nullptr) o.external_base_dir = dir.path().c_str();
         auto r = external_data_resolver::create(o);
         REQUIRE(r.ok());
         return std::move(r.value());
@@ -127,7 +127,7 @@ TEST_CASE("external: small files are copied, not mapped", "[io][external]") {
 TEST_CASE("external: the base is the model's directory", "[io][external]") {
     fixture fx;
     const std::string model = fx.dir / "model.onnx";
-    external_data_options o;
+    options o;
     o.model_path = model.c_str();
     auto r = fx.resolver(o);
     auto e = entries("small.bin");
@@ -139,7 +139,7 @@ TEST_CASE("external: the base is the model's directory", "[io][external]") {
     REQUIRE(::mkdir((fx.dir / "other").c_str(), 0700) == 0);
     REQUIRE(write_file(fx.dir / "other/small.bin", "OTHER"));
     const std::string other = fx.dir / "other";
-    o.base_dir = other.c_str();
+    o.external_base_dir = other.c_str();
     auto r2 = fx.resolver(o);
     auto s2 = r2.resolve(e.data(), e.size(), unknown_size);
     REQUIRE(s2.ok());
@@ -148,17 +148,17 @@ TEST_CASE("external: the base is the model's directory", "[io][external]") {
 
 TEST_CASE("external: base directory errors", "[io][external]") {
     fixture fx;
-    external_data_options o;
+    options o;
     const std::string missing = fx.dir / "missing";
-    o.base_dir = missing.c_str();
+    o.external_base_dir = missing.c_str();
     const onnxview::error missing_base = external_data_resolver::create(o).err();
     CHECK(onnxview::errc_group(missing_base.code) == errc::io_error);
     CHECK(missing_base.code == errc::io_resolve_failed);
     CHECK(missing_base.sys_errno == ENOENT);
     const std::string file = fx.dir / "model.onnx";
-    o.base_dir = file.c_str();
+    o.external_base_dir = file.c_str();
     CHECK(external_data_resolver::create(o).err().code == errc::invalid_argument);
-    o.base_dir = "";
+    o.external_base_dir = "";
     CHECK(external_data_resolver::create(o).err().code == errc::invalid_argument);
 }
 
@@ -299,7 +299,7 @@ TEST_CASE("external: hard-linked file refused by default", "[io][external][attac
     auto r = fx.resolver();
     expect_error(r, entries("hard.bin"), errc::external_hard_link, errc::external_hard_link);
     expect_error(r, entries("small.bin"), errc::external_hard_link, errc::external_hard_link);
-    external_data_options o;
+    options o;
     o.allow_hard_links = true;
     auto allowed = fx.resolver(o);
     auto e = entries("hard.bin");
@@ -318,8 +318,8 @@ TEST_CASE("external: location naming a directory", "[io][external][attack]") {
 }
 
 TEST_CASE("external: /dev/zero is not a regular file", "[io][external][attack]") {
-    external_data_options o;
-    o.base_dir = "/dev";
+    options o;
+    o.external_base_dir = "/dev";
     auto r = external_data_resolver::create(o);
     REQUIRE(r.ok());
     expect_error(r.value(), entries("zero", "0", "16"), errc::not_regular_file, errc::not_regular_file);
@@ -393,18 +393,18 @@ TEST_CASE("external: offset or length that is not a plain decimal number", "[io]
 
 // --- limits ------------------------------------------------------------------
 
-TEST_CASE("external: max_files and max_total_bytes", "[io][external][limits]") {
+TEST_CASE("external: max_external_files and max_external_bytes", "[io][external][limits]") {
     fixture fx;
-    external_data_options o;
-    o.max_files = 1;
+    options o;
+    o.max_external_files = 1;
     auto r = fx.resolver(o);
     auto a = entries("small.bin");
     REQUIRE(r.resolve(a.data(), a.size(), unknown_size).ok());
     REQUIRE(r.resolve(a.data(), a.size(), unknown_size).ok());  // same file: no new slot
     expect_error(r, entries("weights.bin"), errc::external_limit, errc::external_too_many_files);
 
-    external_data_options b;
-    b.max_total_bytes = big + 999;
+    options b;
+    b.max_external_bytes = big + 999;
     auto rb = fx.resolver(b);
     auto w = entries("weights.bin");
     REQUIRE(rb.resolve(w.data(), w.size(), unknown_size).ok());
@@ -433,8 +433,8 @@ TEST_CASE("external: many files grow the table", "[io][external]") {
 TEST_CASE("external: SHA-1 checksum verified when asked", "[io][external][checksum]") {
     tmpdir dir;
     REQUIRE(write_file(dir / "abc.bin", "abc"));
-    external_data_options o;
-    o.base_dir = dir.path().c_str();
+    options o;
+    o.external_base_dir = dir.path().c_str();
     o.verify_checksum = true;
     auto r = external_data_resolver::create(o);
     REQUIRE(r.ok());
@@ -451,8 +451,8 @@ TEST_CASE("external: SHA-1 checksum verified when asked", "[io][external][checks
     expect_error(r.value(), malformed, errc::external_bad_entry, errc::external_checksum_malformed);
 
     // Off by default: a wrong checksum is not looked at.
-    external_data_options off;
-    off.base_dir = dir.path().c_str();
+    options off;
+    off.external_base_dir = dir.path().c_str();
     auto r2 = external_data_resolver::create(off);
     REQUIRE(r2.ok());
     CHECK(r2.value().resolve(bad.data(), bad.size(), 3).ok());
@@ -480,9 +480,9 @@ TEST_CASE("external: caller callbacks open the files", "[io][external][callbacks
     onnxview::file_callbacks cb;
     cb.map = pak_map;
     cb.user_data = &p;
-    external_data_options o;
-    o.callbacks = &cb;
-    o.base_dir = "vfs://models";
+    options o;
+    o.external_files = &cb;
+    o.external_base_dir = "vfs://models";
     auto r = external_data_resolver::create(o);
     REQUIRE(r.ok());
     auto e = entries("a/./w.bin", "100", "10");
@@ -517,7 +517,7 @@ TEST_CASE("external: testdata/small_cnn.weights holds the inline model's raw_dat
     const std::string model = root + "/testdata/small_cnn.onnx";
     auto inline_model = mapped_file::open((root + "/testdata/small_cnn_inline.onnx").c_str());
     REQUIRE(inline_model.ok());
-    external_data_options o;
+    options o;
     o.model_path = model.c_str();
     auto r = external_data_resolver::create(o);
     REQUIRE(r.ok());

@@ -22,7 +22,7 @@ using onnxview::errc;
 using onnxview::file_callbacks;
 using onnxview::mapped_file;
 using onnxview::open_mode;
-using onnxview::open_options;
+using onnxview::options;
 using onnxview::shared_file;
 using onnxview_test::pattern;
 using onnxview_test::tmpdir;
@@ -49,20 +49,20 @@ TEST_CASE("mapped_file: read mode and copy_below give a private heap copy", "[io
     tmpdir dir;
     const std::string bytes = pattern(5000);
     REQUIRE(write_file(dir / "m.onnx", bytes));
-    open_options o;
-    o.mode = open_mode::read;
+    options o;
+    o.file_mode = open_mode::read;
     auto f = mapped_file::open((dir / "m.onnx").c_str(), o);
     REQUIRE(f.ok());
     CHECK(f->kind() == mapped_file::storage::buffer);
     CHECK(f->bytes() == bytes);
     CHECK(f->advise(access_hint::sequential).ok());  // no-op on a copy
 
-    open_options small;
-    small.copy_below = 5001;
+    options small;
+    small.file_copy_below = 5001;
     auto g = mapped_file::open((dir / "m.onnx").c_str(), small);
     REQUIRE(g.ok());
     CHECK(g->kind() == mapped_file::storage::buffer);
-    small.copy_below = 5000;  // not below: mapped
+    small.file_copy_below = 5000;  // not below: mapped
     auto h = mapped_file::open((dir / "m.onnx").c_str(), small);
     REQUIRE(h.ok());
     CHECK(h->kind() == mapped_file::storage::mapped);
@@ -78,9 +78,9 @@ TEST_CASE("mapped_file: every hint is accepted at open", "[io][file]") {
     for (auto hint : {access_hint::normal, access_hint::sequential, access_hint::random,
                       access_hint::willneed, access_hint::dontneed}) {
         for (auto mode : {open_mode::automatic, open_mode::map, open_mode::read}) {
-            open_options o;
-            o.hint = hint;
-            o.mode = mode;
+            options o;
+            o.file_hint = hint;
+            o.file_mode = mode;
             auto f = mapped_file::open((dir / "m").c_str(), o);
             REQUIRE(f.ok());
             CHECK(f->bytes() == pattern(9000));
@@ -92,8 +92,8 @@ TEST_CASE("mapped_file: empty file, directory, missing file, null path", "[io][f
     tmpdir dir;
     REQUIRE(write_file(dir / "empty", ""));
     CHECK(mapped_file::open((dir / "empty").c_str()).err().code == errc::file_empty);
-    open_options o;
-    o.mode = open_mode::read;
+    options o;
+    o.file_mode = open_mode::read;
     CHECK(mapped_file::open((dir / "empty").c_str(), o).err().code == errc::file_empty);
 
     CHECK(mapped_file::open(dir.path().c_str()).err().code == errc::is_directory);
@@ -344,9 +344,9 @@ TEST_CASE("mapped_file: a sparse file over 4 GiB maps with small RSS", "[io][fil
     }
     const long before = vm_rss_kib();
     {
-        open_options o;
-        o.mode = open_mode::map;
-        o.hint = access_hint::random;
+        options o;
+        o.file_mode = open_mode::map;
+        o.file_hint = access_hint::random;
         auto f = mapped_file::open(path.c_str(), o);
         REQUIRE(f.ok());
         CHECK(f->size() == size);
@@ -368,8 +368,8 @@ TEST_CASE("mapped_file: a mapped file truncated under it raises SIGBUS (as docum
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        open_options o;
-        o.mode = open_mode::map;
+        options o;
+        o.file_mode = open_mode::map;
         auto f = mapped_file::open(path.c_str(), o);
         if (!f.ok()) ::_exit(2);
         if (::truncate(path.c_str(), 100) != 0) ::_exit(3);

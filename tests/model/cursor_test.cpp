@@ -20,8 +20,8 @@ namespace {
 
 template <class View>
 cursor<View> cursor_over(const std::string& bytes, std::uint32_t max_depth = 0) {
-    parse_options o;
-    o.max_depth = max_depth;
+    options o;
+    o.max_message_depth = max_depth;
     return cursor_as<View>(bytes.data(), bytes.size(), o);
 }
 
@@ -410,8 +410,8 @@ TEST_CASE("cursor: nesting deeper than max_depth is refused at the tag") {
     CHECK(too_deep.next() == 0);
     CHECK(too_deep.err() == error(errc::depth_exceeded, refused.offset()));
     // The views refuse at the same depth.
-    parse_options o;
-    o.max_depth = 3;
+    options o;
+    o.max_message_depth = 3;
     CHECK(verify(m.str().data(), m.str().size(), schema::msg_ModelProto, o).code == errc::depth_exceeded);
 }
 

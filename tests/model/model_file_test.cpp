@@ -116,7 +116,7 @@ TEST_CASE("model_file verify checks the whole model before the views") {
     CHECK(lazy->model_error().ok());
     CHECK(lazy->model().graph().node().begin()->err().code == errc::truncated);
 
-    model_file_options o;
+    options o;
     o.verify = true;
     auto strict = model_file::open(f.path.c_str(), o);
     REQUIRE_FALSE(strict.ok());
@@ -125,7 +125,7 @@ TEST_CASE("model_file verify checks the whole model before the views") {
 }
 
 TEST_CASE("model_file keep_malformed keeps the bytes of a model that does not parse") {
-    model_file_options o;
+    options o;
     o.verify = true;
     o.keep_malformed = true;
     temp_model nested(bad_node_model);
@@ -170,7 +170,7 @@ TEST_CASE("model_file sparse_tensor reads a sparse initializer as sparse_data::m
 }
 
 TEST_CASE("model_file model_reads::metadata reads the same values, small or big") {
-    model_file_options o;
+    options o;
     o.reads = model_reads::metadata;
     auto small = model_file::open(testdata("small_cnn_inline.onnx").c_str(), o);
     auto plain = model_file::open(testdata("small_cnn_inline.onnx").c_str());

@@ -402,8 +402,8 @@ result<tensor_data> make_data(const tensor_view& t, context& ctx) {
     ctx.external_why.clear();
     if (is_external(t) && !ctx.resolver_tried) {
         ctx.resolver_tried = true;
-        external_data_options opts{};
-        opts.base_dir = ctx.base_dir.c_str();
+        options opts{};
+        opts.external_base_dir = ctx.base_dir.c_str();
         auto r = external_data_resolver::create(opts);
         if (r.ok()) {
             ctx.resolver = std::move(r.value());

@@ -1152,7 +1152,7 @@ TEST_CASE("testdata/small_cnn.onnx: external tensors through the resolver equal 
         WARN("testdata/small_cnn*.onnx not found; skipped");
         return;
     }
-    external_data_options opts{};
+    options opts{};
     opts.model_path = ext_path.c_str();
     auto resolver = external_data_resolver::create(opts);
     REQUIRE(resolver.ok());

@@ -223,8 +223,8 @@ TEST_CASE("subgraph nesting is bounded by the depth limit") {
     CHECK(verify(ok.data(), ok.size()).ok());
     const std::string deep = nested(34);
     CHECK(verify(deep.data(), deep.size()).code == errc::depth_exceeded);
-    parse_options strict;
-    strict.max_depth = 10;
+    options strict;
+    strict.max_message_depth = 10;
     CHECK(verify(ok.data(), ok.size(), schema::msg_ModelProto, strict).code == errc::depth_exceeded);
 }
 
@@ -247,8 +247,8 @@ TEST_CASE("absent message fields read as empty views, never as errors") {
     wire_builder tt, t;
     tt.field_varint(1, 1);
     t.field_message(1, tt);
-    parse_options tight;
-    tight.max_depth = 1;  // type (0) > tensor_type (1): shape would be depth 2
+    options tight;
+    tight.max_message_depth = 1;  // type (0) > tensor_type (1): shape would be depth 2
     const auto ty = parse_as<type_view>(t.str().data(), t.str().size(), tight);
     REQUIRE(verify(t.str().data(), t.str().size(), schema::msg_TypeProto, tight).ok());
     const auto shape = ty.tensor_type().shape();

@@ -13,7 +13,7 @@ static void to_stdout(void*, const char* d, std::size_t n) { std::fwrite(d, 1, n
 
 int main(int argc, char** argv) {
     bool json = false;
-    onnxview::print_options opt;
+    onnxview::options opt;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; ++i) {
         if (!std::strcmp(argv[i], "--json")) json = true;
@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
             std::sscanf(argv[++i], "%u.%u.%u", &a, &b, &c);
             opt.release = onnxview::schema::release(a, b, c);
         } else if (!std::strcmp(argv[i], "--max-bytes") && i + 1 < argc) {
-            opt.max_bytes = std::strtoull(argv[++i], nullptr, 10);
+            opt.max_printed_bytes = std::strtoull(argv[++i], nullptr, 10);
         }
     }
     if (argc - i != 2) {

@@ -70,7 +70,7 @@ void append(void* user, const char* d, std::size_t n) { static_cast<std::string*
 
 std::pair<error, std::string> ours(const std::string& bytes, const std::string& type, bool json = false) {
     std::string out;
-    print_options opt;
+    options opt;
     opt.release = schema::release_debian_bookworm;
     const auto* m = schema::find_message(type);
     REQUIRE(m != nullptr);

@@ -511,3 +511,15 @@ TEST_CASE("every single-byte corruption of the sample is handled (no crash, erro
         }
     }
 }
+
+TEST_CASE("depth limits: 0 is the default, larger than max_depth_limit is clamped") {
+    CHECK(effective_max_depth(0) == default_max_depth);
+    CHECK(effective_max_depth(7) == 7);
+    CHECK(effective_max_depth(max_depth_limit) == max_depth_limit);
+    CHECK(effective_max_depth(max_depth_limit + 1) == max_depth_limit);
+    CHECK(effective_max_depth(0xFFFFFFFFu) == max_depth_limit);
+    const char byte = 0;
+    CHECK(message::root(&byte, 0, 1000000).max_depth() == max_depth_limit);
+    CHECK(message::root(&byte, 0).max_depth() == default_max_depth);
+    CHECK(message(&byte, &byte, &byte, 3, 0xFFFFFFFFu).max_depth() == max_depth_limit);
+}
