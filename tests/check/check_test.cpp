@@ -699,6 +699,19 @@ TEST_CASE("check: options") {
         CHECK(has(fs, "too_deep", "graph.node[1] 'outer'.attribute[0] 'body'.g.node[0] 'l'.attribute[0] 'body'.g",
                   check_severity::error));
     }
+    SECTION("max_message_depth bounds the wire check, apart from max_graph_depth") {
+        const std::string bytes = model_spec().build();
+        options o{};
+        o.max_message_depth = 1;  // the graph (1) holds nodes (2)
+        const auto fs = run_check(bytes, o);
+        INFO(show(fs));
+        REQUIRE(fs.size() == 1);
+        CHECK(fs[0].code == "wire_format");
+        CHECK(fs[0].message.find("depth_exceeded") != std::string::npos);
+        o.max_message_depth = 0;
+        o.max_graph_depth = 1;
+        CHECK(run_check(bytes, o).empty());
+    }
     SECTION("a null callback still counts") {
         model_spec m;
         m.has_ir = false;
