@@ -354,7 +354,7 @@ private:
 // (max_graph_depth).
 //
 // The vocabulary the members use (how a file is read, what the caller will
-// read of it, file callbacks) is declared here too, so that this
+// read of it, file and memory callbacks) is declared here too, so that this
 // header, like error.hpp, depends on nothing but the standard library.
 #ifndef ONNXVIEW_OPTIONS_HPP
 #define ONNXVIEW_OPTIONS_HPP
@@ -407,6 +407,20 @@ struct file_callbacks {
     int (*map)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
     int (*read_whole)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
     void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
+    void* user_data = nullptr;
+};
+
+// Where the library's heap memory comes from, cgltf style. Used only when
+// both functions are set; otherwise malloc and free. Everything the library
+// allocates goes through it: heap copies of files (mapped_file, the
+// external-data resolver), the resolver's tables and paths, shared_file's
+// block, and the checker's state and findings. Views, cursors, verify() and
+// the printers allocate nothing. `allocate` returns null when it cannot
+// (the caller then fails with out_of_memory); `deallocate` gets back the
+// pointer with the size and alignment it was asked for.
+struct allocator {
+    void* (*allocate)(void* user_data, std::size_t size, std::size_t alignment) = nullptr;
+    void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment) = nullptr;
     void* user_data = nullptr;
 };
 
@@ -469,6 +483,9 @@ struct options {
     bool allow_hard_links = false;                 // false: files with st_nlink > 1 are refused
     bool verify_checksum = false;                  // true: check `checksum` (SHA-1, 40 hex digits)
     access_hint external_hint = access_hint::normal;  // passed to each mapped external file
+
+    // --- Memory (every entry point that allocates)
+    allocator memory;
 };
 
 }  // namespace onnxview
@@ -10527,6 +10544,119 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
 }  // namespace onnxview
 
 #endif  // _WIN32
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/heap.hpp ----
+// Internal: the caller's allocator (options::memory), or malloc and free when
+// it sets none, for every layer that allocates (io, open, check). No
+// exceptions: allocate() returns null when memory runs out.
+#ifndef ONNXVIEW_SRC_IO_HEAP_HPP
+#define ONNXVIEW_SRC_IO_HEAP_HPP
+
+#include <cstddef>
+#include <memory_resource>
+#include <string_view>
+
+
+namespace onnxview {
+namespace detail {
+
+class heap {
+public:
+    static constexpr std::size_t default_alignment = alignof(std::max_align_t);
+
+    heap() noexcept = default;
+    explicit heap(const allocator& hooks) noexcept
+        : hooks_(hooks.allocate != nullptr && hooks.deallocate != nullptr ? hooks : allocator{}) {}
+
+    // Alignments above default_alignment need the caller's allocator.
+    void* allocate(std::size_t size, std::size_t alignment = default_alignment) const noexcept;
+    void deallocate(void* p, std::size_t size, std::size_t alignment = default_alignment) const noexcept;
+
+    // A NUL-terminated copy of s, or null; give it back with free_string.
+    char* copy_string(std::string_view s) const noexcept;
+    void free_string(char* s, std::size_t length) const noexcept { deallocate(s, length + 1); }
+
+    const allocator& hooks() const noexcept { return hooks_; }
+    bool uses_malloc() const noexcept { return hooks_.allocate == nullptr; }
+
+private:
+    allocator hooks_{};
+};
+
+// A std::pmr::memory_resource over a heap, for the standard containers of
+// the checker. Running out of memory is std::bad_alloc where exceptions
+// exist (the checker catches it at its entry point) and std::abort without.
+class heap_resource final : public std::pmr::memory_resource {
+public:
+    explicit heap_resource(const heap& h) noexcept : heap_(h) {}
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override;
+    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+        heap_.deallocate(p, bytes, alignment);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+    heap heap_;
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_IO_HEAP_HPP
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/heap.cpp ----
+// The allocator of options::memory, with malloc and free as the default.
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+
+namespace onnxview {
+namespace detail {
+
+void* heap::allocate(std::size_t size, std::size_t alignment) const noexcept {
+    if (size == 0) size = 1;  // a distinct pointer, as malloc(0) may not give
+    if (hooks_.allocate != nullptr) return hooks_.allocate(hooks_.user_data, size, alignment);
+    ONNXVIEW_ASSERT(alignment <= default_alignment, "an over-aligned allocation needs options::memory");
+    return std::malloc(size);
+}
+
+void heap::deallocate(void* p, std::size_t size, std::size_t alignment) const noexcept {
+    if (p == nullptr) return;
+    if (size == 0) size = 1;
+    if (hooks_.deallocate != nullptr) {
+        hooks_.deallocate(hooks_.user_data, p, size, alignment);
+        return;
+    }
+    std::free(p);
+}
+
+char* heap::copy_string(std::string_view s) const noexcept {
+    char* p = static_cast<char*>(allocate(s.size() + 1));
+    if (p == nullptr) return nullptr;
+    if (!s.empty()) std::memcpy(p, s.data(), s.size());
+    p[s.size()] = '\0';
+    return p;
+}
+
+void* heap_resource::do_allocate(std::size_t bytes, std::size_t alignment) {
+    void* p = heap_.allocate(bytes, alignment);
+    if (p == nullptr) {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+        throw std::bad_alloc();
+#else
+        std::abort();
+#endif
+    }
+    return p;
+}
+
+}  // namespace detail
+}  // namespace onnxview
 #endif  // ONNXVIEW_NO_IO
 #ifndef ONNXVIEW_NO_IO
 // ---- src/io/location_policy.cpp ----

@@ -9,7 +9,7 @@
 // (max_graph_depth).
 //
 // The vocabulary the members use (how a file is read, what the caller will
-// read of it, file callbacks) is declared here too, so that this
+// read of it, file and memory callbacks) is declared here too, so that this
 // header, like error.hpp, depends on nothing but the standard library.
 #ifndef ONNXVIEW_OPTIONS_HPP
 #define ONNXVIEW_OPTIONS_HPP
@@ -62,6 +62,20 @@ struct file_callbacks {
     int (*map)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
     int (*read_whole)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
     void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
+    void* user_data = nullptr;
+};
+
+// Where the library's heap memory comes from, cgltf style. Used only when
+// both functions are set; otherwise malloc and free. Everything the library
+// allocates goes through it: heap copies of files (mapped_file, the
+// external-data resolver), the resolver's tables and paths, shared_file's
+// block, and the checker's state and findings. Views, cursors, verify() and
+// the printers allocate nothing. `allocate` returns null when it cannot
+// (the caller then fails with out_of_memory); `deallocate` gets back the
+// pointer with the size and alignment it was asked for.
+struct allocator {
+    void* (*allocate)(void* user_data, std::size_t size, std::size_t alignment) = nullptr;
+    void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment) = nullptr;
     void* user_data = nullptr;
 };
 
@@ -124,6 +138,9 @@ struct options {
     bool allow_hard_links = false;                 // false: files with st_nlink > 1 are refused
     bool verify_checksum = false;                  // true: check `checksum` (SHA-1, 40 hex digits)
     access_hint external_hint = access_hint::normal;  // passed to each mapped external file
+
+    // --- Memory (every entry point that allocates)
+    allocator memory;
 };
 
 }  // namespace onnxview

@@ -1,0 +1,59 @@
+// Internal: the caller's allocator (options::memory), or malloc and free when
+// it sets none, for every layer that allocates (io, open, check). No
+// exceptions: allocate() returns null when memory runs out.
+#ifndef ONNXVIEW_SRC_IO_HEAP_HPP
+#define ONNXVIEW_SRC_IO_HEAP_HPP
+
+#include <cstddef>
+#include <memory_resource>
+#include <string_view>
+
+#include "onnxview/options.hpp"
+
+namespace onnxview {
+namespace detail {
+
+class heap {
+public:
+    static constexpr std::size_t default_alignment = alignof(std::max_align_t);
+
+    heap() noexcept = default;
+    explicit heap(const allocator& hooks) noexcept
+        : hooks_(hooks.allocate != nullptr && hooks.deallocate != nullptr ? hooks : allocator{}) {}
+
+    // Alignments above default_alignment need the caller's allocator.
+    void* allocate(std::size_t size, std::size_t alignment = default_alignment) const noexcept;
+    void deallocate(void* p, std::size_t size, std::size_t alignment = default_alignment) const noexcept;
+
+    // A NUL-terminated copy of s, or null; give it back with free_string.
+    char* copy_string(std::string_view s) const noexcept;
+    void free_string(char* s, std::size_t length) const noexcept { deallocate(s, length + 1); }
+
+    const allocator& hooks() const noexcept { return hooks_; }
+    bool uses_malloc() const noexcept { return hooks_.allocate == nullptr; }
+
+private:
+    allocator hooks_{};
+};
+
+// A std::pmr::memory_resource over a heap, for the standard containers of
+// the checker. Running out of memory is std::bad_alloc where exceptions
+// exist (the checker catches it at its entry point) and std::abort without.
+class heap_resource final : public std::pmr::memory_resource {
+public:
+    explicit heap_resource(const heap& h) noexcept : heap_(h) {}
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override;
+    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+        heap_.deallocate(p, bytes, alignment);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+    heap heap_;
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_IO_HEAP_HPP
