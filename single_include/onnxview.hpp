@@ -4475,8 +4475,9 @@ struct file_access;
 
 // The bytes of one whole file, and the ownership of whatever holds them (a
 // mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
-// Move-only RAII; hold it by value (56 bytes on 64-bit hosts; the object
-// itself needs no allocation, the read() fallback allocates the file's size).
+// Move-only RAII; hold it by value (40 bytes on 64-bit hosts; the object
+// itself needs no allocation, the read() fallback allocates the file's size
+// from options::memory).
 // Never throws.
 class mapped_file {
 public:
@@ -4531,11 +4532,21 @@ private:
     friend struct detail::file_access;
     void reset() noexcept;
 
+    // How the bytes are given back: for storage::callback the callbacks'
+    // release, for storage::buffer the deallocate of options::memory (null:
+    // free), each with give_back_user_.
+    union give_back_fn {
+        void (*release)(void* user_data, const void* data, std::uint64_t size);
+        void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment);
+    };
+
     const char* data_ = nullptr;
     std::size_t size_ = 0;
-    file_callbacks callbacks_{};  // set only for storage::callback
+    give_back_fn give_back_ = {nullptr};
+    void* give_back_user_ = nullptr;
     storage kind_ = storage::none;
 };
+static_assert(sizeof(void*) != 8 || sizeof(mapped_file) <= 40, "a file handle is four words and its kind");
 
 // A mapped_file with shared ownership: copies share one heap block holding the
 // file and an atomic count; the last copy destroys the file. Use it when a
@@ -4550,8 +4561,9 @@ public:
     shared_file& operator=(shared_file&& other) noexcept;
     ~shared_file();
 
-    // Takes ownership of `file`. Error: out_of_memory (file is then released).
-    static result<shared_file> make(mapped_file&& file) noexcept;
+    // Takes ownership of `file`, in a block from opts.memory. Error:
+    // out_of_memory (file is then released).
+    static result<shared_file> make(mapped_file&& file, const options& opts = {}) noexcept;
 
     explicit operator bool() const noexcept { return block_ != nullptr; }
     // Null for an empty shared_file.
@@ -4647,10 +4659,11 @@ private:
 // avoids this for the many small files some exporters write; for large files
 // the caller must not truncate them while the resolver lives.
 //
-// Allocation: the resolver allocates its table of open files (grown by
-// doubling, at most max_external_files entries), one small record per file holding
-// the normalized location, and whatever a read() copy needs. Nothing else;
-// no exceptions. Lifetime: every external_span is valid while the resolver
+// Allocation, all from options::memory (malloc and free by default): the
+// resolver's table of open files (grown by doubling, at most
+// max_external_files entries), one small record per file holding the
+// normalized location, the base directory, a path while a file is opened,
+// and whatever a read() copy needs. Nothing else; no exceptions. Lifetime: every external_span is valid while the resolver
 // that returned it lives (moving the resolver keeps spans valid).
 #ifndef ONNXVIEW_EXTERNAL_DATA_HPP
 #define ONNXVIEW_EXTERNAL_DATA_HPP
@@ -9447,6 +9460,87 @@ std::size_t fmt_double(char* buf, double v) noexcept {
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_TEXT
 #ifndef ONNXVIEW_NO_IO
+// ---- src/io/heap.hpp ----
+// Internal: the caller's allocator (options::memory), or malloc and free when
+// it sets none, for every layer that allocates (io, open, check). No
+// exceptions: allocate() returns null when memory runs out.
+#ifndef ONNXVIEW_SRC_IO_HEAP_HPP
+#define ONNXVIEW_SRC_IO_HEAP_HPP
+
+#include <cstddef>
+#include <memory_resource>
+#include <string_view>
+
+
+namespace onnxview {
+namespace detail {
+
+class heap {
+public:
+    static constexpr std::size_t default_alignment = alignof(std::max_align_t);
+
+    heap() noexcept = default;
+    explicit heap(const allocator& hooks) noexcept
+        : hooks_(hooks.allocate != nullptr && hooks.deallocate != nullptr ? hooks : allocator{}) {}
+
+    // Alignments above default_alignment need the caller's allocator.
+    void* allocate(std::size_t size, std::size_t alignment = default_alignment) const noexcept;
+    void deallocate(void* p, std::size_t size, std::size_t alignment = default_alignment) const noexcept;
+
+    // A NUL-terminated copy of s, or null; give it back with free_string.
+    char* copy_string(std::string_view s) const noexcept;
+    void free_string(char* s, std::size_t length) const noexcept { deallocate(s, length + 1); }
+
+    const allocator& hooks() const noexcept { return hooks_; }
+    bool uses_malloc() const noexcept { return hooks_.allocate == nullptr; }
+
+private:
+    allocator hooks_{};
+};
+
+// Owns a NUL-terminated string made by a heap (copy_string, join_path) and
+// gives it back when it goes out of scope.
+class owned_string {
+public:
+    owned_string(const heap& h, char* s) noexcept : heap_(h), s_(s) {}
+    ~owned_string();
+    owned_string(const owned_string&) = delete;
+    owned_string& operator=(const owned_string&) = delete;
+    char* get() const noexcept { return s_; }
+    char* release() noexcept {
+        char* s = s_;
+        s_ = nullptr;
+        return s;
+    }
+
+private:
+    heap heap_;
+    char* s_;
+};
+
+// A std::pmr::memory_resource over a heap, for the standard containers of
+// the checker. Running out of memory is std::bad_alloc where exceptions
+// exist (the checker catches it at its entry point) and std::abort without.
+class heap_resource final : public std::pmr::memory_resource {
+public:
+    explicit heap_resource(const heap& h) noexcept : heap_(h) {}
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override;
+    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+        heap_.deallocate(p, bytes, alignment);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+    heap heap_;
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_IO_HEAP_HPP
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
 // ---- src/io/location_policy.hpp ----
 // Internal to src/io: which external-data `location` strings name a file
 // beneath the model's directory, decided from the string alone.
@@ -9503,9 +9597,10 @@ std::string_view model_directory(std::string_view model_path, path_flavor flavor
 // system resolved them)? A root base ("/", "C:\") ends with its separator.
 bool is_beneath(std::string_view base, std::string_view path, path_flavor flavor) noexcept;
 
-// "<base>/<relative>" in a malloc'd, NUL-terminated string (just `relative`
-// when base is null); null when out of memory. No separator is doubled.
-char* join_path(const char* base, std::string_view relative) noexcept;
+// "<base>/<relative>" in a NUL-terminated string from h (just `relative`
+// when base is null), to give back with h.free_string; null when out of
+// memory. No separator is doubled.
+char* join_path(const heap& h, const char* base, std::string_view relative) noexcept;
 
 }  // namespace detail
 }  // namespace onnxview
@@ -9531,21 +9626,27 @@ namespace onnxview {
 namespace detail {
 
 struct file_access {
-    static mapped_file make(const char* data, std::size_t size, mapped_file::storage kind,
-                            const file_callbacks* callbacks = nullptr) noexcept {
+    static mapped_file make(const char* data, std::size_t size, mapped_file::storage kind) noexcept {
         mapped_file f;
         f.data_ = data;
         f.size_ = size;
         f.kind_ = kind;
-        if (callbacks != nullptr) f.callbacks_ = *callbacks;
         return f;
     }
-};
-
-// Frees a malloc'd block on every return path.
-struct freer {
-    void* p;
-    ~freer() { std::free(p); }
+    // A callback's bytes go back through its release.
+    static void give_back_with(mapped_file& f, const file_callbacks& callbacks) noexcept {
+        f.give_back_.release = callbacks.release;
+        f.give_back_user_ = callbacks.user_data;
+    }
+    // A buffer from h (heap::allocate with the default alignment) goes back to it.
+    static mapped_file from_buffer(char* data, std::size_t size, const heap& h) noexcept {
+        mapped_file f = make(data, size, mapped_file::storage::buffer);
+        if (!h.uses_malloc()) {
+            f.give_back_.deallocate = h.hooks().deallocate;
+            f.give_back_user_ = h.hooks().user_data;
+        }
+        return f;
+    }
 };
 
 // The path rules of the host (platform file).
@@ -9556,16 +9657,16 @@ extern const path_flavor host_path_flavor;
 void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexcept;
 
 // The canonical path (symlinks and junctions resolved) of the existing
-// directory `path`, malloc'd. Errors: io_resolve_failed / io_stat_failed /
+// directory `path`, a string from h (free_string). Errors: io_resolve_failed / io_stat_failed /
 // io_open_failed (with sys_errno), invalid_argument (not a directory, or not
 // UTF-8 on Windows), out_of_memory.
-result<char*> canonical_directory(const char* path) noexcept;
+result<char*> canonical_directory(const char* path, const heap& h) noexcept;
 
 // How open_beneath opens and checks a file.
 struct beneath_options {
     bool allow_hard_links = false;
     std::uint64_t max_size = ~std::uint64_t(0);  // larger files: external_too_many_bytes
-    options file;                                 // file_hint and file_copy_below of the mapping
+    options file;                                 // file_hint, file_copy_below and memory of the mapping
 };
 
 // Opens the regular file at `relative` (a location normalized by
@@ -9682,15 +9783,6 @@ result<std::uint64_t> parse_range_number(std::string_view text, errc not_decimal
     return n;
 }
 
-char* copy_string(std::string_view s) noexcept {
-    char* p = static_cast<char*>(std::malloc(s.size() + 1));
-    if (p != nullptr) {
-        std::memcpy(p, s.data(), s.size());
-        p[s.size()] = '\0';
-    }
-    return p;
-}
-
 }  // namespace
 
 const char* describe_external_error(error e, std::string_view tensor, std::string_view location,
@@ -9707,12 +9799,11 @@ const char* describe_external_error(error e, std::string_view tensor, std::strin
 }
 
 struct external_data_resolver::slot {
-    char* location = nullptr;  // normalized, NUL-terminated, malloc'd
+    char* location = nullptr;  // normalized, NUL-terminated, from the resolver's heap
     std::size_t location_size = 0;
     mapped_file file;          // storage::none for an empty file
     bool digest_done = false;
     std::uint8_t digest[detail::sha1::digest_size] = {};
-    ~slot() { std::free(location); }
 };
 
 // --- construction ---------------------------------------------------------
@@ -9754,9 +9845,15 @@ external_data_resolver& external_data_resolver::operator=(external_data_resolver
 external_data_resolver::~external_data_resolver() { clear(); }
 
 void external_data_resolver::clear() noexcept {
-    for (std::size_t i = 0; i < count_; ++i) delete slots_[i];
-    std::free(slots_);
-    std::free(base_);
+    const detail::heap h(options_.memory);
+    for (std::size_t i = 0; i < count_; ++i) {
+        slot* s = slots_[i];
+        h.free_string(s->location, s->location_size);
+        s->~slot();
+        h.deallocate(s, sizeof(slot), alignof(slot));
+    }
+    h.deallocate(slots_, capacity_ * sizeof(slot*), alignof(slot*));
+    if (base_ != nullptr) h.free_string(base_, std::strlen(base_));
     slots_ = nullptr;
     base_ = nullptr;
     count_ = capacity_ = 0;
@@ -9772,6 +9869,8 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
     r.options_.allow_hard_links = opts.allow_hard_links;
     r.options_.verify_checksum = opts.verify_checksum;
     r.options_.external_hint = opts.external_hint;
+    r.options_.memory = opts.memory;
+    const detail::heap h(opts.memory);
     if (opts.external_files != nullptr) {
         r.callbacks_ = *opts.external_files;
         r.use_callbacks_ = true;
@@ -9782,11 +9881,11 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
     char* given = nullptr;
     if (opts.external_base_dir != nullptr) {
         if (*opts.external_base_dir == '\0') return errc::invalid_argument;
-        given = copy_string(opts.external_base_dir);
+        given = h.copy_string(opts.external_base_dir);
     } else if (opts.model_path != nullptr) {
-        given = copy_string(detail::model_directory(opts.model_path, detail::host_path_flavor));
+        given = h.copy_string(detail::model_directory(opts.model_path, detail::host_path_flavor));
     } else if (!r.use_callbacks_) {
-        given = copy_string(".");
+        given = h.copy_string(".");
     }
     if (opts.external_base_dir != nullptr || opts.model_path != nullptr || !r.use_callbacks_) {
         if (given == nullptr) return errc::out_of_memory;
@@ -9795,8 +9894,8 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
         r.base_ = given;  // passed to the callbacks as given, never canonicalized
         return r;
     }
-    detail::freer given_owner{given};
-    result<char*> canonical = detail::canonical_directory(given);
+    const detail::owned_string given_owner(h, given);
+    result<char*> canonical = detail::canonical_directory(given, h);
     if (!canonical) return canonical.err();
     r.base_ = canonical.value();
     return r;
@@ -9812,13 +9911,14 @@ result<mapped_file> external_data_resolver::open_file(std::string_view location)
         o.max_size = bytes_left;
         o.file.file_hint = options_.external_hint;
         o.file.file_copy_below = options_.external_copy_below;
+        o.file.memory = options_.memory;
         return detail::open_beneath(base_, location, o);
     }
     // Located by "<base>/<location>"; the '#' names of in-memory data go to callbacks bare.
-    char* path = detail::join_path(location[0] == '#' ? nullptr : base_, location);
-    if (path == nullptr) return errc::out_of_memory;
-    detail::freer path_owner{path};
-    result<mapped_file> f = mapped_file::from_callbacks(path, callbacks_);
+    const detail::heap h(options_.memory);
+    const detail::owned_string path(h, detail::join_path(h, location[0] == '#' ? nullptr : base_, location));
+    if (path.get() == nullptr) return errc::out_of_memory;
+    result<mapped_file> f = mapped_file::from_callbacks(path.get(), callbacks_);
     if (f.err().code == errc::file_empty) return mapped_file();  // only empty ranges resolve
     if (f && f->size() > bytes_left) return errc::external_too_many_bytes;
     return f;
@@ -9829,22 +9929,26 @@ result<external_data_resolver::slot*> external_data_resolver::find_or_open(std::
         if (std::string_view(slots_[i]->location, slots_[i]->location_size) == location) return slots_[i];
     }
     if (count_ >= options_.max_external_files) return errc::external_too_many_files;
+    const detail::heap h(options_.memory);
     if (count_ == capacity_) {
         const std::size_t cap = capacity_ == 0 ? 8 : 2 * capacity_;
-        slot** grown = static_cast<slot**>(std::realloc(slots_, cap * sizeof(slot*)));
+        auto** grown = static_cast<slot**>(h.allocate(cap * sizeof(slot*), alignof(slot*)));
         if (grown == nullptr) return errc::out_of_memory;
+        if (count_ != 0) std::memcpy(grown, slots_, count_ * sizeof(slot*));
+        h.deallocate(slots_, capacity_ * sizeof(slot*), alignof(slot*));
         slots_ = grown;
         capacity_ = cap;
     }
     result<mapped_file> file = open_file(location);
     if (!file) return file.err();
-    slot* s = new (std::nothrow) slot;
-    if (s == nullptr) return errc::out_of_memory;
-    s->location = copy_string(location);
-    if (s->location == nullptr) {
-        delete s;
+    char* name = h.copy_string(location);
+    void* storage = name != nullptr ? h.allocate(sizeof(slot), alignof(slot)) : nullptr;
+    if (storage == nullptr) {
+        if (name != nullptr) h.free_string(name, location.size());
         return errc::out_of_memory;
     }
+    slot* s = ::new (storage) slot;
+    s->location = name;
     s->location_size = location.size();
     s->file = std::move(file.value());
     total_bytes_ += s->file.size();
@@ -9963,7 +10067,11 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
 }  // namespace detail
 
 mapped_file::mapped_file(mapped_file&& other) noexcept
-    : data_(other.data_), size_(other.size_), callbacks_(other.callbacks_), kind_(other.kind_) {
+    : data_(other.data_),
+      size_(other.size_),
+      give_back_(other.give_back_),
+      give_back_user_(other.give_back_user_),
+      kind_(other.kind_) {
     other.data_ = nullptr;
     other.size_ = 0;
     other.kind_ = storage::none;
@@ -9974,7 +10082,8 @@ mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
         reset();
         data_ = other.data_;
         size_ = other.size_;
-        callbacks_ = other.callbacks_;
+        give_back_ = other.give_back_;
+        give_back_user_ = other.give_back_user_;
         kind_ = other.kind_;
         other.data_ = nullptr;
         other.size_ = 0;
@@ -9991,10 +10100,13 @@ void mapped_file::reset() noexcept {
             detail::unmap(data_, size_);
             break;
         case storage::buffer:
-            std::free(const_cast<char*>(data_));
+            if (give_back_.deallocate != nullptr)
+                give_back_.deallocate(give_back_user_, const_cast<char*>(data_), size_, detail::heap::default_alignment);
+            else
+                std::free(const_cast<char*>(data_));
             break;
         case storage::callback:
-            if (callbacks_.release != nullptr) callbacks_.release(callbacks_.user_data, data_, size_);
+            if (give_back_.release != nullptr) give_back_.release(give_back_user_, data_, size_);
             break;
         case storage::none:
         case storage::borrowed:
@@ -10025,8 +10137,8 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
     }
     if (rc != 0) return error(errc::callback_failed, 0, rc);
     // From here on the callback's bytes are ours: release them on every exit.
-    mapped_file f = detail::file_access::make(static_cast<const char*>(data), 0, storage::callback,
-                                              &callbacks);
+    mapped_file f = detail::file_access::make(static_cast<const char*>(data), 0, storage::callback);
+    detail::file_access::give_back_with(f, callbacks);
     if (size == 0 || data == nullptr) {
         f.size_ = static_cast<std::size_t>(size);  // released with the size it was given
         return errc::file_empty;
@@ -10047,11 +10159,14 @@ error mapped_file::advise(access_hint hint, std::uint64_t offset, std::uint64_t 
 struct shared_file::block {
     std::atomic<std::uint32_t> refs{1};
     mapped_file file;
-    explicit block(mapped_file&& f) noexcept : file(std::move(f)) {}
+    detail::heap heap;  // the block's own
+    block(mapped_file&& f, const detail::heap& h) noexcept : file(std::move(f)), heap(h) {}
 };
 
-result<shared_file> shared_file::make(mapped_file&& file) noexcept {
-    block* b = new (std::nothrow) block(std::move(file));
+result<shared_file> shared_file::make(mapped_file&& file, const options& opts) noexcept {
+    const detail::heap h(opts.memory);
+    void* storage = h.allocate(sizeof(block), alignof(block));
+    block* b = storage != nullptr ? ::new (storage) block(std::move(file), h) : nullptr;
     if (b == nullptr) {
         mapped_file dropped(std::move(file));  // release it as documented
         return errc::out_of_memory;
@@ -10087,7 +10202,11 @@ shared_file::~shared_file() { drop(); }
 
 void shared_file::drop() noexcept {
     // acq_rel: the thread that frees must see every other owner's last use.
-    if (block_ != nullptr && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete block_;
+    if (block_ != nullptr && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        const detail::heap h = block_->heap;
+        block_->~block();
+        h.deallocate(block_, sizeof(block), alignof(block));
+    }
     block_ = nullptr;
 }
 
@@ -10121,6 +10240,7 @@ std::uint32_t shared_file::use_count() const noexcept {
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -10193,7 +10313,8 @@ result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noe
         // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
     }
     fadvise(fd, opts.file_hint == access_hint::normal ? access_hint::sequential : opts.file_hint);
-    char* buf = static_cast<char*>(std::malloc(n));
+    const heap h(opts.memory);
+    char* buf = static_cast<char*>(h.allocate(n));
     if (buf == nullptr) return errc::out_of_memory;
     std::size_t done = 0;
     while (done < n) {
@@ -10203,16 +10324,16 @@ result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noe
         if (got < 0) {
             if (errno == EINTR) continue;
             const error e = sys_error(errc::io_read_failed);
-            std::free(buf);
+            h.deallocate(buf, n);
             return e;
         }
         if (got == 0) {  // the file shrank after fstat
-            std::free(buf);
+            h.deallocate(buf, n);
             return error(errc::io_read_failed, 0, EIO);
         }
         done += static_cast<std::size_t>(got);
     }
-    return file_access::make(buf, n, mapped_file::storage::buffer);
+    return file_access::from_buffer(buf, n, h);
 }
 
 }  // namespace
@@ -10227,32 +10348,26 @@ void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexc
     out[n] = '\0';
 }
 
-result<char*> canonical_directory(const char* path) noexcept {
-    char* canonical = ::realpath(path, nullptr);
-    if (canonical == nullptr) return sys_error(errc::io_resolve_failed);
+result<char*> canonical_directory(const char* path, const heap& h) noexcept {
+    char canonical[PATH_MAX];  // realpath's own buffer would come from malloc
+    if (::realpath(path, canonical) == nullptr) return sys_error(errc::io_resolve_failed);
     struct stat st;
-    if (::stat(canonical, &st) != 0) {
-        const error e = sys_error(errc::io_stat_failed);
-        std::free(canonical);
-        return e;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        std::free(canonical);
-        return errc::invalid_argument;
-    }
-    return canonical;
+    if (::stat(canonical, &st) != 0) return sys_error(errc::io_stat_failed);
+    if (!S_ISDIR(st.st_mode)) return errc::invalid_argument;
+    char* copy = h.copy_string(canonical);
+    if (copy == nullptr) return errc::out_of_memory;
+    return copy;
 }
 
 result<mapped_file> open_beneath(const char* base, std::string_view relative,
                                  const beneath_options& options) noexcept {
-    char* path = join_path(base, relative);
-    if (path == nullptr) return errc::out_of_memory;
-    freer path_owner{path};
+    const heap h(options.file.memory);
+    const owned_string path(h, join_path(h, base, relative));
+    if (path.get() == nullptr) return errc::out_of_memory;
     // realpath resolves every symlink; the result must stay beneath the
     // (canonical) base directory.
-    char* canonical = ::realpath(path, nullptr);
-    if (canonical == nullptr) return sys_error(errc::io_resolve_failed);
-    freer canonical_owner{canonical};
+    char canonical[PATH_MAX];
+    if (::realpath(path.get(), canonical) == nullptr) return sys_error(errc::io_resolve_failed);
     if (std::strcmp(canonical, base) == 0) return errc::is_directory;
     if (!is_beneath(base, canonical, path_flavor::posix)) return errc::external_symlink_escape;
     // stat before open: a FIFO would block open() and a device may act on it.
@@ -10351,42 +10466,65 @@ struct handle_closer {
     ~handle_closer() { ::CloseHandle(h); }
 };
 
-// UTF-8 to a malloc'd UTF-16 string; null on failure.
-wchar_t* widen(const char* path) noexcept {
-    const int n = ::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, nullptr, 0);
-    if (n <= 0) return nullptr;
-    wchar_t* w = static_cast<wchar_t*>(std::malloc(sizeof(wchar_t) * static_cast<std::size_t>(n)));
-    if (w == nullptr) return nullptr;
-    if (::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, w, n) != n) {
-        std::free(w);
-        return nullptr;
-    }
-    return w;
-}
+// A UTF-16 string from a heap, given back when it goes out of scope.
+class wide_string {
+public:
+    wide_string(const heap& h, std::size_t chars) noexcept
+        : heap_(h), w_(static_cast<wchar_t*>(h.allocate(chars * sizeof(wchar_t)))), chars_(chars) {}
+    ~wide_string() { heap_.deallocate(w_, chars_ * sizeof(wchar_t)); }
+    wide_string(const wide_string&) = delete;
+    wide_string& operator=(const wide_string&) = delete;
+    wchar_t* get() const noexcept { return w_; }
 
-// UTF-16 to malloc'd UTF-8; null on failure.
-char* narrow(const wchar_t* w) noexcept {
+private:
+    heap heap_;
+    wchar_t* w_;
+    std::size_t chars_;
+};
+
+// The UTF-16 form of a NUL-terminated UTF-8 path; get() is null when it is
+// not UTF-8 or memory runs out.
+class widened {
+public:
+    widened(const heap& h, const char* utf8) noexcept : w_(h, wide_length(utf8)) {
+        const int n = static_cast<int>(wide_length(utf8));
+        if (w_.get() != nullptr && n > 0 &&
+            ::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8, -1, w_.get(), n) == n)
+            ok_ = true;
+    }
+    const wchar_t* get() const noexcept { return ok_ ? w_.get() : nullptr; }
+
+private:
+    static std::size_t wide_length(const char* utf8) noexcept {  // with the NUL; 0 when invalid
+        const int n = ::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8, -1, nullptr, 0);
+        return n > 0 ? static_cast<std::size_t>(n) : 0;
+    }
+    wide_string w_;
+    bool ok_ = false;
+};
+
+// UTF-16 to UTF-8 in a string from h (free_string); null on failure.
+char* narrow(const heap& h, const wchar_t* w) noexcept {
     const int n = ::WideCharToMultiByte(CP_UTF8, 0, w, -1, nullptr, 0, nullptr, nullptr);
     if (n <= 0) return nullptr;
-    char* s = static_cast<char*>(std::malloc(static_cast<std::size_t>(n)));
+    char* s = static_cast<char*>(h.allocate(static_cast<std::size_t>(n)));
     if (s == nullptr) return nullptr;
     if (::WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, nullptr, nullptr) != n) {
-        std::free(s);
+        h.deallocate(s, static_cast<std::size_t>(n));
         return nullptr;
     }
     return s;
 }
 
-// The final (symlink- and junction-resolved) path of an open handle, UTF-8.
-char* final_path(HANDLE h) noexcept {
-    const DWORD n = ::GetFinalPathNameByHandleW(h, nullptr, 0, FILE_NAME_NORMALIZED);
+// The final (symlink- and junction-resolved) path of an open handle, UTF-8,
+// in a string from h (free_string).
+char* final_path(const heap& h, HANDLE file) noexcept {
+    const DWORD n = ::GetFinalPathNameByHandleW(file, nullptr, 0, FILE_NAME_NORMALIZED);
     if (n == 0) return nullptr;
-    wchar_t* w = static_cast<wchar_t*>(std::malloc(sizeof(wchar_t) * (n + 1)));
-    if (w == nullptr) return nullptr;
-    const DWORD got = ::GetFinalPathNameByHandleW(h, w, n + 1, FILE_NAME_NORMALIZED);
-    char* s = (got == 0 || got > n) ? nullptr : narrow(w);
-    std::free(w);
-    return s;
+    const wide_string w(h, std::size_t(n) + 1);
+    if (w.get() == nullptr) return nullptr;
+    const DWORD got = ::GetFinalPathNameByHandleW(file, w.get(), n + 1, FILE_NAME_NORMALIZED);
+    return (got == 0 || got > n) ? nullptr : narrow(h, w.get());
 }
 
 // Maps or reads the whole of an open file. The handle stays owned by the caller.
@@ -10413,7 +10551,8 @@ result<mapped_file> from_handle(HANDLE h, const options& opts) noexcept {
             return sys_error(errc::io_map_failed, ::GetLastError());
         }
     }
-    char* buf = static_cast<char*>(std::malloc(n));
+    const heap mem(opts.memory);
+    char* buf = static_cast<char*>(mem.allocate(n));
     if (buf == nullptr) return errc::out_of_memory;
     std::size_t done = 0;
     while (done < n) {
@@ -10422,16 +10561,16 @@ result<mapped_file> from_handle(HANDLE h, const options& opts) noexcept {
         DWORD got = 0;
         if (!::ReadFile(h, buf + done, want, &got, nullptr)) {
             const DWORD e = ::GetLastError();
-            std::free(buf);
+            mem.deallocate(buf, n);
             return sys_error(errc::io_read_failed, e);
         }
         if (got == 0) {
-            std::free(buf);
+            mem.deallocate(buf, n);
             return sys_error(errc::io_read_failed, ERROR_HANDLE_EOF);
         }
         done += got;
     }
-    return file_access::make(buf, n, mapped_file::storage::buffer);
+    return file_access::from_buffer(buf, n, mem);
 }
 
 }  // namespace
@@ -10458,50 +10597,50 @@ void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexc
     out[n] = '\0';
 }
 
-result<char*> canonical_directory(const char* path) noexcept {
-    wchar_t* w = widen(path);
-    if (w == nullptr) return errc::invalid_argument;
-    HANDLE h = ::CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                             OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
-    const DWORD e = ::GetLastError();
-    std::free(w);
+result<char*> canonical_directory(const char* path, const heap& mem) noexcept {
+    HANDLE h = INVALID_HANDLE_VALUE;
+    DWORD e = 0;
+    {
+        const widened w(mem, path);
+        if (w.get() == nullptr) return errc::invalid_argument;
+        h = ::CreateFileW(w.get(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                          OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+        e = ::GetLastError();
+    }
     if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_open_failed, e);
     handle_closer closer{h};
     BY_HANDLE_FILE_INFORMATION info;
     const bool is_dir = ::GetFileInformationByHandle(h, &info) &&
                         (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
     if (!is_dir) return errc::invalid_argument;
-    char* canonical = final_path(h);
+    char* canonical = final_path(mem, h);
     if (canonical == nullptr) return errc::out_of_memory;
     return canonical;
 }
 
 result<mapped_file> open_beneath(const char* base, std::string_view relative,
                                  const beneath_options& options) noexcept {
-    char* path = join_path(base, relative);
-    if (path == nullptr) return errc::out_of_memory;
-    freer path_owner{path};
+    const heap mem(options.file.memory);
+    const owned_string path(mem, join_path(mem, base, relative));
+    if (path.get() == nullptr) return errc::out_of_memory;
     // The base comes from GetFinalPathNameByHandle with a \\?\ prefix, under
     // which Windows takes '/' literally, not as a separator.
-    for (char* c = path; *c != '\0'; ++c) {
+    for (char* c = path.get(); *c != '\0'; ++c) {
         if (*c == '/') *c = '\\';
     }
-    wchar_t* w = widen(path);
-    if (w == nullptr) return errc::external_nul_in_location;  // not valid UTF-8
-    freer w_owner{w};
-    const DWORD attrs = ::GetFileAttributesW(w);
+    const widened w(mem, path.get());
+    if (w.get() == nullptr) return errc::external_nul_in_location;  // not valid UTF-8
+    const DWORD attrs = ::GetFileAttributesW(w.get());
     if (attrs == INVALID_FILE_ATTRIBUTES) return sys_error(errc::io_stat_failed, ::GetLastError());
     if (attrs & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
-    HANDLE h = ::CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
+    HANDLE h = ::CreateFileW(w.get(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
                              OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_open_failed, ::GetLastError());
     handle_closer closer{h};
     if (::GetFileType(h) != FILE_TYPE_DISK) return errc::not_regular_file;
-    char* resolved = final_path(h);
-    if (resolved == nullptr) return errc::out_of_memory;
-    const bool inside = is_beneath(base, resolved, path_flavor::windows);
-    std::free(resolved);
-    if (!inside) return errc::external_symlink_escape;
+    const owned_string resolved(mem, final_path(mem, h));
+    if (resolved.get() == nullptr) return errc::out_of_memory;
+    if (!is_beneath(base, resolved.get(), path_flavor::windows)) return errc::external_symlink_escape;
     BY_HANDLE_FILE_INFORMATION info;
     if (!::GetFileInformationByHandle(h, &info)) return sys_error(errc::io_stat_failed, ::GetLastError());
     if (info.nNumberOfLinks > 1 && !options.allow_hard_links) return errc::external_hard_link;
@@ -10515,22 +10654,18 @@ result<mapped_file> open_beneath(const char* base, std::string_view relative,
 
 result<mapped_file> mapped_file::open(const char* path, const options& opts) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
-    wchar_t* w = detail::widen(path);
-    if (w == nullptr) return errc::invalid_argument;
-    const DWORD attrs = ::GetFileAttributesW(w);
-    if (attrs == INVALID_FILE_ATTRIBUTES) {
-        const DWORD e = ::GetLastError();
-        std::free(w);
-        return detail::sys_error(errc::io_stat_failed, e);
+    HANDLE h = INVALID_HANDLE_VALUE;
+    DWORD e = 0;
+    {
+        const detail::widened w(detail::heap(opts.memory), path);
+        if (w.get() == nullptr) return errc::invalid_argument;
+        const DWORD attrs = ::GetFileAttributesW(w.get());
+        if (attrs == INVALID_FILE_ATTRIBUTES) return detail::sys_error(errc::io_stat_failed, ::GetLastError());
+        if (attrs & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
+        h = ::CreateFileW(w.get(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
+                          OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+        e = ::GetLastError();
     }
-    if (attrs & FILE_ATTRIBUTE_DIRECTORY) {
-        std::free(w);
-        return errc::is_directory;
-    }
-    HANDLE h = ::CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
-                             OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
-    const DWORD e = ::GetLastError();
-    std::free(w);
     if (h == INVALID_HANDLE_VALUE) return detail::sys_error(errc::io_open_failed, e);
     if (::GetFileType(h) != FILE_TYPE_DISK) {
         ::CloseHandle(h);
@@ -10544,67 +10679,6 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
 }  // namespace onnxview
 
 #endif  // _WIN32
-#endif  // ONNXVIEW_NO_IO
-#ifndef ONNXVIEW_NO_IO
-// ---- src/io/heap.hpp ----
-// Internal: the caller's allocator (options::memory), or malloc and free when
-// it sets none, for every layer that allocates (io, open, check). No
-// exceptions: allocate() returns null when memory runs out.
-#ifndef ONNXVIEW_SRC_IO_HEAP_HPP
-#define ONNXVIEW_SRC_IO_HEAP_HPP
-
-#include <cstddef>
-#include <memory_resource>
-#include <string_view>
-
-
-namespace onnxview {
-namespace detail {
-
-class heap {
-public:
-    static constexpr std::size_t default_alignment = alignof(std::max_align_t);
-
-    heap() noexcept = default;
-    explicit heap(const allocator& hooks) noexcept
-        : hooks_(hooks.allocate != nullptr && hooks.deallocate != nullptr ? hooks : allocator{}) {}
-
-    // Alignments above default_alignment need the caller's allocator.
-    void* allocate(std::size_t size, std::size_t alignment = default_alignment) const noexcept;
-    void deallocate(void* p, std::size_t size, std::size_t alignment = default_alignment) const noexcept;
-
-    // A NUL-terminated copy of s, or null; give it back with free_string.
-    char* copy_string(std::string_view s) const noexcept;
-    void free_string(char* s, std::size_t length) const noexcept { deallocate(s, length + 1); }
-
-    const allocator& hooks() const noexcept { return hooks_; }
-    bool uses_malloc() const noexcept { return hooks_.allocate == nullptr; }
-
-private:
-    allocator hooks_{};
-};
-
-// A std::pmr::memory_resource over a heap, for the standard containers of
-// the checker. Running out of memory is std::bad_alloc where exceptions
-// exist (the checker catches it at its entry point) and std::abort without.
-class heap_resource final : public std::pmr::memory_resource {
-public:
-    explicit heap_resource(const heap& h) noexcept : heap_(h) {}
-
-private:
-    void* do_allocate(std::size_t bytes, std::size_t alignment) override;
-    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
-        heap_.deallocate(p, bytes, alignment);
-    }
-    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
-
-    heap heap_;
-};
-
-}  // namespace detail
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_SRC_IO_HEAP_HPP
 #endif  // ONNXVIEW_NO_IO
 #ifndef ONNXVIEW_NO_IO
 // ---- src/io/heap.cpp ----
@@ -10641,6 +10715,10 @@ char* heap::copy_string(std::string_view s) const noexcept {
     if (!s.empty()) std::memcpy(p, s.data(), s.size());
     p[s.size()] = '\0';
     return p;
+}
+
+owned_string::~owned_string() {
+    if (s_ != nullptr) heap_.free_string(s_, std::strlen(s_));
 }
 
 void* heap_resource::do_allocate(std::size_t bytes, std::size_t alignment) {
@@ -10734,16 +10812,17 @@ bool is_beneath(std::string_view base, std::string_view path, path_flavor flavor
     return path[b] == separator && path.size() > b + 1;
 }
 
-char* join_path(const char* base, std::string_view relative) noexcept {
+char* join_path(const heap& h, const char* base, std::string_view relative) noexcept {
     const std::size_t b = base == nullptr ? 0 : std::strlen(base);
-    const bool separator = b != 0 && is_separator(base[b - 1]);
-    char* p = static_cast<char*>(std::malloc(b + 1 + relative.size() + 1));
+    const bool add_separator = base != nullptr && (b == 0 || !is_separator(base[b - 1]));
+    // Exactly the string's size: free_string gives back strlen + 1.
+    char* p = static_cast<char*>(h.allocate(b + (add_separator ? 1 : 0) + relative.size() + 1));
     if (p == nullptr) return nullptr;
     std::size_t n = 0;
     if (base != nullptr) {
         std::memcpy(p, base, b);
         n = b;
-        if (!separator) p[n++] = '/';
+        if (add_separator) p[n++] = '/';
     }
     std::memcpy(p + n, relative.data(), relative.size());
     p[n + relative.size()] = '\0';

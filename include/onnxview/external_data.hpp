@@ -75,10 +75,11 @@
 // avoids this for the many small files some exporters write; for large files
 // the caller must not truncate them while the resolver lives.
 //
-// Allocation: the resolver allocates its table of open files (grown by
-// doubling, at most max_external_files entries), one small record per file holding
-// the normalized location, and whatever a read() copy needs. Nothing else;
-// no exceptions. Lifetime: every external_span is valid while the resolver
+// Allocation, all from options::memory (malloc and free by default): the
+// resolver's table of open files (grown by doubling, at most
+// max_external_files entries), one small record per file holding the
+// normalized location, the base directory, a path while a file is opened,
+// and whatever a read() copy needs. Nothing else; no exceptions. Lifetime: every external_span is valid while the resolver
 // that returned it lives (moving the resolver keeps spans valid).
 #ifndef ONNXVIEW_EXTERNAL_DATA_HPP
 #define ONNXVIEW_EXTERNAL_DATA_HPP

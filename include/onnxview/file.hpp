@@ -48,8 +48,9 @@ struct file_access;
 
 // The bytes of one whole file, and the ownership of whatever holds them (a
 // mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
-// Move-only RAII; hold it by value (56 bytes on 64-bit hosts; the object
-// itself needs no allocation, the read() fallback allocates the file's size).
+// Move-only RAII; hold it by value (40 bytes on 64-bit hosts; the object
+// itself needs no allocation, the read() fallback allocates the file's size
+// from options::memory).
 // Never throws.
 class mapped_file {
 public:
@@ -104,11 +105,21 @@ private:
     friend struct detail::file_access;
     void reset() noexcept;
 
+    // How the bytes are given back: for storage::callback the callbacks'
+    // release, for storage::buffer the deallocate of options::memory (null:
+    // free), each with give_back_user_.
+    union give_back_fn {
+        void (*release)(void* user_data, const void* data, std::uint64_t size);
+        void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment);
+    };
+
     const char* data_ = nullptr;
     std::size_t size_ = 0;
-    file_callbacks callbacks_{};  // set only for storage::callback
+    give_back_fn give_back_ = {nullptr};
+    void* give_back_user_ = nullptr;
     storage kind_ = storage::none;
 };
+static_assert(sizeof(void*) != 8 || sizeof(mapped_file) <= 40, "a file handle is four words and its kind");
 
 // A mapped_file with shared ownership: copies share one heap block holding the
 // file and an atomic count; the last copy destroys the file. Use it when a
@@ -123,8 +134,9 @@ public:
     shared_file& operator=(shared_file&& other) noexcept;
     ~shared_file();
 
-    // Takes ownership of `file`. Error: out_of_memory (file is then released).
-    static result<shared_file> make(mapped_file&& file) noexcept;
+    // Takes ownership of `file`, in a block from opts.memory. Error:
+    // out_of_memory (file is then released).
+    static result<shared_file> make(mapped_file&& file, const options& opts = {}) noexcept;
 
     explicit operator bool() const noexcept { return block_ != nullptr; }
     // Null for an empty shared_file.

@@ -51,15 +51,6 @@ result<std::uint64_t> parse_range_number(std::string_view text, errc not_decimal
     return n;
 }
 
-char* copy_string(std::string_view s) noexcept {
-    char* p = static_cast<char*>(std::malloc(s.size() + 1));
-    if (p != nullptr) {
-        std::memcpy(p, s.data(), s.size());
-        p[s.size()] = '\0';
-    }
-    return p;
-}
-
 }  // namespace
 
 const char* describe_external_error(error e, std::string_view tensor, std::string_view location,
@@ -76,12 +67,11 @@ const char* describe_external_error(error e, std::string_view tensor, std::strin
 }
 
 struct external_data_resolver::slot {
-    char* location = nullptr;  // normalized, NUL-terminated, malloc'd
+    char* location = nullptr;  // normalized, NUL-terminated, from the resolver's heap
     std::size_t location_size = 0;
     mapped_file file;          // storage::none for an empty file
     bool digest_done = false;
     std::uint8_t digest[detail::sha1::digest_size] = {};
-    ~slot() { std::free(location); }
 };
 
 // --- construction ---------------------------------------------------------
@@ -123,9 +113,15 @@ external_data_resolver& external_data_resolver::operator=(external_data_resolver
 external_data_resolver::~external_data_resolver() { clear(); }
 
 void external_data_resolver::clear() noexcept {
-    for (std::size_t i = 0; i < count_; ++i) delete slots_[i];
-    std::free(slots_);
-    std::free(base_);
+    const detail::heap h(options_.memory);
+    for (std::size_t i = 0; i < count_; ++i) {
+        slot* s = slots_[i];
+        h.free_string(s->location, s->location_size);
+        s->~slot();
+        h.deallocate(s, sizeof(slot), alignof(slot));
+    }
+    h.deallocate(slots_, capacity_ * sizeof(slot*), alignof(slot*));
+    if (base_ != nullptr) h.free_string(base_, std::strlen(base_));
     slots_ = nullptr;
     base_ = nullptr;
     count_ = capacity_ = 0;
@@ -141,6 +137,8 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
     r.options_.allow_hard_links = opts.allow_hard_links;
     r.options_.verify_checksum = opts.verify_checksum;
     r.options_.external_hint = opts.external_hint;
+    r.options_.memory = opts.memory;
+    const detail::heap h(opts.memory);
     if (opts.external_files != nullptr) {
         r.callbacks_ = *opts.external_files;
         r.use_callbacks_ = true;
@@ -151,11 +149,11 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
     char* given = nullptr;
     if (opts.external_base_dir != nullptr) {
         if (*opts.external_base_dir == '\0') return errc::invalid_argument;
-        given = copy_string(opts.external_base_dir);
+        given = h.copy_string(opts.external_base_dir);
     } else if (opts.model_path != nullptr) {
-        given = copy_string(detail::model_directory(opts.model_path, detail::host_path_flavor));
+        given = h.copy_string(detail::model_directory(opts.model_path, detail::host_path_flavor));
     } else if (!r.use_callbacks_) {
-        given = copy_string(".");
+        given = h.copy_string(".");
     }
     if (opts.external_base_dir != nullptr || opts.model_path != nullptr || !r.use_callbacks_) {
         if (given == nullptr) return errc::out_of_memory;
@@ -164,8 +162,8 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
         r.base_ = given;  // passed to the callbacks as given, never canonicalized
         return r;
     }
-    detail::freer given_owner{given};
-    result<char*> canonical = detail::canonical_directory(given);
+    const detail::owned_string given_owner(h, given);
+    result<char*> canonical = detail::canonical_directory(given, h);
     if (!canonical) return canonical.err();
     r.base_ = canonical.value();
     return r;
@@ -181,13 +179,14 @@ result<mapped_file> external_data_resolver::open_file(std::string_view location)
         o.max_size = bytes_left;
         o.file.file_hint = options_.external_hint;
         o.file.file_copy_below = options_.external_copy_below;
+        o.file.memory = options_.memory;
         return detail::open_beneath(base_, location, o);
     }
     // Located by "<base>/<location>"; the '#' names of in-memory data go to callbacks bare.
-    char* path = detail::join_path(location[0] == '#' ? nullptr : base_, location);
-    if (path == nullptr) return errc::out_of_memory;
-    detail::freer path_owner{path};
-    result<mapped_file> f = mapped_file::from_callbacks(path, callbacks_);
+    const detail::heap h(options_.memory);
+    const detail::owned_string path(h, detail::join_path(h, location[0] == '#' ? nullptr : base_, location));
+    if (path.get() == nullptr) return errc::out_of_memory;
+    result<mapped_file> f = mapped_file::from_callbacks(path.get(), callbacks_);
     if (f.err().code == errc::file_empty) return mapped_file();  // only empty ranges resolve
     if (f && f->size() > bytes_left) return errc::external_too_many_bytes;
     return f;
@@ -198,22 +197,26 @@ result<external_data_resolver::slot*> external_data_resolver::find_or_open(std::
         if (std::string_view(slots_[i]->location, slots_[i]->location_size) == location) return slots_[i];
     }
     if (count_ >= options_.max_external_files) return errc::external_too_many_files;
+    const detail::heap h(options_.memory);
     if (count_ == capacity_) {
         const std::size_t cap = capacity_ == 0 ? 8 : 2 * capacity_;
-        slot** grown = static_cast<slot**>(std::realloc(slots_, cap * sizeof(slot*)));
+        auto** grown = static_cast<slot**>(h.allocate(cap * sizeof(slot*), alignof(slot*)));
         if (grown == nullptr) return errc::out_of_memory;
+        if (count_ != 0) std::memcpy(grown, slots_, count_ * sizeof(slot*));
+        h.deallocate(slots_, capacity_ * sizeof(slot*), alignof(slot*));
         slots_ = grown;
         capacity_ = cap;
     }
     result<mapped_file> file = open_file(location);
     if (!file) return file.err();
-    slot* s = new (std::nothrow) slot;
-    if (s == nullptr) return errc::out_of_memory;
-    s->location = copy_string(location);
-    if (s->location == nullptr) {
-        delete s;
+    char* name = h.copy_string(location);
+    void* storage = name != nullptr ? h.allocate(sizeof(slot), alignof(slot)) : nullptr;
+    if (storage == nullptr) {
+        if (name != nullptr) h.free_string(name, location.size());
         return errc::out_of_memory;
     }
+    slot* s = ::new (storage) slot;
+    s->location = name;
     s->location_size = location.size();
     s->file = std::move(file.value());
     total_bytes_ += s->file.size();

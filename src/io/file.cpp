@@ -18,7 +18,11 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
 }  // namespace detail
 
 mapped_file::mapped_file(mapped_file&& other) noexcept
-    : data_(other.data_), size_(other.size_), callbacks_(other.callbacks_), kind_(other.kind_) {
+    : data_(other.data_),
+      size_(other.size_),
+      give_back_(other.give_back_),
+      give_back_user_(other.give_back_user_),
+      kind_(other.kind_) {
     other.data_ = nullptr;
     other.size_ = 0;
     other.kind_ = storage::none;
@@ -29,7 +33,8 @@ mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
         reset();
         data_ = other.data_;
         size_ = other.size_;
-        callbacks_ = other.callbacks_;
+        give_back_ = other.give_back_;
+        give_back_user_ = other.give_back_user_;
         kind_ = other.kind_;
         other.data_ = nullptr;
         other.size_ = 0;
@@ -46,10 +51,13 @@ void mapped_file::reset() noexcept {
             detail::unmap(data_, size_);
             break;
         case storage::buffer:
-            std::free(const_cast<char*>(data_));
+            if (give_back_.deallocate != nullptr)
+                give_back_.deallocate(give_back_user_, const_cast<char*>(data_), size_, detail::heap::default_alignment);
+            else
+                std::free(const_cast<char*>(data_));
             break;
         case storage::callback:
-            if (callbacks_.release != nullptr) callbacks_.release(callbacks_.user_data, data_, size_);
+            if (give_back_.release != nullptr) give_back_.release(give_back_user_, data_, size_);
             break;
         case storage::none:
         case storage::borrowed:
@@ -80,8 +88,8 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
     }
     if (rc != 0) return error(errc::callback_failed, 0, rc);
     // From here on the callback's bytes are ours: release them on every exit.
-    mapped_file f = detail::file_access::make(static_cast<const char*>(data), 0, storage::callback,
-                                              &callbacks);
+    mapped_file f = detail::file_access::make(static_cast<const char*>(data), 0, storage::callback);
+    detail::file_access::give_back_with(f, callbacks);
     if (size == 0 || data == nullptr) {
         f.size_ = static_cast<std::size_t>(size);  // released with the size it was given
         return errc::file_empty;
@@ -102,11 +110,14 @@ error mapped_file::advise(access_hint hint, std::uint64_t offset, std::uint64_t 
 struct shared_file::block {
     std::atomic<std::uint32_t> refs{1};
     mapped_file file;
-    explicit block(mapped_file&& f) noexcept : file(std::move(f)) {}
+    detail::heap heap;  // the block's own
+    block(mapped_file&& f, const detail::heap& h) noexcept : file(std::move(f)), heap(h) {}
 };
 
-result<shared_file> shared_file::make(mapped_file&& file) noexcept {
-    block* b = new (std::nothrow) block(std::move(file));
+result<shared_file> shared_file::make(mapped_file&& file, const options& opts) noexcept {
+    const detail::heap h(opts.memory);
+    void* storage = h.allocate(sizeof(block), alignof(block));
+    block* b = storage != nullptr ? ::new (storage) block(std::move(file), h) : nullptr;
     if (b == nullptr) {
         mapped_file dropped(std::move(file));  // release it as documented
         return errc::out_of_memory;
@@ -142,7 +153,11 @@ shared_file::~shared_file() { drop(); }
 
 void shared_file::drop() noexcept {
     // acq_rel: the thread that frees must see every other owner's last use.
-    if (block_ != nullptr && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete block_;
+    if (block_ != nullptr && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        const detail::heap h = block_->heap;
+        block_->~block();
+        h.deallocate(block_, sizeof(block), alignof(block));
+    }
     block_ = nullptr;
 }
 

@@ -17,21 +17,27 @@ namespace onnxview {
 namespace detail {
 
 struct file_access {
-    static mapped_file make(const char* data, std::size_t size, mapped_file::storage kind,
-                            const file_callbacks* callbacks = nullptr) noexcept {
+    static mapped_file make(const char* data, std::size_t size, mapped_file::storage kind) noexcept {
         mapped_file f;
         f.data_ = data;
         f.size_ = size;
         f.kind_ = kind;
-        if (callbacks != nullptr) f.callbacks_ = *callbacks;
         return f;
     }
-};
-
-// Frees a malloc'd block on every return path.
-struct freer {
-    void* p;
-    ~freer() { std::free(p); }
+    // A callback's bytes go back through its release.
+    static void give_back_with(mapped_file& f, const file_callbacks& callbacks) noexcept {
+        f.give_back_.release = callbacks.release;
+        f.give_back_user_ = callbacks.user_data;
+    }
+    // A buffer from h (heap::allocate with the default alignment) goes back to it.
+    static mapped_file from_buffer(char* data, std::size_t size, const heap& h) noexcept {
+        mapped_file f = make(data, size, mapped_file::storage::buffer);
+        if (!h.uses_malloc()) {
+            f.give_back_.deallocate = h.hooks().deallocate;
+            f.give_back_user_ = h.hooks().user_data;
+        }
+        return f;
+    }
 };
 
 // The path rules of the host (platform file).
@@ -42,16 +48,16 @@ extern const path_flavor host_path_flavor;
 void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexcept;
 
 // The canonical path (symlinks and junctions resolved) of the existing
-// directory `path`, malloc'd. Errors: io_resolve_failed / io_stat_failed /
+// directory `path`, a string from h (free_string). Errors: io_resolve_failed / io_stat_failed /
 // io_open_failed (with sys_errno), invalid_argument (not a directory, or not
 // UTF-8 on Windows), out_of_memory.
-result<char*> canonical_directory(const char* path) noexcept;
+result<char*> canonical_directory(const char* path, const heap& h) noexcept;
 
 // How open_beneath opens and checks a file.
 struct beneath_options {
     bool allow_hard_links = false;
     std::uint64_t max_size = ~std::uint64_t(0);  // larger files: external_too_many_bytes
-    options file;                                 // file_hint and file_copy_below of the mapping
+    options file;                                 // file_hint, file_copy_below and memory of the mapping
 };
 
 // Opens the regular file at `relative` (a location normalized by

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -86,7 +87,8 @@ result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noe
         // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
     }
     fadvise(fd, opts.file_hint == access_hint::normal ? access_hint::sequential : opts.file_hint);
-    char* buf = static_cast<char*>(std::malloc(n));
+    const heap h(opts.memory);
+    char* buf = static_cast<char*>(h.allocate(n));
     if (buf == nullptr) return errc::out_of_memory;
     std::size_t done = 0;
     while (done < n) {
@@ -96,16 +98,16 @@ result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noe
         if (got < 0) {
             if (errno == EINTR) continue;
             const error e = sys_error(errc::io_read_failed);
-            std::free(buf);
+            h.deallocate(buf, n);
             return e;
         }
         if (got == 0) {  // the file shrank after fstat
-            std::free(buf);
+            h.deallocate(buf, n);
             return error(errc::io_read_failed, 0, EIO);
         }
         done += static_cast<std::size_t>(got);
     }
-    return file_access::make(buf, n, mapped_file::storage::buffer);
+    return file_access::from_buffer(buf, n, h);
 }
 
 }  // namespace
@@ -120,32 +122,26 @@ void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexc
     out[n] = '\0';
 }
 
-result<char*> canonical_directory(const char* path) noexcept {
-    char* canonical = ::realpath(path, nullptr);
-    if (canonical == nullptr) return sys_error(errc::io_resolve_failed);
+result<char*> canonical_directory(const char* path, const heap& h) noexcept {
+    char canonical[PATH_MAX];  // realpath's own buffer would come from malloc
+    if (::realpath(path, canonical) == nullptr) return sys_error(errc::io_resolve_failed);
     struct stat st;
-    if (::stat(canonical, &st) != 0) {
-        const error e = sys_error(errc::io_stat_failed);
-        std::free(canonical);
-        return e;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        std::free(canonical);
-        return errc::invalid_argument;
-    }
-    return canonical;
+    if (::stat(canonical, &st) != 0) return sys_error(errc::io_stat_failed);
+    if (!S_ISDIR(st.st_mode)) return errc::invalid_argument;
+    char* copy = h.copy_string(canonical);
+    if (copy == nullptr) return errc::out_of_memory;
+    return copy;
 }
 
 result<mapped_file> open_beneath(const char* base, std::string_view relative,
                                  const beneath_options& options) noexcept {
-    char* path = join_path(base, relative);
-    if (path == nullptr) return errc::out_of_memory;
-    freer path_owner{path};
+    const heap h(options.file.memory);
+    const owned_string path(h, join_path(h, base, relative));
+    if (path.get() == nullptr) return errc::out_of_memory;
     // realpath resolves every symlink; the result must stay beneath the
     // (canonical) base directory.
-    char* canonical = ::realpath(path, nullptr);
-    if (canonical == nullptr) return sys_error(errc::io_resolve_failed);
-    freer canonical_owner{canonical};
+    char canonical[PATH_MAX];
+    if (::realpath(path.get(), canonical) == nullptr) return sys_error(errc::io_resolve_failed);
     if (std::strcmp(canonical, base) == 0) return errc::is_directory;
     if (!is_beneath(base, canonical, path_flavor::posix)) return errc::external_symlink_escape;
     // stat before open: a FIFO would block open() and a device may act on it.

@@ -33,42 +33,65 @@ struct handle_closer {
     ~handle_closer() { ::CloseHandle(h); }
 };
 
-// UTF-8 to a malloc'd UTF-16 string; null on failure.
-wchar_t* widen(const char* path) noexcept {
-    const int n = ::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, nullptr, 0);
-    if (n <= 0) return nullptr;
-    wchar_t* w = static_cast<wchar_t*>(std::malloc(sizeof(wchar_t) * static_cast<std::size_t>(n)));
-    if (w == nullptr) return nullptr;
-    if (::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, w, n) != n) {
-        std::free(w);
-        return nullptr;
-    }
-    return w;
-}
+// A UTF-16 string from a heap, given back when it goes out of scope.
+class wide_string {
+public:
+    wide_string(const heap& h, std::size_t chars) noexcept
+        : heap_(h), w_(static_cast<wchar_t*>(h.allocate(chars * sizeof(wchar_t)))), chars_(chars) {}
+    ~wide_string() { heap_.deallocate(w_, chars_ * sizeof(wchar_t)); }
+    wide_string(const wide_string&) = delete;
+    wide_string& operator=(const wide_string&) = delete;
+    wchar_t* get() const noexcept { return w_; }
 
-// UTF-16 to malloc'd UTF-8; null on failure.
-char* narrow(const wchar_t* w) noexcept {
+private:
+    heap heap_;
+    wchar_t* w_;
+    std::size_t chars_;
+};
+
+// The UTF-16 form of a NUL-terminated UTF-8 path; get() is null when it is
+// not UTF-8 or memory runs out.
+class widened {
+public:
+    widened(const heap& h, const char* utf8) noexcept : w_(h, wide_length(utf8)) {
+        const int n = static_cast<int>(wide_length(utf8));
+        if (w_.get() != nullptr && n > 0 &&
+            ::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8, -1, w_.get(), n) == n)
+            ok_ = true;
+    }
+    const wchar_t* get() const noexcept { return ok_ ? w_.get() : nullptr; }
+
+private:
+    static std::size_t wide_length(const char* utf8) noexcept {  // with the NUL; 0 when invalid
+        const int n = ::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8, -1, nullptr, 0);
+        return n > 0 ? static_cast<std::size_t>(n) : 0;
+    }
+    wide_string w_;
+    bool ok_ = false;
+};
+
+// UTF-16 to UTF-8 in a string from h (free_string); null on failure.
+char* narrow(const heap& h, const wchar_t* w) noexcept {
     const int n = ::WideCharToMultiByte(CP_UTF8, 0, w, -1, nullptr, 0, nullptr, nullptr);
     if (n <= 0) return nullptr;
-    char* s = static_cast<char*>(std::malloc(static_cast<std::size_t>(n)));
+    char* s = static_cast<char*>(h.allocate(static_cast<std::size_t>(n)));
     if (s == nullptr) return nullptr;
     if (::WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, nullptr, nullptr) != n) {
-        std::free(s);
+        h.deallocate(s, static_cast<std::size_t>(n));
         return nullptr;
     }
     return s;
 }
 
-// The final (symlink- and junction-resolved) path of an open handle, UTF-8.
-char* final_path(HANDLE h) noexcept {
-    const DWORD n = ::GetFinalPathNameByHandleW(h, nullptr, 0, FILE_NAME_NORMALIZED);
+// The final (symlink- and junction-resolved) path of an open handle, UTF-8,
+// in a string from h (free_string).
+char* final_path(const heap& h, HANDLE file) noexcept {
+    const DWORD n = ::GetFinalPathNameByHandleW(file, nullptr, 0, FILE_NAME_NORMALIZED);
     if (n == 0) return nullptr;
-    wchar_t* w = static_cast<wchar_t*>(std::malloc(sizeof(wchar_t) * (n + 1)));
-    if (w == nullptr) return nullptr;
-    const DWORD got = ::GetFinalPathNameByHandleW(h, w, n + 1, FILE_NAME_NORMALIZED);
-    char* s = (got == 0 || got > n) ? nullptr : narrow(w);
-    std::free(w);
-    return s;
+    const wide_string w(h, std::size_t(n) + 1);
+    if (w.get() == nullptr) return nullptr;
+    const DWORD got = ::GetFinalPathNameByHandleW(file, w.get(), n + 1, FILE_NAME_NORMALIZED);
+    return (got == 0 || got > n) ? nullptr : narrow(h, w.get());
 }
 
 // Maps or reads the whole of an open file. The handle stays owned by the caller.
@@ -95,7 +118,8 @@ result<mapped_file> from_handle(HANDLE h, const options& opts) noexcept {
             return sys_error(errc::io_map_failed, ::GetLastError());
         }
     }
-    char* buf = static_cast<char*>(std::malloc(n));
+    const heap mem(opts.memory);
+    char* buf = static_cast<char*>(mem.allocate(n));
     if (buf == nullptr) return errc::out_of_memory;
     std::size_t done = 0;
     while (done < n) {
@@ -104,16 +128,16 @@ result<mapped_file> from_handle(HANDLE h, const options& opts) noexcept {
         DWORD got = 0;
         if (!::ReadFile(h, buf + done, want, &got, nullptr)) {
             const DWORD e = ::GetLastError();
-            std::free(buf);
+            mem.deallocate(buf, n);
             return sys_error(errc::io_read_failed, e);
         }
         if (got == 0) {
-            std::free(buf);
+            mem.deallocate(buf, n);
             return sys_error(errc::io_read_failed, ERROR_HANDLE_EOF);
         }
         done += got;
     }
-    return file_access::make(buf, n, mapped_file::storage::buffer);
+    return file_access::from_buffer(buf, n, mem);
 }
 
 }  // namespace
@@ -140,50 +164,50 @@ void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexc
     out[n] = '\0';
 }
 
-result<char*> canonical_directory(const char* path) noexcept {
-    wchar_t* w = widen(path);
-    if (w == nullptr) return errc::invalid_argument;
-    HANDLE h = ::CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                             OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
-    const DWORD e = ::GetLastError();
-    std::free(w);
+result<char*> canonical_directory(const char* path, const heap& mem) noexcept {
+    HANDLE h = INVALID_HANDLE_VALUE;
+    DWORD e = 0;
+    {
+        const widened w(mem, path);
+        if (w.get() == nullptr) return errc::invalid_argument;
+        h = ::CreateFileW(w.get(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                          OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+        e = ::GetLastError();
+    }
     if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_open_failed, e);
     handle_closer closer{h};
     BY_HANDLE_FILE_INFORMATION info;
     const bool is_dir = ::GetFileInformationByHandle(h, &info) &&
                         (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
     if (!is_dir) return errc::invalid_argument;
-    char* canonical = final_path(h);
+    char* canonical = final_path(mem, h);
     if (canonical == nullptr) return errc::out_of_memory;
     return canonical;
 }
 
 result<mapped_file> open_beneath(const char* base, std::string_view relative,
                                  const beneath_options& options) noexcept {
-    char* path = join_path(base, relative);
-    if (path == nullptr) return errc::out_of_memory;
-    freer path_owner{path};
+    const heap mem(options.file.memory);
+    const owned_string path(mem, join_path(mem, base, relative));
+    if (path.get() == nullptr) return errc::out_of_memory;
     // The base comes from GetFinalPathNameByHandle with a \\?\ prefix, under
     // which Windows takes '/' literally, not as a separator.
-    for (char* c = path; *c != '\0'; ++c) {
+    for (char* c = path.get(); *c != '\0'; ++c) {
         if (*c == '/') *c = '\\';
     }
-    wchar_t* w = widen(path);
-    if (w == nullptr) return errc::external_nul_in_location;  // not valid UTF-8
-    freer w_owner{w};
-    const DWORD attrs = ::GetFileAttributesW(w);
+    const widened w(mem, path.get());
+    if (w.get() == nullptr) return errc::external_nul_in_location;  // not valid UTF-8
+    const DWORD attrs = ::GetFileAttributesW(w.get());
     if (attrs == INVALID_FILE_ATTRIBUTES) return sys_error(errc::io_stat_failed, ::GetLastError());
     if (attrs & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
-    HANDLE h = ::CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
+    HANDLE h = ::CreateFileW(w.get(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
                              OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_open_failed, ::GetLastError());
     handle_closer closer{h};
     if (::GetFileType(h) != FILE_TYPE_DISK) return errc::not_regular_file;
-    char* resolved = final_path(h);
-    if (resolved == nullptr) return errc::out_of_memory;
-    const bool inside = is_beneath(base, resolved, path_flavor::windows);
-    std::free(resolved);
-    if (!inside) return errc::external_symlink_escape;
+    const owned_string resolved(mem, final_path(mem, h));
+    if (resolved.get() == nullptr) return errc::out_of_memory;
+    if (!is_beneath(base, resolved.get(), path_flavor::windows)) return errc::external_symlink_escape;
     BY_HANDLE_FILE_INFORMATION info;
     if (!::GetFileInformationByHandle(h, &info)) return sys_error(errc::io_stat_failed, ::GetLastError());
     if (info.nNumberOfLinks > 1 && !options.allow_hard_links) return errc::external_hard_link;
@@ -197,22 +221,18 @@ result<mapped_file> open_beneath(const char* base, std::string_view relative,
 
 result<mapped_file> mapped_file::open(const char* path, const options& opts) noexcept {
     if (path == nullptr || *path == '\0') return errc::invalid_argument;
-    wchar_t* w = detail::widen(path);
-    if (w == nullptr) return errc::invalid_argument;
-    const DWORD attrs = ::GetFileAttributesW(w);
-    if (attrs == INVALID_FILE_ATTRIBUTES) {
-        const DWORD e = ::GetLastError();
-        std::free(w);
-        return detail::sys_error(errc::io_stat_failed, e);
+    HANDLE h = INVALID_HANDLE_VALUE;
+    DWORD e = 0;
+    {
+        const detail::widened w(detail::heap(opts.memory), path);
+        if (w.get() == nullptr) return errc::invalid_argument;
+        const DWORD attrs = ::GetFileAttributesW(w.get());
+        if (attrs == INVALID_FILE_ATTRIBUTES) return detail::sys_error(errc::io_stat_failed, ::GetLastError());
+        if (attrs & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
+        h = ::CreateFileW(w.get(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
+                          OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+        e = ::GetLastError();
     }
-    if (attrs & FILE_ATTRIBUTE_DIRECTORY) {
-        std::free(w);
-        return errc::is_directory;
-    }
-    HANDLE h = ::CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
-                             OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
-    const DWORD e = ::GetLastError();
-    std::free(w);
     if (h == INVALID_HANDLE_VALUE) return detail::sys_error(errc::io_open_failed, e);
     if (::GetFileType(h) != FILE_TYPE_DISK) {
         ::CloseHandle(h);

@@ -35,6 +35,10 @@ char* heap::copy_string(std::string_view s) const noexcept {
     return p;
 }
 
+owned_string::~owned_string() {
+    if (s_ != nullptr) heap_.free_string(s_, std::strlen(s_));
+}
+
 void* heap_resource::do_allocate(std::size_t bytes, std::size_t alignment) {
     void* p = heap_.allocate(bytes, alignment);
     if (p == nullptr) {

@@ -36,6 +36,26 @@ private:
     allocator hooks_{};
 };
 
+// Owns a NUL-terminated string made by a heap (copy_string, join_path) and
+// gives it back when it goes out of scope.
+class owned_string {
+public:
+    owned_string(const heap& h, char* s) noexcept : heap_(h), s_(s) {}
+    ~owned_string();
+    owned_string(const owned_string&) = delete;
+    owned_string& operator=(const owned_string&) = delete;
+    char* get() const noexcept { return s_; }
+    char* release() noexcept {
+        char* s = s_;
+        s_ = nullptr;
+        return s;
+    }
+
+private:
+    heap heap_;
+    char* s_;
+};
+
 // A std::pmr::memory_resource over a heap, for the standard containers of
 // the checker. Running out of memory is std::bad_alloc where exceptions
 // exist (the checker catches it at its entry point) and std::abort without.

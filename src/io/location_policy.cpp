@@ -73,16 +73,17 @@ bool is_beneath(std::string_view base, std::string_view path, path_flavor flavor
     return path[b] == separator && path.size() > b + 1;
 }
 
-char* join_path(const char* base, std::string_view relative) noexcept {
+char* join_path(const heap& h, const char* base, std::string_view relative) noexcept {
     const std::size_t b = base == nullptr ? 0 : std::strlen(base);
-    const bool separator = b != 0 && is_separator(base[b - 1]);
-    char* p = static_cast<char*>(std::malloc(b + 1 + relative.size() + 1));
+    const bool add_separator = base != nullptr && (b == 0 || !is_separator(base[b - 1]));
+    // Exactly the string's size: free_string gives back strlen + 1.
+    char* p = static_cast<char*>(h.allocate(b + (add_separator ? 1 : 0) + relative.size() + 1));
     if (p == nullptr) return nullptr;
     std::size_t n = 0;
     if (base != nullptr) {
         std::memcpy(p, base, b);
         n = b;
-        if (!separator) p[n++] = '/';
+        if (add_separator) p[n++] = '/';
     }
     std::memcpy(p + n, relative.data(), relative.size());
     p[n + relative.size()] = '\0';

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "heap.hpp"
 #include "onnxview/error.hpp"
 
 namespace onnxview {
@@ -54,9 +55,10 @@ std::string_view model_directory(std::string_view model_path, path_flavor flavor
 // system resolved them)? A root base ("/", "C:\") ends with its separator.
 bool is_beneath(std::string_view base, std::string_view path, path_flavor flavor) noexcept;
 
-// "<base>/<relative>" in a malloc'd, NUL-terminated string (just `relative`
-// when base is null); null when out of memory. No separator is doubled.
-char* join_path(const char* base, std::string_view relative) noexcept;
+// "<base>/<relative>" in a NUL-terminated string from h (just `relative`
+// when base is null), to give back with h.free_string; null when out of
+// memory. No separator is doubled.
+char* join_path(const heap& h, const char* base, std::string_view relative) noexcept;
 
 }  // namespace detail
 }  // namespace onnxview

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "onnxview/external_data.hpp"
+#include "counting_allocator.hpp"
 #include "tmpdir.hpp"
 
 using onnxview::errc;
@@ -535,3 +536,48 @@ TEST_CASE("external: testdata/small_cnn.weights holds the inline model's raw_dat
     CHECK(inline_model->bytes().find(b->bytes()) != std::string_view::npos);
 }
 #endif
+
+TEST_CASE("external: every allocation of the resolver goes through options::memory", "[io][external][memory]") {
+    fixture f;
+    const auto small = entries("small.bin");
+    const auto weights = entries("weights.bin", "4096", "8192");
+    onnxview_test::counting_allocator memory;
+    {
+        options o;
+        o.memory = memory.hooks();
+        external_data_resolver r = f.resolver(o);
+        auto a = r.resolve(small.data(), small.size(), unknown_size);
+        REQUIRE(a.ok());
+        CHECK(a->bytes() == f.small);  // a heap copy (below external_copy_below)
+        auto b = r.resolve(weights.data(), weights.size(), 8192);
+        REQUIRE(b.ok());
+        CHECK(b->bytes() == f.weights.substr(4096, 8192));
+        external_data_resolver moved = std::move(r);
+        CHECK(moved.file_count() == 2);
+    }
+    CHECK(memory.requests() > 0);
+    CHECK(memory.outstanding() == 0);
+    CHECK(memory.consistent());
+
+    // Memory running out at any request: out_of_memory, never a crash or a leak.
+    const std::size_t needed = memory.requests();
+    for (std::size_t n = 0; n < needed; ++n) {
+        onnxview_test::counting_allocator failing;
+        failing.fail_from(n);
+        options o;
+        o.external_base_dir = f.dir.path().c_str();
+        o.memory = failing.hooks();
+        {
+            auto r = external_data_resolver::create(o);
+            if (r.ok()) {
+                auto a = r.value().resolve(small.data(), small.size(), unknown_size);
+                auto b = r.value().resolve(weights.data(), weights.size(), 8192);
+                CHECK((a.err().code == errc::out_of_memory || b.err().code == errc::out_of_memory));
+            } else {
+                CHECK(r.err().code == errc::out_of_memory);
+            }
+        }
+        CHECK(failing.outstanding() == 0);
+        CHECK(failing.consistent());
+    }
+}

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "onnxview/file.hpp"
+#include "counting_allocator.hpp"
 #include "tmpdir.hpp"
 
 using onnxview::access_hint;
@@ -43,6 +44,41 @@ TEST_CASE("mapped_file: maps a file and reads it", "[io][file]") {
     CHECK(f->advise(access_hint::dontneed).ok());
     CHECK(f->bytes() == bytes);  // dropped pages are read back from the file
     CHECK(f->advise(access_hint::normal, bytes.size() + 1).code == errc::invalid_argument);
+}
+
+TEST_CASE("mapped_file: heap copies and shared blocks come from options::memory", "[io][file][memory]") {
+    tmpdir dir;
+    const std::string bytes = pattern(5000);
+    REQUIRE(write_file(dir / "m.onnx", bytes));
+    onnxview_test::counting_allocator memory;
+    options o;
+    o.file_mode = open_mode::read;
+    o.memory = memory.hooks();
+    {
+        auto f = mapped_file::open((dir / "m.onnx").c_str(), o);
+        REQUIRE(f.ok());
+        CHECK(f->bytes() == bytes);
+        CHECK(memory.requests() == 1);
+        CHECK(memory.outstanding() == 1);
+        auto shared = onnxview::shared_file::make(std::move(f.value()), o);
+        REQUIRE(shared.ok());
+        const onnxview::shared_file copy = shared.value();
+        CHECK(copy.bytes() == bytes);
+        CHECK(memory.outstanding() == 2);
+    }
+    CHECK(memory.outstanding() == 0);  // given back by the last owner
+    CHECK(memory.consistent());
+
+    memory.fail_from(memory.requests());
+    auto refused = mapped_file::open((dir / "m.onnx").c_str(), o);
+    CHECK(refused.err().code == errc::out_of_memory);
+    o.file_mode = open_mode::map;  // a mapping needs no heap
+    CHECK(mapped_file::open((dir / "m.onnx").c_str(), o).ok());
+    o.memory.deallocate = nullptr;  // only both hooks count: malloc and free again
+    o.file_mode = open_mode::read;
+    CHECK(mapped_file::open((dir / "m.onnx").c_str(), o).ok());
+    CHECK(memory.outstanding() == 0);
+    CHECK(memory.consistent());
 }
 
 TEST_CASE("mapped_file: read mode and copy_below give a private heap copy", "[io][file]") {

@@ -157,11 +157,33 @@ TEST_CASE("location policy: beneath the base directory", "[io][location]") {
 
 TEST_CASE("location policy: joining base and location", "[io][location]") {
     using onnxview::detail::join_path;
-    const auto joined = [](const char* base, std::string_view relative) {
-        char* p = join_path(base, relative);
+    // Through a caller's allocator that checks each block comes back with the
+    // size it was allocated with.
+    struct ledger {
+        std::size_t outstanding = 0;
+        std::size_t last_size = 0;
+        bool sizes_match = true;
+    } book;
+    onnxview::allocator hooks;
+    hooks.user_data = &book;
+    hooks.allocate = [](void* user, std::size_t size, std::size_t) -> void* {
+        auto& b = *static_cast<ledger*>(user);
+        ++b.outstanding;
+        b.last_size = size;
+        return std::malloc(size);
+    };
+    hooks.deallocate = [](void* user, void* p, std::size_t size, std::size_t) {
+        auto& b = *static_cast<ledger*>(user);
+        --b.outstanding;
+        if (size != b.last_size) b.sizes_match = false;
+        std::free(p);
+    };
+    const onnxview::detail::heap h(hooks);
+    const auto joined = [&](const char* base, std::string_view relative) {
+        char* p = join_path(h, base, relative);
         REQUIRE(p != nullptr);
         std::string s(p);
-        std::free(p);
+        h.free_string(p, s.size());
         return s;
     };
     CHECK(joined(nullptr, "#t0") == "#t0");
@@ -170,4 +192,6 @@ TEST_CASE("location policy: joining base and location", "[io][location]") {
     CHECK(joined("C:\\m\\", "w.bin") == "C:\\m\\w.bin");
     CHECK(joined("vfs://models", "a/w.bin") == "vfs://models/a/w.bin");
     CHECK(joined("", "w.bin") == "/w.bin");
+    CHECK(book.outstanding == 0);
+    CHECK(book.sizes_match);
 }
