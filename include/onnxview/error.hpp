@@ -63,7 +63,7 @@ enum class errc : std::uint8_t {
     depth_exceeded,        // nesting deeper than options::max_message_depth
     unmatched_end_group,   // end-group without start, or with another field number
     bad_packed_length,     // packed fixed32/fixed64 payload not a multiple of the element size
-    merge_too_deep,        // too many nested levels of merged singular message occurrences
+    merge_too_deep,        // merged singular messages beyond wire::merge_path (8 levels, numbers up to 127)
     // --- ONNX model semantics (model layer) -----------------------------
     bad_data_type,         // a data type number onnxview does not know, or the wrong one for an access
     bad_dims,              // negative dimension, or element count overflowing 64 bits

@@ -20,7 +20,7 @@ constexpr errc_text texts[] = {
     {"depth_exceeded", "messages nested deeper than the depth limit", errc::ok},
     {"unmatched_end_group", "end-group tag without a matching start-group", errc::ok},
     {"bad_packed_length", "packed fixed-width field length is not a multiple of the element size", errc::ok},
-    {"merge_too_deep", "too many nested levels of merged singular message occurrences", errc::ok},
+    {"merge_too_deep", "merged occurrences of singular messages beyond what is followed (more than 8 nested levels, or a merged field numbered above 127)", errc::ok},
     {"bad_data_type", "unknown or unexpected tensor data type", errc::ok},
     {"bad_dims", "negative dimension or element count overflowing 64 bits", errc::ok},
     {"payload_size_mismatch", "tensor payload size does not match its dims and data type", errc::ok},
