@@ -4,7 +4,7 @@
 //
 // Engines rarely let a library call fopen: assets live in packed archives,
 // in memory, or behind an async loader. onnxview never touches the file
-// system when it is given `file_callbacks` (onnxview/file.hpp): the model
+// system when it is given `file_callbacks` (onnxview/options.hpp): the model
 // *and* its external-data files are asked for by name, and the engine hands
 // back bytes it owns (here: pointers into an in-memory archive, no copy),
 // then gets them back through `release`.
