@@ -882,6 +882,25 @@ inline errc check_varints(const char* p, const char* end, const char*& bad) noex
     return errc::ok;
 }
 
+// The tag at q when it is one the fast paths of the views and cursors
+// decide by table: a field number below 32 in minimal encoding (one byte, or
+// a first byte with the top bit set followed by 1). Its table index (0-255:
+// the byte, or its low seven bits plus 0x80) goes to index and q moves past
+// it; any other tag gives false and leaves q. Precondition: q != end.
+constexpr std::uint32_t short_tag_count = 256;
+inline bool decode_short_tag(const char*& q, const char* end, std::uint32_t& index) noexcept {
+    const std::uint32_t first = static_cast<std::uint8_t>(*q);
+    if (first < 0x80) {
+        index = first;
+        ++q;
+        return true;
+    }
+    if (end - q < 2 || q[1] != 1) return false;
+    index = (first & 0x7F) | 0x80;
+    q += 2;
+    return true;
+}
+
 // The value of a field of wire type W (varint, fixed64, length_delimited or
 // fixed32) whose tag ends at q, moving q past it: the value, or the length,
 // in v; where a length-delimited payload starts in payload (q for the
@@ -3931,15 +3950,8 @@ public:
             // tag of one or two bytes and a length or value of one or two:
             // decoded here, one table lookup deciding. The rest is out of line.
             const char* q = p_;
-            std::uint32_t tag = static_cast<std::uint8_t>(*q++);
-            bool tabled = true;  // a tag the table covers
-            if (tag >= 0x80) {  // numbers 16-31 have a second tag byte of 1
-                tabled = q != end_ && *q == 1;
-                if (tabled) {
-                    tag = (tag & 0x7F) | 0x80;
-                    ++q;
-                }
-            }
+            std::uint32_t tag;
+            const bool tabled = wire::decode_short_tag(q, end_, tag);
             std::uint64_t raw;
             if (tabled && short_varint(q, raw)) {
                 const step s = steps.of_tag[tag];
@@ -4079,12 +4091,8 @@ private:
     static ONNXVIEW_NOINLINE slow_field next_slow(const char* base, const char* p, const char* end,
                                                   std::uint32_t depth, std::uint32_t max_depth) noexcept {
         const char* q = p;
-        std::uint32_t tag = static_cast<std::uint8_t>(*q++);
-        if (tag >= 0x80) {
-            if (q == end || *q != 1) return generic_step(base, p, end, depth, max_depth);
-            tag = (tag & 0x7F) | 0x80;
-            ++q;
-        }
+        std::uint32_t tag;
+        if (!wire::decode_short_tag(q, end, tag)) return generic_step(base, p, end, depth, max_depth);
         const step s = steps.of_tag[tag];
         // Groups, numbers 0 and 32 and up, malformed values: the reader,
         // which also names the error.

@@ -218,15 +218,8 @@ public:
             // tag of one or two bytes and a length or value of one or two:
             // decoded here, one table lookup deciding. The rest is out of line.
             const char* q = p_;
-            std::uint32_t tag = static_cast<std::uint8_t>(*q++);
-            bool tabled = true;  // a tag the table covers
-            if (tag >= 0x80) {  // numbers 16-31 have a second tag byte of 1
-                tabled = q != end_ && *q == 1;
-                if (tabled) {
-                    tag = (tag & 0x7F) | 0x80;
-                    ++q;
-                }
-            }
+            std::uint32_t tag;
+            const bool tabled = wire::decode_short_tag(q, end_, tag);
             std::uint64_t raw;
             if (tabled && short_varint(q, raw)) {
                 const step s = steps.of_tag[tag];
@@ -366,12 +359,8 @@ private:
     static ONNXVIEW_NOINLINE slow_field next_slow(const char* base, const char* p, const char* end,
                                                   std::uint32_t depth, std::uint32_t max_depth) noexcept {
         const char* q = p;
-        std::uint32_t tag = static_cast<std::uint8_t>(*q++);
-        if (tag >= 0x80) {
-            if (q == end || *q != 1) return generic_step(base, p, end, depth, max_depth);
-            tag = (tag & 0x7F) | 0x80;
-            ++q;
-        }
+        std::uint32_t tag;
+        if (!wire::decode_short_tag(q, end, tag)) return generic_step(base, p, end, depth, max_depth);
         const step s = steps.of_tag[tag];
         // Groups, numbers 0 and 32 and up, malformed values: the reader,
         // which also names the error.

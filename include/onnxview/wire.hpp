@@ -203,6 +203,25 @@ inline errc check_varints(const char* p, const char* end, const char*& bad) noex
     return errc::ok;
 }
 
+// The tag at q when it is one the fast paths of the views and cursors
+// decide by table: a field number below 32 in minimal encoding (one byte, or
+// a first byte with the top bit set followed by 1). Its table index (0-255:
+// the byte, or its low seven bits plus 0x80) goes to index and q moves past
+// it; any other tag gives false and leaves q. Precondition: q != end.
+constexpr std::uint32_t short_tag_count = 256;
+inline bool decode_short_tag(const char*& q, const char* end, std::uint32_t& index) noexcept {
+    const std::uint32_t first = static_cast<std::uint8_t>(*q);
+    if (first < 0x80) {
+        index = first;
+        ++q;
+        return true;
+    }
+    if (end - q < 2 || q[1] != 1) return false;
+    index = (first & 0x7F) | 0x80;
+    q += 2;
+    return true;
+}
+
 // The value of a field of wire type W (varint, fixed64, length_delimited or
 // fixed32) whose tag ends at q, moving q past it: the value, or the length,
 // in v; where a length-delimited payload starts in payload (q for the
