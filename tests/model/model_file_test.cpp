@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../io/counting_allocator.hpp"
 #include "onnxview/metadata_reads.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/sparse_data.hpp"
@@ -108,6 +109,30 @@ std::string len_field(unsigned number, const std::string& payload) {
 const std::string bad_node_model = "\x08\x08" + len_field(7, len_field(1, std::string("\x08\xff", 2)));
 
 }  // namespace
+
+TEST_CASE("model_file takes the model's copy and its external data from options::memory") {
+    onnxview_test::counting_allocator memory;
+    {
+        options o;
+        o.file_mode = open_mode::read;  // the model itself on the heap too
+        o.memory = memory.hooks();
+        auto ext = model_file::open(testdata("small_cnn.onnx").c_str(), o);
+        auto inl = model_file::open(testdata("small_cnn_inline.onnx").c_str());
+        REQUIRE(ext.ok());
+        REQUIRE(inl.ok());
+        CHECK(ext->file().kind() == mapped_file::storage::buffer);
+        const auto a = ext->model().graph().initializer();
+        auto b = inl->model().graph().initializer().begin();
+        for (const tensor_view& t : a) {
+            CHECK(values(ext.value(), t) == values(inl.value(), *b));
+            ++b;
+        }
+        CHECK(ext->resolver().file_count() == 1);
+        CHECK(memory.outstanding() >= 3);  // the model, the resolver's base and table, ...
+    }
+    CHECK(memory.outstanding() == 0);
+    CHECK(memory.consistent());
+}
 
 TEST_CASE("model_file verify checks the whole model before the views") {
     temp_model f(bad_node_model);
