@@ -411,11 +411,11 @@ struct file_callbacks {
 };
 
 // Where the library's heap memory comes from, cgltf style. Used only when
-// both functions are set; otherwise malloc and free. Everything the library
-// allocates goes through it: heap copies of files (mapped_file, the
-// external-data resolver), the resolver's tables and paths, shared_file's
-// block, and the checker's state and findings. Views, cursors, verify() and
-// the printers allocate nothing. `allocate` returns null when it cannot
+// both functions are set; otherwise malloc and free. It serves heap copies
+// of files (mapped_file, the external-data resolver), the resolver's tables
+// and paths, and shared_file's block. The checker does not use it yet: its
+// name sets and findings come from the global operator new. Views, cursors,
+// verify() and the printers allocate nothing. `allocate` returns null when it cannot
 // (the caller then fails with out_of_memory); `deallocate` gets back the
 // pointer with the size and alignment it was asked for.
 struct allocator {
@@ -1135,8 +1135,8 @@ private:
 //
 // Merges are rare, so only the code that meets one pays for it: the path is
 // one packed word (merge_path), a message is three pointers, its depths, the
-// start of a oneof member's restart and that word (40 bytes), and a cursor over a plain message is a reader
-// whose merge state is never touched. Walking a merged message keeps one end
+// offset where a oneof member restarts and that word (40 bytes), and a cursor
+// over a plain message is a reader whose merge state is never touched. Walking a merged message keeps one end
 // pointer per level, the rest of each level being the reader's position.
 #ifndef ONNXVIEW_WIRE_MESSAGE_HPP
 #define ONNXVIEW_WIRE_MESSAGE_HPP
@@ -9470,13 +9470,12 @@ std::size_t fmt_double(char* buf, double v) noexcept {
 #ifndef ONNXVIEW_NO_IO
 // ---- src/io/heap.hpp ----
 // Internal: the caller's allocator (options::memory), or malloc and free when
-// it sets none, for every layer that allocates (io, open, check). No
+// it sets none, for the layers that allocate (io, open). No
 // exceptions: allocate() returns null when memory runs out.
 #ifndef ONNXVIEW_SRC_IO_HEAP_HPP
 #define ONNXVIEW_SRC_IO_HEAP_HPP
 
 #include <cstddef>
-#include <memory_resource>
 #include <string_view>
 
 
@@ -9515,32 +9514,10 @@ public:
     owned_string(const owned_string&) = delete;
     owned_string& operator=(const owned_string&) = delete;
     char* get() const noexcept { return s_; }
-    char* release() noexcept {
-        char* s = s_;
-        s_ = nullptr;
-        return s;
-    }
 
 private:
     heap heap_;
     char* s_;
-};
-
-// A std::pmr::memory_resource over a heap, for the standard containers of
-// the checker. Running out of memory is std::bad_alloc where exceptions
-// exist (the checker catches it at its entry point) and std::abort without.
-class heap_resource final : public std::pmr::memory_resource {
-public:
-    explicit heap_resource(const heap& h) noexcept : heap_(h) {}
-
-private:
-    void* do_allocate(std::size_t bytes, std::size_t alignment) override;
-    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
-        heap_.deallocate(p, bytes, alignment);
-    }
-    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
-
-    heap heap_;
 };
 
 }  // namespace detail
@@ -10694,7 +10671,6 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
 
 #include <cstdlib>
 #include <cstring>
-#include <new>
 
 
 namespace onnxview {
@@ -10727,18 +10703,6 @@ char* heap::copy_string(std::string_view s) const noexcept {
 
 owned_string::~owned_string() {
     if (s_ != nullptr) heap_.free_string(s_, std::strlen(s_));
-}
-
-void* heap_resource::do_allocate(std::size_t bytes, std::size_t alignment) {
-    void* p = heap_.allocate(bytes, alignment);
-    if (p == nullptr) {
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
-        throw std::bad_alloc();
-#else
-        std::abort();
-#endif
-    }
-    return p;
 }
 
 }  // namespace detail

@@ -66,11 +66,11 @@ struct file_callbacks {
 };
 
 // Where the library's heap memory comes from, cgltf style. Used only when
-// both functions are set; otherwise malloc and free. Everything the library
-// allocates goes through it: heap copies of files (mapped_file, the
-// external-data resolver), the resolver's tables and paths, shared_file's
-// block, and the checker's state and findings. Views, cursors, verify() and
-// the printers allocate nothing. `allocate` returns null when it cannot
+// both functions are set; otherwise malloc and free. It serves heap copies
+// of files (mapped_file, the external-data resolver), the resolver's tables
+// and paths, and shared_file's block. The checker does not use it yet: its
+// name sets and findings come from the global operator new. Views, cursors,
+// verify() and the printers allocate nothing. `allocate` returns null when it cannot
 // (the caller then fails with out_of_memory); `deallocate` gets back the
 // pointer with the size and alignment it was asked for.
 struct allocator {

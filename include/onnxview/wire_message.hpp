@@ -9,8 +9,8 @@
 //
 // Merges are rare, so only the code that meets one pays for it: the path is
 // one packed word (merge_path), a message is three pointers, its depths, the
-// start of a oneof member's restart and that word (40 bytes), and a cursor over a plain message is a reader
-// whose merge state is never touched. Walking a merged message keeps one end
+// offset where a oneof member restarts and that word (40 bytes), and a cursor
+// over a plain message is a reader whose merge state is never touched. Walking a merged message keeps one end
 // pointer per level, the rest of each level being the reader's position.
 #ifndef ONNXVIEW_WIRE_MESSAGE_HPP
 #define ONNXVIEW_WIRE_MESSAGE_HPP

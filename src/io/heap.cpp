@@ -3,7 +3,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <new>
 
 #include "onnxview/error.hpp"
 
@@ -37,18 +36,6 @@ char* heap::copy_string(std::string_view s) const noexcept {
 
 owned_string::~owned_string() {
     if (s_ != nullptr) heap_.free_string(s_, std::strlen(s_));
-}
-
-void* heap_resource::do_allocate(std::size_t bytes, std::size_t alignment) {
-    void* p = heap_.allocate(bytes, alignment);
-    if (p == nullptr) {
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
-        throw std::bad_alloc();
-#else
-        std::abort();
-#endif
-    }
-    return p;
 }
 
 }  // namespace detail

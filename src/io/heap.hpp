@@ -1,11 +1,10 @@
 // Internal: the caller's allocator (options::memory), or malloc and free when
-// it sets none, for every layer that allocates (io, open, check). No
+// it sets none, for the layers that allocate (io, open). No
 // exceptions: allocate() returns null when memory runs out.
 #ifndef ONNXVIEW_SRC_IO_HEAP_HPP
 #define ONNXVIEW_SRC_IO_HEAP_HPP
 
 #include <cstddef>
-#include <memory_resource>
 #include <string_view>
 
 #include "onnxview/options.hpp"
@@ -45,32 +44,10 @@ public:
     owned_string(const owned_string&) = delete;
     owned_string& operator=(const owned_string&) = delete;
     char* get() const noexcept { return s_; }
-    char* release() noexcept {
-        char* s = s_;
-        s_ = nullptr;
-        return s;
-    }
 
 private:
     heap heap_;
     char* s_;
-};
-
-// A std::pmr::memory_resource over a heap, for the standard containers of
-// the checker. Running out of memory is std::bad_alloc where exceptions
-// exist (the checker catches it at its entry point) and std::abort without.
-class heap_resource final : public std::pmr::memory_resource {
-public:
-    explicit heap_resource(const heap& h) noexcept : heap_(h) {}
-
-private:
-    void* do_allocate(std::size_t bytes, std::size_t alignment) override;
-    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
-        heap_.deallocate(p, bytes, alignment);
-    }
-    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
-
-    heap heap_;
 };
 
 }  // namespace detail
