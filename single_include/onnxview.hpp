@@ -6738,7 +6738,9 @@ result<message> message::merged_child(std::uint32_t number, const field* last, s
         if (c.err()) return c.err();
         last = &found;
     }
-    if (count == 0) return message(base_, end_, end_, depth_ + 1, max_depth_);
+    // Absent: an empty message, at any depth (libprotobuf reads an absent
+    // field below a message at the limit); it has no fields to go deeper.
+    if (count == 0) return message(base_, end_, end_, depth_ < max_depth_ ? depth_ + 1 : depth_, max_depth_);
     if (count == 1) return child(*last);
     if (depth_ + 1 > max_depth_) return error(errc::depth_exceeded, offset_of(last->tag));
     if (!path_.fits(number)) return error(errc::merge_too_deep, offset_of(last->tag));

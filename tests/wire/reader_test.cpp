@@ -382,6 +382,28 @@ TEST_CASE("depth: nested messages, exactly at the limit accepted, one more rejec
     CHECK(descend(message_chain(6), 6, 5).code == errc::depth_exceeded);
 }
 
+TEST_CASE("depth: an absent field of a message at the depth limit is an empty message") {
+    // Regression (fuzz_wire corpus): merged_child of an absent field made a
+    // message one level past the limit, which debug builds refuse as misuse.
+    // libprotobuf reads an absent field at any depth.
+    const std::string s = wire_builder().field_message(1, wire_builder().field_varint(2, 7)).str();
+    const message root = message::root(s.data(), s.size(), 1);
+    auto at_limit = root.merged_child(1);
+    REQUIRE(at_limit.ok());
+    REQUIRE(at_limit->depth() == 1);
+    for (std::uint32_t number : {2u, 3u}) {  // 2: present, not length-delimited; 3: absent
+        INFO("field " << number);
+        auto absent = at_limit->merged_child(number);
+        REQUIRE(absent.ok());
+        CHECK(absent->empty());
+        CHECK(absent->depth() <= absent->max_depth());
+        CHECK(absent->validate().ok());
+        auto again = absent->merged_child(number);
+        REQUIRE(again.ok());
+        CHECK(again->empty());
+    }
+}
+
 TEST_CASE("depth: nested messages via merged_child, at the limit and one more") {
     for (unsigned n : {100u, 101u}) {
         // Build the chain; the last three levels are split into two occurrences each.
