@@ -16,7 +16,7 @@ using namespace onnxview;
 
 namespace {
 
-std::uint32_t bits_of(float f) {
+[[maybe_unused]] std::uint32_t bits_of(float f) {
     std::uint32_t u;
     std::memcpy(&u, &f, 4);
     return u;
