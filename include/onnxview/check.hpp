@@ -49,9 +49,11 @@
 // Cost: linear in the fields of the model, plus one hash-set entry per value
 // name (views into the buffer, not copies). Payloads are read only for
 // sparse-tensor indices and external files are opened (not read) to check
-// their size. Allocation: the checker allocates its name sets and path
-// strings (std::bad_alloc propagates where exceptions are enabled); no
-// allocation is sized from a number in the file.
+// their size. Allocation: the checker allocates its name sets, paths and
+// messages from options::memory (malloc and free when unset); when that
+// memory runs out, std::bad_alloc propagates where exceptions are enabled
+// (nothing leaks) and the program aborts where they are not. No allocation
+// is sized from a number in the file.
 #ifndef ONNXVIEW_CHECK_HPP
 #define ONNXVIEW_CHECK_HPP
 

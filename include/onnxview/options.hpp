@@ -68,11 +68,13 @@ struct file_callbacks {
 // Where the library's heap memory comes from, cgltf style. Used only when
 // both functions are set; otherwise malloc and free. It serves heap copies
 // of files (mapped_file, the external-data resolver), the resolver's tables
-// and paths, and shared_file's block. The checker does not use it yet: its
-// name sets and findings come from the global operator new. Views, cursors,
-// verify() and the printers allocate nothing. `allocate` returns null when it cannot
-// (the caller then fails with out_of_memory); `deallocate` gets back the
-// pointer with the size and alignment it was asked for.
+// and paths, shared_file's block, and the checker's name sets, paths and
+// messages. Views, cursors, verify() and the printers allocate nothing.
+// `allocate` returns null when it cannot: the file layer then fails with
+// out_of_memory; check_model(), whose standard containers cannot take that
+// answer, throws std::bad_alloc (aborts where exceptions are disabled).
+// `deallocate` gets back the pointer with the size and alignment it was
+// asked for.
 struct allocator {
     void* (*allocate)(void* user_data, std::size_t size, std::size_t alignment) = nullptr;
     void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment) = nullptr;

@@ -2,8 +2,6 @@
 // the model's own fields (see onnxview/check.hpp, src/check/checker.hpp).
 #include "checker.hpp"
 
-#include <string>
-
 #include "onnxview/field_path.hpp"
 #include "onnxview/schema.hpp"
 #include "onnxview/verify.hpp"
@@ -11,7 +9,7 @@
 namespace onnxview {
 namespace check_detail {
 
-void quote(std::string& out, std::string_view s) {
+void quote(text& out, std::string_view s) {
     static const char hex[] = "0123456789abcdef";
     out += '\'';
     for (char ch : s) {
@@ -27,7 +25,7 @@ void quote(std::string& out, std::string_view s) {
     out += '\'';
 }
 
-void checker::report(check_severity s, finding_code code, const std::string& msg, std::uint64_t offset) {
+void checker::report(check_severity s, finding_code code, std::string_view msg, std::uint64_t offset) {
     if (stopped_) return;
     if (s == check_severity::warning && opt_.errors_only) return;
     if (result_.errors + result_.warnings >= max_findings_) {
@@ -53,7 +51,7 @@ checker::path_guard::path_guard(checker& c, const char* field, std::int64_t inde
     c.path_ += field;
     if (index >= 0) {
         c.path_ += '[';
-        c.path_ += std::to_string(index);
+        c.path_ += c.num(index);
         c.path_ += ']';
     }
     if (show_name && !name.empty()) {
@@ -67,12 +65,12 @@ check_result checker::run() {
         char fp[512] = {};
         auto n = field_path_at(data_, size_, e.offset, schema::msg_ModelProto, fp, sizeof fp);
         if (n.ok() || n.err().code == errc::buffer_too_small) path_ = fp;
-        std::string msg = "the bytes do not parse as onnx.ModelProto: ";
+        text msg = str("the bytes do not parse as onnx.ModelProto: ");
         msg += errc_message(e.code);
         msg += " (";
         msg += errc_name(e.code);
         msg += ") at byte ";
-        msg += std::to_string(e.offset);
+        msg += num(e.offset);
         error(finding_code::wire_format, msg, e.offset);
         return result_;
     }
@@ -86,14 +84,14 @@ void checker::check_model_fields(const model_view& m) {
     if (!m.has_ir_version() || m.ir_version() == 0) {
         error(finding_code::missing_ir_version, "the model has no ir_version");
     } else if (m.ir_version() < 0) {
-        error(finding_code::bad_ir_version, "ir_version " + std::to_string(m.ir_version()) + " is negative");
+        error(finding_code::bad_ir_version, "ir_version " + num(m.ir_version()) + " is negative");
     } else if (m.ir_version() > newest_ir_version) {
-        warning(finding_code::new_ir_version, "ir_version " + std::to_string(m.ir_version()) +
+        warning(finding_code::new_ir_version, "ir_version " + num(m.ir_version()) +
                                                   " is newer than this checker knows (" +
-                                                  std::to_string(newest_ir_version) + ")");
+                                                  num(newest_ir_version) + ")");
     }
     if (m.metadata_props().size() > 1) {
-        name_set keys;
+        name_set keys(mem_);
         std::int64_t i = 0;
         for (const string_entry_view& e : m.metadata_props()) {
             if (!keys.insert(e.key()).second) {

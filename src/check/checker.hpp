@@ -3,7 +3,9 @@
 // The walk follows onnx/checker.cc (onnx 1.12): graphs in node order with a
 // stack of lexical scopes, so "defined before use" and SSA are checked the
 // way onnx.checker does. Names are kept as string_views into the model
-// buffer; a scope is one hash set. Each group of rules lives in its own file:
+// buffer; a scope is one hash set. Every container, path and message comes
+// from options::memory (heap_allocator over the io layer's heap), so a caller
+// that supplies an allocator sees no call of the global operator new. Each group of rules lives in its own file:
 //   check.cpp           the driver: wire format, the model's own fields
 //   graph_rules.cpp     graphs, value infos, types, nodes, attributes
 //   tensor_rules.cpp    tensors (tensor_data's facts), external data, sparse tensors
@@ -11,6 +13,7 @@
 #ifndef ONNXVIEW_SRC_CHECK_CHECKER_HPP
 #define ONNXVIEW_SRC_CHECK_CHECKER_HPP
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -18,8 +21,10 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "../io/heap.hpp"
 #include "onnxview/check.hpp"
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
@@ -27,9 +32,16 @@
 namespace onnxview {
 namespace check_detail {
 
-using name_set = std::unordered_set<std::string_view>;
+using memory = detail::heap_allocator<char>;
+template <class T>
+using list = std::vector<T, detail::heap_allocator<T>>;
+using text = std::basic_string<char, std::char_traits<char>, memory>;
+using name_set = std::unordered_set<std::string_view, std::hash<std::string_view>, std::equal_to<std::string_view>,
+                                    detail::heap_allocator<std::string_view>>;
 // Imported domains ("" for ai.onnx) and their versions.
-using opset_map = std::unordered_map<std::string_view, std::int64_t>;
+using opset_map = std::unordered_map<std::string_view, std::int64_t, std::hash<std::string_view>,
+                                     std::equal_to<std::string_view>,
+                                     detail::heap_allocator<std::pair<const std::string_view, std::int64_t>>>;
 
 struct function_key {
     std::string_view domain, name, overload;
@@ -45,12 +57,7 @@ struct function_key_hash {
 };
 
 // Appends s to out in single quotes; bytes below 0x20, 0x7F, ' and \ as \xNN.
-void quote(std::string& out, std::string_view s);
-inline std::string quoted(std::string_view s) {
-    std::string out;
-    quote(out, s);
-    return out;
-}
+void quote(text& out, std::string_view s);
 
 // The domain key of an opset_import or a node: "ai.onnx" is "".
 inline std::string_view domain_key(std::string_view domain) noexcept {
@@ -60,7 +67,7 @@ inline std::string_view domain_key(std::string_view domain) noexcept {
 class checker {
 public:
     checker(const char* data, std::size_t size, const options& o, check_callback cb, void* user)
-        : data_(data), size_(size), opt_(o), cb_(cb), user_(user) {
+        : data_(data), size_(size), opt_(o), cb_(cb), user_(user), mem_(detail::heap(o.memory)) {
         max_depth_ = o.max_graph_depth ? o.max_graph_depth : 32;
         max_findings_ = o.max_findings ? o.max_findings : 1000;
     }
@@ -69,12 +76,25 @@ public:
 
 private:
     // --- findings and paths (check.cpp) -------------------------------------
-    void report(check_severity s, finding_code code, const std::string& msg, std::uint64_t offset);
-    void error(finding_code code, const std::string& msg, std::uint64_t offset = 0) {
+    void report(check_severity s, finding_code code, std::string_view msg, std::uint64_t offset);
+    void error(finding_code code, std::string_view msg, std::uint64_t offset = 0) {
         report(check_severity::error, code, msg, offset);
     }
-    void warning(finding_code code, const std::string& msg, std::uint64_t offset = 0) {
+    void warning(finding_code code, std::string_view msg, std::uint64_t offset = 0) {
         report(check_severity::warning, code, msg, offset);
+    }
+    // Message pieces on the checker's memory: "value " + quoted(name) + ...
+    text str(std::string_view s) const { return text(s, mem_); }
+    text quoted(std::string_view s) const {
+        text out(mem_);
+        quote(out, s);
+        return out;
+    }
+    template <class Int>
+    text num(Int v) const {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+        return text(digits, static_cast<std::size_t>(end - digits), mem_);
     }
     template <class View>
     static std::uint64_t offset_of(const View& v) noexcept {
@@ -121,28 +141,31 @@ private:
     void check_sparse(const sparse_tensor_view& s);
     void check_functions(const model_view& m);                                      // function_rules.cpp
     void check_function_calls(const model_view& m);
-    void collect_calls(const graph_view& g, std::vector<std::size_t>& out, std::uint32_t depth);
-    void collect_call(const node_view& n, std::vector<std::size_t>& out, std::uint32_t depth);
+    void collect_calls(const graph_view& g, list<std::size_t>& out, std::uint32_t depth);
+    void collect_call(const node_view& n, list<std::size_t>& out, std::uint32_t depth);
 
     const char* data_;
     std::size_t size_;
     options opt_;
     check_callback cb_;
     void* user_;
+    memory mem_;  // before every member that allocates
     std::uint32_t max_depth_;
     std::uint32_t max_findings_;
     bool stopped_ = false;
     check_result result_;
-    std::string path_;
+    text path_{mem_};
 
     std::int64_t ir_version_ = 0;
-    opset_map model_opsets_;
-    std::vector<name_set> scopes_;
+    opset_map model_opsets_{mem_};
+    list<name_set> scopes_{mem_};
     bool resolver_tried_ = false;
     bool external_warned_ = false;
     external_data_resolver resolver_;
     bool have_resolver_ = false;
-    std::unordered_map<function_key, std::size_t, function_key_hash> functions_;
+    std::unordered_map<function_key, std::size_t, function_key_hash, std::equal_to<function_key>,
+                       detail::heap_allocator<std::pair<const function_key, std::size_t>>>
+        functions_{mem_};
 };
 
 }  // namespace check_detail

@@ -1,8 +1,6 @@
 // function_rules.cpp - model-local functions and their call graph.
 #include <algorithm>
-#include <string>
 #include <utility>
-#include <vector>
 
 #include "checker.hpp"
 
@@ -26,17 +24,17 @@ void checker::check_functions(const model_view& m) {
         if (!functions_.emplace(key, static_cast<std::size_t>(i)).second)
             error(finding_code::duplicate_function,
                   "function " + quoted(f.domain()) + "::" + quoted(f.name()) + " is defined more than once", off);
-        opset_map opsets;
+        opset_map opsets(mem_);
         for (const opset_id_view& op : f.opset_import()) opsets.emplace(domain_key(op.domain()), op.version());
-        scopes_.emplace_back();
-        std::vector<name_set> outer;
+        scopes_.emplace_back(mem_);
+        list<name_set> outer(mem_);
         outer.swap(scopes_);  // a function sees no outer values
-        scopes_.emplace_back();
+        scopes_.emplace_back(mem_);
         for (std::string_view in : f.input())
             if (!scopes_.back().insert(in).second)
                 error(finding_code::duplicate_input, "function input " + quoted(in) + " is declared more than once",
                       off);
-        name_set names;
+        name_set names(mem_);
         for (std::string_view out : f.output())
             if (!names.insert(out).second)
                 error(finding_code::duplicate_output, "function output " + quoted(out) + " is declared more than once",
@@ -73,7 +71,7 @@ void checker::check_functions(const model_view& m) {
     check_function_calls(m);
 }
 
-void checker::collect_call(const node_view& n, std::vector<std::size_t>& out, std::uint32_t depth) {
+void checker::collect_call(const node_view& n, list<std::size_t>& out, std::uint32_t depth) {
     auto it = functions_.find(function_key{n.domain(), n.op_type(), n.overload()});
     if (it != functions_.end()) out.push_back(it->second);
     for (const attribute_view& a : n.attribute()) {
@@ -82,7 +80,7 @@ void checker::collect_call(const node_view& n, std::vector<std::size_t>& out, st
     }
 }
 
-void checker::collect_calls(const graph_view& g, std::vector<std::size_t>& out, std::uint32_t depth) {
+void checker::collect_calls(const graph_view& g, list<std::size_t>& out, std::uint32_t depth) {
     if (depth > max_depth_) return;
     for (const node_view& n : g.node()) collect_call(n, out, depth);
 }
@@ -91,16 +89,17 @@ void checker::collect_calls(const graph_view& g, std::vector<std::size_t>& out, 
 // cycles in the call graph with an iterative depth-first search.
 void checker::check_function_calls(const model_view& m) {
     if (functions_.empty()) return;
-    std::vector<function_view> fs(m.functions().begin(), m.functions().end());
-    std::vector<std::vector<std::size_t>> calls(fs.size());
+    list<function_view> fs(m.functions().begin(), m.functions().end(), mem_);
+    list<list<std::size_t>> calls(mem_);
     for (std::size_t i = 0; i < fs.size(); ++i) {
+        calls.emplace_back(mem_);
         for (const node_view& n : fs[i].node()) collect_call(n, calls[i], 1);
         std::sort(calls[i].begin(), calls[i].end());
         calls[i].erase(std::unique(calls[i].begin(), calls[i].end()), calls[i].end());
     }
     enum : std::uint8_t { white, grey, black };
-    std::vector<std::uint8_t> color(fs.size(), white);
-    std::vector<std::pair<std::size_t, std::size_t>> stack;  // (function, next callee index)
+    list<std::uint8_t> color(fs.size(), white, mem_);
+    list<std::pair<std::size_t, std::size_t>> stack(mem_);  // (function, next callee index)
     for (std::size_t root = 0; root < fs.size(); ++root) {
         if (color[root] != white) continue;
         stack.emplace_back(root, 0);
@@ -115,7 +114,7 @@ void checker::check_function_calls(const model_view& m) {
             const std::size_t callee = calls[top.first][top.second++];
             if (color[callee] == grey) {
                 // The cycle is the stack from callee to the top.
-                std::string chain;
+                text chain(mem_);
                 bool on = false;
                 for (const auto& fr : stack) {
                     if (fr.first == callee) on = true;

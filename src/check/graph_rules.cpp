@@ -1,8 +1,5 @@
 // graph_rules.cpp - graphs, value infos, types, nodes and attributes (onnx 1.12
 // check_graph, check_value_info, check_node, check_attribute).
-#include <string>
-#include <vector>
-
 #include "checker.hpp"
 #include "onnxview/enums.hpp"
 
@@ -54,7 +51,7 @@ void checker::check_value_info(const value_info_view& v, bool main_graph) {
 
 void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t depth) {
     if (depth > max_depth_) {
-        error(finding_code::too_deep, "subgraphs nest deeper than " + std::to_string(max_depth_) + " levels",
+        error(finding_code::too_deep, "subgraphs nest deeper than " + num(max_depth_) + " levels",
               offset_of(g));
         return;
     }
@@ -71,9 +68,9 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
             check_value_info(v, main_graph);
         }
     }
-    scopes_.emplace_back();
+    scopes_.emplace_back(mem_);
     struct scope_pop {
-        std::vector<name_set>& s;
+        list<name_set>& s;
         ~scope_pop() { s.pop_back(); }
     } pop{scopes_};
 
@@ -86,7 +83,7 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
         }
         ++i;
     }
-    name_set initializer_names;
+    name_set initializer_names(mem_);
     i = 0;
     for (const tensor_view& t : g.initializer()) {
         path_guard p(*this, "initializer", i++, t.name(), true);
@@ -183,7 +180,7 @@ void checker::check_node(const node_view& n, const opset_map& opsets, bool in_fu
         error(finding_code::missing_opset,
               "no opset_import for domain " + quoted(n.domain()) + " of " + quoted(n.op_type()) + " node",
               offset_of(n));
-    name_set names;
+    name_set names(mem_);
     std::int64_t i = 0;
     for (const attribute_view& a : n.attribute()) {
         path_guard p(*this, "attribute", i++, a.name(), true);
@@ -221,12 +218,12 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
         {!a.type_protos().empty(), attribute_type::type_protos, "type_protos"},
     };
     int used = 0;
-    std::string list;
+    text named(mem_);
     for (const present& f : fields) {
         if (!f.set) continue;
         ++used;
-        if (!list.empty()) list += ", ";
-        list += f.field;
+        if (!named.empty()) named += ", ";
+        named += f.field;
         if (a.has_type() && a.type() != f.type)
             error(finding_code::attribute_type_mismatch,
                   "attribute " + quoted(a.name()) + " has type " +
@@ -235,7 +232,7 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
     }
     if (used > 1)
         error(finding_code::attribute_several_values,
-              "attribute " + quoted(a.name()) + " holds more than one value field (" + list + ")", offset_of(a));
+              "attribute " + quoted(a.name()) + " holds more than one value field (" + named + ")", offset_of(a));
     if (a.has_ref_attr_name()) {
         if (!in_function)
             warning(finding_code::ref_attr_outside_function,

@@ -5,9 +5,7 @@
 // the values themselves) comes from tensor_data.hpp and data_types.hpp, so
 // the checker and the element-access layer cannot disagree; what is here is
 // only which finding to report, in onnx.checker's order.
-#include <string>
 #include <utility>
-#include <vector>
 
 #include "checker.hpp"
 #include "onnxview/data_types.hpp"
@@ -45,13 +43,13 @@ void checker::check_tensor(const tensor_view& t) {
     if (!s)
         error(refused_payload_code(s.err().code),
               "tensor " + quoted(t.name()) + ": " + errc_message(s.err().code) + " (byte " +
-                  std::to_string(s.err().offset) + ")",
+                  num(s.err().offset) + ")",
               offset_of(t));
 }
 
 void checker::check_tensor_rules(const tensor_view& t) {
     const std::uint64_t off = offset_of(t);
-    const std::string name = quoted(t.name());
+    const text name = quoted(t.name());
     if (!t.has_data_type()) {
         error(finding_code::missing_data_type, "tensor " + name + " has no data_type", off);
         return;
@@ -63,7 +61,7 @@ void checker::check_tensor_rules(const tensor_view& t) {
     }
     const data_type_info* info = find_data_type_info(dt);
     if (info == nullptr) {
-        error(finding_code::unknown_data_type, "tensor " + name + " has unknown data_type " + std::to_string(dt), off);
+        error(finding_code::unknown_data_type, "tensor " + name + " has unknown data_type " + num(dt), off);
         return;
     }
     // Element count and payload bytes, with tensor_data's rules (a zero
@@ -76,7 +74,7 @@ void checker::check_tensor_rules(const tensor_view& t) {
         bool negative = false;
         for (std::int64_t d : t.dims()) {
             if (d >= 0) continue;
-            error(finding_code::negative_dim, "tensor " + name + " has a negative dimension " + std::to_string(d), off);
+            error(finding_code::negative_dim, "tensor " + name + " has a negative dimension " + num(d), off);
             negative = true;
             break;
         }
@@ -124,7 +122,7 @@ void checker::check_tensor_rules(const tensor_view& t) {
     }
     if (fields != 1) {
         error(finding_code::value_field_count,
-              "tensor " + name + " must hold exactly one value field, it holds " + std::to_string(fields), off);
+              "tensor " + name + " must hold exactly one value field, it holds " + num(fields), off);
         return;
     }
     if (has_raw) {
@@ -134,14 +132,14 @@ void checker::check_tensor_rules(const tensor_view& t) {
         }
         if (t.raw_data().size() != expected_bytes)
             error(finding_code::payload_size_mismatch,
-                  "tensor " + name + " has raw_data of " + std::to_string(t.raw_data().size()) + " bytes, but dims x " +
-                      info->name + " need " + std::to_string(expected_bytes),
+                  "tensor " + name + " has raw_data of " + num(t.raw_data().size()) + " bytes, but dims x " +
+                      info->name + " need " + num(expected_bytes),
                   off);
         return;
     }
     if (typed != info->field) {
         error(finding_code::wrong_value_field,
-              std::string("values of ") + info->name + " tensor " + name + " must be in " +
+              str("values of ") + info->name + " tensor " + name + " must be in " +
                   typed_field_name(info->field) + ", not " + typed_field_name(typed),
               off);
         return;
@@ -150,8 +148,8 @@ void checker::check_tensor_rules(const tensor_view& t) {
     if (!required) return;  // cannot happen: the payload bytes did not overflow
     if (typed_count != *required)
         error(finding_code::payload_size_mismatch,
-              "tensor " + name + " has " + std::to_string(typed_count) + " " + typed_field_name(typed) +
-                  " values, but dims give " + std::to_string(*required),
+              "tensor " + name + " has " + num(typed_count) + " " + typed_field_name(typed) +
+                  " values, but dims give " + num(*required),
               off);
 }
 
@@ -171,7 +169,7 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
                 have_resolver_ = true;
             } else {
                 error(finding_code::external_base,
-                      std::string("cannot open the directory of external data: ") + errc_message(r.err().code));
+                      str("cannot open the directory of external data: ") + errc_message(r.err().code));
             }
         }
     }
@@ -182,12 +180,12 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
         }
         return;
     }
-    std::vector<external_entry> entries;
+    list<external_entry> entries(mem_);
     for (const string_entry_view& e : t.external_data()) entries.push_back(external_entry{e.key(), e.value()});
     auto span = resolver_.resolve(entries.data(), entries.size(), expected);
     if (!span) {
         char why[512];
-        std::string msg = describe_external_error(span.err(), t, why, sizeof why);
+        text msg = str(describe_external_error(span.err(), t, why, sizeof why));
         msg += " [";
         msg += errc_name(span.err().code);
         msg += "]";
@@ -202,18 +200,18 @@ void checker::check_sparse(const sparse_tensor_view& s) {
         return;
     }
     const tensor_view values = s.values();
-    const std::string name = quoted(values.name());
+    const text name = quoted(values.name());
     {
         path_guard p(*this, "values");
         check_tensor(values);
     }
-    std::vector<std::int64_t> vdims(values.dims().begin(), values.dims().end());
+    list<std::int64_t> vdims(values.dims().begin(), values.dims().end(), mem_);
     if (vdims.size() != 1) {
         error(finding_code::sparse_values_rank, "sparse tensor " + name + " values must have rank 1", off);
         return;
     }
     const std::int64_t nnz = vdims[0];
-    std::vector<std::int64_t> dims(s.dims().begin(), s.dims().end());
+    list<std::int64_t> dims(s.dims().begin(), s.dims().end(), mem_);
     if (dims.empty()) {
         error(finding_code::sparse_rank, "sparse tensor " + name + " must have a dense rank > 0", off);
         return;
@@ -245,22 +243,22 @@ void checker::check_sparse(const sparse_tensor_view& s) {
         return;
     }
     if (indices.data_location() == location_kind::external) return;  // not read here
-    std::vector<std::int64_t> idims(indices.dims().begin(), indices.dims().end());
+    list<std::int64_t> idims(indices.dims().begin(), indices.dims().end(), mem_);
     if (idims.size() != 1 && idims.size() != 2) {
         error(finding_code::sparse_indices_rank, "sparse tensor " + name + " indices must have rank 1 or 2", off);
         return;
     }
     if (idims[0] != nnz) {
         error(finding_code::sparse_indices_count,
-              "sparse tensor " + name + " has " + std::to_string(idims[0]) + " indices but " + std::to_string(nnz) +
+              "sparse tensor " + name + " has " + num(idims[0]) + " indices but " + num(nnz) +
                   " values",
               off);
         return;
     }
     if (idims.size() == 2 && idims[1] != static_cast<std::int64_t>(dims.size())) {
         error(finding_code::sparse_indices_rank,
-              "sparse tensor " + name + " indices second dimension " + std::to_string(idims[1]) +
-                  " differs from the dense rank " + std::to_string(dims.size()),
+              "sparse tensor " + name + " indices second dimension " + num(idims[1]) +
+                  " differs from the dense rank " + num(dims.size()),
               off);
         return;
     }
@@ -279,8 +277,8 @@ void checker::check_sparse(const sparse_tensor_view& s) {
             ++next;
             if (linear < 0 || static_cast<std::uint64_t>(linear) >= *dense) {
                 error(finding_code::sparse_index_range,
-                      "sparse tensor " + name + " index " + std::to_string(linear) + " at position " +
-                          std::to_string(i) + " is out of range",
+                      "sparse tensor " + name + " index " + num(linear) + " at position " +
+                          num(i) + " is out of range",
                       off);
                 return;
             }
@@ -291,8 +289,8 @@ void checker::check_sparse(const sparse_tensor_view& s) {
                 ++next;
                 if (v < 0 || v >= dims[j]) {
                     error(finding_code::sparse_index_range,
-                          "sparse tensor " + name + " index at position [" + std::to_string(i) + "," +
-                              std::to_string(j) + "] is out of range",
+                          "sparse tensor " + name + " index at position [" + num(i) + "," +
+                              num(j) + "] is out of range",
                           off);
                     return;
                 }
@@ -301,7 +299,7 @@ void checker::check_sparse(const sparse_tensor_view& s) {
         }
         if (linear <= prev) {
             error(finding_code::sparse_index_order,
-                  "sparse tensor " + name + " index at position " + std::to_string(i) + " is not in increasing order",
+                  "sparse tensor " + name + " index at position " + num(i) + " is not in increasing order",
                   off);
             return;
         }

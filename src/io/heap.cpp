@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "onnxview/error.hpp"
 
@@ -32,6 +33,14 @@ char* heap::copy_string(std::string_view s) const noexcept {
     if (!s.empty()) std::memcpy(p, s.data(), s.size());
     p[s.size()] = '\0';
     return p;
+}
+
+void out_of_memory() {
+#if ONNXVIEW_HAS_EXCEPTIONS
+    throw std::bad_alloc();
+#else
+    std::abort();
+#endif
 }
 
 owned_string::~owned_string() {

@@ -16,12 +16,14 @@
 #include <fstream>
 #include <initializer_list>
 #include <map>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "../wire_builder.hpp"
+#include "../new_counter.hpp"
 #include "onnxview/check.hpp"
 
 #ifndef _WIN32
@@ -175,18 +177,78 @@ struct finding {
     std::uint64_t offset;
 };
 
-std::vector<finding> run_check(const std::string& bytes, const options& o = options{},
-                               check_result* result = nullptr) {
+bool operator==(const finding& a, const finding& b) {
+    return a.severity == b.severity && a.code == b.code && a.path == b.path && a.message == b.message &&
+           a.offset == b.offset;
+}
+
+// options::memory hooks over malloc that count what is outstanding without
+// allocating themselves (the global operator new is being counted meanwhile),
+// and can be told to fail from the n-th request on.
+struct tally_memory {
+    std::size_t requests = 0, live_blocks = 0, live_bytes = 0;
+    std::size_t fail_from = ~std::size_t(0);
+
+    allocator hooks() {
+        allocator a;
+        a.allocate = [](void* user, std::size_t size, std::size_t) -> void* {
+            auto& t = *static_cast<tally_memory*>(user);
+            if (t.requests++ >= t.fail_from) return nullptr;
+            ++t.live_blocks;
+            t.live_bytes += size;
+            return std::malloc(size);
+        };
+        a.deallocate = [](void* user, void* p, std::size_t size, std::size_t) {
+            auto& t = *static_cast<tally_memory*>(user);
+            --t.live_blocks;
+            t.live_bytes -= size;
+            std::free(p);
+        };
+        a.user_data = this;
+        return a;
+    }
+};
+
+std::vector<finding> collect(const std::string& bytes, const options& o, check_result& r) {
     std::vector<finding> out;
-    const check_result r = check_model(bytes, o, [](void* user, const check_finding& f) {
+    r = check_model(bytes, o, [](void* user, const check_finding& f) {
+        onnxview_test::pause_counting_new paused;  // the test's own copies
         static_cast<std::vector<finding>*>(user)->push_back(
             finding{f.severity, finding_code_name(f.code), std::string(f.path), std::string(f.message), f.offset});
     }, &out);
+    return out;
+}
+
+// Runs the checker twice: with the default memory, and with options::memory
+// set, where every allocation must go through the hooks (none through the
+// global operator new), come back, and change nothing in the findings.
+std::vector<finding> run_check(const std::string& bytes, const options& o = options{},
+                               check_result* result = nullptr) {
+    check_result r;
+    const std::vector<finding> out = collect(bytes, o, r);
     std::uint64_t errors = 0, warnings = 0;
     for (const finding& f : out) (f.severity == check_severity::error ? errors : warnings)++;
     CHECK(r.errors == errors);  // the counts match the callbacks
     CHECK(r.warnings == warnings);
     if (result) *result = r;
+
+    tally_memory memory;
+    options with_memory = o;
+    with_memory.memory = memory.hooks();
+    check_result r2;
+    std::vector<finding> out2;
+    out2.reserve(out.size() + 1);
+    const unsigned long before = onnxview_test::new_calls();
+    {
+        onnxview_test::counting_new counting;
+        out2 = collect(bytes, with_memory, r2);
+    }
+    CHECK(onnxview_test::new_calls() == before);
+    CHECK(memory.live_blocks == 0);
+    CHECK(memory.live_bytes == 0);
+    CHECK(out2 == out);
+    CHECK(r2.errors == r.errors);
+    CHECK(r2.warnings == r.warnings);
     return out;
 }
 
@@ -721,6 +783,30 @@ TEST_CASE("check: options") {
         CHECK_FALSE(r.ok());
     }
 }
+
+#if ONNXVIEW_HAS_EXCEPTIONS
+TEST_CASE("check: options::memory running out at any request throws std::bad_alloc and leaks nothing") {
+    // Findings of several kinds, so that names, paths and messages all allocate.
+    std::string bytes;
+    for (const check_case& c : cases())
+        if (std::string_view(c.id) == "mutually_recursive_functions") bytes = c.model;
+    REQUIRE_FALSE(bytes.empty());
+    tally_memory counted;
+    options o{};
+    o.memory = counted.hooks();
+    const check_result full = check_model(bytes, o, nullptr, nullptr);
+    CHECK(full.errors > 0);
+    REQUIRE(counted.requests > 3);
+    for (std::size_t n = 0; n < counted.requests; ++n) {
+        INFO("failing from request " << n);
+        tally_memory memory;
+        memory.fail_from = n;
+        o.memory = memory.hooks();
+        CHECK_THROWS_AS(check_model(bytes, o, nullptr, nullptr), std::bad_alloc);
+        CHECK(memory.live_blocks == 0);
+    }
+}
+#endif
 
 #ifdef ONNXVIEW_SOURCE_DIR
 TEST_CASE("check: external data with a base directory") {

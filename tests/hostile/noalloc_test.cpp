@@ -1,50 +1,20 @@
 // A 152-byte model declaring petabytes (a float tensor of 10^18 elements, an
 // external-data range of 2^50 bytes, a dimension of 2^62) is read without
 // allocating anything sized from those numbers: verify() and every view
-// allocate nothing at all, and the checker allocates a few KiB for its name
-// sets while refusing the model. Its own executable, because it replaces the
-// global operator new to count.
+// allocate nothing at all, and the checker takes a few KiB from
+// options::memory for its name sets while refusing the model. Its own
+// executable, because it replaces the global operator new to count.
 #include <catch2/catch.hpp>
 
-#include <atomic>
 #include <cstdlib>
-#include <new>
 #include <string>
 
+#include "../new_counter.hpp"
 #include "model_walk.hpp"
 #include "onnx_builder.hpp"
 #include "onnxview/check.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/verify.hpp"
-
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<unsigned long> allocations{0};
-std::atomic<unsigned long long> allocated_bytes{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-    if (counting.load()) {
-        ++allocations;
-        allocated_bytes += n;
-    }
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    std::abort();  // never reached in these tests; builds with -fno-exceptions too
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-// The nothrow forms too: every form that allocates must free with std::free.
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-    if (counting.load()) {
-        ++allocations;
-        allocated_bytes += n;
-    }
-    return std::malloc(n ? n : 1);
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 using namespace onnxview;
 using namespace onnxview::hostile;
@@ -81,23 +51,38 @@ TEST_CASE("a 152-byte file declaring petabytes allocates nothing", "[hostile][al
     const std::string s = petabyte_model();
     REQUIRE(s.size() == 152);
 
-    allocations = 0;
-    counting = true;
-    const error v = verify(s.data(), s.size());
+    const unsigned long before = onnxview_test::new_calls();
+    error v;
     fuzzing::model_walker w;
-    w.model(parse_model(s.data(), s.size()));
-    counting = false;
+    {
+        onnxview_test::counting_new counting;
+        v = verify(s.data(), s.size());
+        w.model(parse_model(s.data(), s.size()));
+    }
     CHECK(v.ok());
     CHECK(w.stats.first_error.ok());
-    CHECK(allocations == 0);
+    CHECK(onnxview_test::new_calls() == before);
 
-    allocations = 0;
-    allocated_bytes = 0;
-    counting = true;
-    options opts;  // no model path: the external file is not opened
-    const check_result r = check_model(s.data(), s.size(), opts, nullptr, nullptr);
-    counting = false;
-    CHECK(allocated_bytes < 64 * 1024);
-    INFO("check_model: " << r.errors << " errors, " << allocated_bytes << " bytes allocated");
+    // The checker's memory, all of it from options::memory (none from the
+    // global operator new): bounded, whatever the file declares.
+    struct tally {
+        unsigned long long bytes = 0;
+    } memory;
+    options opts{};  // no model path: the external file is not opened
+    opts.memory.allocate = [](void* user, std::size_t size, std::size_t) -> void* {
+        static_cast<tally*>(user)->bytes += size;
+        return std::malloc(size);
+    };
+    opts.memory.deallocate = [](void*, void* p, std::size_t, std::size_t) { std::free(p); };
+    opts.memory.user_data = &memory;
+    check_result r;
+    {
+        onnxview_test::counting_new counting;
+        r = check_model(s.data(), s.size(), opts, nullptr, nullptr);
+    }
+    CHECK(onnxview_test::new_calls() == before);
+    CHECK(memory.bytes > 0);
+    CHECK(memory.bytes < 64 * 1024);
+    INFO("check_model: " << r.errors << " errors, " << memory.bytes << " bytes allocated");
     CHECK(r.errors + r.warnings > 0);
 }

@@ -1,36 +1,13 @@
-// Decoding never allocates: the global operator new is replaced by one that
-// counts calls while a decode is running.
+// Decoding never allocates: the global operator new of wire_tests is the
+// counting one (tests/new_counter.cpp), on while a decode is running.
 #include <catch2/catch.hpp>
 
-#include <atomic>
-#include <cstdlib>
 #include <new>
 #include <string>
 
+#include "../new_counter.hpp"
 #include "../wire_builder.hpp"
 #include "onnxview/wire_repeated.hpp"
-
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<unsigned long> allocations{0};
-}  // namespace
-
-// g++ 12 sees free() on memory from `new` once these are inlined into a
-// new/delete pair and warns; here both sides are malloc/free by construction.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void* operator new(std::size_t n) {
-    if (counting.load()) ++allocations;
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    std::abort();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 using namespace onnxview;
 using namespace onnxview::wire;
@@ -82,19 +59,24 @@ TEST_CASE("decoding performs no heap allocation") {
                               .str();
     const std::string bad = s + std::string("\x0F", 1);
     error e1, e2;
-    allocations = 0;
-    counting = true;
-    const std::uint64_t sum = decode_all(message::root(s.data(), s.size()), e1);
-    decode_all(message::root(bad.data(), bad.size()), e2);
-    counting = false;
-    CHECK(allocations.load() == 0);
+    const unsigned long before = onnxview_test::new_calls();
+    std::uint64_t sum = 0;
+    {
+        onnxview_test::counting_new counting;
+        sum = decode_all(message::root(s.data(), s.size()), e1);
+        decode_all(message::root(bad.data(), bad.size()), e2);
+    }
+    CHECK(onnxview_test::new_calls() == before);
     CHECK(e1.ok());
     CHECK(e2.code == errc::bad_wire_type);
     CHECK(sum > 0);
     // The counter works: an allocation while counting is seen.
-    counting = true;
-    auto* probe = new int(1);
-    counting = false;
-    delete probe;
-    CHECK(allocations.load() == 1);
+    // (A call of the function itself: a new-expression may be elided.)
+    void* probe = nullptr;
+    {
+        onnxview_test::counting_new counting;
+        probe = ::operator new(sizeof(int));
+    }
+    ::operator delete(probe);
+    CHECK(onnxview_test::new_calls() == before + 1);
 }
