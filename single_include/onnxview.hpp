@@ -413,11 +413,13 @@ struct file_callbacks {
 // Where the library's heap memory comes from, cgltf style. Used only when
 // both functions are set; otherwise malloc and free. It serves heap copies
 // of files (mapped_file, the external-data resolver), the resolver's tables
-// and paths, and shared_file's block. The checker does not use it yet: its
-// name sets and findings come from the global operator new. Views, cursors,
-// verify() and the printers allocate nothing. `allocate` returns null when it cannot
-// (the caller then fails with out_of_memory); `deallocate` gets back the
-// pointer with the size and alignment it was asked for.
+// and paths, shared_file's block, and the checker's name sets, paths and
+// messages. Views, cursors, verify() and the printers allocate nothing.
+// `allocate` returns null when it cannot: the file layer then fails with
+// out_of_memory; check_model(), whose standard containers cannot take that
+// answer, throws std::bad_alloc (aborts where exceptions are disabled).
+// `deallocate` gets back the pointer with the size and alignment it was
+// asked for.
 struct allocator {
     void* (*allocate)(void* user_data, std::size_t size, std::size_t alignment) = nullptr;
     void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment) = nullptr;
@@ -543,9 +545,11 @@ struct options {
 // Cost: linear in the fields of the model, plus one hash-set entry per value
 // name (views into the buffer, not copies). Payloads are read only for
 // sparse-tensor indices and external files are opened (not read) to check
-// their size. Allocation: the checker allocates its name sets and path
-// strings (std::bad_alloc propagates where exceptions are enabled); no
-// allocation is sized from a number in the file.
+// their size. Allocation: the checker allocates its name sets, paths and
+// messages from options::memory (malloc and free when unset); when that
+// memory runs out, std::bad_alloc propagates where exceptions are enabled
+// (nothing leaks) and the program aborts where they are not. No allocation
+// is sized from a number in the file.
 #ifndef ONNXVIEW_CHECK_HPP
 #define ONNXVIEW_CHECK_HPP
 
@@ -677,6 +681,55 @@ inline check_result check_model(std::string_view bytes, const options& opts,
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_CHECK_HPP
+// ---- include/onnxview/input_iterator.hpp ----
+// onnxview/input_iterator.hpp - what every input iterator of the library
+// shares: the standard member types, increment and comparison.
+//
+// Every range here (repeated scalars, repeated messages and strings, tensor
+// elements and blocks, a cursor's packed elements) is walked once, front to
+// back, and its end iterator is a default-constructed one. An iterator
+// derives from input_iterator<Itself, Value> and gives it, privately (with
+// `friend detail::input_iterator<...>`), two functions:
+//   void advance() noexcept;       // move to the next element, or to the end
+//   bool at_end() const noexcept;  // true for the end iterator
+// Two iterators compare equal when both are at the end or neither is, which
+// is all `it != end` needs.
+#ifndef ONNXVIEW_INPUT_ITERATOR_HPP
+#define ONNXVIEW_INPUT_ITERATOR_HPP
+
+#include <cstddef>
+#include <iterator>
+
+namespace onnxview {
+namespace detail {
+
+template <class Derived, class Value, class Reference = Value>
+class input_iterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Value;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Value*;
+    using reference = Reference;
+
+    Derived& operator++() noexcept {
+        self().advance();
+        return self();
+    }
+    void operator++(int) noexcept { self().advance(); }
+    friend bool operator==(const Derived& a, const Derived& b) noexcept { return ended(a) == ended(b); }
+    friend bool operator!=(const Derived& a, const Derived& b) noexcept { return ended(a) != ended(b); }
+
+private:
+    // Members, not the friend operators, are what Derived befriends.
+    Derived& self() noexcept { return static_cast<Derived&>(*this); }
+    static bool ended(const Derived& d) noexcept { return d.at_end(); }
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_INPUT_ITERATOR_HPP
 // ---- include/onnxview/wire.hpp ----
 // onnxview/wire.hpp - a zero-copy decoder of the protobuf wire format.
 //
@@ -1430,14 +1483,8 @@ public:
     repeated(const message& m, std::uint32_t number, std::uint32_t occurrences = 0) noexcept
         : msg_(m), number_(number), occurrences_(occurrences) {}
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, value_type> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = typename Elem::value_type;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const value_type*;
-        using reference = value_type;
-
         iterator() noexcept = default;  // the end iterator
         explicit iterator(const repeated* owner) noexcept
             : owner_(owner), remaining_(owner->occurrences_ != 0 ? owner->occurrences_ + 1u : 0u) {
@@ -1452,17 +1499,10 @@ public:
             ONNXVIEW_ASSERT(owner_ != nullptr, "dereferencing an end iterator");
             return value_;
         }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.owner_ == b.owner_;  // only "both at end" compares equal in practice
-        }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, value_type>;
+        bool at_end() const noexcept { return owner_ == nullptr; }
         void advance() noexcept {
             for (;;) {
                 if (p_ != packed_end_) {
@@ -1608,7 +1648,6 @@ private:
 
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <new>
 #include <string_view>
 #include <type_traits>
@@ -1797,14 +1836,8 @@ public:
         if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
     }
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, View, const View&> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = View;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const View*;
-        using reference = const View&;
-
         iterator() noexcept = default;
         explicit iterator(const message_range& r) noexcept
             : number_(r.number_), remaining_(r.count_) {
@@ -1822,17 +1855,10 @@ public:
             ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
             return &current_.v;
         }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.done_ == b.done_;
-        }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, View, const View&>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             if (remaining_ == 0) {
                 done_ = true;
@@ -1888,14 +1914,8 @@ public:
         if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
     }
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, std::string_view> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = std::string_view;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const std::string_view*;
-        using reference = std::string_view;
-
         iterator() noexcept = default;
         explicit iterator(const string_range& r) noexcept
             : number_(r.number_), remaining_(r.count_) {
@@ -1908,17 +1928,10 @@ public:
             ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
             return current_;
         }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.done_ == b.done_;
-        }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, std::string_view>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             if (remaining_ == 0) {
                 done_ = true;
@@ -3802,29 +3815,18 @@ public:
     // The packed elements in [begin, end).
     occurrence(const char* begin, const char* end) noexcept : begin_(begin), end_(end) {}
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, value_type> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = typename Elem::value_type;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const value_type*;
-        using reference = value_type;
-
         iterator() noexcept = default;
         explicit iterator(const occurrence& o) noexcept
             : p_(o.begin_), end_(o.end_), raw_(o.single_), single_left_(o.has_single_), done_(false) {
             advance();
         }
         value_type operator*() const noexcept { return Elem::from(raw_); }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, value_type>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             if (single_left_) {
                 single_left_ = false;
@@ -5308,7 +5310,6 @@ private:
 
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <string_view>
 #include <type_traits>
 
@@ -5325,14 +5326,8 @@ public:
     byte_blocks(const wire::message& scope, std::uint32_t number, unsigned width) noexcept
         : scope_(scope), number_(number), width_(width) {}
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, std::string_view> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = std::string_view;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const std::string_view*;
-        using reference = std::string_view;
-
         iterator() noexcept = default;  // the end
         explicit iterator(const byte_blocks& b) noexcept : owner_(&b) {
             if (b.single_) {
@@ -5344,16 +5339,15 @@ public:
             advance();
         }
         std::string_view operator*() const noexcept { return current_; }
-        iterator& operator++() noexcept {
-            if (owner_ != nullptr && owner_->single_) owner_ = nullptr;
-            else advance();
-            return *this;
-        }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.owner_ == b.owner_; }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, std::string_view>;
+        bool at_end() const noexcept { return owner_ == nullptr; }
         void advance() noexcept {
+            if (owner_ != nullptr && owner_->single_) {  // the one block is done
+                owner_ = nullptr;
+                return;
+            }
             wire::field f;
             while (owner_ != nullptr && cursor_.next(f)) {
                 if (f.number != owner_->number_) continue;
@@ -5399,29 +5393,18 @@ public:
     error err() const noexcept { return err_; }
     bool ok() const noexcept { return err_.ok(); }
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, T> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = T;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const T*;
-        using reference = T;
-
         iterator() noexcept = default;
         iterator(const element_cursor& c, unsigned part_bits) noexcept
             : cursor_(c), part_bits_(part_bits), done_(false) {
             advance();
         }
         T operator*() const noexcept { return value_; }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, T>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             std::uint64_t lo, hi;
             if (!cursor_.next(lo, hi)) {
@@ -5486,29 +5469,18 @@ public:
     error err() const noexcept { return err_; }
     bool ok() const noexcept { return err_.ok(); }
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, D> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = D;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const D*;
-        using reference = D;
-
         iterator() noexcept = default;
         iterator(const element_cursor& c, const data_type_info* info) noexcept
             : cursor_(c), info_(info), done_(false) {
             advance();
         }
         D operator*() const noexcept { return value_; }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, D>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             if (pending_) {
                 pending_ = false;
@@ -9472,12 +9444,15 @@ std::size_t fmt_double(char* buf, double v) noexcept {
 #ifndef ONNXVIEW_NO_IO
 // ---- src/io/heap.hpp ----
 // Internal: the caller's allocator (options::memory), or malloc and free when
-// it sets none, for the layers that allocate (io, open). No
-// exceptions: allocate() returns null when memory runs out.
+// it sets none, for the layers that allocate (io, open, check). heap itself
+// throws nothing: allocate() returns null when memory runs out.
+// heap_allocator<T> puts standard containers on a heap (the checker's name
+// sets, paths and messages).
 #ifndef ONNXVIEW_SRC_IO_HEAP_HPP
 #define ONNXVIEW_SRC_IO_HEAP_HPP
 
 #include <cstddef>
+#include <limits>
 #include <string_view>
 
 
@@ -9505,6 +9480,44 @@ public:
 
 private:
     allocator hooks_{};
+};
+
+// A standard-library allocator over a heap. A container cannot take "no
+// memory" for an answer: when the heap returns null, heap_allocator throws
+// std::bad_alloc where exceptions are enabled and aborts where they are not,
+// as std::allocator does. Not default-constructible, so that every container
+// says which heap it uses.
+[[noreturn]] void out_of_memory();
+
+template <class T>
+class heap_allocator {
+public:
+    using value_type = T;
+
+    explicit heap_allocator(const heap& h) noexcept : heap_(h) {}
+    template <class U>
+    heap_allocator(const heap_allocator<U>& other) noexcept : heap_(other.source()) {}
+
+    T* allocate(std::size_t n) {
+        if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) out_of_memory();
+        void* p = heap_.allocate(n * sizeof(T), alignof(T));
+        if (p == nullptr) out_of_memory();
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t n) noexcept { heap_.deallocate(p, n * sizeof(T), alignof(T)); }
+
+    const heap& source() const noexcept { return heap_; }
+    template <class U>
+    bool operator==(const heap_allocator<U>& o) const noexcept {
+        const allocator& a = heap_.hooks();
+        const allocator& b = o.source().hooks();
+        return a.allocate == b.allocate && a.deallocate == b.deallocate && a.user_data == b.user_data;
+    }
+    template <class U>
+    bool operator!=(const heap_allocator<U>& o) const noexcept { return !(*this == o); }
+
+private:
+    heap heap_;
 };
 
 // Owns a NUL-terminated string made by a heap (copy_string, join_path) and
@@ -10673,6 +10686,7 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 
 namespace onnxview {
@@ -10701,6 +10715,14 @@ char* heap::copy_string(std::string_view s) const noexcept {
     if (!s.empty()) std::memcpy(p, s.data(), s.size());
     p[s.size()] = '\0';
     return p;
+}
+
+void out_of_memory() {
+#if ONNXVIEW_HAS_EXCEPTIONS
+    throw std::bad_alloc();
+#else
+    std::abort();
+#endif
 }
 
 owned_string::~owned_string() {
@@ -11133,7 +11155,9 @@ result<sparse_data> model_file::sparse_tensor(const sparse_tensor_view& s) noexc
 // The walk follows onnx/checker.cc (onnx 1.12): graphs in node order with a
 // stack of lexical scopes, so "defined before use" and SSA are checked the
 // way onnx.checker does. Names are kept as string_views into the model
-// buffer; a scope is one hash set. Each group of rules lives in its own file:
+// buffer; a scope is one hash set. Every container, path and message comes
+// from options::memory (heap_allocator over the io layer's heap), so a caller
+// that supplies an allocator sees no call of the global operator new. Each group of rules lives in its own file:
 //   check.cpp           the driver: wire format, the model's own fields
 //   graph_rules.cpp     graphs, value infos, types, nodes, attributes
 //   tensor_rules.cpp    tensors (tensor_data's facts), external data, sparse tensors
@@ -11141,6 +11165,7 @@ result<sparse_data> model_file::sparse_tensor(const sparse_tensor_view& s) noexc
 #ifndef ONNXVIEW_SRC_CHECK_CHECKER_HPP
 #define ONNXVIEW_SRC_CHECK_CHECKER_HPP
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -11148,15 +11173,23 @@ result<sparse_data> model_file::sparse_tensor(const sparse_tensor_view& s) noexc
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 
 namespace onnxview {
 namespace check_detail {
 
-using name_set = std::unordered_set<std::string_view>;
+using memory = detail::heap_allocator<char>;
+template <class T>
+using list = std::vector<T, detail::heap_allocator<T>>;
+using text = std::basic_string<char, std::char_traits<char>, memory>;
+using name_set = std::unordered_set<std::string_view, std::hash<std::string_view>, std::equal_to<std::string_view>,
+                                    detail::heap_allocator<std::string_view>>;
 // Imported domains ("" for ai.onnx) and their versions.
-using opset_map = std::unordered_map<std::string_view, std::int64_t>;
+using opset_map = std::unordered_map<std::string_view, std::int64_t, std::hash<std::string_view>,
+                                     std::equal_to<std::string_view>,
+                                     detail::heap_allocator<std::pair<const std::string_view, std::int64_t>>>;
 
 struct function_key {
     std::string_view domain, name, overload;
@@ -11172,12 +11205,7 @@ struct function_key_hash {
 };
 
 // Appends s to out in single quotes; bytes below 0x20, 0x7F, ' and \ as \xNN.
-void quote(std::string& out, std::string_view s);
-inline std::string quoted(std::string_view s) {
-    std::string out;
-    quote(out, s);
-    return out;
-}
+void quote(text& out, std::string_view s);
 
 // The domain key of an opset_import or a node: "ai.onnx" is "".
 inline std::string_view domain_key(std::string_view domain) noexcept {
@@ -11187,7 +11215,7 @@ inline std::string_view domain_key(std::string_view domain) noexcept {
 class checker {
 public:
     checker(const char* data, std::size_t size, const options& o, check_callback cb, void* user)
-        : data_(data), size_(size), opt_(o), cb_(cb), user_(user) {
+        : data_(data), size_(size), opt_(o), cb_(cb), user_(user), mem_(detail::heap(o.memory)) {
         max_depth_ = o.max_graph_depth ? o.max_graph_depth : 32;
         max_findings_ = o.max_findings ? o.max_findings : 1000;
     }
@@ -11196,12 +11224,25 @@ public:
 
 private:
     // --- findings and paths (check.cpp) -------------------------------------
-    void report(check_severity s, finding_code code, const std::string& msg, std::uint64_t offset);
-    void error(finding_code code, const std::string& msg, std::uint64_t offset = 0) {
+    void report(check_severity s, finding_code code, std::string_view msg, std::uint64_t offset);
+    void error(finding_code code, std::string_view msg, std::uint64_t offset = 0) {
         report(check_severity::error, code, msg, offset);
     }
-    void warning(finding_code code, const std::string& msg, std::uint64_t offset = 0) {
+    void warning(finding_code code, std::string_view msg, std::uint64_t offset = 0) {
         report(check_severity::warning, code, msg, offset);
+    }
+    // Message pieces on the checker's memory: "value " + quoted(name) + ...
+    text str(std::string_view s) const { return text(s, mem_); }
+    text quoted(std::string_view s) const {
+        text out(mem_);
+        quote(out, s);
+        return out;
+    }
+    template <class Int>
+    text num(Int v) const {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+        return text(digits, static_cast<std::size_t>(end - digits), mem_);
     }
     template <class View>
     static std::uint64_t offset_of(const View& v) noexcept {
@@ -11248,28 +11289,31 @@ private:
     void check_sparse(const sparse_tensor_view& s);
     void check_functions(const model_view& m);                                      // function_rules.cpp
     void check_function_calls(const model_view& m);
-    void collect_calls(const graph_view& g, std::vector<std::size_t>& out, std::uint32_t depth);
-    void collect_call(const node_view& n, std::vector<std::size_t>& out, std::uint32_t depth);
+    void collect_calls(const graph_view& g, list<std::size_t>& out, std::uint32_t depth);
+    void collect_call(const node_view& n, list<std::size_t>& out, std::uint32_t depth);
 
     const char* data_;
     std::size_t size_;
     options opt_;
     check_callback cb_;
     void* user_;
+    memory mem_;  // before every member that allocates
     std::uint32_t max_depth_;
     std::uint32_t max_findings_;
     bool stopped_ = false;
     check_result result_;
-    std::string path_;
+    text path_{mem_};
 
     std::int64_t ir_version_ = 0;
-    opset_map model_opsets_;
-    std::vector<name_set> scopes_;
+    opset_map model_opsets_{mem_};
+    list<name_set> scopes_{mem_};
     bool resolver_tried_ = false;
     bool external_warned_ = false;
     external_data_resolver resolver_;
     bool have_resolver_ = false;
-    std::unordered_map<function_key, std::size_t, function_key_hash> functions_;
+    std::unordered_map<function_key, std::size_t, function_key_hash, std::equal_to<function_key>,
+                       detail::heap_allocator<std::pair<const function_key, std::size_t>>>
+        functions_{mem_};
 };
 
 }  // namespace check_detail
@@ -11282,13 +11326,11 @@ private:
 // check.cpp - the checker's driver: findings, paths, the wire format and
 // the model's own fields (see onnxview/check.hpp, src/check/checker.hpp).
 
-#include <string>
-
 
 namespace onnxview {
 namespace check_detail {
 
-void quote(std::string& out, std::string_view s) {
+void quote(text& out, std::string_view s) {
     static const char hex[] = "0123456789abcdef";
     out += '\'';
     for (char ch : s) {
@@ -11304,7 +11346,7 @@ void quote(std::string& out, std::string_view s) {
     out += '\'';
 }
 
-void checker::report(check_severity s, finding_code code, const std::string& msg, std::uint64_t offset) {
+void checker::report(check_severity s, finding_code code, std::string_view msg, std::uint64_t offset) {
     if (stopped_) return;
     if (s == check_severity::warning && opt_.errors_only) return;
     if (result_.errors + result_.warnings >= max_findings_) {
@@ -11330,7 +11372,7 @@ checker::path_guard::path_guard(checker& c, const char* field, std::int64_t inde
     c.path_ += field;
     if (index >= 0) {
         c.path_ += '[';
-        c.path_ += std::to_string(index);
+        c.path_ += c.num(index);
         c.path_ += ']';
     }
     if (show_name && !name.empty()) {
@@ -11344,12 +11386,12 @@ check_result checker::run() {
         char fp[512] = {};
         auto n = field_path_at(data_, size_, e.offset, schema::msg_ModelProto, fp, sizeof fp);
         if (n.ok() || n.err().code == errc::buffer_too_small) path_ = fp;
-        std::string msg = "the bytes do not parse as onnx.ModelProto: ";
+        text msg = str("the bytes do not parse as onnx.ModelProto: ");
         msg += errc_message(e.code);
         msg += " (";
         msg += errc_name(e.code);
         msg += ") at byte ";
-        msg += std::to_string(e.offset);
+        msg += num(e.offset);
         error(finding_code::wire_format, msg, e.offset);
         return result_;
     }
@@ -11363,14 +11405,14 @@ void checker::check_model_fields(const model_view& m) {
     if (!m.has_ir_version() || m.ir_version() == 0) {
         error(finding_code::missing_ir_version, "the model has no ir_version");
     } else if (m.ir_version() < 0) {
-        error(finding_code::bad_ir_version, "ir_version " + std::to_string(m.ir_version()) + " is negative");
+        error(finding_code::bad_ir_version, "ir_version " + num(m.ir_version()) + " is negative");
     } else if (m.ir_version() > newest_ir_version) {
-        warning(finding_code::new_ir_version, "ir_version " + std::to_string(m.ir_version()) +
+        warning(finding_code::new_ir_version, "ir_version " + num(m.ir_version()) +
                                                   " is newer than this checker knows (" +
-                                                  std::to_string(newest_ir_version) + ")");
+                                                  num(newest_ir_version) + ")");
     }
     if (m.metadata_props().size() > 1) {
-        name_set keys;
+        name_set keys(mem_);
         std::int64_t i = 0;
         for (const string_entry_view& e : m.metadata_props()) {
             if (!keys.insert(e.key()).second) {
@@ -11501,9 +11543,7 @@ const char* finding_code_name(finding_code code) noexcept {
 // ---- src/check/function_rules.cpp ----
 // function_rules.cpp - model-local functions and their call graph.
 #include <algorithm>
-#include <string>
 #include <utility>
-#include <vector>
 
 
 namespace onnxview {
@@ -11526,17 +11566,17 @@ void checker::check_functions(const model_view& m) {
         if (!functions_.emplace(key, static_cast<std::size_t>(i)).second)
             error(finding_code::duplicate_function,
                   "function " + quoted(f.domain()) + "::" + quoted(f.name()) + " is defined more than once", off);
-        opset_map opsets;
+        opset_map opsets(mem_);
         for (const opset_id_view& op : f.opset_import()) opsets.emplace(domain_key(op.domain()), op.version());
-        scopes_.emplace_back();
-        std::vector<name_set> outer;
+        scopes_.emplace_back(mem_);
+        list<name_set> outer(mem_);
         outer.swap(scopes_);  // a function sees no outer values
-        scopes_.emplace_back();
+        scopes_.emplace_back(mem_);
         for (std::string_view in : f.input())
             if (!scopes_.back().insert(in).second)
                 error(finding_code::duplicate_input, "function input " + quoted(in) + " is declared more than once",
                       off);
-        name_set names;
+        name_set names(mem_);
         for (std::string_view out : f.output())
             if (!names.insert(out).second)
                 error(finding_code::duplicate_output, "function output " + quoted(out) + " is declared more than once",
@@ -11573,7 +11613,7 @@ void checker::check_functions(const model_view& m) {
     check_function_calls(m);
 }
 
-void checker::collect_call(const node_view& n, std::vector<std::size_t>& out, std::uint32_t depth) {
+void checker::collect_call(const node_view& n, list<std::size_t>& out, std::uint32_t depth) {
     auto it = functions_.find(function_key{n.domain(), n.op_type(), n.overload()});
     if (it != functions_.end()) out.push_back(it->second);
     for (const attribute_view& a : n.attribute()) {
@@ -11582,7 +11622,7 @@ void checker::collect_call(const node_view& n, std::vector<std::size_t>& out, st
     }
 }
 
-void checker::collect_calls(const graph_view& g, std::vector<std::size_t>& out, std::uint32_t depth) {
+void checker::collect_calls(const graph_view& g, list<std::size_t>& out, std::uint32_t depth) {
     if (depth > max_depth_) return;
     for (const node_view& n : g.node()) collect_call(n, out, depth);
 }
@@ -11591,16 +11631,17 @@ void checker::collect_calls(const graph_view& g, std::vector<std::size_t>& out, 
 // cycles in the call graph with an iterative depth-first search.
 void checker::check_function_calls(const model_view& m) {
     if (functions_.empty()) return;
-    std::vector<function_view> fs(m.functions().begin(), m.functions().end());
-    std::vector<std::vector<std::size_t>> calls(fs.size());
+    list<function_view> fs(m.functions().begin(), m.functions().end(), mem_);
+    list<list<std::size_t>> calls(mem_);
     for (std::size_t i = 0; i < fs.size(); ++i) {
+        calls.emplace_back(mem_);
         for (const node_view& n : fs[i].node()) collect_call(n, calls[i], 1);
         std::sort(calls[i].begin(), calls[i].end());
         calls[i].erase(std::unique(calls[i].begin(), calls[i].end()), calls[i].end());
     }
     enum : std::uint8_t { white, grey, black };
-    std::vector<std::uint8_t> color(fs.size(), white);
-    std::vector<std::pair<std::size_t, std::size_t>> stack;  // (function, next callee index)
+    list<std::uint8_t> color(fs.size(), white, mem_);
+    list<std::pair<std::size_t, std::size_t>> stack(mem_);  // (function, next callee index)
     for (std::size_t root = 0; root < fs.size(); ++root) {
         if (color[root] != white) continue;
         stack.emplace_back(root, 0);
@@ -11615,7 +11656,7 @@ void checker::check_function_calls(const model_view& m) {
             const std::size_t callee = calls[top.first][top.second++];
             if (color[callee] == grey) {
                 // The cycle is the stack from callee to the top.
-                std::string chain;
+                text chain(mem_);
                 bool on = false;
                 for (const auto& fr : stack) {
                     if (fr.first == callee) on = true;
@@ -11639,9 +11680,6 @@ void checker::check_function_calls(const model_view& m) {
 // ---- src/check/graph_rules.cpp ----
 // graph_rules.cpp - graphs, value infos, types, nodes and attributes (onnx 1.12
 // check_graph, check_value_info, check_node, check_attribute).
-#include <string>
-#include <vector>
-
 
 namespace onnxview {
 namespace check_detail {
@@ -11691,7 +11729,7 @@ void checker::check_value_info(const value_info_view& v, bool main_graph) {
 
 void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t depth) {
     if (depth > max_depth_) {
-        error(finding_code::too_deep, "subgraphs nest deeper than " + std::to_string(max_depth_) + " levels",
+        error(finding_code::too_deep, "subgraphs nest deeper than " + num(max_depth_) + " levels",
               offset_of(g));
         return;
     }
@@ -11708,9 +11746,9 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
             check_value_info(v, main_graph);
         }
     }
-    scopes_.emplace_back();
+    scopes_.emplace_back(mem_);
     struct scope_pop {
-        std::vector<name_set>& s;
+        list<name_set>& s;
         ~scope_pop() { s.pop_back(); }
     } pop{scopes_};
 
@@ -11723,7 +11761,7 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
         }
         ++i;
     }
-    name_set initializer_names;
+    name_set initializer_names(mem_);
     i = 0;
     for (const tensor_view& t : g.initializer()) {
         path_guard p(*this, "initializer", i++, t.name(), true);
@@ -11820,7 +11858,7 @@ void checker::check_node(const node_view& n, const opset_map& opsets, bool in_fu
         error(finding_code::missing_opset,
               "no opset_import for domain " + quoted(n.domain()) + " of " + quoted(n.op_type()) + " node",
               offset_of(n));
-    name_set names;
+    name_set names(mem_);
     std::int64_t i = 0;
     for (const attribute_view& a : n.attribute()) {
         path_guard p(*this, "attribute", i++, a.name(), true);
@@ -11858,12 +11896,12 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
         {!a.type_protos().empty(), attribute_type::type_protos, "type_protos"},
     };
     int used = 0;
-    std::string list;
+    text named(mem_);
     for (const present& f : fields) {
         if (!f.set) continue;
         ++used;
-        if (!list.empty()) list += ", ";
-        list += f.field;
+        if (!named.empty()) named += ", ";
+        named += f.field;
         if (a.has_type() && a.type() != f.type)
             error(finding_code::attribute_type_mismatch,
                   "attribute " + quoted(a.name()) + " has type " +
@@ -11872,7 +11910,7 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
     }
     if (used > 1)
         error(finding_code::attribute_several_values,
-              "attribute " + quoted(a.name()) + " holds more than one value field (" + list + ")", offset_of(a));
+              "attribute " + quoted(a.name()) + " holds more than one value field (" + named + ")", offset_of(a));
     if (a.has_ref_attr_name()) {
         if (!in_function)
             warning(finding_code::ref_attr_outside_function,
@@ -11925,9 +11963,7 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
 // the values themselves) comes from tensor_data.hpp and data_types.hpp, so
 // the checker and the element-access layer cannot disagree; what is here is
 // only which finding to report, in onnx.checker's order.
-#include <string>
 #include <utility>
-#include <vector>
 
 
 namespace onnxview {
@@ -11960,13 +11996,13 @@ void checker::check_tensor(const tensor_view& t) {
     if (!s)
         error(refused_payload_code(s.err().code),
               "tensor " + quoted(t.name()) + ": " + errc_message(s.err().code) + " (byte " +
-                  std::to_string(s.err().offset) + ")",
+                  num(s.err().offset) + ")",
               offset_of(t));
 }
 
 void checker::check_tensor_rules(const tensor_view& t) {
     const std::uint64_t off = offset_of(t);
-    const std::string name = quoted(t.name());
+    const text name = quoted(t.name());
     if (!t.has_data_type()) {
         error(finding_code::missing_data_type, "tensor " + name + " has no data_type", off);
         return;
@@ -11978,7 +12014,7 @@ void checker::check_tensor_rules(const tensor_view& t) {
     }
     const data_type_info* info = find_data_type_info(dt);
     if (info == nullptr) {
-        error(finding_code::unknown_data_type, "tensor " + name + " has unknown data_type " + std::to_string(dt), off);
+        error(finding_code::unknown_data_type, "tensor " + name + " has unknown data_type " + num(dt), off);
         return;
     }
     // Element count and payload bytes, with tensor_data's rules (a zero
@@ -11991,7 +12027,7 @@ void checker::check_tensor_rules(const tensor_view& t) {
         bool negative = false;
         for (std::int64_t d : t.dims()) {
             if (d >= 0) continue;
-            error(finding_code::negative_dim, "tensor " + name + " has a negative dimension " + std::to_string(d), off);
+            error(finding_code::negative_dim, "tensor " + name + " has a negative dimension " + num(d), off);
             negative = true;
             break;
         }
@@ -12039,7 +12075,7 @@ void checker::check_tensor_rules(const tensor_view& t) {
     }
     if (fields != 1) {
         error(finding_code::value_field_count,
-              "tensor " + name + " must hold exactly one value field, it holds " + std::to_string(fields), off);
+              "tensor " + name + " must hold exactly one value field, it holds " + num(fields), off);
         return;
     }
     if (has_raw) {
@@ -12049,14 +12085,14 @@ void checker::check_tensor_rules(const tensor_view& t) {
         }
         if (t.raw_data().size() != expected_bytes)
             error(finding_code::payload_size_mismatch,
-                  "tensor " + name + " has raw_data of " + std::to_string(t.raw_data().size()) + " bytes, but dims x " +
-                      info->name + " need " + std::to_string(expected_bytes),
+                  "tensor " + name + " has raw_data of " + num(t.raw_data().size()) + " bytes, but dims x " +
+                      info->name + " need " + num(expected_bytes),
                   off);
         return;
     }
     if (typed != info->field) {
         error(finding_code::wrong_value_field,
-              std::string("values of ") + info->name + " tensor " + name + " must be in " +
+              str("values of ") + info->name + " tensor " + name + " must be in " +
                   typed_field_name(info->field) + ", not " + typed_field_name(typed),
               off);
         return;
@@ -12065,8 +12101,8 @@ void checker::check_tensor_rules(const tensor_view& t) {
     if (!required) return;  // cannot happen: the payload bytes did not overflow
     if (typed_count != *required)
         error(finding_code::payload_size_mismatch,
-              "tensor " + name + " has " + std::to_string(typed_count) + " " + typed_field_name(typed) +
-                  " values, but dims give " + std::to_string(*required),
+              "tensor " + name + " has " + num(typed_count) + " " + typed_field_name(typed) +
+                  " values, but dims give " + num(*required),
               off);
 }
 
@@ -12086,7 +12122,7 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
                 have_resolver_ = true;
             } else {
                 error(finding_code::external_base,
-                      std::string("cannot open the directory of external data: ") + errc_message(r.err().code));
+                      str("cannot open the directory of external data: ") + errc_message(r.err().code));
             }
         }
     }
@@ -12097,12 +12133,12 @@ void checker::check_external(const tensor_view& t, std::uint64_t expected) {
         }
         return;
     }
-    std::vector<external_entry> entries;
+    list<external_entry> entries(mem_);
     for (const string_entry_view& e : t.external_data()) entries.push_back(external_entry{e.key(), e.value()});
     auto span = resolver_.resolve(entries.data(), entries.size(), expected);
     if (!span) {
         char why[512];
-        std::string msg = describe_external_error(span.err(), t, why, sizeof why);
+        text msg = str(describe_external_error(span.err(), t, why, sizeof why));
         msg += " [";
         msg += errc_name(span.err().code);
         msg += "]";
@@ -12117,18 +12153,18 @@ void checker::check_sparse(const sparse_tensor_view& s) {
         return;
     }
     const tensor_view values = s.values();
-    const std::string name = quoted(values.name());
+    const text name = quoted(values.name());
     {
         path_guard p(*this, "values");
         check_tensor(values);
     }
-    std::vector<std::int64_t> vdims(values.dims().begin(), values.dims().end());
+    list<std::int64_t> vdims(values.dims().begin(), values.dims().end(), mem_);
     if (vdims.size() != 1) {
         error(finding_code::sparse_values_rank, "sparse tensor " + name + " values must have rank 1", off);
         return;
     }
     const std::int64_t nnz = vdims[0];
-    std::vector<std::int64_t> dims(s.dims().begin(), s.dims().end());
+    list<std::int64_t> dims(s.dims().begin(), s.dims().end(), mem_);
     if (dims.empty()) {
         error(finding_code::sparse_rank, "sparse tensor " + name + " must have a dense rank > 0", off);
         return;
@@ -12160,22 +12196,22 @@ void checker::check_sparse(const sparse_tensor_view& s) {
         return;
     }
     if (indices.data_location() == location_kind::external) return;  // not read here
-    std::vector<std::int64_t> idims(indices.dims().begin(), indices.dims().end());
+    list<std::int64_t> idims(indices.dims().begin(), indices.dims().end(), mem_);
     if (idims.size() != 1 && idims.size() != 2) {
         error(finding_code::sparse_indices_rank, "sparse tensor " + name + " indices must have rank 1 or 2", off);
         return;
     }
     if (idims[0] != nnz) {
         error(finding_code::sparse_indices_count,
-              "sparse tensor " + name + " has " + std::to_string(idims[0]) + " indices but " + std::to_string(nnz) +
+              "sparse tensor " + name + " has " + num(idims[0]) + " indices but " + num(nnz) +
                   " values",
               off);
         return;
     }
     if (idims.size() == 2 && idims[1] != static_cast<std::int64_t>(dims.size())) {
         error(finding_code::sparse_indices_rank,
-              "sparse tensor " + name + " indices second dimension " + std::to_string(idims[1]) +
-                  " differs from the dense rank " + std::to_string(dims.size()),
+              "sparse tensor " + name + " indices second dimension " + num(idims[1]) +
+                  " differs from the dense rank " + num(dims.size()),
               off);
         return;
     }
@@ -12194,8 +12230,8 @@ void checker::check_sparse(const sparse_tensor_view& s) {
             ++next;
             if (linear < 0 || static_cast<std::uint64_t>(linear) >= *dense) {
                 error(finding_code::sparse_index_range,
-                      "sparse tensor " + name + " index " + std::to_string(linear) + " at position " +
-                          std::to_string(i) + " is out of range",
+                      "sparse tensor " + name + " index " + num(linear) + " at position " +
+                          num(i) + " is out of range",
                       off);
                 return;
             }
@@ -12206,8 +12242,8 @@ void checker::check_sparse(const sparse_tensor_view& s) {
                 ++next;
                 if (v < 0 || v >= dims[j]) {
                     error(finding_code::sparse_index_range,
-                          "sparse tensor " + name + " index at position [" + std::to_string(i) + "," +
-                              std::to_string(j) + "] is out of range",
+                          "sparse tensor " + name + " index at position [" + num(i) + "," +
+                              num(j) + "] is out of range",
                           off);
                     return;
                 }
@@ -12216,7 +12252,7 @@ void checker::check_sparse(const sparse_tensor_view& s) {
         }
         if (linear <= prev) {
             error(finding_code::sparse_index_order,
-                  "sparse tensor " + name + " index at position " + std::to_string(i) + " is not in increasing order",
+                  "sparse tensor " + name + " index at position " + num(i) + " is not in increasing order",
                   off);
             return;
         }

@@ -70,29 +70,18 @@ public:
     // The packed elements in [begin, end).
     occurrence(const char* begin, const char* end) noexcept : begin_(begin), end_(end) {}
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, value_type> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = typename Elem::value_type;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const value_type*;
-        using reference = value_type;
-
         iterator() noexcept = default;
         explicit iterator(const occurrence& o) noexcept
             : p_(o.begin_), end_(o.end_), raw_(o.single_), single_left_(o.has_single_), done_(false) {
             advance();
         }
         value_type operator*() const noexcept { return Elem::from(raw_); }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, value_type>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             if (single_left_) {
                 single_left_ = false;

@@ -8,10 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <string_view>
 #include <type_traits>
 
+#include "onnxview/input_iterator.hpp"
 #include "onnxview/tensor_decode.hpp"
 
 namespace onnxview {
@@ -26,14 +26,8 @@ public:
     byte_blocks(const wire::message& scope, std::uint32_t number, unsigned width) noexcept
         : scope_(scope), number_(number), width_(width) {}
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, std::string_view> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = std::string_view;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const std::string_view*;
-        using reference = std::string_view;
-
         iterator() noexcept = default;  // the end
         explicit iterator(const byte_blocks& b) noexcept : owner_(&b) {
             if (b.single_) {
@@ -45,16 +39,15 @@ public:
             advance();
         }
         std::string_view operator*() const noexcept { return current_; }
-        iterator& operator++() noexcept {
-            if (owner_ != nullptr && owner_->single_) owner_ = nullptr;
-            else advance();
-            return *this;
-        }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.owner_ == b.owner_; }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, std::string_view>;
+        bool at_end() const noexcept { return owner_ == nullptr; }
         void advance() noexcept {
+            if (owner_ != nullptr && owner_->single_) {  // the one block is done
+                owner_ = nullptr;
+                return;
+            }
             wire::field f;
             while (owner_ != nullptr && cursor_.next(f)) {
                 if (f.number != owner_->number_) continue;
@@ -100,29 +93,18 @@ public:
     error err() const noexcept { return err_; }
     bool ok() const noexcept { return err_.ok(); }
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, T> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = T;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const T*;
-        using reference = T;
-
         iterator() noexcept = default;
         iterator(const element_cursor& c, unsigned part_bits) noexcept
             : cursor_(c), part_bits_(part_bits), done_(false) {
             advance();
         }
         T operator*() const noexcept { return value_; }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, T>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             std::uint64_t lo, hi;
             if (!cursor_.next(lo, hi)) {
@@ -187,29 +169,18 @@ public:
     error err() const noexcept { return err_; }
     bool ok() const noexcept { return err_.ok(); }
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, D> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = D;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const D*;
-        using reference = D;
-
         iterator() noexcept = default;
         iterator(const element_cursor& c, const data_type_info* info) noexcept
             : cursor_(c), info_(info), done_(false) {
             advance();
         }
         D operator*() const noexcept { return value_; }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.done_ == b.done_; }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, D>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             if (pending_) {
                 pending_ = false;

@@ -31,7 +31,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <new>
 #include <string_view>
 #include <type_traits>
@@ -222,14 +221,8 @@ public:
         if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
     }
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, View, const View&> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = View;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const View*;
-        using reference = const View&;
-
         iterator() noexcept = default;
         explicit iterator(const message_range& r) noexcept
             : number_(r.number_), remaining_(r.count_) {
@@ -247,17 +240,10 @@ public:
             ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
             return &current_.v;
         }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.done_ == b.done_;
-        }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, View, const View&>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             if (remaining_ == 0) {
                 done_ = true;
@@ -313,14 +299,8 @@ public:
         if (count_ != 0) ::new (static_cast<void*>(&scope_.v)) wire::message(scope);
     }
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, std::string_view> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = std::string_view;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const std::string_view*;
-        using reference = std::string_view;
-
         iterator() noexcept = default;
         explicit iterator(const string_range& r) noexcept
             : number_(r.number_), remaining_(r.count_) {
@@ -333,17 +313,10 @@ public:
             ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
             return current_;
         }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.done_ == b.done_;
-        }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, std::string_view>;
+        bool at_end() const noexcept { return done_; }
         void advance() noexcept {
             if (remaining_ == 0) {
                 done_ = true;

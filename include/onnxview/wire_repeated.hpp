@@ -11,6 +11,7 @@
 
 #include <new>
 
+#include "onnxview/input_iterator.hpp"
 #include "onnxview/wire_message.hpp"
 
 namespace onnxview {
@@ -87,14 +88,8 @@ public:
     repeated(const message& m, std::uint32_t number, std::uint32_t occurrences = 0) noexcept
         : msg_(m), number_(number), occurrences_(occurrences) {}
 
-    class iterator {
+    class iterator : public detail::input_iterator<iterator, value_type> {
     public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = typename Elem::value_type;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const value_type*;
-        using reference = value_type;
-
         iterator() noexcept = default;  // the end iterator
         explicit iterator(const repeated* owner) noexcept
             : owner_(owner), remaining_(owner->occurrences_ != 0 ? owner->occurrences_ + 1u : 0u) {
@@ -109,17 +104,10 @@ public:
             ONNXVIEW_ASSERT(owner_ != nullptr, "dereferencing an end iterator");
             return value_;
         }
-        iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        void operator++(int) noexcept { advance(); }
-        friend bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.owner_ == b.owner_;  // only "both at end" compares equal in practice
-        }
-        friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
     private:
+        friend detail::input_iterator<iterator, value_type>;
+        bool at_end() const noexcept { return owner_ == nullptr; }
         void advance() noexcept {
             for (;;) {
                 if (p_ != packed_end_) {
