@@ -7556,13 +7556,13 @@ const enum_desc* find_enum(std::string_view full_name) noexcept {
 // Internal: the schema-driven walk over a message as libprotobuf holds it
 // after parsing, shared by verify() and the printers (src/text): which
 // occurrences a field takes (accepts), per-message statistics with last-wins
-// and oneof resets (collect), merged singular messages (source), and the one
+// and oneof resets (collect), merged singular messages (field_message), and the one
 // whole-tree validation (validate_tree).
 //
-// A `source` is either one byte range, or the merge of the occurrences of a
-// singular message field in a parent source (a short chain of field numbers).
-// Occurrences before `from` are excluded, which is how oneof members restart
-// after another member of the same oneof was seen.
+// Messages are wire::message handles, as for the views: one byte range, or
+// the merge of the occurrences of a singular message field (merged_child,
+// the one merge walker), whose occurrences before a oneof member's restart
+// are left out.
 #ifndef ONNXVIEW_SRC_MODEL_SCHEMA_WALK_HPP
 #define ONNXVIEW_SRC_MODEL_SCHEMA_WALK_HPP
 
@@ -7572,57 +7572,6 @@ const enum_desc* find_enum(std::string_view full_name) noexcept {
 
 namespace onnxview {
 namespace schema_walk {
-
-constexpr unsigned max_chain = wire::max_merge_path;
-
-struct chain_level {
-    std::uint32_t number;
-    const char* from;
-};
-
-struct source {
-    const char* base = nullptr;
-    const char* begin = nullptr;  // of the region the chain starts in
-    const char* end = nullptr;
-    std::uint32_t depth = 0;      // of the region
-    chain_level chain[max_chain];
-    std::uint8_t len = 0;
-};
-
-// Walks the fields of a source in wire order. Input is validated beforehand,
-// so framing errors cannot happen here; they end the walk.
-class source_cursor {
-public:
-    explicit source_cursor(const source& s, const char* start = nullptr) noexcept : s_(&s) {
-        stack_[0] = wire::reader(s.base, start && s.len == 0 ? start : s.begin, s.end, s.depth, 0xFFFFFFFFu);
-    }
-    bool next(wire::field& f) noexcept {
-        for (;;) {
-            wire::reader& r = stack_[level_];
-            if (r.at_end()) {
-                if (level_ == 0) return false;
-                --level_;
-                continue;
-            }
-            wire::field g;
-            if (r.next(g)) return false;
-            if (level_ == s_->len) {
-                f = g;
-                return true;
-            }
-            const chain_level& c = s_->chain[level_];
-            if (g.number != c.number || g.type != wire::wire_type::length_delimited || g.tag < c.from)
-                continue;
-            stack_[level_ + 1] = wire::reader(s_->base, g.payload, g.payload + g.raw, 0, 0xFFFFFFFFu);
-            ++level_;
-        }
-    }
-
-private:
-    const source* s_;
-    wire::reader stack_[max_chain + 1];
-    std::uint8_t level_ = 0;
-};
 
 // Does libprotobuf take this occurrence as field fd (right wire type, enum
 // value known)? Otherwise it is an unknown field.
@@ -7641,25 +7590,27 @@ struct message_stats {
     std::uint32_t unknown = 0;
 };
 
-// One pass over the source's fields: fills stats.
-void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
+// One pass over the message's fields: fills stats.
+void collect(const wire::message& m, const schema::message_desc& d, std::uint32_t release,
              message_stats& st) noexcept;
 
-// The source of a singular message field given its stat; error merge_too_deep.
-error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
-                   source& out) noexcept;
-// merge_too_deep when a merged singular message field anywhere in s nests
+// The value of singular message field fd given its stat: its occurrence, or
+// the merge of those counted. Error merge_too_deep (see merged_child).
+inline result<wire::message> field_message(const wire::message& parent, const schema::field_desc& fd,
+                                           const field_stat& fs) noexcept {
+    return parent.merged_child(fd.number, &fs.last, fs.count, fs.first);
+}
+// The fields of m from `first` (a field of m) on: a plain message starts
+// there; a merged one is walked whole, and the caller skips the fields
+// before `first`.
+inline wire::message::cursor fields_from(const wire::message& m, const char* first) noexcept {
+    if (m.merged()) return m.fields();
+    return wire::message(m.base(), first, m.end(), m.depth(), m.max_depth()).fields();
+}
+// merge_too_deep when a merged singular message field anywhere in m nests
 // deeper than the printers follow (checked before printing, so that nothing
 // is written then); the input must be validated.
-error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept;
-inline source plain_source(const char* base, const wire::field& f, std::uint32_t depth) noexcept {
-    source s;
-    s.base = base;
-    s.begin = f.payload;
-    s.end = f.payload + f.raw;
-    s.depth = depth;
-    return s;
-}
+error check_merges(const wire::message& m, const schema::message_desc& d, std::uint32_t release) noexcept;
 
 // Checks [data, data + size) as message `root` the way libprotobuf's parser
 // does (framing, every known nested message, packed payloads, depth), with
@@ -7676,7 +7627,7 @@ error validate_tree(const char* data, std::size_t size, const schema::message_de
 // ---- src/model/schema_walk.cpp ----
 // The schema-driven walk over messages as libprotobuf holds them after
 // parsing: acceptance of occurrences, per-message statistics, merged
-// sources, and the one whole-tree validation (verify() and the printers).
+// messages, and the one whole-tree validation (verify() and the printers).
 
 namespace onnxview {
 namespace schema_walk {
@@ -7692,12 +7643,12 @@ bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t r
     return v && (release == 0 || v->since <= release);
 }
 
-void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
+void collect(const wire::message& m, const schema::message_desc& d, std::uint32_t release,
              message_stats& st) noexcept {
     for (std::uint16_t i = 0; i < d.field_count; ++i) st.fields[i] = field_stat();
     for (auto& m : st.oneof_member) m = -1;
     st.unknown = 0;
-    source_cursor c(s);
+    auto c = m.fields();
     wire::field f;
     while (c.next(f)) {
         const schema::field_desc* fd = d.find(f.number);
@@ -7719,44 +7670,32 @@ void collect(const source& s, const schema::message_desc& d, std::uint32_t relea
     }
 }
 
-error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
-                   source& out) noexcept {
-    if (fs.count == 1) {
-        out = plain_source(parent.base, fs.last, parent.depth + parent.len + 1);
-        return error();
-    }
-    if (parent.len == max_chain)
-        return error(errc::merge_too_deep, static_cast<std::uint64_t>(fs.last.tag - parent.base));
-    out = parent;
-    out.chain[out.len++] = chain_level{fd.number, fs.first};
-    return error();
-}
-
 // The printers' traversal without the printing: every singular message field
-// made a source as the printers make it, so that a merge chain they cannot
+// made a message as the printers make it, so that a merge chain they cannot
 // follow is found before the first byte is written.
-error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept {
+error check_merges(const wire::message& m, const schema::message_desc& d, std::uint32_t release) noexcept {
     message_stats st;
-    collect(s, d, release, st);
+    collect(m, d, release, st);
     for (std::uint16_t i = 0; i < d.field_count; ++i) {
         const schema::field_desc& fd = d.fields[i];
         const field_stat& fs = st.fields[i];
         if (fs.count == 0 || fd.type != schema::type::message) continue;
         if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i)) continue;
         if (!fd.repeated()) {
-            source child;
-            if (error e = child_source(s, fd, fs, child)) return e;
-            if (error e = check_merges(child, *fd.message, release)) return e;
+            const result<wire::message> child = field_message(m, fd, fs);
+            if (!child) return child.err();
+            if (error e = check_merges(*child, *fd.message, release)) return e;
             continue;
         }
-        source_cursor c(s, fs.first);
+        auto c = fields_from(m, fs.first);
         wire::field f;
         std::uint32_t left = fs.count;
         while (left && c.next(f)) {
             if (f.number != fd.number || f.tag < fs.first || !accepts(fd, f, release)) continue;
             --left;
-            if (error e = check_merges(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, release))
-                return e;
+            const result<wire::message> child = c.child(f);
+            if (!child) return child.err();
+            if (error e = check_merges(*child, *fd.message, release)) return e;
         }
     }
     return error();
@@ -7766,7 +7705,7 @@ error check_merges(const source& s, const schema::message_desc& d, std::uint32_t
 // Validation, as libprotobuf's parser: every occurrence of a known message
 // field is parsed as that message; packed payloads element by element. Then
 // merges: libprotobuf follows merged singular messages at any depth, the
-// views and printers to max_chain levels (merge_too_deep past them).
+// views and printers as far as wire::merge_path holds (merge_too_deep past it).
 
 namespace {
 
@@ -7803,14 +7742,7 @@ error validate_region(const tree& t, const char* b, const char* e, const schema:
             if (error err = wire::check_packed(t.base, f, fd->packed_width())) return err;
         }
     }
-    if (merged && !merges_checked) {
-        source s;
-        s.base = t.base;
-        s.begin = b;
-        s.end = e;
-        s.depth = depth;
-        return check_merges(s, d, t.release);
-    }
+    if (merged && !merges_checked) return check_merges(wire::message(t.base, b, e, depth, t.max_depth), d, t.release);
     return error();
 }
 
@@ -8519,19 +8451,17 @@ error index_message(const wire::message& msg, const layout_ref& layout, slot* sl
 namespace onnxview {
 namespace text_detail {
 
-using namespace schema_walk;  // the printers walk sources
+using namespace schema_walk;  // the printers walk messages as verify() does
 
 // What both printers do before writing: the sink is usable and verify()'s
 // check passes (nothing is written for a message it refuses); then `s` is the
 // root message.
 inline error start_printing(const void* data, std::size_t size, const schema::message_desc& root,
-                            output_sink sink, const options& opts, source& s) noexcept {
+                            output_sink sink, const options& opts, wire::message& s) noexcept {
     if (!sink.write) return error(errc::invalid_argument, 0);
     const char* p = static_cast<const char*>(data);
     if (error e = validate_tree(p, size, root, opts.max_message_depth, opts.release)) return e;
-    s.base = p;
-    s.begin = p;
-    s.end = p + size;
+    s = wire::message::root(p, size, opts.max_message_depth);
     return error();
 }
 
@@ -8845,13 +8775,18 @@ struct json_printer {
     }
 
     // One element (or, for a packed chunk, several). `first` tracks commas.
-    void element(const source& s, const schema::field_desc& fd, const wire::field& f,
+    void element(const wire::message& s, const schema::field_desc& fd, const wire::field& f,
                  std::size_t indent, bool& first, error& err) {
         if (fd.type == schema::type::message) {
             if (!first) o.put(',');
             first = false;
             if (fd.repeated()) newline(indent);
-            message(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, indent, err);
+            const result<wire::message> child = s.child(f);
+            if (!child) {
+                err = child.err();
+                return;
+            }
+            message(*child, *fd.message, indent, err);
         } else if (fd.type == schema::type::string || fd.type == schema::type::bytes) {
             if (!first) o.put(',');
             first = false;
@@ -8889,7 +8824,7 @@ struct json_printer {
         }
     }
 
-    void message(const source& s, const schema::message_desc& d, std::size_t indent, error& err) {
+    void message(const wire::message& s, const schema::message_desc& d, std::size_t indent, error& err) {
         if (err) return;
         message_stats st;
         collect(s, d, opt.release, st);
@@ -8910,16 +8845,19 @@ struct json_printer {
             bool first = true;
             if (!fd.repeated()) {
                 if (fd.type == schema::type::message) {
-                    source child;
-                    if ((err = child_source(s, fd, fs, child))) return;
-                    message(child, *fd.message, indent + 1, err);
+                    const result<wire::message> child = field_message(s, fd, fs);
+                    if (!child) {
+                        err = child.err();
+                        return;
+                    }
+                    message(*child, *fd.message, indent + 1, err);
                 } else {
                     element(s, fd, fs.last, indent + 1, first, err);
                 }
                 continue;
             }
             o.put('[');
-            source_cursor c(s, fs.first);
+            auto c = fields_from(s, fs.first);
             wire::field f;
             std::uint32_t left = fs.count;
             while (left && c.next(f)) {
@@ -8940,7 +8878,7 @@ struct json_printer {
 
 error print_json(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const options& opts) noexcept {
-    text_detail::source s;
+    wire::message s;
     if (error e = text_detail::start_printing(data, size, root, sink, opts, s)) return e;
     text_detail::out_buf o(sink);
     text_detail::json_printer pr{o, opts};
@@ -9287,13 +9225,18 @@ struct printer {
         }
     }
 
-    void value(const source& s, const schema::field_desc& fd, const wire::field& f,
+    void value(const wire::message& s, const schema::field_desc& fd, const wire::field& f,
                std::size_t indent, error& err) {
         if (fd.type == schema::type::message) {
             o.spaces(2 * indent);
             o.put(fd.name);
             o.put(" {\n", 3);
-            message(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, indent + 1, err);
+            const result<wire::message> child = s.child(f);
+            if (!child) {
+                err = child.err();
+                return;
+            }
+            message(*child, *fd.message, indent + 1, err);
             o.spaces(2 * indent);
             o.put("}\n", 2);
         } else if (fd.type == schema::type::string || fd.type == schema::type::bytes) {
@@ -9307,7 +9250,7 @@ struct printer {
         }
     }
 
-    void message(const source& s, const schema::message_desc& d, std::size_t indent, error& err) {
+    void message(const wire::message& s, const schema::message_desc& d, std::size_t indent, error& err) {
         if (err) return;
         message_stats st;
         collect(s, d, opt.release, st);
@@ -9319,12 +9262,15 @@ struct printer {
                 continue;
             if (!fd.repeated()) {
                 if (fd.type == schema::type::message) {
-                    source child;
-                    if ((err = child_source(s, fd, fs, child))) return;
+                    const result<wire::message> child = field_message(s, fd, fs);
+                    if (!child) {
+                        err = child.err();
+                        return;
+                    }
                     o.spaces(2 * indent);
                     o.put(fd.name);
                     o.put(" {\n", 3);
-                    message(child, *fd.message, indent + 1, err);
+                    message(*child, *fd.message, indent + 1, err);
                     o.spaces(2 * indent);
                     o.put("}\n", 2);
                 } else {
@@ -9333,7 +9279,7 @@ struct printer {
                 continue;
             }
             // Repeated: every accepted occurrence from the first, in wire order.
-            source_cursor c(s, fs.first);
+            auto c = fields_from(s, fs.first);
             wire::field f;
             std::uint32_t left = fs.count;
             while (left && c.next(f)) {
@@ -9343,7 +9289,7 @@ struct printer {
             }
         }
         if (st.unknown == 0 || err) return;
-        source_cursor c(s);
+        auto c = s.fields();
         wire::field f;
         while (c.next(f)) {
             const schema::field_desc* fd = d.find(f.number);
@@ -9359,7 +9305,7 @@ struct printer {
 
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const options& opts) noexcept {
-    text_detail::source s;
+    wire::message s;
     if (error e = text_detail::start_printing(data, size, root, sink, opts, s)) return e;
     text_detail::out_buf o(sink);
     text_detail::printer pr{o, opts};
@@ -9372,9 +9318,8 @@ error print_text(const void* data, std::size_t size, const schema::message_desc&
 #endif  // ONNXVIEW_NO_TEXT
 #ifndef ONNXVIEW_NO_TEXT
 // ---- src/text/walk.cpp ----
-// The schema-driven walk shared by the printers: validation as libprotobuf
-// parses, acceptance of occurrences, per-message statistics, merged sources,
-// number formatting.
+// Number formatting shared by the text and JSON printers (the schema walk
+// itself is src/model/schema_walk.cpp).
 
 #include <cerrno>
 #include <cfloat>

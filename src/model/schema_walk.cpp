@@ -1,6 +1,6 @@
 // The schema-driven walk over messages as libprotobuf holds them after
 // parsing: acceptance of occurrences, per-message statistics, merged
-// sources, and the one whole-tree validation (verify() and the printers).
+// messages, and the one whole-tree validation (verify() and the printers).
 #include "schema_walk.hpp"
 
 namespace onnxview {
@@ -17,12 +17,12 @@ bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t r
     return v && (release == 0 || v->since <= release);
 }
 
-void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
+void collect(const wire::message& m, const schema::message_desc& d, std::uint32_t release,
              message_stats& st) noexcept {
     for (std::uint16_t i = 0; i < d.field_count; ++i) st.fields[i] = field_stat();
     for (auto& m : st.oneof_member) m = -1;
     st.unknown = 0;
-    source_cursor c(s);
+    auto c = m.fields();
     wire::field f;
     while (c.next(f)) {
         const schema::field_desc* fd = d.find(f.number);
@@ -44,44 +44,32 @@ void collect(const source& s, const schema::message_desc& d, std::uint32_t relea
     }
 }
 
-error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
-                   source& out) noexcept {
-    if (fs.count == 1) {
-        out = plain_source(parent.base, fs.last, parent.depth + parent.len + 1);
-        return error();
-    }
-    if (parent.len == max_chain)
-        return error(errc::merge_too_deep, static_cast<std::uint64_t>(fs.last.tag - parent.base));
-    out = parent;
-    out.chain[out.len++] = chain_level{fd.number, fs.first};
-    return error();
-}
-
 // The printers' traversal without the printing: every singular message field
-// made a source as the printers make it, so that a merge chain they cannot
+// made a message as the printers make it, so that a merge chain they cannot
 // follow is found before the first byte is written.
-error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept {
+error check_merges(const wire::message& m, const schema::message_desc& d, std::uint32_t release) noexcept {
     message_stats st;
-    collect(s, d, release, st);
+    collect(m, d, release, st);
     for (std::uint16_t i = 0; i < d.field_count; ++i) {
         const schema::field_desc& fd = d.fields[i];
         const field_stat& fs = st.fields[i];
         if (fs.count == 0 || fd.type != schema::type::message) continue;
         if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i)) continue;
         if (!fd.repeated()) {
-            source child;
-            if (error e = child_source(s, fd, fs, child)) return e;
-            if (error e = check_merges(child, *fd.message, release)) return e;
+            const result<wire::message> child = field_message(m, fd, fs);
+            if (!child) return child.err();
+            if (error e = check_merges(*child, *fd.message, release)) return e;
             continue;
         }
-        source_cursor c(s, fs.first);
+        auto c = fields_from(m, fs.first);
         wire::field f;
         std::uint32_t left = fs.count;
         while (left && c.next(f)) {
             if (f.number != fd.number || f.tag < fs.first || !accepts(fd, f, release)) continue;
             --left;
-            if (error e = check_merges(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, release))
-                return e;
+            const result<wire::message> child = c.child(f);
+            if (!child) return child.err();
+            if (error e = check_merges(*child, *fd.message, release)) return e;
         }
     }
     return error();
@@ -91,7 +79,7 @@ error check_merges(const source& s, const schema::message_desc& d, std::uint32_t
 // Validation, as libprotobuf's parser: every occurrence of a known message
 // field is parsed as that message; packed payloads element by element. Then
 // merges: libprotobuf follows merged singular messages at any depth, the
-// views and printers to max_chain levels (merge_too_deep past them).
+// views and printers as far as wire::merge_path holds (merge_too_deep past it).
 
 namespace {
 
@@ -128,14 +116,7 @@ error validate_region(const tree& t, const char* b, const char* e, const schema:
             if (error err = wire::check_packed(t.base, f, fd->packed_width())) return err;
         }
     }
-    if (merged && !merges_checked) {
-        source s;
-        s.base = t.base;
-        s.begin = b;
-        s.end = e;
-        s.depth = depth;
-        return check_merges(s, d, t.release);
-    }
+    if (merged && !merges_checked) return check_merges(wire::message(t.base, b, e, depth, t.max_depth), d, t.release);
     return error();
 }
 

@@ -1,13 +1,13 @@
 // Internal: the schema-driven walk over a message as libprotobuf holds it
 // after parsing, shared by verify() and the printers (src/text): which
 // occurrences a field takes (accepts), per-message statistics with last-wins
-// and oneof resets (collect), merged singular messages (source), and the one
+// and oneof resets (collect), merged singular messages (field_message), and the one
 // whole-tree validation (validate_tree).
 //
-// A `source` is either one byte range, or the merge of the occurrences of a
-// singular message field in a parent source (a short chain of field numbers).
-// Occurrences before `from` are excluded, which is how oneof members restart
-// after another member of the same oneof was seen.
+// Messages are wire::message handles, as for the views: one byte range, or
+// the merge of the occurrences of a singular message field (merged_child,
+// the one merge walker), whose occurrences before a oneof member's restart
+// are left out.
 #ifndef ONNXVIEW_SRC_MODEL_SCHEMA_WALK_HPP
 #define ONNXVIEW_SRC_MODEL_SCHEMA_WALK_HPP
 
@@ -15,61 +15,10 @@
 #include <cstdint>
 
 #include "onnxview/schema.hpp"
-#include "onnxview/wire.hpp"
+#include "onnxview/wire_message.hpp"
 
 namespace onnxview {
 namespace schema_walk {
-
-constexpr unsigned max_chain = wire::max_merge_path;
-
-struct chain_level {
-    std::uint32_t number;
-    const char* from;
-};
-
-struct source {
-    const char* base = nullptr;
-    const char* begin = nullptr;  // of the region the chain starts in
-    const char* end = nullptr;
-    std::uint32_t depth = 0;      // of the region
-    chain_level chain[max_chain];
-    std::uint8_t len = 0;
-};
-
-// Walks the fields of a source in wire order. Input is validated beforehand,
-// so framing errors cannot happen here; they end the walk.
-class source_cursor {
-public:
-    explicit source_cursor(const source& s, const char* start = nullptr) noexcept : s_(&s) {
-        stack_[0] = wire::reader(s.base, start && s.len == 0 ? start : s.begin, s.end, s.depth, 0xFFFFFFFFu);
-    }
-    bool next(wire::field& f) noexcept {
-        for (;;) {
-            wire::reader& r = stack_[level_];
-            if (r.at_end()) {
-                if (level_ == 0) return false;
-                --level_;
-                continue;
-            }
-            wire::field g;
-            if (r.next(g)) return false;
-            if (level_ == s_->len) {
-                f = g;
-                return true;
-            }
-            const chain_level& c = s_->chain[level_];
-            if (g.number != c.number || g.type != wire::wire_type::length_delimited || g.tag < c.from)
-                continue;
-            stack_[level_ + 1] = wire::reader(s_->base, g.payload, g.payload + g.raw, 0, 0xFFFFFFFFu);
-            ++level_;
-        }
-    }
-
-private:
-    const source* s_;
-    wire::reader stack_[max_chain + 1];
-    std::uint8_t level_ = 0;
-};
 
 // Does libprotobuf take this occurrence as field fd (right wire type, enum
 // value known)? Otherwise it is an unknown field.
@@ -88,25 +37,27 @@ struct message_stats {
     std::uint32_t unknown = 0;
 };
 
-// One pass over the source's fields: fills stats.
-void collect(const source& s, const schema::message_desc& d, std::uint32_t release,
+// One pass over the message's fields: fills stats.
+void collect(const wire::message& m, const schema::message_desc& d, std::uint32_t release,
              message_stats& st) noexcept;
 
-// The source of a singular message field given its stat; error merge_too_deep.
-error child_source(const source& parent, const schema::field_desc& fd, const field_stat& fs,
-                   source& out) noexcept;
-// merge_too_deep when a merged singular message field anywhere in s nests
+// The value of singular message field fd given its stat: its occurrence, or
+// the merge of those counted. Error merge_too_deep (see merged_child).
+inline result<wire::message> field_message(const wire::message& parent, const schema::field_desc& fd,
+                                           const field_stat& fs) noexcept {
+    return parent.merged_child(fd.number, &fs.last, fs.count, fs.first);
+}
+// The fields of m from `first` (a field of m) on: a plain message starts
+// there; a merged one is walked whole, and the caller skips the fields
+// before `first`.
+inline wire::message::cursor fields_from(const wire::message& m, const char* first) noexcept {
+    if (m.merged()) return m.fields();
+    return wire::message(m.base(), first, m.end(), m.depth(), m.max_depth()).fields();
+}
+// merge_too_deep when a merged singular message field anywhere in m nests
 // deeper than the printers follow (checked before printing, so that nothing
 // is written then); the input must be validated.
-error check_merges(const source& s, const schema::message_desc& d, std::uint32_t release) noexcept;
-inline source plain_source(const char* base, const wire::field& f, std::uint32_t depth) noexcept {
-    source s;
-    s.base = base;
-    s.begin = f.payload;
-    s.end = f.payload + f.raw;
-    s.depth = depth;
-    return s;
-}
+error check_merges(const wire::message& m, const schema::message_desc& d, std::uint32_t release) noexcept;
 
 // Checks [data, data + size) as message `root` the way libprotobuf's parser
 // does (framing, every known nested message, packed payloads, depth), with

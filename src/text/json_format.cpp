@@ -125,13 +125,18 @@ struct json_printer {
     }
 
     // One element (or, for a packed chunk, several). `first` tracks commas.
-    void element(const source& s, const schema::field_desc& fd, const wire::field& f,
+    void element(const wire::message& s, const schema::field_desc& fd, const wire::field& f,
                  std::size_t indent, bool& first, error& err) {
         if (fd.type == schema::type::message) {
             if (!first) o.put(',');
             first = false;
             if (fd.repeated()) newline(indent);
-            message(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, indent, err);
+            const result<wire::message> child = s.child(f);
+            if (!child) {
+                err = child.err();
+                return;
+            }
+            message(*child, *fd.message, indent, err);
         } else if (fd.type == schema::type::string || fd.type == schema::type::bytes) {
             if (!first) o.put(',');
             first = false;
@@ -169,7 +174,7 @@ struct json_printer {
         }
     }
 
-    void message(const source& s, const schema::message_desc& d, std::size_t indent, error& err) {
+    void message(const wire::message& s, const schema::message_desc& d, std::size_t indent, error& err) {
         if (err) return;
         message_stats st;
         collect(s, d, opt.release, st);
@@ -190,16 +195,19 @@ struct json_printer {
             bool first = true;
             if (!fd.repeated()) {
                 if (fd.type == schema::type::message) {
-                    source child;
-                    if ((err = child_source(s, fd, fs, child))) return;
-                    message(child, *fd.message, indent + 1, err);
+                    const result<wire::message> child = field_message(s, fd, fs);
+                    if (!child) {
+                        err = child.err();
+                        return;
+                    }
+                    message(*child, *fd.message, indent + 1, err);
                 } else {
                     element(s, fd, fs.last, indent + 1, first, err);
                 }
                 continue;
             }
             o.put('[');
-            source_cursor c(s, fs.first);
+            auto c = fields_from(s, fs.first);
             wire::field f;
             std::uint32_t left = fs.count;
             while (left && c.next(f)) {
@@ -220,7 +228,7 @@ struct json_printer {
 
 error print_json(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const options& opts) noexcept {
-    text_detail::source s;
+    wire::message s;
     if (error e = text_detail::start_printing(data, size, root, sink, opts, s)) return e;
     text_detail::out_buf o(sink);
     text_detail::json_printer pr{o, opts};

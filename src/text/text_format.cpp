@@ -333,13 +333,18 @@ struct printer {
         }
     }
 
-    void value(const source& s, const schema::field_desc& fd, const wire::field& f,
+    void value(const wire::message& s, const schema::field_desc& fd, const wire::field& f,
                std::size_t indent, error& err) {
         if (fd.type == schema::type::message) {
             o.spaces(2 * indent);
             o.put(fd.name);
             o.put(" {\n", 3);
-            message(plain_source(s.base, f, s.depth + s.len + 1), *fd.message, indent + 1, err);
+            const result<wire::message> child = s.child(f);
+            if (!child) {
+                err = child.err();
+                return;
+            }
+            message(*child, *fd.message, indent + 1, err);
             o.spaces(2 * indent);
             o.put("}\n", 2);
         } else if (fd.type == schema::type::string || fd.type == schema::type::bytes) {
@@ -353,7 +358,7 @@ struct printer {
         }
     }
 
-    void message(const source& s, const schema::message_desc& d, std::size_t indent, error& err) {
+    void message(const wire::message& s, const schema::message_desc& d, std::size_t indent, error& err) {
         if (err) return;
         message_stats st;
         collect(s, d, opt.release, st);
@@ -365,12 +370,15 @@ struct printer {
                 continue;
             if (!fd.repeated()) {
                 if (fd.type == schema::type::message) {
-                    source child;
-                    if ((err = child_source(s, fd, fs, child))) return;
+                    const result<wire::message> child = field_message(s, fd, fs);
+                    if (!child) {
+                        err = child.err();
+                        return;
+                    }
                     o.spaces(2 * indent);
                     o.put(fd.name);
                     o.put(" {\n", 3);
-                    message(child, *fd.message, indent + 1, err);
+                    message(*child, *fd.message, indent + 1, err);
                     o.spaces(2 * indent);
                     o.put("}\n", 2);
                 } else {
@@ -379,7 +387,7 @@ struct printer {
                 continue;
             }
             // Repeated: every accepted occurrence from the first, in wire order.
-            source_cursor c(s, fs.first);
+            auto c = fields_from(s, fs.first);
             wire::field f;
             std::uint32_t left = fs.count;
             while (left && c.next(f)) {
@@ -389,7 +397,7 @@ struct printer {
             }
         }
         if (st.unknown == 0 || err) return;
-        source_cursor c(s);
+        auto c = s.fields();
         wire::field f;
         while (c.next(f)) {
             const schema::field_desc* fd = d.find(f.number);
@@ -405,7 +413,7 @@ struct printer {
 
 error print_text(const void* data, std::size_t size, const schema::message_desc& root,
                  output_sink sink, const options& opts) noexcept {
-    text_detail::source s;
+    wire::message s;
     if (error e = text_detail::start_printing(data, size, root, sink, opts, s)) return e;
     text_detail::out_buf o(sink);
     text_detail::printer pr{o, opts};

@@ -1,6 +1,5 @@
-// The schema-driven walk shared by the printers: validation as libprotobuf
-// parses, acceptance of occurrences, per-message statistics, merged sources,
-// number formatting.
+// Number formatting shared by the text and JSON printers (the schema walk
+// itself is src/model/schema_walk.cpp).
 #include "walk.hpp"
 
 #include <cerrno>

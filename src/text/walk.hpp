@@ -14,19 +14,17 @@
 namespace onnxview {
 namespace text_detail {
 
-using namespace schema_walk;  // the printers walk sources
+using namespace schema_walk;  // the printers walk messages as verify() does
 
 // What both printers do before writing: the sink is usable and verify()'s
 // check passes (nothing is written for a message it refuses); then `s` is the
 // root message.
 inline error start_printing(const void* data, std::size_t size, const schema::message_desc& root,
-                            output_sink sink, const options& opts, source& s) noexcept {
+                            output_sink sink, const options& opts, wire::message& s) noexcept {
     if (!sink.write) return error(errc::invalid_argument, 0);
     const char* p = static_cast<const char*>(data);
     if (error e = validate_tree(p, size, root, opts.max_message_depth, opts.release)) return e;
-    s.base = p;
-    s.begin = p;
-    s.end = p + size;
+    s = wire::message::root(p, size, opts.max_message_depth);
     return error();
 }
 
