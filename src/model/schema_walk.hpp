@@ -54,6 +54,33 @@ inline wire::message::cursor fields_from(const wire::message& m, const char* fir
     if (m.merged()) return m.fields();
     return wire::message(m.base(), first, m.end(), m.depth(), m.max_depth()).fields();
 }
+// Each element of one accepted occurrence of repeated scalar field fd, as
+// its raw value: the occurrence's own, or those of its packed payload (which
+// validation checked), less the undefined values of a closed enum
+// (libprotobuf moves those to unknown fields).
+template <class Each>
+void for_each_element(const schema::field_desc& fd, const wire::field& f, Each&& each) noexcept {
+    if (f.type != wire::wire_type::length_delimited) {
+        each(f.raw);
+        return;
+    }
+    const char* p = f.payload;
+    const char* const e = f.payload + f.raw;
+    while (p != e) {
+        std::uint64_t v = 0;
+        if (fd.type == schema::type::float_) {
+            v = wire::load_le32(p);
+            p += 4;
+        } else if (fd.type == schema::type::double_) {
+            v = wire::load_le64(p);
+            p += 8;
+        } else if (wire::decode_varint(p, e, v) != errc::ok) {
+            return;
+        }
+        if (fd.type == schema::type::enum_ && !fd.enum_type->find(static_cast<std::int32_t>(v))) continue;
+        each(v);
+    }
+}
 // merge_too_deep when a merged singular message field anywhere in m nests
 // deeper than the printers follow (checked before printing, so that nothing
 // is written then); the input must be validated.

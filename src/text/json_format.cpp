@@ -145,32 +145,13 @@ struct json_printer {
             if (opt.max_printed_bytes && f.raw > opt.max_printed_bytes) n = static_cast<std::size_t>(opt.max_printed_bytes);
             if (fd.type == schema::type::string) put_json_string(o, f.payload, n);
             else put_base64(o, reinterpret_cast<const unsigned char*>(f.payload), n);
-        } else if (f.type != wire_type::length_delimited) {
-            if (!first) o.put(',');
-            first = false;
-            if (fd.repeated()) newline(indent);
-            scalar(fd, f.raw);
         } else {
-            const char* p = f.payload;
-            const char* e = f.payload + f.raw;
-            while (p != e) {
-                std::uint64_t v = 0;
-                if (fd.type == schema::type::float_) {
-                    v = wire::load_le32(p);
-                    p += 4;
-                } else if (fd.type == schema::type::double_) {
-                    v = wire::load_le64(p);
-                    p += 8;
-                } else if (wire::decode_varint(p, e, v) != errc::ok) {
-                    return;
-                }
-                if (fd.type == schema::type::enum_ && !fd.enum_type->find(static_cast<std::int32_t>(v)))
-                    continue;
+            for_each_element(fd, f, [&](std::uint64_t v) {
                 if (!first) o.put(',');
                 first = false;
-                newline(indent);
+                if (fd.repeated()) newline(indent);
                 scalar(fd, v);
-            }
+            });
         }
     }
 

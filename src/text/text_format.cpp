@@ -310,27 +310,7 @@ struct printer {
 
     // Elements of one accepted occurrence of a repeated scalar field.
     void scalar_elements(const schema::field_desc& fd, const wire::field& f, std::size_t indent) {
-        if (f.type != wire_type::length_delimited) {
-            scalar_line(fd, f.raw, indent);
-            return;
-        }
-        const char* p = f.payload;
-        const char* e = f.payload + f.raw;
-        while (p != e) {
-            std::uint64_t v = 0;
-            if (fd.type == schema::type::float_) {
-                v = wire::load_le32(p);
-                p += 4;
-            } else if (fd.type == schema::type::double_) {
-                v = wire::load_le64(p);
-                p += 8;
-            } else if (wire::decode_varint(p, e, v) != errc::ok) {
-                return;
-            }
-            if (fd.type == schema::type::enum_ && !fd.enum_type->find(static_cast<std::int32_t>(v)))
-                continue;  // ONNX has no repeated enums; protobuf would move it to unknown fields
-            scalar_line(fd, v, indent);
-        }
+        for_each_element(fd, f, [&](std::uint64_t v) { scalar_line(fd, v, indent); });
     }
 
     void value(const wire::message& s, const schema::field_desc& fd, const wire::field& f,
