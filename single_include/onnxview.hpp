@@ -1822,6 +1822,37 @@ union in_place {
     in_place() noexcept {}
 };
 
+// The length-delimited occurrences of one field in a scope, in wire order,
+// at most `count` of them (what indexing counted): what the message and
+// string ranges iterate. Builds its cursor only when there is one to find.
+class field_occurrences {
+public:
+    field_occurrences() noexcept = default;
+    // scope is read only when count != 0.
+    field_occurrences(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
+        : number_(number), remaining_(count) {
+        if (remaining_ != 0) ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(scope);
+    }
+    bool next(wire::field& f) noexcept {
+        if (remaining_ == 0) return false;
+        while (cursor_.v.next(f)) {
+            if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
+                --remaining_;
+                return true;
+            }
+        }
+        remaining_ = 0;  // the scope was validated when the parent was indexed
+        return false;
+    }
+    // The message a field returned by next() carries. Precondition: one was.
+    result<wire::message> child(const wire::field& f) const noexcept { return cursor_.v.child(f); }
+
+private:
+    in_place<wire::message::cursor> cursor_;  // built when count != 0
+    std::uint32_t number_ = 0;
+    std::uint32_t remaining_ = 0;
+};
+
 }  // namespace detail
 
 // A range over the views of a repeated message field, in wire order.
@@ -1839,12 +1870,8 @@ public:
     class iterator : public detail::input_iterator<iterator, View, const View&> {
     public:
         iterator() noexcept = default;
-        explicit iterator(const message_range& r) noexcept
-            : number_(r.number_), remaining_(r.count_) {
-            if (remaining_ != 0) {  // an empty range builds no cursor
-                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
-                advance();
-            }
+        explicit iterator(const message_range& r) noexcept : occurrences_(r.scope_.v, r.number_, r.count_) {
+            advance();
         }
         // Valid while the iterator is not at the end.
         const View& operator*() const noexcept {
@@ -1860,25 +1887,12 @@ public:
         friend detail::input_iterator<iterator, View, const View&>;
         bool at_end() const noexcept { return done_; }
         void advance() noexcept {
-            if (remaining_ == 0) {
-                done_ = true;
-                return;
-            }
             wire::field f;
-            while (cursor_.v.next(f)) {
-                if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
-                    --remaining_;
-                    ::new (static_cast<void*>(&current_.v)) View(cursor_.v.child(f));
-                    done_ = false;
-                    return;
-                }
-            }
-            done_ = true;  // the scope was validated when the parent was indexed
+            done_ = !occurrences_.next(f);
+            if (!done_) ::new (static_cast<void*>(&current_.v)) View(occurrences_.child(f));
         }
 
-        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
-        std::uint32_t number_ = 0;
-        std::uint32_t remaining_ = 0;
+        detail::field_occurrences occurrences_;
         bool done_ = true;
         // The current element, built in place by advance() and not before:
         // default-constructing a view (its counts zeroed) for every begin() and
@@ -1917,12 +1931,8 @@ public:
     class iterator : public detail::input_iterator<iterator, std::string_view> {
     public:
         iterator() noexcept = default;
-        explicit iterator(const string_range& r) noexcept
-            : number_(r.number_), remaining_(r.count_) {
-            if (remaining_ != 0) {  // an empty range builds no cursor
-                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
-                advance();
-            }
+        explicit iterator(const string_range& r) noexcept : occurrences_(r.scope_.v, r.number_, r.count_) {
+            advance();
         }
         std::string_view operator*() const noexcept {
             ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
@@ -1933,25 +1943,12 @@ public:
         friend detail::input_iterator<iterator, std::string_view>;
         bool at_end() const noexcept { return done_; }
         void advance() noexcept {
-            if (remaining_ == 0) {
-                done_ = true;
-                return;
-            }
             wire::field f;
-            while (cursor_.v.next(f)) {
-                if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
-                    --remaining_;
-                    current_ = f.bytes();
-                    done_ = false;
-                    return;
-                }
-            }
-            done_ = true;
+            done_ = !occurrences_.next(f);
+            if (!done_) current_ = f.bytes();
         }
 
-        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
-        std::uint32_t number_ = 0;
-        std::uint32_t remaining_ = 0;
+        detail::field_occurrences occurrences_;
         bool done_ = true;
         std::string_view current_;
     };
@@ -7607,6 +7604,33 @@ inline wire::message::cursor fields_from(const wire::message& m, const char* fir
     if (m.merged()) return m.fields();
     return wire::message(m.base(), first, m.end(), m.depth(), m.max_depth()).fields();
 }
+// Each element of one accepted occurrence of repeated scalar field fd, as
+// its raw value: the occurrence's own, or those of its packed payload (which
+// validation checked), less the undefined values of a closed enum
+// (libprotobuf moves those to unknown fields).
+template <class Each>
+void for_each_element(const schema::field_desc& fd, const wire::field& f, Each&& each) noexcept {
+    if (f.type != wire::wire_type::length_delimited) {
+        each(f.raw);
+        return;
+    }
+    const char* p = f.payload;
+    const char* const e = f.payload + f.raw;
+    while (p != e) {
+        std::uint64_t v = 0;
+        if (fd.type == schema::type::float_) {
+            v = wire::load_le32(p);
+            p += 4;
+        } else if (fd.type == schema::type::double_) {
+            v = wire::load_le64(p);
+            p += 8;
+        } else if (wire::decode_varint(p, e, v) != errc::ok) {
+            return;
+        }
+        if (fd.type == schema::type::enum_ && !fd.enum_type->find(static_cast<std::int32_t>(v))) continue;
+        each(v);
+    }
+}
 // merge_too_deep when a merged singular message field anywhere in m nests
 // deeper than the printers follow (checked before printing, so that nothing
 // is written then); the input must be validated.
@@ -8795,32 +8819,13 @@ struct json_printer {
             if (opt.max_printed_bytes && f.raw > opt.max_printed_bytes) n = static_cast<std::size_t>(opt.max_printed_bytes);
             if (fd.type == schema::type::string) put_json_string(o, f.payload, n);
             else put_base64(o, reinterpret_cast<const unsigned char*>(f.payload), n);
-        } else if (f.type != wire_type::length_delimited) {
-            if (!first) o.put(',');
-            first = false;
-            if (fd.repeated()) newline(indent);
-            scalar(fd, f.raw);
         } else {
-            const char* p = f.payload;
-            const char* e = f.payload + f.raw;
-            while (p != e) {
-                std::uint64_t v = 0;
-                if (fd.type == schema::type::float_) {
-                    v = wire::load_le32(p);
-                    p += 4;
-                } else if (fd.type == schema::type::double_) {
-                    v = wire::load_le64(p);
-                    p += 8;
-                } else if (wire::decode_varint(p, e, v) != errc::ok) {
-                    return;
-                }
-                if (fd.type == schema::type::enum_ && !fd.enum_type->find(static_cast<std::int32_t>(v)))
-                    continue;
+            for_each_element(fd, f, [&](std::uint64_t v) {
                 if (!first) o.put(',');
                 first = false;
-                newline(indent);
+                if (fd.repeated()) newline(indent);
                 scalar(fd, v);
-            }
+            });
         }
     }
 
@@ -9202,27 +9207,7 @@ struct printer {
 
     // Elements of one accepted occurrence of a repeated scalar field.
     void scalar_elements(const schema::field_desc& fd, const wire::field& f, std::size_t indent) {
-        if (f.type != wire_type::length_delimited) {
-            scalar_line(fd, f.raw, indent);
-            return;
-        }
-        const char* p = f.payload;
-        const char* e = f.payload + f.raw;
-        while (p != e) {
-            std::uint64_t v = 0;
-            if (fd.type == schema::type::float_) {
-                v = wire::load_le32(p);
-                p += 4;
-            } else if (fd.type == schema::type::double_) {
-                v = wire::load_le64(p);
-                p += 8;
-            } else if (wire::decode_varint(p, e, v) != errc::ok) {
-                return;
-            }
-            if (fd.type == schema::type::enum_ && !fd.enum_type->find(static_cast<std::int32_t>(v)))
-                continue;  // ONNX has no repeated enums; protobuf would move it to unknown fields
-            scalar_line(fd, v, indent);
-        }
+        for_each_element(fd, f, [&](std::uint64_t v) { scalar_line(fd, v, indent); });
     }
 
     void value(const wire::message& s, const schema::field_desc& fd, const wire::field& f,
