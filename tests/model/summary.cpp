@@ -1,5 +1,9 @@
 // tests/model/summary.cpp - see summary.hpp and tests/oracle/README.md.
 //
+// One file of ~900 lines on purpose: it is the C++ half of the summary
+// format, section for section the same as tests/oracle/export_summary.py, so
+// that a difference between the two is found by reading them side by side.
+//
 // Only onnxview's public API is used: the views (onnxview/model.hpp),
 // verify() for the up-front check libprotobuf's parser makes, tensor_data
 // (onnxview/tensor_data.hpp) for the elements, float_formats.hpp for

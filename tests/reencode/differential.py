@@ -2,6 +2,11 @@
 """`onnxview dump` against `protoc --decode=onnx.ModelProto` on re-encoded and
 mutated models.
 
+One script of ~1,100 lines on purpose: meson runs it as one test with
+Debian's python3 and nothing else on the path, and its wire encoder,
+re-encoder and mutators are written for this comparison only (it must not
+share code with the onnxview it checks).
+
   differential.py reencode [--models N] [--seeds K] [--jobs J]
   differential.py mutate   [--bases N] [--mutants M] [--jobs J]
   differential.py all      (both, the bounded sizes meson runs)
