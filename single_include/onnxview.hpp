@@ -736,7 +736,7 @@ private:
 // This layer knows nothing of ONNX. It turns a byte range into fields, and
 // fields into values, without copying and without allocating:
 //
-//   * decode_varint / decode_tag / load_le32 / load_le64 / decode_value:
+//   * decode_varint / decode_tag / load_le32 / load_le64 / next_packed / decode_value:
 //     primitives over a (const char*& p, const char* end) pair;
 //     varints_well_formed / check_varints / check_packed: a packed chunk checked.
 //   * field:   one decoded field (number, wire type, value or payload).
@@ -952,6 +952,20 @@ inline bool decode_short_tag(const char*& q, const char* end, std::uint32_t& ind
     index = (first & 0x7F) | 0x80;
     q += 2;
     return true;
+}
+
+// The next element of a packed run of `width`-byte elements (0: varints,
+// else 4 or 8) that has bytes left in [p, end), moving p past it: ok, or
+// truncated / varint_too_long with p left where it was. The one element
+// decoder of every packed reader (repeated, cursors' elements, tensor
+// entries, the printers).
+[[nodiscard]] inline errc next_packed(const char*& p, const char* end, unsigned width,
+                                      std::uint64_t& raw) noexcept {
+    if (width == 0) return decode_varint(p, end, raw);
+    if (end - p < static_cast<std::ptrdiff_t>(width)) return errc::truncated;
+    raw = width == 4 ? load_le32(p) : load_le64(p);
+    p += width;
+    return errc::ok;
 }
 
 // The value of a field of wire type W (varint, fixed64, length_delimited or
@@ -1505,19 +1519,10 @@ public:
         bool at_end() const noexcept { return owner_ == nullptr; }
         void advance() noexcept {
             for (;;) {
-                if (p_ != packed_end_) {
+                if (p_ != packed_end_) {  // fixed-width chunks were checked to hold whole elements
                     std::uint64_t raw;
-                    if (Elem::width == 0) {
-                        const char* at = p_;
-                        const errc e = decode_varint(p_, packed_end_, raw);
-                        if (e != errc::ok) return fail(error(e, owner_->msg_.offset_of(at)));
-                    } else if (Elem::width == 4) {
-                        raw = load_le32(p_);
-                        p_ += 4;
-                    } else {
-                        raw = load_le64(p_);
-                        p_ += 8;
-                    }
+                    const errc e = next_packed(p_, packed_end_, Elem::width, raw);
+                    if (e != errc::ok) return fail(error(e, owner_->msg_.offset_of(p_)));
                     value_ = Elem::from(raw);
                     return;
                 }
@@ -3830,20 +3835,9 @@ public:
                 return;
             }
             // A whole element left, whatever the chunk: elements() may be
-            // called on a field that is not a checked chunk.
-            if (end_ - p_ < static_cast<std::ptrdiff_t>(Elem::width == 0 ? 1 : Elem::width)) {
-                done_ = true;
-                return;
-            }
-            if (Elem::width == 4) {
-                raw_ = wire::load_le32(p_);
-                p_ += 4;
-            } else if (Elem::width == 8) {
-                raw_ = wire::load_le64(p_);
-                p_ += 8;
-            } else if (wire::decode_varint(p_, end_, raw_) != errc::ok) {
-                done_ = true;  // not for a chunk that elements() checked
-            }
+            // called on a field that is not a checked chunk (a malformed
+            // element ends it; never one elements() checked).
+            done_ = p_ == end_ || wire::next_packed(p_, end_, Elem::width, raw_) != errc::ok;
         }
 
         const char* p_ = nullptr;
@@ -5097,20 +5091,7 @@ public:
 
     bool next(std::uint64_t& raw) noexcept {
         for (;;) {
-            if (p_ != end_) {
-                if (width_ == 0) {
-                    if (wire::decode_varint(p_, end_, raw) != errc::ok) return stop();
-                } else if (width_ == 4) {
-                    if (end_ - p_ < 4) return stop();
-                    raw = wire::load_le32(p_);
-                    p_ += 4;
-                } else {
-                    if (end_ - p_ < 8) return stop();
-                    raw = wire::load_le64(p_);
-                    p_ += 8;
-                }
-                return true;
-            }
+            if (p_ != end_) return wire::next_packed(p_, end_, width_, raw) == errc::ok || stop();
             if (number_ == 0) return false;
             wire::field f;
             if (!cursor_.next(f)) return stop();
@@ -7616,17 +7597,9 @@ void for_each_element(const schema::field_desc& fd, const wire::field& f, Each&&
     }
     const char* p = f.payload;
     const char* const e = f.payload + f.raw;
-    while (p != e) {
-        std::uint64_t v = 0;
-        if (fd.type == schema::type::float_) {
-            v = wire::load_le32(p);
-            p += 4;
-        } else if (fd.type == schema::type::double_) {
-            v = wire::load_le64(p);
-            p += 8;
-        } else if (wire::decode_varint(p, e, v) != errc::ok) {
-            return;
-        }
+    const unsigned width = fd.packed_width();
+    std::uint64_t v = 0;
+    while (p != e && wire::next_packed(p, e, width, v) == errc::ok) {
         if (fd.type == schema::type::enum_ && !fd.enum_type->find(static_cast<std::int32_t>(v))) continue;
         each(v);
     }

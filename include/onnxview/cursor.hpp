@@ -88,20 +88,9 @@ public:
                 return;
             }
             // A whole element left, whatever the chunk: elements() may be
-            // called on a field that is not a checked chunk.
-            if (end_ - p_ < static_cast<std::ptrdiff_t>(Elem::width == 0 ? 1 : Elem::width)) {
-                done_ = true;
-                return;
-            }
-            if (Elem::width == 4) {
-                raw_ = wire::load_le32(p_);
-                p_ += 4;
-            } else if (Elem::width == 8) {
-                raw_ = wire::load_le64(p_);
-                p_ += 8;
-            } else if (wire::decode_varint(p_, end_, raw_) != errc::ok) {
-                done_ = true;  // not for a chunk that elements() checked
-            }
+            // called on a field that is not a checked chunk (a malformed
+            // element ends it; never one elements() checked).
+            done_ = p_ == end_ || wire::next_packed(p_, end_, Elem::width, raw_) != errc::ok;
         }
 
         const char* p_ = nullptr;

@@ -67,20 +67,7 @@ public:
 
     bool next(std::uint64_t& raw) noexcept {
         for (;;) {
-            if (p_ != end_) {
-                if (width_ == 0) {
-                    if (wire::decode_varint(p_, end_, raw) != errc::ok) return stop();
-                } else if (width_ == 4) {
-                    if (end_ - p_ < 4) return stop();
-                    raw = wire::load_le32(p_);
-                    p_ += 4;
-                } else {
-                    if (end_ - p_ < 8) return stop();
-                    raw = wire::load_le64(p_);
-                    p_ += 8;
-                }
-                return true;
-            }
+            if (p_ != end_) return wire::next_packed(p_, end_, width_, raw) == errc::ok || stop();
             if (number_ == 0) return false;
             wire::field f;
             if (!cursor_.next(f)) return stop();

@@ -3,7 +3,7 @@
 // This layer knows nothing of ONNX. It turns a byte range into fields, and
 // fields into values, without copying and without allocating:
 //
-//   * decode_varint / decode_tag / load_le32 / load_le64 / decode_value:
+//   * decode_varint / decode_tag / load_le32 / load_le64 / next_packed / decode_value:
 //     primitives over a (const char*& p, const char* end) pair;
 //     varints_well_formed / check_varints / check_packed: a packed chunk checked.
 //   * field:   one decoded field (number, wire type, value or payload).
@@ -220,6 +220,20 @@ inline bool decode_short_tag(const char*& q, const char* end, std::uint32_t& ind
     index = (first & 0x7F) | 0x80;
     q += 2;
     return true;
+}
+
+// The next element of a packed run of `width`-byte elements (0: varints,
+// else 4 or 8) that has bytes left in [p, end), moving p past it: ok, or
+// truncated / varint_too_long with p left where it was. The one element
+// decoder of every packed reader (repeated, cursors' elements, tensor
+// entries, the printers).
+[[nodiscard]] inline errc next_packed(const char*& p, const char* end, unsigned width,
+                                      std::uint64_t& raw) noexcept {
+    if (width == 0) return decode_varint(p, end, raw);
+    if (end - p < static_cast<std::ptrdiff_t>(width)) return errc::truncated;
+    raw = width == 4 ? load_le32(p) : load_le64(p);
+    p += width;
+    return errc::ok;
 }
 
 // The value of a field of wire type W (varint, fixed64, length_delimited or

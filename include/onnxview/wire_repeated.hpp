@@ -110,19 +110,10 @@ public:
         bool at_end() const noexcept { return owner_ == nullptr; }
         void advance() noexcept {
             for (;;) {
-                if (p_ != packed_end_) {
+                if (p_ != packed_end_) {  // fixed-width chunks were checked to hold whole elements
                     std::uint64_t raw;
-                    if (Elem::width == 0) {
-                        const char* at = p_;
-                        const errc e = decode_varint(p_, packed_end_, raw);
-                        if (e != errc::ok) return fail(error(e, owner_->msg_.offset_of(at)));
-                    } else if (Elem::width == 4) {
-                        raw = load_le32(p_);
-                        p_ += 4;
-                    } else {
-                        raw = load_le64(p_);
-                        p_ += 8;
-                    }
+                    const errc e = next_packed(p_, packed_end_, Elem::width, raw);
+                    if (e != errc::ok) return fail(error(e, owner_->msg_.offset_of(p_)));
                     value_ = Elem::from(raw);
                     return;
                 }

@@ -66,17 +66,9 @@ void for_each_element(const schema::field_desc& fd, const wire::field& f, Each&&
     }
     const char* p = f.payload;
     const char* const e = f.payload + f.raw;
-    while (p != e) {
-        std::uint64_t v = 0;
-        if (fd.type == schema::type::float_) {
-            v = wire::load_le32(p);
-            p += 4;
-        } else if (fd.type == schema::type::double_) {
-            v = wire::load_le64(p);
-            p += 8;
-        } else if (wire::decode_varint(p, e, v) != errc::ok) {
-            return;
-        }
+    const unsigned width = fd.packed_width();
+    std::uint64_t v = 0;
+    while (p != e && wire::next_packed(p, e, width, v) == errc::ok) {
         if (fd.type == schema::type::enum_ && !fd.enum_type->find(static_cast<std::int32_t>(v))) continue;
         each(v);
     }
