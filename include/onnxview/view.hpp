@@ -207,37 +207,6 @@ union in_place {
     in_place() noexcept {}
 };
 
-// The length-delimited occurrences of one field in a scope, in wire order,
-// at most `count` of them (what indexing counted): what the message and
-// string ranges iterate. Builds its cursor only when there is one to find.
-class field_occurrences {
-public:
-    field_occurrences() noexcept = default;
-    // scope is read only when count != 0.
-    field_occurrences(const wire::message& scope, std::uint32_t number, std::uint32_t count) noexcept
-        : number_(number), remaining_(count) {
-        if (remaining_ != 0) ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(scope);
-    }
-    bool next(wire::field& f) noexcept {
-        if (remaining_ == 0) return false;
-        while (cursor_.v.next(f)) {
-            if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
-                --remaining_;
-                return true;
-            }
-        }
-        remaining_ = 0;  // the scope was validated when the parent was indexed
-        return false;
-    }
-    // The message a field returned by next() carries. Precondition: one was.
-    result<wire::message> child(const wire::field& f) const noexcept { return cursor_.v.child(f); }
-
-private:
-    in_place<wire::message::cursor> cursor_;  // built when count != 0
-    std::uint32_t number_ = 0;
-    std::uint32_t remaining_ = 0;
-};
-
 }  // namespace detail
 
 // A range over the views of a repeated message field, in wire order.
@@ -255,8 +224,12 @@ public:
     class iterator : public detail::input_iterator<iterator, View, const View&> {
     public:
         iterator() noexcept = default;
-        explicit iterator(const message_range& r) noexcept : occurrences_(r.scope_.v, r.number_, r.count_) {
-            advance();
+        explicit iterator(const message_range& r) noexcept
+            : number_(r.number_), remaining_(r.count_) {
+            if (remaining_ != 0) {  // an empty range builds no cursor
+                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
+                advance();
+            }
         }
         // Valid while the iterator is not at the end.
         const View& operator*() const noexcept {
@@ -272,12 +245,25 @@ public:
         friend detail::input_iterator<iterator, View, const View&>;
         bool at_end() const noexcept { return done_; }
         void advance() noexcept {
+            if (remaining_ == 0) {
+                done_ = true;
+                return;
+            }
             wire::field f;
-            done_ = !occurrences_.next(f);
-            if (!done_) ::new (static_cast<void*>(&current_.v)) View(occurrences_.child(f));
+            while (cursor_.v.next(f)) {
+                if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
+                    --remaining_;
+                    ::new (static_cast<void*>(&current_.v)) View(cursor_.v.child(f));
+                    done_ = false;
+                    return;
+                }
+            }
+            done_ = true;  // the scope was validated when the parent was indexed
         }
 
-        detail::field_occurrences occurrences_;
+        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
+        std::uint32_t number_ = 0;
+        std::uint32_t remaining_ = 0;
         bool done_ = true;
         // The current element, built in place by advance() and not before:
         // default-constructing a view (its counts zeroed) for every begin() and
@@ -316,8 +302,12 @@ public:
     class iterator : public detail::input_iterator<iterator, std::string_view> {
     public:
         iterator() noexcept = default;
-        explicit iterator(const string_range& r) noexcept : occurrences_(r.scope_.v, r.number_, r.count_) {
-            advance();
+        explicit iterator(const string_range& r) noexcept
+            : number_(r.number_), remaining_(r.count_) {
+            if (remaining_ != 0) {  // an empty range builds no cursor
+                ::new (static_cast<void*>(&cursor_.v)) wire::message::cursor(r.scope_.v);
+                advance();
+            }
         }
         std::string_view operator*() const noexcept {
             ONNXVIEW_ASSERT(!done_, "dereferencing an end iterator");
@@ -328,12 +318,25 @@ public:
         friend detail::input_iterator<iterator, std::string_view>;
         bool at_end() const noexcept { return done_; }
         void advance() noexcept {
+            if (remaining_ == 0) {
+                done_ = true;
+                return;
+            }
             wire::field f;
-            done_ = !occurrences_.next(f);
-            if (!done_) current_ = f.bytes();
+            while (cursor_.v.next(f)) {
+                if (f.number == number_ && f.type == wire::wire_type::length_delimited) {
+                    --remaining_;
+                    current_ = f.bytes();
+                    done_ = false;
+                    return;
+                }
+            }
+            done_ = true;
         }
 
-        detail::field_occurrences occurrences_;
+        detail::in_place<wire::message::cursor> cursor_;  // built when the range is not empty
+        std::uint32_t number_ = 0;
+        std::uint32_t remaining_ = 0;
         bool done_ = true;
         std::string_view current_;
     };
