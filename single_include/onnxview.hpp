@@ -1704,6 +1704,10 @@ struct message_layout {
     std::uint8_t index_of[max_indexed_number];
     tag_op op_of_tag[tag_table_size];
     std::uint8_t slot_of_tag[tag_table_size];
+    // The next member of a field's oneof, in a cycle through the members
+    // (the field itself when it is in no oneof): setting a member clears the
+    // others without a pass over every slot.
+    std::uint8_t oneof_next[N];
 };
 
 constexpr wire::wire_type encoding_of(slot_kind kind) noexcept {
@@ -1749,6 +1753,14 @@ constexpr message_layout<N> make_layout(const field_slot (&fields)[N]) {
     for (std::size_t i = 0; i < N; ++i) l.fields[i] = fields[i];
     for (std::uint32_t n = 0; n < max_indexed_number; ++n) l.index_of[n] = no_slot;
     for (std::size_t i = 0; i < N; ++i) l.index_of[fields[i].number] = static_cast<std::uint8_t>(i);
+    for (std::size_t i = 0; i < N; ++i) {
+        std::size_t next = i;
+        if (fields[i].oneof >= 0) {
+            do next = (next + 1) % N;
+            while (fields[next].oneof != fields[i].oneof);
+        }
+        l.oneof_next[i] = static_cast<std::uint8_t>(next);
+    }
     for (std::uint32_t tag = 0; tag < tag_table_size; ++tag) {
         const std::uint32_t number = tag >> 3;
         const std::uint8_t s = l.index_of[number];
@@ -1775,6 +1787,7 @@ struct layout_ref {
     const std::uint8_t* index_of;
     const tag_op* op_of_tag;
     const std::uint8_t* slot_of_tag;
+    const std::uint8_t* oneof_next;
 };
 error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
                     std::uint32_t* counts) noexcept;
@@ -2055,7 +2068,7 @@ protected:
 
     using field_scan = wire::field;
     static constexpr layout_ref layout_ = {Layout.fields, slot_count, Layout.index_of, Layout.op_of_tag,
-                                           Layout.slot_of_tag};
+                                           Layout.slot_of_tag, Layout.oneof_next};
     wire::message msg_;
     error err_;
     std::uint32_t counts_[slot_count] = {};
@@ -8245,6 +8258,11 @@ inline bool accepted(const field_slot& fs, const wire::field& f) noexcept {
     return v >= 0 && v <= fs.enum_max;
 }
 
+// Setting a oneof member clears the others (nothing for a field in no oneof).
+inline void clear_oneof(const layout_ref& layout, std::size_t i, std::uint32_t* counts) noexcept {
+    for (std::size_t j = layout.oneof_next[i]; j != i; j = layout.oneof_next[j]) counts[j] = 0;
+}
+
 // Applies one decoded field to the slots, with every rule of libprotobuf's
 // meaning (see accepted(); a oneof member clears the others).
 inline void index_field(const wire::field& f, const layout_ref& layout, slot* slots,
@@ -8266,10 +8284,7 @@ inline void index_field(const wire::field& f, const layout_ref& layout, slot* sl
     s.ptr = f.payload;
     s.raw = f.raw;
     ++counts[i];
-    if (fs.oneof >= 0) {  // setting a oneof member clears the others
-        for (std::size_t j = 0; j < layout.count; ++j)
-            if (j != i && layout.fields[j].oneof == fs.oneof) counts[j] = 0;
-    }
+    clear_oneof(layout, i, counts);
 }
 
 error index_merged(const wire::message& msg, const layout_ref& layout, slot* slots,
@@ -8317,10 +8332,21 @@ template <wire::wire_type W>
 inline bool quick_oneof(const char*& p, const char* q, const char* end, const layout_ref& layout,
                         std::uint8_t i, slot* slots, std::uint32_t* counts) noexcept {
     if (!quick_store<W>(p, q, end, slots[i], counts[i])) return false;
-    const std::int8_t oneof = layout.fields[i].oneof;  // setting a member clears the others
-    for (std::size_t j = 0; j < layout.count; ++j)
-        if (j != i && layout.fields[j].oneof == oneof) counts[j] = 0;
+    clear_oneof(layout, i, counts);
     return true;
+}
+
+// The tables of make_layout hold only tag_op values: no range check before
+// the switch's jump (two instructions per field of every message).
+[[noreturn]] inline void op_table_holds_no_other_value() noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_unreachable();
+#elif defined(_MSC_VER)
+    __assume(0);
+#else
+    for (;;) {
+    }
+#endif
 }
 
 // Decodes and indexes the field at p when it is an ordinary one (a tag below
@@ -8375,6 +8401,7 @@ inline bool index_quick(const char*& p, const char* end, const layout_ref& layou
             return true;
         }
         case tag_op::generic: break;
+        default: op_table_holds_no_other_value();
     }
     return false;
 }

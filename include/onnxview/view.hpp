@@ -84,6 +84,10 @@ struct message_layout {
     std::uint8_t index_of[max_indexed_number];
     tag_op op_of_tag[tag_table_size];
     std::uint8_t slot_of_tag[tag_table_size];
+    // The next member of a field's oneof, in a cycle through the members
+    // (the field itself when it is in no oneof): setting a member clears the
+    // others without a pass over every slot.
+    std::uint8_t oneof_next[N];
 };
 
 constexpr wire::wire_type encoding_of(slot_kind kind) noexcept {
@@ -129,6 +133,14 @@ constexpr message_layout<N> make_layout(const field_slot (&fields)[N]) {
     for (std::size_t i = 0; i < N; ++i) l.fields[i] = fields[i];
     for (std::uint32_t n = 0; n < max_indexed_number; ++n) l.index_of[n] = no_slot;
     for (std::size_t i = 0; i < N; ++i) l.index_of[fields[i].number] = static_cast<std::uint8_t>(i);
+    for (std::size_t i = 0; i < N; ++i) {
+        std::size_t next = i;
+        if (fields[i].oneof >= 0) {
+            do next = (next + 1) % N;
+            while (fields[next].oneof != fields[i].oneof);
+        }
+        l.oneof_next[i] = static_cast<std::uint8_t>(next);
+    }
     for (std::uint32_t tag = 0; tag < tag_table_size; ++tag) {
         const std::uint32_t number = tag >> 3;
         const std::uint8_t s = l.index_of[number];
@@ -155,6 +167,7 @@ struct layout_ref {
     const std::uint8_t* index_of;
     const tag_op* op_of_tag;
     const std::uint8_t* slot_of_tag;
+    const std::uint8_t* oneof_next;
 };
 error index_message(const wire::message& msg, const layout_ref& layout, slot* slots,
                     std::uint32_t* counts) noexcept;
@@ -435,7 +448,7 @@ protected:
 
     using field_scan = wire::field;
     static constexpr layout_ref layout_ = {Layout.fields, slot_count, Layout.index_of, Layout.op_of_tag,
-                                           Layout.slot_of_tag};
+                                           Layout.slot_of_tag, Layout.oneof_next};
     wire::message msg_;
     error err_;
     std::uint32_t counts_[slot_count] = {};
