@@ -122,13 +122,9 @@ inline bool quick_oneof(const char*& p, const char* q, const char* end, const la
 inline bool index_quick(const char*& p, const char* end, const layout_ref& layout, slot* slots,
                         std::uint32_t* counts) noexcept {
     using wt = wire::wire_type;
-    std::uint32_t tag = static_cast<std::uint8_t>(*p);
-    const char* q = p + 1;
-    if (tag >= 0x80) {  // numbers 16-31 take a second tag byte of 1
-        if (q == end || *q != 1) return false;
-        tag = (tag & 0x7F) | 0x80;
-        ++q;
-    }
+    const char* q = p;
+    std::uint32_t tag;
+    if (!wire::decode_short_tag(q, end, tag)) return false;
     const std::uint8_t i = layout.slot_of_tag[tag];
     switch (layout.op_of_tag[tag]) {
         case tag_op::skip_varint: return quick_skip<wt::varint>(p, q, end);
