@@ -421,7 +421,8 @@ int run_info(int argc, char** argv) {
     if (!m.has_graph()) {
         // Any protobuf message whose fields happen to fit parses as a
         // ModelProto (a TensorProto often does); without a graph it is none.
-        print_error("info", "'" + str(path) + "' is not an ONNX model: it has no graph");
+        print_error("info", "'" + str(path) + "' is not an ONNX model: it has no graph" +
+                                diagnosis_suffix(mf.bytes(), path));
         return exit_findings;
     }
     summary s;
