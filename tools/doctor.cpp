@@ -114,7 +114,7 @@ void print_text(const char* path, std::uint64_t size, const diagnosis& d, const 
         std::string title = "external " + q(kv.first);
         if (kv.second.file_size >= 0)
             title += std::string(" (") + n(static_cast<std::uint64_t>(kv.second.file_size)) + " bytes, " +
-                     (kv.second.read_into_memory ? "read into memory: under 64 KiB" : "mapped") + ")";
+                     (kv.second.read_into_memory ? "under 64 KiB: read into memory, spans point into that copy" : "mapped") + ")";
         else
             title += " (not readable)";
         text_group(o, title, kv.second);
