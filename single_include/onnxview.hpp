@@ -4522,7 +4522,7 @@ struct diagnosis {
     // git_lfs_pointer: the size the pointer names; gguf: the version;
     // safetensors: the header length; pickle: the protocol; coreml: the
     // specification version; tensor_proto: the data type; graph_proto: the
-    // node count; onnx_model: ir_version.
+    // node count; onnx_model and model_without_graph: ir_version.
     std::uint64_t number = 0;
     // Into the bytes: git_lfs_pointer: the oid ("sha256:..."); zip kinds: the
     // entry that decided; tar: the first entry; tf_graphdef: the first op;
@@ -12600,9 +12600,16 @@ diagnosis diagnose(const void* data, std::size_t size, const options& opts) noex
         return d;
     if (d.model_error.ok()) {
         d.kind = diagnosis_kind::model_without_graph;
-        line_builder(d).text("parses as an onnx.ModelProto but has no graph (ir_version ")
-            .number(ir_version)
-            .text("): not a usable model");
+        d.number = ir_version;
+        // Writers emit fields in number order, so a model cut just before its
+        // graph (field 7) keeps ir_version (field 1) and loses the rest.
+        if (ir_version != 0)
+            line_builder(d).text("parses as an onnx.ModelProto but has no graph (ir_version ")
+                .number(ir_version)
+                .text("): not a usable model, or a copy cut before its graph");
+        else
+            line_builder(d).text(
+                "parses as an onnx.ModelProto with neither ir_version nor graph: another protobuf message, not a model");
         return d;
     }
     if (zero_filled_tail(p, size, opts, d.model_error, d)) return d;

@@ -88,7 +88,7 @@ struct diagnosis {
     // git_lfs_pointer: the size the pointer names; gguf: the version;
     // safetensors: the header length; pickle: the protocol; coreml: the
     // specification version; tensor_proto: the data type; graph_proto: the
-    // node count; onnx_model: ir_version.
+    // node count; onnx_model and model_without_graph: ir_version.
     std::uint64_t number = 0;
     // Into the bytes: git_lfs_pointer: the oid ("sha256:..."); zip kinds: the
     // entry that decided; tar: the first entry; tf_graphdef: the first op;

@@ -288,7 +288,18 @@ TEST_CASE("other ONNX messages") {
     SECTION("ModelProto without a graph") {
         const diagnosis d = of(wire_builder().field_varint(1, 7).field_bytes(2, "exporter").str());
         CHECK(d.kind == diagnosis_kind::model_without_graph);
-        CHECK(std::string(d.line) == "parses as an onnx.ModelProto but has no graph (ir_version 7): not a usable model");
+        CHECK(std::string(d.line) ==
+              "parses as an onnx.ModelProto but has no graph (ir_version 7): not a usable model, or a copy cut before its graph");
+        CHECK(d.number == 7);
+    }
+    SECTION("a message that fits ModelProto's fields by chance") {
+        // SequenceProto { name: "s" elem_type: 1 tensor_values { dims: 1 } }: no ir_version, no graph.
+        const std::string seq =
+            wire_builder().field_bytes(1, "s").field_varint(2, 1).field_message(3, wire_builder().field_varint(1, 1)).str();
+        const diagnosis d = of(seq);
+        CHECK(d.kind == diagnosis_kind::model_without_graph);
+        CHECK(std::string(d.line) ==
+              "parses as an onnx.ModelProto with neither ir_version nor graph: another protobuf message, not a model");
     }
 }
 
