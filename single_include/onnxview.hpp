@@ -12850,7 +12850,8 @@ bool git_lfs_pointer(const unsigned char* p, std::size_t n, diagnosis& d) noexce
     for (std::size_t at = 0; at < s.size() && at < 1024;) {  // pointers are under 1024 bytes (spec)
         std::size_t eol = s.find('\n', at);
         if (eol == std::string_view::npos) eol = s.size();
-        const std::string_view line = s.substr(at, eol - at);
+        std::string_view line = s.substr(at, eol - at);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a checkout with CRLF line ends
         if (line.substr(0, 4) == "oid ") oid = line.substr(4);
         if (line.substr(0, 5) == "size ") {
             has_size = line.size() > 5;

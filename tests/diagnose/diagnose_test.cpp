@@ -100,6 +100,16 @@ TEST_CASE("Git LFS pointer") {
     CHECK(d.model_error.code == onnxview::errc::bad_wire_type);  // 'v' is field 14, wire type 6
 }
 
+TEST_CASE("Git LFS pointer with CRLF line ends, from the pre-release spec URL") {
+    const std::string pointer = "version https://hawser.github.com/spec/v1\r\noid sha256:ab\r\nsize 7\r\n";
+    const diagnosis d = of(pointer);
+    CHECK(d.kind == diagnosis_kind::git_lfs_pointer);
+    CHECK(d.detail == "sha256:ab");
+    CHECK(d.number == 7);
+    CHECK(std::string(d.line) ==
+          "a Git LFS pointer, not the model (oid 'sha256:ab', 7 bytes): fetch the file itself with `git lfs pull` in its repository");
+}
+
 TEST_CASE("text documents") {
     SECTION("HTML") {
         const diagnosis d = of("<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body></body></html>\n");
