@@ -7,6 +7,7 @@
 // onnx-data.proto (TensorProto, SequenceProto) under the same contract, and
 // the model once more with a small depth limit so that the limit's edges are
 // explored too. Each time a walk with cursors must reach verify()'s verdict.
+// diagnose() must call the bytes a valid model exactly when they are one.
 #include <cstddef>
 #include <cstdint>
 #include <complex>
@@ -19,6 +20,10 @@
 #include "model_walk.hpp"
 #include "onnxview/verify.hpp"
 
+#if __has_include("onnxview/diagnose.hpp")
+#include "onnxview/diagnose.hpp"
+#define ONNXVIEW_FUZZ_HAS_DIAGNOSE 1
+#endif
 #if __has_include("onnxview/tensor_data.hpp")
 #include "onnxview/tensor_data.hpp"
 #define ONNXVIEW_FUZZ_HAS_TENSOR_DATA 1
@@ -171,6 +176,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(!v.ok() || w.stats.first_error.ok());
         cursor_contract<model_view>("model", data, size, defaults, v);
     }
+#ifdef ONNXVIEW_FUZZ_HAS_DIAGNOSE
+    {
+        // diagnose(): any bytes; a valid model exactly when they verify as a
+        // ModelProto with a graph (no false positive, no false negative); a
+        // NUL-terminated line; a detail inside the bytes.
+        const diagnosis d = diagnose(data, size, defaults);
+        const bool model = verify(data, size, schema::msg_ModelProto, defaults).ok() &&
+                           parse_model(data, size, defaults).has_graph();
+        FUZZ_CHECK(d.healthy() == model);
+        FUZZ_CHECK(std::memchr(d.line, 0, sizeof d.line) != nullptr);
+        const char* begin = reinterpret_cast<const char*>(data);
+        FUZZ_CHECK(d.detail.empty() ||
+                   (d.detail.data() >= begin && d.detail.size() <= size &&
+                    static_cast<std::size_t>(d.detail.data() - begin) <= size - d.detail.size()));
+    }
+#endif
 #ifdef ONNXVIEW_FUZZ_HAS_CHECK
     {
         // The checker on the same bytes: no crash, no hang, and it reports the

@@ -4443,6 +4443,117 @@ result<std::uint64_t> parse_decimal(std::string_view text) noexcept;
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_DECIMAL_HPP
+// ---- include/onnxview/diagnose.hpp ----
+// onnxview/diagnose.hpp - what a file is when it is not an ONNX model.
+//
+// A parse error ("invalid wire type at byte 0") says the bytes are not a
+// ModelProto; it does not say why. Most such files are something else that
+// ended up under a .onnx name: a Git LFS pointer, a web page the download
+// saved, an archive to extract first, a model of another framework, another
+// ONNX message, or a model cut short by an interrupted copy. diagnose()
+// tells which, by content only (never by file name), in one line a person
+// can act on:
+//
+//   onnxview::diagnosis d = onnxview::diagnose(bytes.data(), bytes.size());
+//   if (!d.healthy()) std::puts(d.line);   // "a Git LFS pointer, not the model (...)"
+//
+// No false positives: bytes that verify as a ModelProto with a graph are
+// always `onnx_model`, whatever else they might look like; every other kind
+// is tried only after that. Signatures come from each format's own
+// specification (see the comments in src/diagnose/signatures.cpp).
+//
+// Cost: one verify() of the whole buffer as a ModelProto (linear in its
+// fields; payloads skipped), then, for bytes that fail, O(1) signature
+// checks, a bounded scan of the first 4 KiB for text, a walk of a zip's
+// central directory and, for other protobuf messages, one more verify().
+// Allocates nothing; the diagnosis holds its line and points into `data`
+// (detail), so it is valid while the bytes are.
+#ifndef ONNXVIEW_DIAGNOSE_HPP
+#define ONNXVIEW_DIAGNOSE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+// What the bytes are. Values are stable; new kinds are appended.
+enum class diagnosis_kind : std::uint8_t {
+    onnx_model,        // verifies as a ModelProto and has a graph
+    empty,             // 0 bytes
+    truncated,         // a ModelProto whose enclosing length runs past the end
+    zero_filled_tail,  // a ModelProto followed by, or cut off by, a run of zero bytes
+    tensor_proto,      // a valid onnx.TensorProto (a test input, a saved tensor)
+    graph_proto,       // a valid onnx.GraphProto
+    model_without_graph,  // parses as a ModelProto but has no graph
+    git_lfs_pointer,
+    html,
+    xml,
+    json,
+    text,              // other text (UTF-8 without control bytes)
+    gzip,
+    bzip2,
+    xz,
+    zstd,
+    seven_zip,
+    tar,
+    zip,               // any other zip archive
+    zip_onnx,          // a zip holding a .onnx file: tf2onnx's --large_model output
+    zip_pytorch,       // a torch.save() zip checkpoint (entries like archive/data.pkl)
+    zip_numpy,         // a NumPy .npz archive (.npy entries)
+    onnxruntime_ort,   // an ONNX Runtime .ort flatbuffer
+    tflite,
+    safetensors,
+    gguf,
+    numpy,
+    hdf5,
+    pytorch_pickle,    // a legacy (pre-1.6) torch.save() pickle
+    pickle,            // another Python pickle
+    tf_graphdef,       // a TensorFlow GraphDef (frozen .pb)
+    tf_saved_model,    // a TensorFlow SavedModel's saved_model.pb
+    coreml,            // a Core ML .mlmodel
+    malformed,         // none of the above: damaged bytes, or a format not listed here
+};
+
+// Short stable identifier, e.g. "git_lfs_pointer". Never null.
+const char* diagnosis_kind_name(diagnosis_kind k) noexcept;
+
+struct diagnosis {
+    diagnosis_kind kind = diagnosis_kind::malformed;
+    // Why the bytes are not a ModelProto with a graph: verify()'s error (ok
+    // when they verify but have no graph, and for onnx_model).
+    error model_error;
+    // truncated (and zero_filled_tail cut inside a field): the least size the
+    // enclosing length prefixes need; present is the buffer's size.
+    std::uint64_t expected_size = 0;
+    // zero_filled_tail: offset of the first byte of the trailing zero run.
+    std::uint64_t zero_tail_offset = 0;
+    // git_lfs_pointer: the size the pointer names; gguf: the version;
+    // safetensors: the header length; pickle: the protocol; coreml: the
+    // specification version; tensor_proto: the data type; graph_proto: the
+    // node count; onnx_model and model_without_graph: ir_version.
+    std::uint64_t number = 0;
+    // Into the bytes: git_lfs_pointer: the oid ("sha256:..."); zip kinds: the
+    // entry that decided; tar: the first entry; tf_graphdef: the first op;
+    // text kinds: the first line (at most 120 bytes).
+    std::string_view detail;
+    // One line for people, NUL-terminated, without a trailing newline. For
+    // tensor_proto and graph_proto it ends with the command that reads the
+    // file, FILE standing for its path.
+    char line[384] = {};
+
+    bool healthy() const noexcept { return kind == diagnosis_kind::onnx_model; }
+};
+
+// Classifies [data, data + size). `opts` gives the depth limit and schema
+// release of the verify() passes. Never fails: bytes of no known kind are
+// `malformed`, with the ModelProto error in model_error.
+diagnosis diagnose(const void* data, std::size_t size, const options& opts = {}) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_DIAGNOSE_HPP
 // ---- include/onnxview/file.hpp ----
 // onnxview/file.hpp - the bytes of a file: mapped, read, borrowed or supplied.
 //
@@ -6442,6 +6553,7 @@ error verify(const void* data, std::size_t size,
 //   tensor_data.hpp, data_types.hpp, sparse_data.hpp, float_formats.hpp
 //                                                   tensor payloads of every data type
 //   check.hpp                                       model validation (onnx.checker rules)
+//   diagnose.hpp                                    what a file that is not a model is
 //   text_format.hpp, json_format.hpp, field_path.hpp printers and error paths
 //   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp,
 //   metadata_reads.hpp
@@ -12192,6 +12304,865 @@ void checker::check_sparse(const sparse_tensor_view& s) {
 }  // namespace check_detail
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_CHECK
+// ---- src/diagnose/line.hpp ----
+// The one-line message of a diagnosis, written into its fixed buffer: no
+// allocation, cut (never overrun) when a detail is long.
+#ifndef ONNXVIEW_SRC_DIAGNOSE_LINE_HPP
+#define ONNXVIEW_SRC_DIAGNOSE_LINE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+namespace diagnosis_detail {
+
+class line_builder {
+public:
+    explicit line_builder(diagnosis& d) noexcept : out_(d.line) { out_[0] = '\0'; }
+
+    line_builder& text(std::string_view s) noexcept {
+        for (char c : s) put(c);
+        return *this;
+    }
+    line_builder& number(std::uint64_t v) noexcept {
+        char digits[20];
+        std::size_t n = 0;
+        do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
+        while (n > 0) put(digits[--n]);
+        return *this;
+    }
+    // `s` in single quotes for a terminal: printable ASCII as is, any other
+    // byte as '?' (the line is for reading, not for copying bytes back), and
+    // "..." after `max` bytes.
+    line_builder& quoted(std::string_view s, std::size_t max = 80) noexcept {
+        put('\'');
+        for (std::size_t i = 0; i < s.size() && i < max; ++i) {
+            const unsigned char c = static_cast<unsigned char>(s[i]);
+            put(c >= 0x20 && c < 0x7F ? static_cast<char>(c) : '?');
+        }
+        if (s.size() > max) text("...");
+        put('\'');
+        return *this;
+    }
+
+private:
+    void put(char c) noexcept {
+        if (used_ + 1 >= capacity) return;
+        out_[used_++] = c;
+        out_[used_] = '\0';
+    }
+
+    static constexpr std::size_t capacity = sizeof(diagnosis::line);
+    char* out_;
+    std::size_t used_ = 0;
+};
+
+// Recognizes the formats told apart by their first bytes (magic numbers,
+// text, archives): fills d (kind, detail, number, line) and returns true,
+// or returns false leaving d as it was. src/diagnose/signatures.cpp.
+bool recognize_signature(const unsigned char* p, std::size_t n, diagnosis& d) noexcept;
+
+// Recognizes protobuf messages of other frameworks (TensorFlow GraphDef and
+// SavedModel, Core ML). src/diagnose/foreign_protobuf.cpp.
+bool recognize_foreign_protobuf(const char* p, std::size_t n, diagnosis& d) noexcept;
+
+}  // namespace diagnosis_detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_DIAGNOSE_LINE_HPP
+// ---- src/diagnose/diagnose.cpp ----
+// diagnose(): the order of the questions, and the ONNX ones - is it a model,
+// another ONNX message, a model cut short or zero-filled.
+//
+// The order is what keeps false positives out: "is this a ModelProto with a
+// graph?" is asked first and decides alone; every other kind is a guess
+// about bytes already known not to be a usable model. Signatures come next
+// (they are exact); then other ONNX messages and other frameworks' protobuf
+// files, which must verify completely; a zero-filled tail or a truncation
+// only when nothing else fits, since any damaged model might look like one.
+
+
+namespace onnxview {
+
+const char* diagnosis_kind_name(diagnosis_kind k) noexcept {
+    switch (k) {
+        case diagnosis_kind::onnx_model: return "onnx_model";
+        case diagnosis_kind::empty: return "empty";
+        case diagnosis_kind::truncated: return "truncated";
+        case diagnosis_kind::zero_filled_tail: return "zero_filled_tail";
+        case diagnosis_kind::tensor_proto: return "tensor_proto";
+        case diagnosis_kind::graph_proto: return "graph_proto";
+        case diagnosis_kind::model_without_graph: return "model_without_graph";
+        case diagnosis_kind::git_lfs_pointer: return "git_lfs_pointer";
+        case diagnosis_kind::html: return "html";
+        case diagnosis_kind::xml: return "xml";
+        case diagnosis_kind::json: return "json";
+        case diagnosis_kind::text: return "text";
+        case diagnosis_kind::gzip: return "gzip";
+        case diagnosis_kind::bzip2: return "bzip2";
+        case diagnosis_kind::xz: return "xz";
+        case diagnosis_kind::zstd: return "zstd";
+        case diagnosis_kind::seven_zip: return "7z";
+        case diagnosis_kind::tar: return "tar";
+        case diagnosis_kind::zip: return "zip";
+        case diagnosis_kind::zip_onnx: return "zip_onnx";
+        case diagnosis_kind::zip_pytorch: return "zip_pytorch";
+        case diagnosis_kind::zip_numpy: return "zip_numpy";
+        case diagnosis_kind::onnxruntime_ort: return "onnxruntime_ort";
+        case diagnosis_kind::tflite: return "tflite";
+        case diagnosis_kind::safetensors: return "safetensors";
+        case diagnosis_kind::gguf: return "gguf";
+        case diagnosis_kind::numpy: return "numpy";
+        case diagnosis_kind::hdf5: return "hdf5";
+        case diagnosis_kind::pytorch_pickle: return "pytorch_pickle";
+        case diagnosis_kind::pickle: return "pickle";
+        case diagnosis_kind::tf_graphdef: return "tf_graphdef";
+        case diagnosis_kind::tf_saved_model: return "tf_saved_model";
+        case diagnosis_kind::coreml: return "coreml";
+        case diagnosis_kind::malformed: return "malformed";
+    }
+    return "malformed";
+}
+
+namespace diagnosis_detail {
+namespace {
+
+using wire::wire_type;
+
+bool is_model_with_graph(const char* p, std::size_t n, const options& opts, error& e,
+                         std::uint64_t& ir_version) noexcept {
+    e = verify(p, n, schema::msg_ModelProto, opts);
+    if (e) return false;
+    const model_view m = parse_model(p, n, opts);
+    ir_version = static_cast<std::uint64_t>(m.ir_version());
+    return m.ok() && m.has_graph();
+}
+
+// ---- other ONNX messages --------------------------------------------------
+
+bool tensor_proto(const char* p, std::size_t n, const options& opts, diagnosis& d) noexcept {
+    if (verify(p, n, schema::msg_TensorProto, opts)) return false;
+    const tensor_view t = parse_tensor(p, n, opts);
+    if (!t.ok() || !t.has_data_type() || find_data_type_info(t.data_type()) == nullptr) return false;
+    const result<storage_info> s = describe_storage(t);
+    // A payload that fits its dims is what tells a tensor from bytes that merely parse.
+    if (!s || (s->element_count > 0 && s->kind == storage_kind::none)) return false;
+    d.kind = diagnosis_kind::tensor_proto;
+    d.number = static_cast<std::uint64_t>(t.data_type());
+    d.detail = t.name();
+    line_builder l(d);
+    l.text("a valid onnx.TensorProto (");
+    if (t.has_name()) l.quoted(t.name(), 60).text(", ");
+    l.text(data_type_name(t.data_type())).text(" [");
+    bool first = true;
+    for (std::int64_t dim : t.dims()) {
+        if (!first) l.text(",");
+        first = false;
+        l.number(static_cast<std::uint64_t>(dim));
+    }
+    l.text("]), not a ModelProto: read it with `onnxview dump --type onnx.TensorProto FILE`");
+    return true;
+}
+
+bool is_operator_name(std::string_view s) noexcept {
+    if (s.empty() || s.size() > 128) return false;
+    for (char c : s)
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    return true;
+}
+
+bool graph_proto(const char* p, std::size_t n, const options& opts, diagnosis& d) noexcept {
+    if (verify(p, n, schema::msg_GraphProto, opts)) return false;
+    const graph_view g = parse_as<graph_view>(p, n, opts);
+    if (!g.ok()) return false;
+    std::uint64_t nodes = 0;
+    for (const node_view& node : g.node()) {
+        if (!is_operator_name(node.op_type())) return false;
+        ++nodes;
+    }
+    if (nodes == 0) return false;
+    d.kind = diagnosis_kind::graph_proto;
+    d.number = nodes;
+    d.detail = g.name();
+    line_builder l(d);
+    l.text("a valid onnx.GraphProto (");
+    if (g.has_name()) l.quoted(g.name(), 60).text(", ");
+    l.number(nodes).text(nodes == 1 ? " node" : " nodes");
+    l.text("), not a ModelProto: read it with `onnxview dump --type onnx.GraphProto FILE`");
+    return true;
+}
+
+// ---- a model cut short ----------------------------------------------------
+
+// ModelProto's own fields with the wire type each takes (onnx.proto):
+// ir_version 1, producer_name 2, producer_version 3, domain 4,
+// model_version 5, doc_string 6, graph 7, opset_import 8,
+// metadata_props 14, training_info 20, functions 25, configuration 26.
+bool is_model_field(std::uint32_t number, wire_type t) noexcept {
+    switch (number) {
+        case 1:
+        case 5: return t == wire_type::varint;
+        case 2: case 3: case 4: case 6: case 7: case 8: case 14: case 20: case 25: case 26:
+            return t == wire_type::length_delimited;
+        default: return false;
+    }
+}
+
+// When the top-level fields of a ModelProto are well formed up to one whose
+// length (or varint) runs past the end, the size that field needs. The
+// fields before it must be ModelProto fields and verify as one.
+bool truncation(const char* p, std::size_t n, const options& opts, std::uint64_t& expected) noexcept {
+    const char* q = p;
+    const char* end = p + n;
+    while (q != end) {
+        const char* tag = q;
+        std::uint32_t number = 0;
+        wire_type type = wire_type::varint;
+        const errc te = wire::decode_tag(q, end, number, type);
+        if (te == errc::truncated) {
+            expected = n + 1;
+            end = tag;
+            break;
+        }
+        if (te != errc::ok || !is_model_field(number, type)) return false;
+        std::uint64_t v = 0;
+        const errc ve = wire::decode_varint(q, end, v);
+        if (ve == errc::truncated) {
+            expected = n + 1;
+            end = tag;
+            break;
+        }
+        if (ve != errc::ok) return false;
+        if (type == wire_type::varint) continue;
+        const auto remaining = static_cast<std::uint64_t>(end - q);
+        if (v > remaining) {
+            const auto payload_at = static_cast<std::uint64_t>(q - p);
+            if (v > ~std::uint64_t(0) - payload_at) return false;
+            expected = payload_at + v;
+            end = tag;  // what comes before must be a well-formed ModelProto
+            break;
+        }
+        q += v;
+    }
+    if (end == p + n) return false;  // nothing ran past the end
+    return !verify(p, static_cast<std::size_t>(end - p), schema::msg_ModelProto, opts);
+}
+
+// Trailing zero bytes: a preallocated file the download never filled, or
+// padding after a complete model. At least 16 of them, and the parse must
+// fail inside them on a zero tag (field number 0), so a model whose last
+// tensor happens to end in zeros is never taken for one.
+bool zero_filled_tail(const char* p, std::size_t n, const options& opts, error e, diagnosis& d) noexcept {
+    std::size_t z = n;
+    while (z > 0 && p[z - 1] == 0) --z;
+    const std::size_t zeros = n - z;
+    if (zeros < 16 || e.code != errc::bad_field_number || e.offset < z || e.offset >= n) return false;
+    d.kind = diagnosis_kind::zero_filled_tail;
+    d.zero_tail_offset = z;
+    error prefix_error;
+    std::uint64_t ir_version = 0;
+    line_builder l(d);
+    if (is_model_with_graph(p, static_cast<std::size_t>(e.offset), opts, prefix_error, ir_version)) {
+        d.zero_tail_offset = e.offset;
+        l.text("zero-filled tail: ").number(n - e.offset).text(" zero bytes follow a complete model at byte ");
+        l.number(e.offset).text("; remove them (truncate -s ").number(e.offset).text(" FILE)");
+        return true;
+    }
+    l.text("zero-filled tail: the last ").number(zeros).text(" bytes (from byte ").number(z);
+    l.text(") are zeros; the file was allocated but never completely written (an interrupted download or copy)");
+    return true;
+}
+
+}  // namespace
+}  // namespace diagnosis_detail
+
+diagnosis diagnose(const void* data, std::size_t size, const options& opts) noexcept {
+    using namespace diagnosis_detail;
+    diagnosis d;
+    const char* p = static_cast<const char*>(data);
+    if (size == 0 || p == nullptr) {
+        d.kind = diagnosis_kind::empty;
+        line_builder(d).text("empty file (0 bytes): the download or copy wrote nothing");
+        return d;
+    }
+    std::uint64_t ir_version = 0;
+    if (is_model_with_graph(p, size, opts, d.model_error, ir_version)) {
+        d.kind = diagnosis_kind::onnx_model;
+        d.number = ir_version;
+        line_builder(d).text("a valid ONNX model (ir_version ").number(ir_version).text(")");
+        return d;
+    }
+    if (recognize_signature(reinterpret_cast<const unsigned char*>(p), size, d)) return d;
+    if (tensor_proto(p, size, opts, d) || graph_proto(p, size, opts, d) || recognize_foreign_protobuf(p, size, d))
+        return d;
+    if (d.model_error.ok()) {
+        d.kind = diagnosis_kind::model_without_graph;
+        d.number = ir_version;
+        // Writers emit fields in number order, so a model cut just before its
+        // graph (field 7) keeps ir_version (field 1) and loses the rest.
+        if (ir_version != 0)
+            line_builder(d).text("parses as an onnx.ModelProto but has no graph (ir_version ")
+                .number(ir_version)
+                .text("): not a usable model, or a copy cut before its graph");
+        else
+            line_builder(d).text(
+                "parses as an onnx.ModelProto with neither ir_version nor graph: another protobuf message, not a model");
+        return d;
+    }
+    if (zero_filled_tail(p, size, opts, d.model_error, d)) return d;
+    // verify() calls a top-level length past the end length_out_of_bounds;
+    // truncation() tells it from a nested length past its parent's end.
+    const errc code = d.model_error.code;
+    if ((code == errc::truncated || code == errc::length_out_of_bounds) && truncation(p, size, opts, d.expected_size)) {
+        d.kind = diagnosis_kind::truncated;
+        line_builder(d).text("truncated: at least ")
+            .number(d.expected_size)
+            .text(" bytes expected, ")
+            .number(size)
+            .text(" present; the download or copy was interrupted");
+        return d;
+    }
+    d.kind = diagnosis_kind::malformed;
+    line_builder(d).text("not a format onnxview recognizes, and not a well-formed ONNX model: the bytes are damaged");
+    return d;
+}
+
+}  // namespace onnxview
+// ---- src/diagnose/foreign_protobuf.cpp ----
+// Protobuf files of other frameworks, recognized by the shape of their
+// top-level fields (no magic number: a protobuf file has none). The field
+// numbers are those of each framework's .proto:
+//   TensorFlow GraphDef   tensorflow/core/framework/graph.proto: node = 1 (NodeDef),
+//                         library = 2, version = 3, versions = 4; NodeDef
+//                         (node_def.proto): name = 1, op = 2, input = 3, device = 4,
+//                         attr = 5, experimental_debug_info = 6, experimental_type = 7
+//   TensorFlow SavedModel tensorflow/core/protobuf/saved_model.proto:
+//                         saved_model_schema_version = 1, meta_graphs = 2
+//                         (MetaGraphDef, meta_graph.proto: meta_info_def = 1,
+//                         graph_def = 2, saver_def = 3, collection_def = 4,
+//                         signature_def = 5, asset_file_def = 6, object_graph_def = 7)
+//   Core ML               coremltools mlmodel/format/Model.proto: specificationVersion
+//                         = 1, description = 2, isUpdatable = 10, the model type a
+//                         oneof of fields 200 (pipelineClassifier) and up
+// Each parses as some ModelProto (unknown fields are skipped, and field 1 is
+// ir_version for Core ML and SavedModel), so they are told apart here, after
+// the bytes are known not to be an ONNX model with a graph.
+
+namespace onnxview {
+namespace diagnosis_detail {
+namespace {
+
+using wire::wire_type;
+
+bool is_identifier(std::string_view s) noexcept {
+    if (s.empty() || s.size() > 128) return false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+        if (!letter && !(i > 0 && c >= '0' && c <= '9')) return false;
+    }
+    return true;
+}
+
+wire::message root(const char* p, std::size_t n) noexcept { return wire::message::root(p, n); }
+
+wire::message nested(const wire::message& parent, const wire::field& f) noexcept {
+    return wire::message(parent.base(), f.payload, f.payload + f.raw, 0);
+}
+
+// A NodeDef: only its own fields, a name and an operator that is an
+// identifier. Sets `op` to the operator.
+bool tf_node(const wire::message& m, std::string_view& op) noexcept {
+    bool has_name = false;
+    op = {};
+    wire::field f;
+    auto c = m.fields();
+    while (c.next(f)) {
+        if (f.number < 1 || f.number > 7 || f.type != wire_type::length_delimited) return false;
+        if (f.number == 1) has_name = true;
+        if (f.number == 2) op = f.bytes();
+    }
+    return c.err().ok() && has_name && is_identifier(op);
+}
+
+bool tf_graphdef(const wire::message& m, std::string_view& first_op, std::uint64_t& nodes) noexcept {
+    nodes = 0;
+    wire::field f;
+    auto c = m.fields();
+    while (c.next(f)) {
+        if (f.number == 3 ? f.type != wire_type::varint
+                          : f.number < 1 || f.number > 4 || f.type != wire_type::length_delimited)
+            return false;
+        if (f.number != 1) continue;
+        std::string_view op;
+        if (!tf_node(nested(m, f), op)) return false;
+        if (nodes++ == 0) first_op = op;
+    }
+    return c.err().ok() && nodes > 0;
+}
+
+bool tf_saved_model(const wire::message& m) noexcept {
+    bool has_graph_def = false, has_meta_graph = false;
+    wire::field f;
+    auto c = m.fields();
+    while (c.next(f)) {
+        if (f.number == 1 && f.type == wire_type::varint) continue;
+        if (f.number != 2 || f.type != wire_type::length_delimited) return false;
+        has_meta_graph = true;
+        const wire::message meta = nested(m, f);
+        wire::field g;
+        auto mc = meta.fields();
+        while (mc.next(g)) {
+            if (g.number < 1 || g.number > 7 || g.type != wire_type::length_delimited) return false;
+            if (g.number == 2) {
+                std::string_view op;
+                std::uint64_t nodes = 0;
+                const wire::message graph = nested(meta, g);
+                // An empty GraphDef is a GraphDef too.
+                if (!graph.empty() && !tf_graphdef(graph, op, nodes)) return false;
+                has_graph_def = true;
+            }
+        }
+        if (mc.err()) return false;
+    }
+    return c.err().ok() && has_meta_graph && has_graph_def;
+}
+
+bool coreml(const wire::message& m, std::uint64_t& version) noexcept {
+    bool has_version = false, has_type = false;
+    wire::field f;
+    auto c = m.fields();
+    while (c.next(f)) {
+        if (f.number == 1 && f.type == wire_type::varint) {
+            version = f.raw;
+            has_version = f.raw >= 1 && f.raw <= 100;
+        } else if (f.number == 10 && f.type == wire_type::varint) {
+            continue;
+        } else if (f.number == 2 && f.type == wire_type::length_delimited) {
+            continue;
+        } else if (f.number >= 200 && f.number < 4000 && f.type == wire_type::length_delimited) {
+            has_type = true;
+        } else {
+            return false;
+        }
+    }
+    return c.err().ok() && has_version && has_type;
+}
+
+}  // namespace
+
+bool recognize_foreign_protobuf(const char* p, std::size_t n, diagnosis& d) noexcept {
+    const wire::message m = root(p, n);
+    std::string_view op;
+    std::uint64_t count = 0;
+    if (tf_saved_model(m)) {
+        d.kind = diagnosis_kind::tf_saved_model;
+        line_builder(d).text(
+            "a TensorFlow SavedModel (saved_model.pb), not ONNX: convert its directory with tf2onnx (--saved-model)");
+        return true;
+    }
+    if (tf_graphdef(m, op, count)) {
+        d.kind = diagnosis_kind::tf_graphdef;
+        d.detail = op;
+        d.number = count;
+        line_builder(d)
+            .text("a TensorFlow GraphDef (frozen .pb, ")
+            .number(count)
+            .text(count == 1 ? " node, first op " : " nodes, first op ")
+            .quoted(op)
+            .text("), not ONNX: convert it with tf2onnx (--graphdef)");
+        return true;
+    }
+    if (coreml(m, count)) {
+        d.kind = diagnosis_kind::coreml;
+        d.number = count;
+        line_builder(d)
+            .text("a Core ML model (.mlmodel, specification version ")
+            .number(count)
+            .text("), not ONNX: convert the original model with onnxmltools or the exporter of its framework");
+        return true;
+    }
+    return false;
+}
+
+}  // namespace diagnosis_detail
+}  // namespace onnxview
+// ---- src/diagnose/signatures.cpp ----
+// Formats told apart by their first bytes. Each magic number is the one its
+// format's specification gives:
+//   Git LFS pointer  git-lfs docs/spec.md: "version https://git-lfs.github.com/spec/v1",
+//                    then "oid sha256:<hex>" and "size <n>" lines (the pre-release
+//                    "https://hawser.github.com/spec/v1" is accepted too)
+//   gzip             RFC 1952 2.3.1: ID1 ID2 = 1f 8b
+//   bzip2            "BZh" and the block size '1'..'9' (bzip2 file format)
+//   xz               The .xz File Format 2.1.1.1: fd 37 7a 58 5a 00
+//   zstd             RFC 8878 3.1.1: magic 0xFD2FB528, little-endian
+//   7z               7-Zip 7zFormat.txt: '7' 'z' bc af 27 1c
+//   zip              PKWARE APPNOTE.TXT 4.3.7 / 4.3.12 / 4.3.16: local header
+//                    PK\3\4, central directory PK\1\2, end of central directory PK\5\6
+//   tar              POSIX.1 ustar header: "ustar" at offset 257
+//   ORT              onnxruntime/core/flatbuffers/schema/ort.fbs: file_identifier "ORTM"
+//   TensorFlow Lite  tensorflow/lite/schema/schema.fbs: file_identifier "TFL3"
+//                    (a flatbuffer's identifier sits at offset 4, after the root offset)
+//   safetensors      safetensors README "Format": u64 little-endian header size N,
+//                    then N bytes of JSON starting with '{'
+//   GGUF             ggml docs/gguf.md: "GGUF", then a u32 version
+//   NumPy .npy       numpy.lib.format: "\x93NUMPY", major and minor version bytes
+//   HDF5             HDF5 File Format Specification, superblock: \x89 "HDF" \r \n \x1a \n
+//   pickle           PEP 307: PROTO opcode 0x80 and the protocol (2..5); STOP '.' last
+//   legacy torch.save  torch/serialization.py: protocol 2, then MAGIC_NUMBER
+//                    0x1950a86a20f9469cfc6c as a LONG1 (8a 0a and 10 bytes little-endian)
+#include <cstring>
+
+
+namespace onnxview {
+namespace diagnosis_detail {
+namespace {
+
+bool starts_with(const unsigned char* p, std::size_t n, const char* magic, std::size_t len) noexcept {
+    return n >= len && std::memcmp(p, magic, len) == 0;
+}
+
+std::uint32_t le16(const unsigned char* p) noexcept { return p[0] | static_cast<std::uint32_t>(p[1]) << 8; }
+std::uint32_t le32(const unsigned char* p) noexcept { return le16(p) | le16(p + 2) << 16; }
+std::uint64_t le64(const unsigned char* p) noexcept { return le32(p) | static_cast<std::uint64_t>(le32(p + 4)) << 32; }
+
+std::string_view view(const unsigned char* p, std::size_t n) noexcept {
+    return std::string_view(reinterpret_cast<const char*>(p), n);
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) noexcept {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// ---- Git LFS pointer ------------------------------------------------------
+
+bool git_lfs_pointer(const unsigned char* p, std::size_t n, diagnosis& d) noexcept {
+    const std::string_view s = view(p, n);
+    if (s.substr(0, 32) != "version https://git-lfs.github.c" && s.substr(0, 31) != "version https://hawser.github.c")
+        return false;
+    std::string_view oid;
+    std::uint64_t size = 0;
+    bool has_size = false;
+    for (std::size_t at = 0; at < s.size() && at < 1024;) {  // pointers are under 1024 bytes (spec)
+        std::size_t eol = s.find('\n', at);
+        if (eol == std::string_view::npos) eol = s.size();
+        std::string_view line = s.substr(at, eol - at);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a checkout with CRLF line ends
+        if (line.substr(0, 4) == "oid ") oid = line.substr(4);
+        if (line.substr(0, 5) == "size ") {
+            has_size = line.size() > 5;
+            for (char c : line.substr(5)) {
+                if (c < '0' || c > '9' || size > (~std::uint64_t(0) - 9) / 10) {
+                    has_size = false;
+                    break;
+                }
+                size = size * 10 + static_cast<unsigned>(c - '0');
+            }
+        }
+        at = eol + 1;
+    }
+    d.kind = diagnosis_kind::git_lfs_pointer;
+    d.detail = oid;
+    d.number = has_size ? size : 0;
+    line_builder l(d);
+    l.text("a Git LFS pointer, not the model (");
+    if (!oid.empty()) l.text("oid ").quoted(oid, 80).text(", ");
+    if (has_size) l.number(size).text(" bytes");
+    else l.text("size not given");
+    l.text("): fetch the file itself with `git lfs pull` in its repository");
+    return true;
+}
+
+// ---- text: HTML, XML, JSON, anything else ---------------------------------
+
+// Length of the valid UTF-8 sequence at p[i] (i < n), 0 when invalid. A
+// sequence cut by the end of the scanned prefix counts as valid.
+std::size_t utf8_length(const unsigned char* p, std::size_t i, std::size_t n) noexcept {
+    const unsigned c = p[i];
+    std::size_t len;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4;
+    else return 0;
+    for (std::size_t k = 1; k < len; ++k) {
+        if (i + k >= n) return n - i;
+        if ((p[i + k] & 0xC0) != 0x80) return 0;
+    }
+    return len;
+}
+
+// True when the first 4 KiB are UTF-8 without control bytes other than
+// tab, line feed, form feed and carriage return.
+bool looks_like_text(const unsigned char* p, std::size_t n) noexcept {
+    const std::size_t scan = n < 4096 ? n : 4096;
+    for (std::size_t i = 0; i < scan;) {
+        const unsigned c = p[i];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') return false;
+        if (c == 0x7F) return false;
+        const std::size_t len = utf8_length(p, i, scan);
+        if (len == 0) return false;
+        i += len;
+    }
+    return true;
+}
+
+char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Case-insensitive search of `needle` (lower case) in the first `limit` bytes.
+std::size_t find_nocase(std::string_view s, std::string_view needle, std::size_t limit) noexcept {
+    if (s.size() > limit) s = s.substr(0, limit);
+    for (std::size_t i = 0; i + needle.size() <= s.size(); ++i) {
+        std::size_t k = 0;
+        while (k < needle.size() && lower(s[i + k]) == needle[k]) ++k;
+        if (k == needle.size()) return i;
+    }
+    return std::string_view::npos;
+}
+
+// The first non-blank line, without the line break, at most 120 bytes.
+std::string_view first_line(std::string_view s) noexcept {
+    std::size_t b = 0;
+    while (b < s.size() && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n' || s[b] == '\f')) ++b;
+    s = s.substr(b);
+    std::size_t e = 0;
+    while (e < s.size() && e < 120 && s[e] != '\n' && s[e] != '\r') ++e;
+    return s.substr(0, e);
+}
+
+bool text_document(const unsigned char* p, std::size_t n, diagnosis& d) noexcept {
+    if (!looks_like_text(p, n)) return false;
+    std::string_view s = view(p, n);
+    if (s.substr(0, 3) == "\xEF\xBB\xBF") s = s.substr(3);  // a UTF-8 byte order mark
+    const std::string_view first = first_line(s);
+    d.detail = first;
+    const char lead = first.empty() ? '\0' : first[0];
+    line_builder l(d);
+    if (lead == '<' && (find_nocase(s, "<html", 4096) != std::string_view::npos ||
+                        find_nocase(s, "<!doctype html", 4096) != std::string_view::npos)) {
+        d.kind = diagnosis_kind::html;
+        l.text("an HTML page, not a model: the download saved a web page (an error or sign-in page, "
+               "or a page link such as Hugging Face's /blob/ instead of /resolve/)");
+        const std::size_t t = find_nocase(s, "<title>", 4096);
+        if (t != std::string_view::npos) {
+            const std::string_view rest = s.substr(t + 7);
+            const std::size_t end = find_nocase(rest, "</title>", 512);
+            if (end != std::string_view::npos && end > 0) l.text("; title ").quoted(rest.substr(0, end), 80);
+        }
+        return true;
+    }
+    if (lead == '<') {
+        d.kind = diagnosis_kind::xml;
+        l.text("an XML document, not a model: likely a server's error response to the download");
+        const std::size_t c = s.find("<Code>");
+        if (c != std::string_view::npos && c < 4096) {
+            const std::string_view rest = s.substr(c + 6);
+            const std::size_t end = rest.find("</Code>");
+            if (end != std::string_view::npos && end > 0 && end < 80) l.text(", code ").quoted(rest.substr(0, end));
+        }
+        return true;
+    }
+    if (lead == '{' || lead == '[') {
+        d.kind = diagnosis_kind::json;
+        l.text("JSON text, not a model (a server's response or a configuration file): ").quoted(first, 100);
+        return true;
+    }
+    d.kind = diagnosis_kind::text;
+    l.text("text, not a model; it begins ").quoted(first, 100);
+    return true;
+}
+
+// ---- archives -------------------------------------------------------------
+
+// What one zip entry name says about the archive: 3 .onnx, 2 a torch.save
+// pickle, 1 a .npy array, 0 nothing.
+int zip_entry_rank(std::string_view name) noexcept {
+    if (ends_with(name, ".onnx")) return 3;
+    if (name == "data.pkl" || ends_with(name, "/data.pkl")) return 2;
+    if (ends_with(name, ".npy")) return 1;
+    return 0;
+}
+
+struct zip_entries {
+    std::string_view first;
+    std::string_view best;  // the entry of the highest rank
+    int best_rank = 0;
+    bool all_npy = true;
+    std::uint64_t count = 0;
+
+    void add(std::string_view name) noexcept {
+        if (count++ == 0) first = name;
+        const int r = zip_entry_rank(name);
+        if (r > best_rank || (r > 0 && best.empty())) best_rank = r, best = name;
+        if (r != 1 && !ends_with(name, "/")) all_npy = false;
+    }
+};
+
+// Entry names from the central directory (found from the end of central
+// directory record in the last 64 KiB + 22 bytes); false when there is none
+// to read (a cut file, ZIP64 offsets).
+bool zip_central_directory(const unsigned char* p, std::size_t n, zip_entries& z) noexcept {
+    if (n < 22) return false;
+    const std::size_t lowest = n - 22 > 65535 ? n - 22 - 65535 : 0;
+    for (std::size_t at = n - 22 + 1; at-- > lowest;) {
+        if (!starts_with(p + at, n - at, "PK\x05\x06", 4)) continue;
+        const std::uint32_t entries = le16(p + at + 10);
+        std::uint64_t dir = le32(p + at + 16);
+        if (dir >= at) return false;
+        for (std::uint32_t i = 0; i < entries && i < 4096; ++i) {
+            if (at - dir < 46 || !starts_with(p + dir, n - dir, "PK\x01\x02", 4)) break;
+            const std::uint32_t name_len = le16(p + dir + 28);
+            const std::uint64_t next = dir + 46 + name_len + le16(p + dir + 30) + le16(p + dir + 32);
+            if (next > at) break;
+            z.add(view(p + dir + 46, name_len));
+            dir = next;
+        }
+        return z.count > 0;
+    }
+    return false;
+}
+
+// Entry names from the local headers, while their sizes are known.
+void zip_local_headers(const unsigned char* p, std::size_t n, zip_entries& z) noexcept {
+    std::uint64_t at = 0;
+    for (int i = 0; i < 4096 && n - at >= 30 && starts_with(p + at, n - at, "PK\x03\x04", 4); ++i) {
+        const std::uint32_t flags = le16(p + at + 6);
+        const std::uint64_t compressed = le32(p + at + 18);
+        const std::uint32_t name_len = le16(p + at + 26);
+        const std::uint32_t extra_len = le16(p + at + 28);
+        if (n - at - 30 < name_len) break;
+        z.add(view(p + at + 30, name_len));
+        if ((flags & 8) != 0 || compressed == 0xFFFFFFFFu) break;  // size in a data descriptor, or ZIP64
+        const std::uint64_t next = at + 30 + name_len + extra_len + compressed;
+        if (next > n) break;
+        at = next;
+    }
+}
+
+bool zip_archive(const unsigned char* p, std::size_t n, diagnosis& d) noexcept {
+    if (!starts_with(p, n, "PK\x03\x04", 4) && !starts_with(p, n, "PK\x05\x06", 4) &&
+        !starts_with(p, n, "PK\x07\x08", 4))
+        return false;
+    zip_entries z;
+    if (!zip_central_directory(p, n, z)) zip_local_headers(p, n, z);
+    line_builder l(d);
+    if (z.best_rank == 3) {
+        d.kind = diagnosis_kind::zip_onnx;
+        d.detail = z.best;
+        l.text("a zip archive holding ").quoted(z.best).text(
+            " (the tf2onnx --large_model format): unzip it and open that .onnx; its weights are the files beside it");
+    } else if (z.best_rank == 2) {
+        d.kind = diagnosis_kind::zip_pytorch;
+        d.detail = z.best;
+        l.text("a PyTorch checkpoint (torch.save zip, ").quoted(z.best).text(
+            "), not ONNX: export the model with torch.onnx.export");
+    } else if (z.best_rank == 1 && z.all_npy) {
+        d.kind = diagnosis_kind::zip_numpy;
+        d.detail = z.best;
+        l.text("a NumPy .npz archive (").quoted(z.best).text("), not a model");
+    } else {
+        d.kind = diagnosis_kind::zip;
+        d.detail = z.first;
+        l.text("a zip archive");
+        if (z.count > 0) l.text(" (first entry ").quoted(z.first).text(")");
+        l.text(", not a model: extract it first (unzip)");
+    }
+    d.number = z.count;
+    return true;
+}
+
+bool tar_archive(const unsigned char* p, std::size_t n, diagnosis& d) noexcept {
+    if (n < 512 || std::memcmp(p + 257, "ustar", 5) != 0) return false;
+    std::size_t len = 0;
+    while (len < 100 && p[len] != 0) ++len;
+    d.kind = diagnosis_kind::tar;
+    d.detail = view(p, len);
+    line_builder l(d);
+    l.text("a tar archive (first entry ").quoted(d.detail).text("), not a model: extract it first (tar -xf)");
+    return true;
+}
+
+bool compressed(const unsigned char* p, std::size_t n, diagnosis& d) noexcept {
+    line_builder l(d);
+    if (starts_with(p, n, "\x1f\x8b", 2)) {
+        d.kind = diagnosis_kind::gzip;
+        l.text("gzip-compressed data, not a model: decompress it first (gunzip)");
+    } else if (n >= 4 && starts_with(p, n, "BZh", 3) && p[3] >= '1' && p[3] <= '9') {
+        d.kind = diagnosis_kind::bzip2;
+        l.text("bzip2-compressed data, not a model: decompress it first (bunzip2)");
+    } else if (starts_with(p, n, "\xfd" "7zXZ\x00", 6)) {
+        d.kind = diagnosis_kind::xz;
+        l.text("xz-compressed data, not a model: decompress it first (unxz)");
+    } else if (starts_with(p, n, "\x28\xb5\x2f\xfd", 4)) {
+        d.kind = diagnosis_kind::zstd;
+        l.text("zstd-compressed data, not a model: decompress it first (unzstd)");
+    } else if (starts_with(p, n, "7z\xbc\xaf\x27\x1c", 6)) {
+        d.kind = diagnosis_kind::seven_zip;
+        l.text("a 7z archive, not a model: extract it first (7z x)");
+    } else {
+        d.line[0] = '\0';
+        return false;
+    }
+    return true;
+}
+
+// ---- models of other formats ----------------------------------------------
+
+bool other_model(const unsigned char* p, std::size_t n, diagnosis& d) noexcept {
+    line_builder l(d);
+    if (n >= 8 && std::memcmp(p + 4, "ORTM", 4) == 0) {
+        d.kind = diagnosis_kind::onnxruntime_ort;
+        l.text("an ONNX Runtime .ort model (flatbuffer 'ORTM'), not a protobuf ONNX model: "
+               "load it with ONNX Runtime, or use the .onnx it was converted from");
+    } else if (n >= 8 && std::memcmp(p + 4, "TFL3", 4) == 0) {
+        d.kind = diagnosis_kind::tflite;
+        l.text("a TensorFlow Lite model (flatbuffer 'TFL3'), not ONNX: convert it with tf2onnx (--tflite)");
+    } else if (starts_with(p, n, "GGUF", 4) && n >= 8) {
+        d.kind = diagnosis_kind::gguf;
+        d.number = le32(p + 4);
+        l.text("a GGUF model (llama.cpp/ggml) version ").number(d.number).text(", not ONNX");
+    } else if (starts_with(p, n, "\x93NUMPY", 6) && n >= 8) {
+        d.kind = diagnosis_kind::numpy;
+        d.number = p[6];
+        l.text("a NumPy .npy array (format ").number(p[6]).text(".").number(p[7]).text("), not a model");
+    } else if (starts_with(p, n, "\x89HDF\r\n\x1a\n", 8)) {
+        d.kind = diagnosis_kind::hdf5;
+        l.text("an HDF5 file (a Keras .h5 model or weights?), not ONNX: convert the Keras model with tf2onnx");
+    } else if (n >= 10 && le64(p) >= 2 && le64(p) <= n - 8 && p[8] == '{') {
+        d.kind = diagnosis_kind::safetensors;
+        d.number = le64(p);
+        l.text("a safetensors file (").number(d.number).text(
+            "-byte header): weights without a graph, not ONNX; export the model to ONNX (e.g. optimum-cli export onnx)");
+    } else if (starts_with(p, n, "\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 14)) {
+        d.kind = diagnosis_kind::pytorch_pickle;
+        d.number = 2;
+        l.text("a PyTorch checkpoint (legacy torch.save pickle), not ONNX: export the model with torch.onnx.export");
+    } else if (n >= 3 && p[0] == 0x80 && p[1] >= 2 && p[1] <= 5 && p[n - 1] == '.') {
+        d.kind = diagnosis_kind::pickle;
+        d.number = p[1];
+        l.text("a Python pickle (protocol ").number(p[1]).text(
+            "; a PyTorch or scikit-learn file?), not ONNX: export the model to ONNX");
+    } else {
+        d.line[0] = '\0';
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool recognize_signature(const unsigned char* p, std::size_t n, diagnosis& d) noexcept {
+    // Binary signatures first: a text scan of them would fail anyway, and a
+    // Git LFS pointer is text that must not be called "text".
+    return compressed(p, n, d) || zip_archive(p, n, d) || tar_archive(p, n, d) || other_model(p, n, d) ||
+           git_lfs_pointer(p, n, d) || text_document(p, n, d);
+}
+
+}  // namespace diagnosis_detail
+}  // namespace onnxview
 
 #endif  // ONNXVIEW_IMPLEMENTATION_DONE
 #endif  // ONNXVIEW_IMPLEMENTATION

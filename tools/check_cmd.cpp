@@ -121,7 +121,8 @@ int run_check(int argc, char** argv) {
     }
     if (!r.ok()) {
         print_error("check", "'" + std::string(path) + "' is not a valid ONNX model (" +
-                                 std::to_string(r.errors) + (r.errors == 1 ? " error)" : " errors)"));
+                                 std::to_string(r.errors) + (r.errors == 1 ? " error)" : " errors)") +
+                                 diagnosis_suffix(mf.bytes(), path));
         return exit_findings;
     }
     return exit_ok;

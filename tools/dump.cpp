@@ -73,7 +73,8 @@ int run_dump(int argc, char** argv) {
     if (e) {
         std::fflush(stdout);
         print_error("dump", "'" + std::string(path) + "' is not a valid " + type + ": " +
-                                describe(e, bytes.data(), bytes.size(), *root));
+                                describe(e, bytes.data(), bytes.size(), *root) +
+                                (root == &onnxview::schema::msg_ModelProto ? diagnosis_suffix(bytes, path) : ""));
         return exit_findings;
     }
     if (std::fflush(stdout) != 0) {

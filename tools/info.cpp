@@ -20,6 +20,7 @@
 #include "onnxview/tensor_data.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "tensor_census.hpp"
 
 namespace onnxview_cli {
 namespace {
@@ -38,8 +39,10 @@ command_line make_command_line(arguments& a) {
             "Summarizes an ONNX model without reading its weights: IR version, producer,\n"
             "opset imports, graph inputs and outputs (element types, shapes, symbolic\n"
             "dimensions by name), node counts by operator and domain, subgraphs,\n"
-            "initializers by data type, external data files, model-local functions and\n"
-            "metadata. The file is memory-mapped; tensor payloads are skipped.\n",
+            "initializers by data type, parameters and bytes wherever they are stored\n"
+            "(initializers, Constant nodes, tensor attributes) by data type, external data\n"
+            "files, model-local functions and metadata. The file is memory-mapped; tensor\n"
+            "payloads are skipped.\n",
             "exit status: 0 ok, 1 the file is not a valid ModelProto, 2 usage or I/O error\n",
             {flag("json", 0, a.json, "one JSON object on stdout, for scripts")},
             {{"MODEL", &a.model}}};
@@ -220,7 +223,13 @@ std::string q(std::string_view s) {
     return out;
 }
 
-void print_text(const char* path, std::size_t file_size, const model_view& m, const summary& s) {
+std::string parameter_line(const totals& t) {
+    return std::to_string(t.elements) + " in " + std::to_string(t.tensors) + (t.tensors == 1 ? " tensor, " : " tensors, ") +
+           std::to_string(t.bytes) + " bytes";
+}
+
+void print_text(const char* path, std::size_t file_size, const model_view& m, const summary& s,
+                const tensor_census& c) {
     std::string o;
     auto line = [&](const std::string& k, const std::string& v) { o += k + ": " + v + "\n"; };
     line("file", q(path) + " (" + std::to_string(file_size) + " bytes)");
@@ -257,6 +266,13 @@ void print_text(const char* path, std::size_t file_size, const model_view& m, co
         o += "  " + kv.first + " " + std::to_string(kv.second.count) + " tensors, " +
              std::to_string(kv.second.bytes) + " bytes\n";
     if (s.bad_sizes) o += "  (" + std::to_string(s.bad_sizes) + " with invalid dims, not counted)\n";
+    // Weights kept in Constant nodes or other tensor attributes count too.
+    o += "parameters: " + parameter_line(c.all) + " (initializers, Constant nodes, tensor attributes)\n";
+    static const char* const origin_titles[] = {"initializers", "sparse initializers", "Constant nodes",
+                                                "other tensor attributes"};
+    for (std::size_t i = 0; i < tensor_origin_count; ++i)
+        if (c.by_origin[i].tensors != 0) o += std::string("  ") + origin_titles[i] + ": " + parameter_line(c.by_origin[i]) + "\n";
+    for (const auto& kv : c.by_data_type) o += "  " + kv.first + ": " + parameter_line(kv.second) + "\n";
     if (!s.external.empty()) {
         o += "external data files (" + std::to_string(s.external.size()) + "):\n";
         for (const auto& kv : s.external) {
@@ -307,7 +323,16 @@ void json_value_infos(json_writer& w, const message_range<value_info_view>& vs) 
     w.end_array();
 }
 
-void print_json(const char* path, std::size_t file_size, const model_view& m, const summary& s) {
+void json_totals(json_writer& w, const totals& t) {
+    w.begin_object();
+    w.field("tensors", t.tensors);
+    w.field("parameters", t.elements);
+    w.field("bytes", t.bytes);
+    w.end_object();
+}
+
+void print_json(const char* path, std::size_t file_size, const model_view& m, const summary& s,
+                const tensor_census& c) {
     json_writer w;
     w.begin_object();
     w.field("file", std::string_view(path));
@@ -366,6 +391,25 @@ void print_json(const char* path, std::size_t file_size, const model_view& m, co
     }
     w.end_object();
     w.end_object();
+    w.key("parameters");
+    w.begin_object();
+    w.key("all");
+    json_totals(w, c.all);
+    w.key("by_origin");
+    w.begin_object();
+    for (std::size_t i = 0; i < tensor_origin_count; ++i) {
+        w.key(tensor_origin_name(static_cast<tensor_origin>(i)));
+        json_totals(w, c.by_origin[i]);
+    }
+    w.end_object();
+    w.key("by_data_type");
+    w.begin_object();
+    for (const auto& kv : c.by_data_type) {
+        w.key(kv.first);
+        json_totals(w, kv.second);
+    }
+    w.end_object();
+    w.end_object();
     w.key("external_data");
     w.begin_array();
     for (const auto& kv : s.external) {
@@ -421,14 +465,16 @@ int run_info(int argc, char** argv) {
     if (!m.has_graph()) {
         // Any protobuf message whose fields happen to fit parses as a
         // ModelProto (a TensorProto often does); without a graph it is none.
-        print_error("info", "'" + str(path) + "' is not an ONNX model: it has no graph");
+        print_error("info", "'" + str(path) + "' is not an ONNX model: it has no graph" +
+                                diagnosis_suffix(mf.bytes(), path));
         return exit_findings;
     }
     summary s;
     walk_graph(s, m.graph(), 0);
     resolve_external(s, path);
-    if (a.json) print_json(path, mf.bytes().size(), m, s);
-    else print_text(path, mf.bytes().size(), m, s);
+    const tensor_census c = take_census(m);
+    if (a.json) print_json(path, mf.bytes().size(), m, s, c);
+    else print_text(path, mf.bytes().size(), m, s, c);
     return exit_ok;
 }
 

@@ -22,6 +22,7 @@ const subcommand subcommands[] = {
     {check_command_line, run_check},
     {dump_command_line, run_dump},
     {tensor_command_line, run_tensor},
+    {doctor_command_line, run_doctor},
 };
 
 std::string usage() {
@@ -37,8 +38,8 @@ std::string usage() {
            "`onnxview COMMAND --help` describes each command.\n"
            "\n"
            "exit status:\n"
-           "  0  success (check: no errors found)\n"
-           "  1  the model is invalid (check found errors, or the file does not parse)\n"
+           "  0  success (check: no errors found; doctor: a healthy model)\n"
+           "  1  the model is invalid (check found errors, doctor findings, or the file does not parse)\n"
            "  2  bad usage, or the file could not be read (missing, directory, empty)\n";
 }
 

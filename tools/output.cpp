@@ -37,28 +37,49 @@ std::string describe(onnxview::error e, const void* data, std::size_t size,
     return s;
 }
 
+std::string open_error_message(const char* path, onnxview::error e) {
+    std::string msg = "cannot read '";
+    msg += path;
+    msg += "': ";
+    msg += onnxview::errc_message(e.code);
+    if (e.sys_errno != 0) {
+        msg += " (";
+        msg += std::strerror(e.sys_errno);
+        msg += ")";
+    }
+    return msg;
+}
+
+std::string diagnosis_line(const onnxview::diagnosis& d, const char* path) {
+    std::string line = d.line;
+    // Only the placeholder of a suggested command, never text quoted from the file.
+    for (const char* placeholder : {" FILE`", " FILE)"}) {
+        const std::size_t at = line.rfind(placeholder);
+        if (at != std::string::npos) line.replace(at + 1, 4, path);
+    }
+    return line;
+}
+
+std::string diagnosis_suffix(std::string_view bytes, const char* path) {
+    const onnxview::diagnosis d = onnxview::diagnose(bytes.data(), bytes.size());
+    if (d.healthy() || d.kind == onnxview::diagnosis_kind::malformed) return {};
+    return "; " + diagnosis_line(d, path);
+}
+
 bool open_model(const char* cmd, const char* path, onnxview::options opts,
                 onnxview::model_file& out, int& code) {
     opts.keep_malformed = true;
     auto opened = onnxview::model_file::open(path, opts);
     if (!opened) {
-        std::string msg = "cannot read '";
-        msg += path;
-        msg += "': ";
-        msg += onnxview::errc_message(opened.err().code);
-        if (opened.err().sys_errno != 0) {
-            msg += " (";
-            msg += std::strerror(opened.err().sys_errno);
-            msg += ")";
-        }
-        print_error(cmd, msg);
+        print_error(cmd, open_error_message(path, opened.err()));
         code = exit_usage;
         return false;
     }
     out = std::move(opened.value());
     if (opts.verify && !out.model_error().ok()) {
         print_error(cmd, "'" + std::string(path) + "' is not a valid ONNX model: " +
-                             describe(out.model_error(), out.bytes().data(), out.bytes().size()));
+                             describe(out.model_error(), out.bytes().data(), out.bytes().size()) +
+                             diagnosis_suffix(out.bytes(), path));
         code = exit_findings;
         return false;
     }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onnxview/diagnose.hpp"
 #include "onnxview/error.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/schema.hpp"
@@ -38,6 +39,17 @@ std::string describe(onnxview::error e, const void* data, std::size_t size,
 // path, when options.verify is set and the model does not verify.
 bool open_model(const char* cmd, const char* path, onnxview::options opts,
                 onnxview::model_file& out, int& code);
+
+// "cannot read 'PATH': MESSAGE (strerror)": why model_file::open failed.
+std::string open_error_message(const char* path, onnxview::error e);
+
+// The diagnosis line of `d` with FILE in its suggested command replaced by
+// `path`.
+std::string diagnosis_line(const onnxview::diagnosis& d, const char* path);
+
+// "; " and the diagnosis of `bytes`, for the end of a parse error; empty
+// when the bytes are a valid model after all (the error is of another kind).
+std::string diagnosis_suffix(std::string_view bytes, const char* path);
 
 // Parses a non-negative decimal number; false when `s` is not one.
 bool parse_u64(std::string_view s, std::uint64_t& out);
@@ -138,12 +150,14 @@ int run_info(int argc, char** argv);
 int run_check(int argc, char** argv);
 int run_dump(int argc, char** argv);
 int run_tensor(int argc, char** argv);
+int run_doctor(int argc, char** argv);
 // Their command lines, for `onnxview --help` (the targets are not used).
 struct command_line;
 command_line info_command_line();
 command_line check_command_line();
 command_line dump_command_line();
 command_line tensor_command_line();
+command_line doctor_command_line();
 
 }  // namespace onnxview_cli
 

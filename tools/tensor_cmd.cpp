@@ -546,6 +546,7 @@ int run_tensor(int argc, char** argv) {
         if (!other_constant.empty())
             msg += " (a Constant named so holds '" + std::string(other_constant) +
                    "', which is not a tensor; see onnxview dump)";
+        if (!m.has_graph()) msg += diagnosis_suffix(mf.bytes(), c.path);
         print_error("tensor", msg);
         return exit_findings;
     }

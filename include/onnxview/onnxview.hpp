@@ -5,6 +5,7 @@
 //   tensor_data.hpp, data_types.hpp, sparse_data.hpp, float_formats.hpp
 //                                                   tensor payloads of every data type
 //   check.hpp                                       model validation (onnx.checker rules)
+//   diagnose.hpp                                    what a file that is not a model is
 //   text_format.hpp, json_format.hpp, field_path.hpp printers and error paths
 //   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp,
 //   metadata_reads.hpp
@@ -15,6 +16,7 @@
 #include "onnxview/check.hpp"
 #include "onnxview/cursor.hpp"
 #include "onnxview/decimal.hpp"
+#include "onnxview/diagnose.hpp"
 #include "onnxview/field_path.hpp"
 #include "onnxview/json_format.hpp"
 #include "onnxview/metadata_reads.hpp"

@@ -43,7 +43,7 @@ one_line_error() {
 
 # --- help and usage --------------------------------------------------------
 run "help" 0 --help && grep -q 'exit status' "$tmp/out" || fail "--help lacks exit status"
-for cmd in info check dump tensor; do
+for cmd in info check dump tensor doctor; do
     run "$cmd --help" 0 $cmd --help && grep -q "^usage: onnxview $cmd" "$tmp/out" || fail "$cmd --help text"
     run "$cmd -h" 0 $cmd -h
     run "$cmd without file" 2 $cmd && one_line_error "$cmd without file"
@@ -52,7 +52,7 @@ done
 # Each command's usage line (written from its option table) is the one
 # `onnxview --help` lists and the one the README's command table shows.
 run "help for the overview" 0 --help && cp "$tmp/out" "$tmp/overview"
-for cmd in info check dump tensor; do
+for cmd in info check dump tensor doctor; do
     run "$cmd --help usage" 0 $cmd --help
     synopsis=$(sed -n '1s/^usage: onnxview //p' "$tmp/out")
     grep -qxF "  $synopsis" "$tmp/overview" || grep -qF "  $synopsis " "$tmp/overview" ||

@@ -23,6 +23,7 @@
 
 #include "cursor_walk.hpp"
 #include "model_walk.hpp"
+#include "onnxview/diagnose.hpp"
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/sparse_data.hpp"
@@ -250,6 +251,29 @@ TEST_CASE("opening and walking every testdata model from memory allocates nothin
     }
     CHECK(total_tensors > 30);
     CHECK(total_elements > 1000);
+}
+
+TEST_CASE("diagnose() allocates nothing, model or not", "[embed][alloc]") {
+    const std::string dir = std::string(ONNXVIEW_SOURCE_ROOT) + "/testdata/";
+    const std::string model = read_file(dir + "small_cnn_inline.onnx");
+    REQUIRE(model.size() > 1000);
+    std::vector<std::string> inputs = {
+        model,
+        model.substr(0, 1000),                                   // truncated
+        model.substr(0, 1000) + std::string(model.size(), '\0'),  // zero-filled tail
+        "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n",
+        "<html><title>x</title></html>",
+        std::string("PK\x05\x06", 4) + std::string(18, '\0'),  // an empty zip
+        std::string("\x0a\x01\x03\x10\x01\x4a\x0c", 7) + std::string(12, '\1'),  // a TensorProto
+        std::string(11, '\xff'),
+    };
+    unsigned healthy = 0;
+    allocations = 0;
+    counting = true;  // ---- measured region ----
+    for (const std::string& in : inputs) healthy += diagnose(in.data(), in.size()).healthy() ? 1 : 0;
+    counting = false;  // ---- end ----
+    CHECK(healthy == 1);
+    CHECK(allocations == 0);
 }
 
 TEST_CASE("the counting hooks see allocations (the test can fail)", "[embed][alloc]") {

@@ -1,0 +1,305 @@
+// tools/doctor.cpp - `onnxview doctor`: is this file a usable ONNX model,
+// what is it when it is not, and how ready are its weights to be used in
+// place.
+//
+// A file that is not a model gets its diagnosis (onnxview/diagnose.hpp) and
+// nothing else. A model gets: its parameters wherever they are stored
+// (tensor_census.hpp), the alignment and zero-copy readiness of every
+// payload and the problems of its external data (zero_copy.hpp), and a word
+// on files over 2 GiB.
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "onnxview/model_file.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "tensor_census.hpp"
+#include "zero_copy.hpp"
+
+namespace onnxview_cli {
+namespace {
+
+using namespace onnxview;
+
+struct arguments {
+    const char* file = nullptr;
+    bool json = false;
+};
+
+command_line make_command_line(arguments& a) {
+    return {"doctor",
+            "what a file is when it is not a model; parameters,\n"
+            "zero-copy readiness and external data of one that is",
+            "Says in one line what FILE is when it is not a usable ONNX model: a Git LFS\n"
+            "pointer, a web page, JSON or other text, an archive (zip, tar, gzip, xz,\n"
+            "zstd, 7z; tf2onnx's zip of a .onnx, a PyTorch checkpoint), a model of\n"
+            "another format (ONNX Runtime .ort, TensorFlow Lite, safetensors, GGUF,\n"
+            "NumPy, HDF5, pickle, TensorFlow GraphDef or SavedModel, Core ML), another\n"
+            "ONNX message (TensorProto, GraphProto), an empty, truncated or zero-filled\n"
+            "file. Detection is by content, never by file name.\n"
+            "\n"
+            "For a model: parameters and bytes in initializers, Constant nodes and tensor\n"
+            "attributes, by data type; for the raw_data in the file and for each external\n"
+            "file, how many payloads start at offsets aligned to their element size, 64 B,\n"
+            "4 KiB and 64 KiB, and how many onnxview hands out zero-copy on this host\n"
+            "(tensor_data::as_span) or must copy; typed fields (float_data, ...); missing\n"
+            "or short external files and unsafe paths; files over 2 GiB, which\n"
+            "libprotobuf-based readers cannot open.\n",
+            "exit status: 0 a healthy model, 1 findings (not a model, or external data\n"
+            "problems), 2 usage or I/O error\n",
+            {flag("json", 0, a.json, "one JSON object on stdout, for scripts")},
+            {{"FILE", &a.file}}};
+}
+
+// protobuf refuses to parse a message of more than INT_MAX bytes.
+constexpr std::uint64_t protobuf_limit = 2147483647;
+
+std::string q(std::string_view s) {
+    std::string out;
+    text_quote(out, s);
+    return out;
+}
+
+std::string n(std::uint64_t v) { return std::to_string(v); }
+
+std::string tensors(std::uint64_t count) { return n(count) + (count == 1 ? " tensor" : " tensors"); }
+
+std::string tensors_and_bytes(const count_and_bytes& c) { return tensors(c.tensors) + " (" + n(c.bytes) + " bytes)"; }
+
+// "3968 in 11 tensors, 15881 bytes"
+std::string parameters(const totals& t) { return n(t.elements) + " in " + tensors(t.tensors) + ", " + n(t.bytes) + " bytes"; }
+
+std::string over_2gib_note(std::uint64_t size) {
+    return "the file is " + n(size) +
+           " bytes, over 2 GiB: readers built on libprotobuf (onnx.load, onnx.checker, ONNX Runtime, "
+           "protoc) refuse a message over 2 GiB; onnxview reads it. Store the weights as external data "
+           "(onnx.save_model(..., save_as_external_data=True)) for the others";
+}
+
+std::uint64_t finding_count(const zero_copy_report& z) { return z.problems.size(); }
+
+// ---- text -----------------------------------------------------------------
+
+void text_group(std::string& o, const std::string& title, const payload_group& g) {
+    o += "  " + title + ": " + tensors_and_bytes(g.all) + "\n";
+    o += "    aligned to element size " + tensors_and_bytes(g.aligned_element) + ", 64 B " +
+         tensors_and_bytes(g.aligned_64) + ", 4 KiB " + tensors_and_bytes(g.aligned_4k) + ", 64 KiB " +
+         tensors_and_bytes(g.aligned_64k) + "\n";
+    o += "    zero-copy " + tensors_and_bytes(g.zero_copy) + ", copied " + tensors_and_bytes(g.copied);
+    std::string reasons;
+    for (const auto& kv : g.copy_reasons) reasons += (reasons.empty() ? "" : ", ") + kv.first + " " + n(kv.second);
+    if (!reasons.empty()) o += ": " + reasons;
+    o += "\n";
+}
+
+void print_text(const char* path, std::uint64_t size, const diagnosis& d, const tensor_census& c,
+                const zero_copy_report& z) {
+    std::string o = "file: " + q(path) + " (" + n(size) + " bytes)\n";
+    o += "diagnosis: " + diagnosis_line(d, path) + "\n";
+    o += "parameters: " + parameters(c.all) + "\n";
+    static const char* const origin_titles[] = {"initializers", "sparse initializers", "Constant nodes",
+                                                "other tensor attributes"};
+    for (std::size_t i = 0; i < tensor_origin_count; ++i) {
+        const totals& t = c.by_origin[i];
+        if (t.tensors == 0) continue;
+        o += std::string("  ") + origin_titles[i] + ": " + parameters(t) + "\n";
+    }
+    for (const auto& kv : c.by_data_type)
+        o += "  " + kv.first + ": " + parameters(kv.second) + "\n";
+    if (c.bad_sizes) o += "  (" + n(c.bad_sizes) + " with invalid dims, not counted)\n";
+    o += "zero-copy readiness (offsets in the file holding each payload):\n";
+    text_group(o, "raw_data in the model file", z.embedded);
+    for (const auto& kv : z.external) {
+        std::string title = "external " + q(kv.first);
+        if (kv.second.file_size >= 0)
+            title += std::string(" (") + n(static_cast<std::uint64_t>(kv.second.file_size)) + " bytes, " +
+                     (kv.second.read_into_memory ? "under 64 KiB: read into memory, spans point into that copy" : "mapped") + ")";
+        else
+            title += " (not readable)";
+        text_group(o, title, kv.second);
+    }
+    o += "  typed fields (float_data, int32_data, ...): " + tensors_and_bytes(z.typed.all) + "; zero-copy " +
+         tensors_and_bytes(z.typed.zero_copy) + " (FLOAT, DOUBLE, COMPLEX as one packed chunk), copied " +
+         tensors_and_bytes(z.typed.copied) + "\n";
+    if (z.strings || z.empty || z.unreadable)
+        o += "  not viewed: " + n(z.strings) + " STRING, " + n(z.empty) + " empty, " + n(z.unreadable) +
+             " whose payload does not validate\n";
+    if (size > protobuf_limit) o += "size: " + over_2gib_note(size) + "\n";
+    if (z.problems.empty()) {
+        if (!z.external.empty())
+            o += "external data: " + n(z.external.size()) + (z.external.size() == 1 ? " file" : " files") +
+                 ", no problems\n";
+    } else {
+        o += "external data problems (" + n(z.problems.size()) + "):\n";
+        for (const external_problem& p : z.problems) o += "  " + p.kind + ": " + p.message + "\n";
+    }
+    o += "findings: " + n(finding_count(z)) + "\n";
+    std::fwrite(o.data(), 1, o.size(), stdout);
+}
+
+// ---- JSON -----------------------------------------------------------------
+
+void json_counts(json_writer& w, std::string_view key, const count_and_bytes& c) {
+    w.key(key);
+    w.begin_object();
+    w.field("tensors", c.tensors);
+    w.field("bytes", c.bytes);
+    w.end_object();
+}
+
+void json_totals(json_writer& w, const totals& t) {
+    w.begin_object();
+    w.field("tensors", t.tensors);
+    w.field("parameters", t.elements);
+    w.field("bytes", t.bytes);
+    w.end_object();
+}
+
+void json_group(json_writer& w, const payload_group& g) {
+    json_counts(w, "all", g.all);
+    w.key("aligned");
+    w.begin_object();
+    json_counts(w, "element", g.aligned_element);
+    json_counts(w, "64", g.aligned_64);
+    json_counts(w, "4096", g.aligned_4k);
+    json_counts(w, "65536", g.aligned_64k);
+    w.end_object();
+    json_counts(w, "zero_copy", g.zero_copy);
+    json_counts(w, "copied", g.copied);
+    w.key("copy_reasons");
+    w.begin_object();
+    for (const auto& kv : g.copy_reasons) w.field(kv.first, kv.second);
+    w.end_object();
+}
+
+void json_diagnosis(json_writer& w, const diagnosis& d, const char* path) {
+    w.key("diagnosis");
+    w.begin_object();
+    w.field("kind", diagnosis_kind_name(d.kind));
+    w.field("healthy", d.healthy());
+    w.field("line", diagnosis_line(d, path));
+    if (!d.detail.empty()) w.field("detail", d.detail);
+    if (d.kind == diagnosis_kind::truncated) w.field("expected_size", d.expected_size);
+    if (d.kind == diagnosis_kind::zero_filled_tail) w.field("zero_tail_offset", d.zero_tail_offset);
+    w.end_object();
+}
+
+void print_json(const char* path, std::uint64_t size, const diagnosis& d, const tensor_census* c,
+                const zero_copy_report* z) {
+    json_writer w;
+    w.begin_object();
+    w.field("file", std::string_view(path));
+    w.field("file_size", size);
+    json_diagnosis(w, d, path);
+    if (c != nullptr && z != nullptr) {
+        w.key("parameters");
+        json_totals(w, c->all);
+        w.key("by_origin");
+        w.begin_object();
+        for (std::size_t i = 0; i < tensor_origin_count; ++i) {
+            w.key(tensor_origin_name(static_cast<tensor_origin>(i)));
+            json_totals(w, c->by_origin[i]);
+        }
+        w.end_object();
+        w.key("by_data_type");
+        w.begin_object();
+        for (const auto& kv : c->by_data_type) {
+            w.key(kv.first);
+            json_totals(w, kv.second);
+        }
+        w.end_object();
+        w.key("zero_copy");
+        w.begin_object();
+        w.key("embedded");
+        w.begin_object();
+        json_group(w, z->embedded);
+        w.end_object();
+        w.key("external");
+        w.begin_array();
+        for (const auto& kv : z->external) {
+            w.begin_object();
+            w.field("location", kv.first);
+            w.key("file_size");
+            if (kv.second.file_size >= 0) w.value(kv.second.file_size);
+            else w.null();
+            w.field("read_into_memory", kv.second.read_into_memory);
+            json_group(w, kv.second);
+            w.end_object();
+        }
+        w.end_array();
+        w.key("typed");
+        w.begin_object();
+        json_counts(w, "all", z->typed.all);
+        json_counts(w, "zero_copy", z->typed.zero_copy);
+        json_counts(w, "copied", z->typed.copied);
+        w.end_object();
+        w.field("strings", z->strings);
+        w.field("empty", z->empty);
+        w.field("unreadable", z->unreadable);
+        w.end_object();
+        w.field("over_2gib", size > protobuf_limit);
+        if (size > protobuf_limit) w.field("over_2gib_note", over_2gib_note(size));
+        w.key("external_problems");
+        w.begin_array();
+        for (const external_problem& p : z->problems) {
+            w.begin_object();
+            w.field("kind", p.kind);
+            w.field("location", p.location);
+            w.field("tensor", p.tensor);
+            w.field("message", p.message);
+            w.end_object();
+        }
+        w.end_array();
+        w.field("findings", finding_count(*z));
+    } else {
+        w.field("findings", std::uint64_t(1));
+    }
+    w.end_object();
+    std::fwrite(w.str().data(), 1, w.str().size(), stdout);
+}
+
+}  // namespace
+
+command_line doctor_command_line() {
+    static arguments unused;
+    return make_command_line(unused);
+}
+
+int run_doctor(int argc, char** argv) {
+    arguments a;
+    int code = exit_ok;
+    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
+    const char* path = a.file;
+    options opts{};
+    opts.keep_malformed = true;
+    opts.reads = model_reads::metadata;
+    auto opened = model_file::open(path, opts);
+    if (!opened && opened.err().code != errc::file_empty) {
+        print_error("doctor", open_error_message(path, opened.err()));
+        return exit_usage;
+    }
+    model_file mf;
+    if (opened) mf = std::move(opened.value());
+    const std::string_view bytes = mf.bytes();
+    const diagnosis d = diagnose(bytes.data(), bytes.size(), opts);
+    if (!d.healthy()) {
+        if (a.json) {
+            print_json(path, bytes.size(), d, nullptr, nullptr);
+        } else {
+            const std::string o = "file: " + q(path) + " (" + n(bytes.size()) + " bytes)\ndiagnosis: " +
+                                  diagnosis_line(d, path) + "\nfindings: 1\n";
+            std::fwrite(o.data(), 1, o.size(), stdout);
+        }
+        return exit_findings;
+    }
+    // diagnose() verified the whole model: the views below meet no malformed byte.
+    const model_view m = parse_model(bytes.data(), bytes.size(), opts);
+    const tensor_census census = take_census(m);
+    const zero_copy_report z = assess_payloads(census, path);
+    if (a.json) print_json(path, bytes.size(), d, &census, &z);
+    else print_text(path, bytes.size(), d, census, z);
+    return finding_count(z) == 0 ? exit_ok : exit_findings;
+}
+
+}  // namespace onnxview_cli

@@ -1,0 +1,63 @@
+// tools/tensor_census.hpp - every tensor a model stores, wherever it sits:
+// initializers, sparse initializers, the value of Constant nodes and the
+// tensor attributes of other nodes, in the main graph, every subgraph and
+// model-local functions. `info` and `doctor` count parameters and bytes from
+// it, so a model that keeps its weights in Constant nodes is not reported as
+// holding none.
+#ifndef ONNXVIEW_TOOLS_TENSOR_CENSUS_HPP
+#define ONNXVIEW_TOOLS_TENSOR_CENSUS_HPP
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onnxview/model.hpp"
+
+namespace onnxview_cli {
+
+// Where a tensor of the census is stored in the model.
+enum class tensor_origin : std::uint8_t {
+    initializer,         // graph.initializer
+    sparse_initializer,  // graph.sparse_initializer (values and indices)
+    constant,            // a Constant node's value / sparse_value
+    attribute,           // any other node's tensor attribute (t, tensors, sparse_tensor(s))
+};
+constexpr std::size_t tensor_origin_count = 4;
+const char* tensor_origin_name(tensor_origin o);  // "initializer", ...
+
+// One dense tensor; a sparse tensor gives two (values, then indices), both
+// with the sparse tensor's origin and `sparse_part` set.
+struct census_tensor {
+    onnxview::tensor_view t;
+    tensor_origin origin = tensor_origin::initializer;
+    bool sparse_part = false;
+    bool sparse_indices = false;  // the indices of a sparse tensor: bytes, not parameters
+};
+
+// A sparse tensor counts as two tensors, its values and its indices.
+struct totals {
+    std::uint64_t tensors = 0;
+    std::uint64_t elements = 0;  // parameters (sparse: the stored values; indices not counted)
+    std::uint64_t bytes = 0;     // dims x element size (STRING: the strings' bytes)
+};
+
+struct tensor_census {
+    std::vector<census_tensor> tensors;  // model order: graphs depth-first, then functions
+    totals by_origin[tensor_origin_count];
+    std::map<std::string, totals> by_data_type;  // over every origin, "FLOAT", ...
+    totals all;
+    std::uint64_t bad_sizes = 0;  // tensors whose dims are negative or overflow (not counted)
+};
+
+// Walks `m` (metadata only: payloads are not read).
+tensor_census take_census(const onnxview::model_view& m);
+
+// Elements and bytes of one tensor from its dims and data type; false when a
+// dim is negative or the size overflows.
+bool tensor_size(const onnxview::tensor_view& t, std::uint64_t& elements, std::uint64_t& bytes);
+
+}  // namespace onnxview_cli
+
+#endif  // ONNXVIEW_TOOLS_TENSOR_CENSUS_HPP
