@@ -93,23 +93,6 @@ std::string type_string(const type_view& t, int depth = 0) {
     return "(no type)";
 }
 
-// dims x element size in bytes, by tensor_data's rules (STRING and unknown
-// types: the bytes of the strings present); false when a dim is negative or
-// the size overflows.
-bool tensor_bytes(const tensor_view& t, std::uint64_t& bytes) {
-    const auto count = element_count(t);
-    if (!count) return false;
-    const data_type_info* info = find_data_type_info(t.data_type());
-    if (info == nullptr || info->kind == element_kind::string) {
-        bytes = 0;
-        for (std::string_view s : t.string_data()) bytes += s.size();
-        return true;
-    }
-    const auto payload = payload_bytes(*info, *count);
-    if (!payload) return false;
-    bytes = *payload;
-    return true;
-}
 
 struct external_file {
     std::uint64_t tensors = 0;
@@ -141,8 +124,8 @@ struct summary {
 
 void add_tensor(summary& s, const tensor_view& t) {
     ++s.initializers;
-    std::uint64_t bytes = 0;
-    if (!tensor_bytes(t, bytes)) ++s.bad_sizes;
+    std::uint64_t elements = 0, bytes = 0;
+    if (!tensor_size(t, elements, bytes)) ++s.bad_sizes;
     s.initializer_bytes += bytes;
     by_type& bt = s.init_types[data_type_name(t.data_type())];
     ++bt.count;

@@ -30,6 +30,14 @@ namespace onnxview {
 namespace diagnosis_detail {
 namespace {
 
+// std::string_view::substr without its exception (a position past the end
+// gives ""): substr's throw would link the exception machinery into every
+// single-header program, used or not.
+std::string_view slice(std::string_view s, std::size_t pos, std::size_t n = std::string_view::npos) noexcept {
+    if (pos > s.size()) return std::string_view();
+    return std::string_view(s.data() + pos, n < s.size() - pos ? n : s.size() - pos);
+}
+
 bool starts_with(const unsigned char* p, std::size_t n, const char* magic, std::size_t len) noexcept {
     return n >= len && std::memcmp(p, magic, len) == 0;
 }
@@ -43,14 +51,14 @@ std::string_view view(const unsigned char* p, std::size_t n) noexcept {
 }
 
 bool ends_with(std::string_view s, std::string_view suffix) noexcept {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+    return s.size() >= suffix.size() && slice(s, s.size() - suffix.size()) == suffix;
 }
 
 // ---- Git LFS pointer ------------------------------------------------------
 
 bool git_lfs_pointer(const unsigned char* p, std::size_t n, diagnosis& d) noexcept {
     const std::string_view s = view(p, n);
-    if (s.substr(0, 32) != "version https://git-lfs.github.c" && s.substr(0, 31) != "version https://hawser.github.c")
+    if (slice(s, 0, 32) != "version https://git-lfs.github.c" && slice(s, 0, 31) != "version https://hawser.github.c")
         return false;
     std::string_view oid;
     std::uint64_t size = 0;
@@ -58,12 +66,12 @@ bool git_lfs_pointer(const unsigned char* p, std::size_t n, diagnosis& d) noexce
     for (std::size_t at = 0; at < s.size() && at < 1024;) {  // pointers are under 1024 bytes (spec)
         std::size_t eol = s.find('\n', at);
         if (eol == std::string_view::npos) eol = s.size();
-        std::string_view line = s.substr(at, eol - at);
+        std::string_view line = slice(s, at, eol - at);
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a checkout with CRLF line ends
-        if (line.substr(0, 4) == "oid ") oid = line.substr(4);
-        if (line.substr(0, 5) == "size ") {
+        if (slice(line, 0, 4) == "oid ") oid = slice(line, 4);
+        if (slice(line, 0, 5) == "size ") {
             has_size = line.size() > 5;
-            for (char c : line.substr(5)) {
+            for (char c : slice(line, 5)) {
                 if (c < '0' || c > '9' || size > (~std::uint64_t(0) - 9) / 10) {
                     has_size = false;
                     break;
@@ -123,7 +131,7 @@ char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c 
 
 // Case-insensitive search of `needle` (lower case) in the first `limit` bytes.
 std::size_t find_nocase(std::string_view s, std::string_view needle, std::size_t limit) noexcept {
-    if (s.size() > limit) s = s.substr(0, limit);
+    if (s.size() > limit) s = slice(s, 0, limit);
     for (std::size_t i = 0; i + needle.size() <= s.size(); ++i) {
         std::size_t k = 0;
         while (k < needle.size() && lower(s[i + k]) == needle[k]) ++k;
@@ -136,16 +144,16 @@ std::size_t find_nocase(std::string_view s, std::string_view needle, std::size_t
 std::string_view first_line(std::string_view s) noexcept {
     std::size_t b = 0;
     while (b < s.size() && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n' || s[b] == '\f')) ++b;
-    s = s.substr(b);
+    s = slice(s, b);
     std::size_t e = 0;
     while (e < s.size() && e < 120 && s[e] != '\n' && s[e] != '\r') ++e;
-    return s.substr(0, e);
+    return slice(s, 0, e);
 }
 
 bool text_document(const unsigned char* p, std::size_t n, diagnosis& d) noexcept {
     if (!looks_like_text(p, n)) return false;
     std::string_view s = view(p, n);
-    if (s.substr(0, 3) == "\xEF\xBB\xBF") s = s.substr(3);  // a UTF-8 byte order mark
+    if (slice(s, 0, 3) == "\xEF\xBB\xBF") s = slice(s, 3);  // a UTF-8 byte order mark
     const std::string_view first = first_line(s);
     d.detail = first;
     const char lead = first.empty() ? '\0' : first[0];
@@ -157,9 +165,9 @@ bool text_document(const unsigned char* p, std::size_t n, diagnosis& d) noexcept
                "or a page link such as Hugging Face's /blob/ instead of /resolve/)");
         const std::size_t t = find_nocase(s, "<title>", 4096);
         if (t != std::string_view::npos) {
-            const std::string_view rest = s.substr(t + 7);
+            const std::string_view rest = slice(s, t + 7);
             const std::size_t end = find_nocase(rest, "</title>", 512);
-            if (end != std::string_view::npos && end > 0) l.text("; title ").quoted(rest.substr(0, end), 80);
+            if (end != std::string_view::npos && end > 0) l.text("; title ").quoted(slice(rest, 0, end), 80);
         }
         return true;
     }
@@ -168,9 +176,9 @@ bool text_document(const unsigned char* p, std::size_t n, diagnosis& d) noexcept
         l.text("an XML document, not a model: likely a server's error response to the download");
         const std::size_t c = s.find("<Code>");
         if (c != std::string_view::npos && c < 4096) {
-            const std::string_view rest = s.substr(c + 6);
+            const std::string_view rest = slice(s, c + 6);
             const std::size_t end = rest.find("</Code>");
-            if (end != std::string_view::npos && end > 0 && end < 80) l.text(", code ").quoted(rest.substr(0, end));
+            if (end != std::string_view::npos && end > 0 && end < 80) l.text(", code ").quoted(slice(rest, 0, end));
         }
         return true;
     }
