@@ -5,29 +5,9 @@ set -u
 exe=$1
 root=$2
 data=$root/testdata
-py=/usr/bin/python3
-[ -x $py ] || py=python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-n=0
+# shellcheck source=harness.sh
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# run NAME EXPECTED_RC ARGS...: runs onnxview, keeps stdout/stderr in $tmp/out, $tmp/err.
-run() {
-    local name=$1 want=$2
-    shift 2
-    n=$((n + 1))
-    "$exe" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    if [ "$rc" != "$want" ]; then
-        fail "$name: exit $rc, expected $want (onnxview $*)"
-        sed 's/^/    stderr: /' "$tmp/err" | head -5
-        return 1
-    fi
-    return 0
-}
 # The last run wrote nothing that looks like success.
 no_success() {
     if grep -qE '^ir_version|^0 errors|"valid": true|^file:' "$tmp/out"; then

@@ -6,29 +6,9 @@ exe=$1
 root=$2
 data=$root/testdata
 fixtures=$root/tests/cli/doctor_fixtures.py
-py=/usr/bin/python3
-[ -x $py ] || py=python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-n=0
+# shellcheck source=harness.sh
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# run NAME EXPECTED_RC ARGS...: stdout and stderr in $tmp/out, $tmp/err.
-run() {
-    local name=$1 want=$2
-    shift 2
-    n=$((n + 1))
-    "$exe" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    if [ "$rc" != "$want" ]; then
-        fail "$name: exit $rc, expected $want (onnxview $*)"
-        sed 's/^/    stderr: /' "$tmp/err" | head -5
-        return 1
-    fi
-    return 0
-}
 # has NAME FILE LINE: FILE holds LINE exactly.
 has() { grep -qxF -- "$3" "$2" || { fail "$1: no line '$3' in:"; sed 's/^/    /' "$2" | head -20; }; }
 
