@@ -81,11 +81,18 @@ std::string problem_kind(errc code) {
     }
 }
 
-// The `length` entry of an external tensor, else dims x element size.
+// The last `length` entry of an external tensor (the entry that counts, as
+// for find_external_location's location and offset), else dims x element size.
 std::uint64_t length_of(const tensor_view& t) {
+    std::string_view length;
+    bool found = false;
     for (const string_entry_view& e : t.external_data()) {
         if (e.key() != "length") continue;
-        const result<std::uint64_t> v = parse_decimal(e.value());
+        length = e.value();
+        found = true;
+    }
+    if (found) {
+        const result<std::uint64_t> v = parse_decimal(length);
         if (v) return v.value();
     }
     std::uint64_t elements = 0, bytes = 0;
