@@ -103,7 +103,6 @@ std::vector<finding> run_check(const std::string& bytes, const options& o = opti
     with_memory.memory = memory.hooks();
     check_result r2;
     std::vector<finding> out2;
-    out2.reserve(out.size() + 1);
     const unsigned long before = onnxview_test::new_calls();
     {
         onnxview_test::counting_new counting;
