@@ -39,6 +39,13 @@ public:
     // reads the model-file members, max_message_depth, release (with
     // verify) and the external-data members; model_path defaults to `path`.
     static result<model_file> open(const char* path, const options& opts = {}) noexcept;
+    // The same for bytes already in hand (mapped_file::from_memory,
+    // from_callbacks, or a file opened with other options): the model is
+    // parsed, and its external data resolved relative to opts.model_path or
+    // opts.external_base_dir (with neither: the current directory, or the
+    // callbacks of opts.external_files). Errors: those of open() after the
+    // file is read.
+    static result<model_file> adopt(mapped_file&& file, const options& opts = {}) noexcept;
 
     const model_view& model() const noexcept { return model_; }
     // Why model() is empty: ok unless open() kept a malformed model

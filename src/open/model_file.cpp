@@ -12,8 +12,14 @@ namespace onnxview {
 result<model_file> model_file::open(const char* path, const options& opts) noexcept {
     auto file = mapped_file::open(path, opts);
     if (!file) return file.err();
+    options ext = opts;
+    if (ext.model_path == nullptr && ext.external_base_dir == nullptr) ext.model_path = path;
+    return adopt(std::move(file.value()), ext);
+}
+
+result<model_file> model_file::adopt(mapped_file&& file, const options& opts) noexcept {
     model_file mf;
-    mf.file_ = std::move(file.value());
+    mf.file_ = std::move(file);
     // Before the first byte is read: a cold page fault's read-around depends on it.
     if (opts.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
     const std::string_view bytes = mf.file_.bytes();
@@ -28,9 +34,7 @@ result<model_file> model_file::open(const char* path, const options& opts) noexc
         mf.model_ = model_view();
         mf.model_error_ = malformed;
     }
-    options ext = opts;
-    if (ext.model_path == nullptr && ext.external_base_dir == nullptr) ext.model_path = path;
-    auto resolver = external_data_resolver::create(ext);
+    auto resolver = external_data_resolver::create(opts);
     if (!resolver) return resolver.err();
     mf.resolver_ = std::move(resolver.value());
     return mf;
