@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes single_include/onnxview.hpp: every public header of include/onnxview
-(in dependency order), then every library source of src/ under
+(in dependency order) and the C API's include/onnxview.h, then every library
+source of src/ under
 #ifdef ONNXVIEW_IMPLEMENTATION, stb/cgltf style.
 
     scripts/amalgamate.py            # write the file
@@ -76,6 +77,7 @@ OPTIONAL_PARTS = [
     ("src/text/", "ONNXVIEW_NO_TEXT"),
     ("src/io/", "ONNXVIEW_NO_IO"),
     ("src/open/", "ONNXVIEW_NO_IO"),  # model_file opens files
+    ("src/capi/", "ONNXVIEW_NO_IO"),  # the C API opens models through model_file
 ]
 OPTIONAL_PRELUDE = (
     "#if defined(ONNXVIEW_NO_TEXT) || defined(ONNXVIEW_NO_IO)\n"
@@ -115,8 +117,9 @@ def inputs():
     headers = []
     for dirpath, _, names in os.walk(os.path.join(ROOT, "include", "onnxview")):
         headers += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".hpp")]
+    headers.append(os.path.join(ROOT, "include", "onnxview.h"))  # C programs include it as it is
     sources = []
-    for part in ("wire", "model", "text", "io", "open", "check", "diagnose"):
+    for part in ("wire", "model", "text", "io", "open", "check", "diagnose", "capi"):
         d = os.path.join(ROOT, "src", part)
         if os.path.isdir(d):
             sources += [os.path.join(d, n) for n in sorted(os.listdir(d)) if n.endswith(".cpp")]
@@ -178,7 +181,7 @@ def write(path, text):
 
 
 def shims(out_dir, header):
-    for h in inputs()[0]:
+    for h in (h for h in inputs()[0] if h.endswith(".hpp")):
         rel = os.path.relpath(h, os.path.join(ROOT, "include"))
         shim = os.path.join(out_dir, rel)
         target = os.path.relpath(header, os.path.dirname(shim)).replace(os.sep, "/")

@@ -21,6 +21,541 @@
 #ifndef ONNXVIEW_SINGLE_HEADER_HPP
 #define ONNXVIEW_SINGLE_HEADER_HPP
 
+// ---- include/onnxview.h ----
+/* onnxview.h - the stable C API of onnxview: a zero-copy reader of ONNX model
+ * files, for C and for every language with a C FFI.
+ *
+ *   onnxview_model* m = NULL;
+ *   onnxview_error e = onnxview_open_path("net.onnx", NULL, &m);
+ *   if (e.code) { printf("%s at byte %llu\n", onnxview_errc_name(e.code),
+ *                        (unsigned long long)e.offset); return 1; }
+ *   onnxview_graph g;
+ *   onnxview_model_graph(m, &g);
+ *   for (size_t i = 0; i < onnxview_graph_node_count(&g); ++i) { ... }
+ *   onnxview_close(m);
+ *
+ * C99, no C++ types; the same header serves C++ (extern "C"). Built over the
+ * C++ API (include/onnxview/), with its rules: protobuf meaning is
+ * libprotobuf's, nothing throws (no exception crosses this interface), and
+ * the library allocates only the model handle and what the file layer and
+ * the checker document, always through onnxview_options.memory when set.
+ *
+ * Errors are values: every fallible function returns an onnxview_error (a
+ * code of onnxview_errc, the system's code for io errors, and the byte
+ * offset of the offending byte in the model); code 0 is success. On error
+ * the out-parameters are left as they were. onnxview_field_path() names the
+ * field holding an offset.
+ *
+ * Handles. onnxview_model is opaque and allocated by onnxview_open_*().
+ * Every other handle (onnxview_graph, onnxview_node, ...) is a small value
+ * the caller owns (ONNXVIEW_HANDLE_WORDS words, copied freely, never freed):
+ * a position in the model's bytes. Accessors re-read the message's own
+ * fields (O(fields of that message), nested messages skipped); making a
+ * handle checks its message's framing, so accessors of a handle never fail.
+ *
+ * Lifetime. Every handle, onnxview_string and data pointer obtained from a
+ * model is valid until onnxview_close() of that model. Strings are
+ * (pointer, size) into the model's bytes, not NUL-terminated.
+ *
+ * Repeated fields: X_count() is O(1); X(h, i, &out) is linear in i (it walks
+ * the parent's fields); onnxview_node_next() and onnxview_tensor_next() step
+ * to the next element in O(1) amortized, for long loops.
+ *
+ * Threads: a model may be read from several threads except through functions
+ * that touch external data (tensor data of EXTERNAL tensors, the checker),
+ * which share the model's resolver. */
+#ifndef ONNXVIEW_H
+#define ONNXVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Programs linking the DLL on Windows define ONNXVIEW_C_SHARED (pkg-config
+ * onnxview_c does). The shared library exports only the onnxview_*
+ * functions (a linker version script). */
+#if defined(_WIN32) && defined(ONNXVIEW_C_SHARED)
+#define ONNXVIEW_C_API __declspec(dllimport)
+#else
+#define ONNXVIEW_C_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------
+ * Versions */
+
+/* The ABI this header describes. onnxview_options.abi_version must hold it;
+ * a library of another ABI refuses the options (invalid_argument). Raised
+ * whenever a struct or a signature of this header changes. */
+#define ONNXVIEW_ABI_VERSION 1
+#define ONNXVIEW_HANDLE_WORDS 16
+
+/* The library's version, major << 16 | minor << 8 | patch. O(1). */
+ONNXVIEW_C_API uint32_t onnxview_version(void);
+/* "major.minor.patch", static storage. */
+ONNXVIEW_C_API const char* onnxview_version_string(void);
+/* The ABI the library was built with (ONNXVIEW_ABI_VERSION of its header). */
+ONNXVIEW_C_API uint32_t onnxview_abi_version(void);
+
+/* ------------------------------------------------------------------------
+ * Errors: the codes of onnxview::errc (onnxview/error.hpp), same numbers. */
+
+typedef enum onnxview_errc {
+    ONNXVIEW_OK = 0,
+    ONNXVIEW_TRUNCATED, ONNXVIEW_VARINT_TOO_LONG, ONNXVIEW_BAD_FIELD_NUMBER, ONNXVIEW_BAD_WIRE_TYPE,
+    ONNXVIEW_LENGTH_OUT_OF_BOUNDS, ONNXVIEW_DEPTH_EXCEEDED, ONNXVIEW_UNMATCHED_END_GROUP,
+    ONNXVIEW_BAD_PACKED_LENGTH, ONNXVIEW_MERGE_TOO_DEEP,
+    ONNXVIEW_BAD_DATA_TYPE, ONNXVIEW_BAD_DIMS, ONNXVIEW_PAYLOAD_SIZE_MISMATCH, ONNXVIEW_NOT_FOUND,
+    ONNXVIEW_BUFFER_TOO_SMALL, ONNXVIEW_UNALIGNED, ONNXVIEW_NOT_LITTLE_ENDIAN,
+    ONNXVIEW_IO_ERROR, ONNXVIEW_FILE_EMPTY, ONNXVIEW_IS_DIRECTORY, ONNXVIEW_FILE_TOO_LARGE,
+    ONNXVIEW_EXTERNAL_PATH_UNSAFE, ONNXVIEW_EXTERNAL_BAD_ENTRY, ONNXVIEW_EXTERNAL_OUT_OF_BOUNDS,
+    ONNXVIEW_EXTERNAL_HARD_LINK, ONNXVIEW_EXTERNAL_LIMIT, ONNXVIEW_CHECKSUM_MISMATCH,
+    ONNXVIEW_INVALID_ARGUMENT, ONNXVIEW_NOT_REGULAR_FILE, ONNXVIEW_OUT_OF_MEMORY,
+    ONNXVIEW_NOT_DECIMAL, ONNXVIEW_NUMBER_TOO_LARGE
+    /* Finer codes follow (io_open_failed, external_parent_component, ...):
+     * onnxview_errc_group() maps each to one of the codes above and
+     * onnxview_errc_name() names it. */
+} onnxview_errc;
+
+typedef struct onnxview_error {
+    int32_t code;      /* onnxview_errc or a finer code; 0: success */
+    int32_t sys_errno; /* io errors: errno, GetLastError() or the callback's code; else 0 */
+    uint64_t offset;   /* byte offset in the model (0 for errors of files and arguments) */
+} onnxview_error;
+
+/* Stable identifier ("truncated"), one sentence for people, the broad code a
+ * finer one belongs to. Never null; O(1). */
+ONNXVIEW_C_API const char* onnxview_errc_name(int32_t code);
+ONNXVIEW_C_API const char* onnxview_errc_message(int32_t code);
+ONNXVIEW_C_API int32_t onnxview_errc_group(int32_t code);
+
+/* ------------------------------------------------------------------------
+ * Options: onnxview::options (onnxview/options.hpp), member for member.
+ * Fill with onnxview_options_default(); zero in a member means its default. */
+
+typedef struct onnxview_file_callbacks {
+    /* 0 on success (*data, *size: the whole file, readable until release),
+     * else an errno-like code. map is tried first, then read_whole. */
+    int (*map)(void* user_data, const char* path, const void** data, uint64_t* size);
+    int (*read_whole)(void* user_data, const char* path, const void** data, uint64_t* size);
+    void (*release)(void* user_data, const void* data, uint64_t size);
+    void* user_data;
+} onnxview_file_callbacks;
+
+typedef struct onnxview_allocator {
+    /* Null when out of memory (the call then fails with out_of_memory). */
+    void* (*allocate)(void* user_data, size_t size, size_t alignment);
+    void (*deallocate)(void* user_data, void* ptr, size_t size, size_t alignment);
+    void* user_data;
+} onnxview_allocator;
+
+enum { ONNXVIEW_OPEN_AUTOMATIC = 0, ONNXVIEW_OPEN_MAP = 1, ONNXVIEW_OPEN_READ = 2 };
+enum { ONNXVIEW_READS_EVERYTHING = 0, ONNXVIEW_READS_METADATA = 1 };
+
+typedef struct onnxview_options {
+    uint32_t abi_version;        /* ONNXVIEW_ABI_VERSION */
+    uint32_t max_message_depth;  /* 0: 100 */
+    uint32_t release;            /* checker/printers: schema of a release, e.g. 0x010C00 for 1.12; 0: newest */
+    uint32_t max_graph_depth;    /* checker: 0: 32 */
+    uint32_t max_findings;       /* checker: 0: 1000 */
+    int32_t errors_only;         /* checker: no warnings */
+    uint64_t max_printed_bytes;  /* printers: 0: everything */
+    int32_t file_mode;           /* ONNXVIEW_OPEN_* */
+    int32_t file_hint;           /* access hint applied to the file (onnxview::access_hint) */
+    uint64_t file_copy_below;    /* read files smaller than this instead of mapping them */
+    int32_t verify;              /* verify the whole model at open */
+    int32_t keep_malformed;      /* open a malformed model anyway (onnxview_model_error) */
+    int32_t reads;               /* ONNXVIEW_READS_* */
+    int32_t allow_hard_links;
+    int32_t verify_checksum;
+    int32_t external_hint;
+    const char* model_path;        /* external data relative to its directory */
+    const char* external_base_dir; /* wins over model_path */
+    const onnxview_file_callbacks* external_files; /* external files through these */
+    uint32_t max_external_files;   /* 0: 4096 */
+    uint64_t max_external_bytes;   /* 0: no limit */
+    uint64_t external_copy_below;  /* 0: 64 KiB; 1: map all */
+    onnxview_allocator memory;     /* all allocation; malloc/free when unset */
+} onnxview_options;
+
+/* All defaults, with abi_version set. */
+ONNXVIEW_C_API onnxview_options onnxview_options_default(void);
+
+/* ------------------------------------------------------------------------
+ * Small values */
+
+typedef struct onnxview_string {
+    const char* data; /* into the model's bytes; not NUL-terminated; may be null when size is 0 */
+    size_t size;
+} onnxview_string;
+
+/* The handles: positions in a model's bytes (see the top of this file). */
+#define ONNXVIEW_HANDLE(name) typedef struct name { uint64_t opaque_[ONNXVIEW_HANDLE_WORDS]; } name
+ONNXVIEW_HANDLE(onnxview_graph);
+ONNXVIEW_HANDLE(onnxview_node);
+ONNXVIEW_HANDLE(onnxview_attribute);
+ONNXVIEW_HANDLE(onnxview_value_info);
+ONNXVIEW_HANDLE(onnxview_type);
+ONNXVIEW_HANDLE(onnxview_tensor);
+ONNXVIEW_HANDLE(onnxview_sparse_tensor);
+ONNXVIEW_HANDLE(onnxview_function);
+#undef ONNXVIEW_HANDLE
+
+typedef struct onnxview_model onnxview_model;
+
+/* ------------------------------------------------------------------------
+ * Opening and closing. `options` may be null (defaults). Each allocates the
+ * handle (a few hundred bytes) from options->memory. Cost: the C++
+ * model_file::open: the ModelProto's own fields are indexed (with `verify`:
+ * the whole tree is walked once); external files open on first use. Errors:
+ * invalid_argument (null arguments, abi_version other than the library's),
+ * out_of_memory, those of the file (io_*, file_empty, ...), a malformed
+ * ModelProto (unless keep_malformed), those of the external-data base. */
+
+/* Maps (or reads) the file at `path`; external data next to it. */
+ONNXVIEW_C_API onnxview_error onnxview_open_path(const char* path, const onnxview_options* options,
+                                                 onnxview_model** out);
+/* Borrows [data, data + size): the caller keeps it unchanged until close.
+ * External data relative to options->model_path / external_base_dir. */
+ONNXVIEW_C_API onnxview_error onnxview_open_memory(const void* data, size_t size,
+                                                   const onnxview_options* options, onnxview_model** out);
+/* Asks `callbacks` for the file at `path`; external files go through the
+ * same callbacks unless options->external_files names others. */
+ONNXVIEW_C_API onnxview_error onnxview_open_callbacks(const char* path, const onnxview_file_callbacks* callbacks,
+                                                      const onnxview_options* options, onnxview_model** out);
+/* Frees the handle and everything it holds (maps, copies, external files).
+ * Null is fine. Every handle and pointer from the model dies with it. */
+ONNXVIEW_C_API void onnxview_close(onnxview_model* model);
+
+/* Why the model is empty when keep_malformed kept a malformed one; else ok. */
+ONNXVIEW_C_API onnxview_error onnxview_model_error(const onnxview_model* model);
+/* The whole file's bytes. */
+ONNXVIEW_C_API onnxview_string onnxview_model_bytes(const onnxview_model* model);
+/* Checks the whole tree as libprotobuf parses it (onnxview::verify), linear
+ * in its fields; no allocation. */
+ONNXVIEW_C_API onnxview_error onnxview_model_verify(const onnxview_model* model);
+/* Writes the path of the fields holding byte `offset` (e.g.
+ * "graph.node[3].attribute[0].t"), NUL-terminated, and its length in
+ * *length (may be null). Errors: invalid_argument (offset past the end),
+ * buffer_too_small (a NUL-terminated prefix is written). No allocation. */
+ONNXVIEW_C_API onnxview_error onnxview_field_path(const onnxview_model* model, uint64_t offset, char* out,
+                                                  size_t out_size, size_t* length);
+
+/* ------------------------------------------------------------------------
+ * The model (ModelProto). O(1) each. */
+ONNXVIEW_C_API int64_t onnxview_model_ir_version(const onnxview_model* m);
+ONNXVIEW_C_API onnxview_string onnxview_model_producer_name(const onnxview_model* m);
+ONNXVIEW_C_API onnxview_string onnxview_model_producer_version(const onnxview_model* m);
+ONNXVIEW_C_API onnxview_string onnxview_model_domain(const onnxview_model* m);
+ONNXVIEW_C_API int64_t onnxview_model_model_version(const onnxview_model* m);
+ONNXVIEW_C_API onnxview_string onnxview_model_doc_string(const onnxview_model* m);
+ONNXVIEW_C_API size_t onnxview_model_opset_count(const onnxview_model* m);
+/* Opset i: its domain and version (either out may be null). */
+ONNXVIEW_C_API onnxview_error onnxview_model_opset(const onnxview_model* m, size_t i, onnxview_string* domain,
+                                                   int64_t* version);
+ONNXVIEW_C_API size_t onnxview_model_metadata_count(const onnxview_model* m);
+ONNXVIEW_C_API onnxview_error onnxview_model_metadata(const onnxview_model* m, size_t i, onnxview_string* key,
+                                                      onnxview_string* value);
+/* The main graph (an empty graph when absent: onnxview_model_has_graph). */
+ONNXVIEW_C_API int onnxview_model_has_graph(const onnxview_model* m);
+ONNXVIEW_C_API onnxview_error onnxview_model_graph(const onnxview_model* m, onnxview_graph* out);
+ONNXVIEW_C_API size_t onnxview_model_function_count(const onnxview_model* m);
+ONNXVIEW_C_API onnxview_error onnxview_model_function(const onnxview_model* m, size_t i, onnxview_function* out);
+
+/* ------------------------------------------------------------------------
+ * Graphs (GraphProto): the main graph and subgraphs alike. */
+ONNXVIEW_C_API onnxview_string onnxview_graph_name(const onnxview_graph* g);
+ONNXVIEW_C_API onnxview_string onnxview_graph_doc_string(const onnxview_graph* g);
+ONNXVIEW_C_API size_t onnxview_graph_node_count(const onnxview_graph* g);
+ONNXVIEW_C_API onnxview_error onnxview_graph_node(const onnxview_graph* g, size_t i, onnxview_node* out);
+ONNXVIEW_C_API size_t onnxview_graph_input_count(const onnxview_graph* g);
+ONNXVIEW_C_API onnxview_error onnxview_graph_input(const onnxview_graph* g, size_t i, onnxview_value_info* out);
+ONNXVIEW_C_API size_t onnxview_graph_output_count(const onnxview_graph* g);
+ONNXVIEW_C_API onnxview_error onnxview_graph_output(const onnxview_graph* g, size_t i, onnxview_value_info* out);
+ONNXVIEW_C_API size_t onnxview_graph_value_info_count(const onnxview_graph* g);
+ONNXVIEW_C_API onnxview_error onnxview_graph_value_info(const onnxview_graph* g, size_t i,
+                                                        onnxview_value_info* out);
+ONNXVIEW_C_API size_t onnxview_graph_initializer_count(const onnxview_graph* g);
+ONNXVIEW_C_API onnxview_error onnxview_graph_initializer(const onnxview_graph* g, size_t i, onnxview_tensor* out);
+ONNXVIEW_C_API size_t onnxview_graph_sparse_initializer_count(const onnxview_graph* g);
+ONNXVIEW_C_API onnxview_error onnxview_graph_sparse_initializer(const onnxview_graph* g, size_t i,
+                                                                onnxview_sparse_tensor* out);
+/* The initializer named [name, name + size): the first dense one, else the
+ * first sparse one whose values have that name (onnxview::find_initializer:
+ * linear in the initializers). *is_sparse says which out was written;
+ * `dense` or `sparse` may be null when the caller wants only the other. */
+ONNXVIEW_C_API onnxview_error onnxview_graph_find_initializer(const onnxview_graph* g, const char* name, size_t size,
+                                                              int* is_sparse, onnxview_tensor* dense,
+                                                              onnxview_sparse_tensor* sparse);
+
+/* ------------------------------------------------------------------------
+ * Nodes (NodeProto) */
+ONNXVIEW_C_API onnxview_string onnxview_node_name(const onnxview_node* n);
+ONNXVIEW_C_API onnxview_string onnxview_node_op_type(const onnxview_node* n);
+ONNXVIEW_C_API onnxview_string onnxview_node_domain(const onnxview_node* n);
+ONNXVIEW_C_API onnxview_string onnxview_node_overload(const onnxview_node* n);
+ONNXVIEW_C_API onnxview_string onnxview_node_doc_string(const onnxview_node* n);
+ONNXVIEW_C_API size_t onnxview_node_input_count(const onnxview_node* n);
+/* Input i (linear in i); empty names are omitted optional inputs. */
+ONNXVIEW_C_API onnxview_error onnxview_node_input(const onnxview_node* n, size_t i, onnxview_string* out);
+ONNXVIEW_C_API size_t onnxview_node_output_count(const onnxview_node* n);
+ONNXVIEW_C_API onnxview_error onnxview_node_output(const onnxview_node* n, size_t i, onnxview_string* out);
+ONNXVIEW_C_API size_t onnxview_node_attribute_count(const onnxview_node* n);
+ONNXVIEW_C_API onnxview_error onnxview_node_attribute(const onnxview_node* n, size_t i, onnxview_attribute* out);
+/* The first attribute named [name, name + size); not_found. Linear. */
+ONNXVIEW_C_API onnxview_error onnxview_node_find_attribute(const onnxview_node* n, const char* name, size_t size,
+                                                           onnxview_attribute* out);
+/* The node after `n` in the same repeated field (graph or function nodes),
+ * O(1) amortized; not_found after the last. `out` may be `n`. */
+ONNXVIEW_C_API onnxview_error onnxview_node_next(const onnxview_node* n, onnxview_node* out);
+
+/* ------------------------------------------------------------------------
+ * Attributes (AttributeProto). Types are ONNX's AttributeType numbers. */
+enum {
+    ONNXVIEW_ATTR_UNDEFINED = 0, ONNXVIEW_ATTR_FLOAT = 1, ONNXVIEW_ATTR_INT = 2, ONNXVIEW_ATTR_STRING = 3,
+    ONNXVIEW_ATTR_TENSOR = 4, ONNXVIEW_ATTR_GRAPH = 5, ONNXVIEW_ATTR_FLOATS = 6, ONNXVIEW_ATTR_INTS = 7,
+    ONNXVIEW_ATTR_STRINGS = 8, ONNXVIEW_ATTR_TENSORS = 9, ONNXVIEW_ATTR_GRAPHS = 10,
+    ONNXVIEW_ATTR_SPARSE_TENSOR = 11, ONNXVIEW_ATTR_SPARSE_TENSORS = 12, ONNXVIEW_ATTR_TYPE_PROTO = 13,
+    ONNXVIEW_ATTR_TYPE_PROTOS = 14
+};
+ONNXVIEW_C_API onnxview_string onnxview_attribute_name(const onnxview_attribute* a);
+/* The `type` field (a closed enum: the last valid number). */
+ONNXVIEW_C_API int32_t onnxview_attribute_type(const onnxview_attribute* a);
+/* The AttributeType's name ("FLOATS"), "UNKNOWN" outside the schema. */
+ONNXVIEW_C_API const char* onnxview_attribute_type_name(int32_t type);
+ONNXVIEW_C_API onnxview_string onnxview_attribute_ref_attr_name(const onnxview_attribute* a);
+ONNXVIEW_C_API onnxview_string onnxview_attribute_doc_string(const onnxview_attribute* a);
+ONNXVIEW_C_API float onnxview_attribute_f(const onnxview_attribute* a);
+ONNXVIEW_C_API int64_t onnxview_attribute_i(const onnxview_attribute* a);
+ONNXVIEW_C_API onnxview_string onnxview_attribute_s(const onnxview_attribute* a);
+/* floats / ints: *count receives the number of elements (packed and unpacked
+ * together, linear in them); they are copied to out when capacity allows,
+ * else buffer_too_small and nothing is written (out may be null to ask the
+ * count). */
+ONNXVIEW_C_API onnxview_error onnxview_attribute_floats(const onnxview_attribute* a, float* out, size_t capacity,
+                                                        size_t* count);
+ONNXVIEW_C_API onnxview_error onnxview_attribute_ints(const onnxview_attribute* a, int64_t* out, size_t capacity,
+                                                      size_t* count);
+ONNXVIEW_C_API size_t onnxview_attribute_strings_count(const onnxview_attribute* a);
+ONNXVIEW_C_API onnxview_error onnxview_attribute_string_at(const onnxview_attribute* a, size_t i,
+                                                           onnxview_string* out);
+/* t, g, sparse_tensor, tp: an empty message when absent. */
+ONNXVIEW_C_API onnxview_error onnxview_attribute_t(const onnxview_attribute* a, onnxview_tensor* out);
+ONNXVIEW_C_API onnxview_error onnxview_attribute_g(const onnxview_attribute* a, onnxview_graph* out);
+ONNXVIEW_C_API onnxview_error onnxview_attribute_sparse_tensor(const onnxview_attribute* a,
+                                                               onnxview_sparse_tensor* out);
+ONNXVIEW_C_API onnxview_error onnxview_attribute_tp(const onnxview_attribute* a, onnxview_type* out);
+ONNXVIEW_C_API size_t onnxview_attribute_tensors_count(const onnxview_attribute* a);
+ONNXVIEW_C_API onnxview_error onnxview_attribute_tensor_at(const onnxview_attribute* a, size_t i,
+                                                           onnxview_tensor* out);
+ONNXVIEW_C_API size_t onnxview_attribute_graphs_count(const onnxview_attribute* a);
+ONNXVIEW_C_API onnxview_error onnxview_attribute_graph_at(const onnxview_attribute* a, size_t i,
+                                                          onnxview_graph* out);
+ONNXVIEW_C_API size_t onnxview_attribute_sparse_tensors_count(const onnxview_attribute* a);
+ONNXVIEW_C_API onnxview_error onnxview_attribute_sparse_tensor_at(const onnxview_attribute* a, size_t i,
+                                                                  onnxview_sparse_tensor* out);
+ONNXVIEW_C_API size_t onnxview_attribute_type_protos_count(const onnxview_attribute* a);
+ONNXVIEW_C_API onnxview_error onnxview_attribute_type_proto_at(const onnxview_attribute* a, size_t i,
+                                                               onnxview_type* out);
+
+/* ------------------------------------------------------------------------
+ * Value infos (ValueInfoProto) and types (TypeProto) */
+ONNXVIEW_C_API onnxview_string onnxview_value_info_name(const onnxview_value_info* v);
+ONNXVIEW_C_API onnxview_string onnxview_value_info_doc_string(const onnxview_value_info* v);
+/* The type; an empty type (kind NONE) when absent. */
+ONNXVIEW_C_API onnxview_error onnxview_value_info_type(const onnxview_value_info* v, onnxview_type* out);
+
+/* Which member of TypeProto's `value` oneof is set (the last on the wire). */
+enum {
+    ONNXVIEW_TYPE_NONE = 0, ONNXVIEW_TYPE_TENSOR = 1, ONNXVIEW_TYPE_SEQUENCE = 2, ONNXVIEW_TYPE_MAP = 3,
+    ONNXVIEW_TYPE_OPTIONAL = 4, ONNXVIEW_TYPE_SPARSE_TENSOR = 5, ONNXVIEW_TYPE_OPAQUE = 6
+};
+ONNXVIEW_C_API int32_t onnxview_type_kind(const onnxview_type* t);
+/* TENSOR and SPARSE_TENSOR: elem_type; MAP: key_type (DataType numbers); else 0. */
+ONNXVIEW_C_API int32_t onnxview_type_elem_type(const onnxview_type* t);
+/* TENSOR and SPARSE_TENSOR: whether a shape is given, and its rank. */
+ONNXVIEW_C_API int onnxview_type_has_shape(const onnxview_type* t);
+ONNXVIEW_C_API size_t onnxview_type_rank(const onnxview_type* t);
+enum { ONNXVIEW_DIM_UNKNOWN = 0, ONNXVIEW_DIM_VALUE = 1, ONNXVIEW_DIM_PARAM = 2 };
+typedef struct onnxview_dim {
+    int32_t kind;          /* ONNXVIEW_DIM_*: dim_value set, else dim_param set, else unknown */
+    int64_t value;         /* DIM_VALUE */
+    onnxview_string param; /* DIM_PARAM: the symbol ("N"), possibly empty */
+    onnxview_string denotation;
+} onnxview_dim;
+/* Dimension i of the shape (linear in i). */
+ONNXVIEW_C_API onnxview_error onnxview_type_dim(const onnxview_type* t, size_t i, onnxview_dim* out);
+/* SEQUENCE and OPTIONAL: the element type; MAP: the value type. Else not_found. */
+ONNXVIEW_C_API onnxview_error onnxview_type_element(const onnxview_type* t, onnxview_type* out);
+/* OPAQUE: domain and name (either may be null). Else not_found. */
+ONNXVIEW_C_API onnxview_error onnxview_type_opaque(const onnxview_type* t, onnxview_string* domain,
+                                                   onnxview_string* name);
+ONNXVIEW_C_API onnxview_string onnxview_type_denotation(const onnxview_type* t);
+
+/* ------------------------------------------------------------------------
+ * Tensors (TensorProto): facts, then data. Data types are ONNX's DataType
+ * numbers (1 FLOAT ... 16 BFLOAT16 ... 26). */
+ONNXVIEW_C_API onnxview_string onnxview_tensor_name(const onnxview_tensor* t);
+ONNXVIEW_C_API onnxview_string onnxview_tensor_doc_string(const onnxview_tensor* t);
+ONNXVIEW_C_API int32_t onnxview_tensor_data_type(const onnxview_tensor* t);
+/* "FLOAT", ...; "UNDEFINED" for 0 and numbers outside the schema. */
+ONNXVIEW_C_API const char* onnxview_data_type_name(int32_t data_type);
+/* dims: like onnxview_attribute_ints (linear in the dims). */
+ONNXVIEW_C_API onnxview_error onnxview_tensor_dims(const onnxview_tensor* t, int64_t* out, size_t capacity,
+                                                   size_t* rank);
+/* data_location: 0 DEFAULT, 1 EXTERNAL. */
+ONNXVIEW_C_API int32_t onnxview_tensor_data_location(const onnxview_tensor* t);
+ONNXVIEW_C_API int onnxview_tensor_has_raw_data(const onnxview_tensor* t);
+ONNXVIEW_C_API int onnxview_tensor_has_segment(const onnxview_tensor* t);
+ONNXVIEW_C_API size_t onnxview_tensor_external_data_count(const onnxview_tensor* t);
+ONNXVIEW_C_API onnxview_error onnxview_tensor_external_data(const onnxview_tensor* t, size_t i,
+                                                            onnxview_string* key, onnxview_string* value);
+/* The tensor after `t` in the same repeated field (initializers, attribute
+ * tensors), O(1) amortized; not_found after the last or for a singular one. */
+ONNXVIEW_C_API onnxview_error onnxview_tensor_next(const onnxview_tensor* t, onnxview_tensor* out);
+
+enum { ONNXVIEW_STORAGE_NONE = 0, ONNXVIEW_STORAGE_RAW = 1, ONNXVIEW_STORAGE_TYPED = 2,
+       ONNXVIEW_STORAGE_EXTERNAL = 3 };
+/* Where a validated tensor's payload lives (onnxview::storage_info). */
+typedef struct onnxview_storage {
+    int32_t kind;            /* ONNXVIEW_STORAGE_* */
+    uint32_t alignment;      /* raw: of the address; external: of the file offset (largest power of 2 up to 4096) */
+    uint64_t element_count;  /* product of dims */
+    uint64_t byte_size;      /* the payload in raw_data form: ceil(N x bits / 8) (0 for STRING) */
+    uint64_t entry_count;    /* typed: entries of the typed field; STRING: N */
+    uint64_t offset;         /* raw: of raw_data in the model; typed: of the field; external: the `offset` entry */
+    onnxview_string location; /* external: the `location` entry */
+} onnxview_storage;
+/* Validates type, dims and payload size (the rules of
+ * onnxview/tensor_storage.hpp); reads no external file. Linear in the
+ * tensor's own fields. */
+ONNXVIEW_C_API onnxview_error onnxview_tensor_storage(const onnxview_tensor* t, onnxview_storage* out);
+
+/* The data functions validate the tensor and locate its payload each call
+ * (linear in its own fields; EXTERNAL tensors are resolved through the
+ * model's external data with every security check of
+ * onnxview/external_data.hpp, each file opened once per model). */
+
+/* Zero-copy: the elements in their natural C type (FLOAT float, FLOAT16 and
+ * BFLOAT16 uint16_t bits, INT64 int64_t, BOOL 1-byte 0/1, COMPLEX64 two
+ * floats, ...) at *data, *count elements, valid until close. Only when the
+ * payload is contiguous (raw_data, external, or one packed float/double
+ * chunk), the host little-endian (for types over one byte) and the address
+ * aligned. Errors: bad_data_type (STRING, 4-bit and 2-bit types, varint
+ * typed fields, BOOL bytes other than 0/1), not_little_endian, unaligned:
+ * then use onnxview_tensor_copy(). */
+ONNXVIEW_C_API onnxview_error onnxview_tensor_data(const onnxview_tensor* t, const void** data, uint64_t* count);
+/* The element size onnxview_tensor_copy() writes: bytes of the natural C type
+ * (1 for INT4/UINT4/INT2/UINT2/FLOAT4E2M1, one unpacked value per byte);
+ * 0 for STRING and unknown types. */
+ONNXVIEW_C_API size_t onnxview_natural_size(int32_t data_type);
+/* Copies the N elements in their natural C type into out (out_bytes
+ * capacity); any storage, alignment and byte order. *count receives N.
+ * Errors: bad_data_type (STRING), buffer_too_small (nothing written). */
+ONNXVIEW_C_API onnxview_error onnxview_tensor_copy(const onnxview_tensor* t, void* out, size_t out_bytes,
+                                                   uint64_t* count);
+/* Every numeric type converted to float or double (narrow floats exactly;
+ * complex: 2N values, real then imaginary). *count: values written. Errors:
+ * bad_data_type (STRING), buffer_too_small (nothing written). */
+ONNXVIEW_C_API onnxview_error onnxview_tensor_copy_float(const onnxview_tensor* t, float* out, size_t capacity,
+                                                         uint64_t* count);
+ONNXVIEW_C_API onnxview_error onnxview_tensor_copy_double(const onnxview_tensor* t, double* out, size_t capacity,
+                                                          uint64_t* count);
+/* Element k as double (imag: the imaginary part of complex elements, may be
+ * null). O(1) for raw/external, O(k) for typed. Errors: not_found (k >= N). */
+ONNXVIEW_C_API onnxview_error onnxview_tensor_double_at(const onnxview_tensor* t, uint64_t k, double* real,
+                                                        double* imag);
+/* STRING tensors: element k (linear in k). Errors: bad_data_type, not_found. */
+ONNXVIEW_C_API onnxview_error onnxview_tensor_string_at(const onnxview_tensor* t, uint64_t k, onnxview_string* out);
+
+/* ------------------------------------------------------------------------
+ * Sparse tensors (SparseTensorProto) */
+ONNXVIEW_C_API onnxview_error onnxview_sparse_values(const onnxview_sparse_tensor* s, onnxview_tensor* out);
+ONNXVIEW_C_API onnxview_error onnxview_sparse_indices(const onnxview_sparse_tensor* s, onnxview_tensor* out);
+ONNXVIEW_C_API onnxview_error onnxview_sparse_dims(const onnxview_sparse_tensor* s, int64_t* out, size_t capacity,
+                                                   size_t* rank);
+enum { ONNXVIEW_SPARSE_COORDINATES = 0, ONNXVIEW_SPARSE_LINEAR = 1 };
+typedef struct onnxview_sparse_info {
+    uint64_t nnz;
+    uint64_t dense_size; /* elements of the dense tensor */
+    uint32_t rank;
+    int32_t layout;      /* ONNXVIEW_SPARSE_*: indices [NNZ, rank] or [NNZ] */
+} onnxview_sparse_info;
+/* Validates the sparse tensor (onnxview::sparse_data::make; values and
+ * indices wherever they live). */
+ONNXVIEW_C_API onnxview_error onnxview_sparse_info_of(const onnxview_sparse_tensor* s, onnxview_sparse_info* out);
+/* Row-major position of non-zero k in the dense tensor. Errors: not_found,
+ * bad_dims (an index out of range). */
+ONNXVIEW_C_API onnxview_error onnxview_sparse_linear_index(const onnxview_sparse_tensor* s, uint64_t k,
+                                                           uint64_t* out);
+/* Every index in range and strictly ascending; linear in NNZ x rank. */
+ONNXVIEW_C_API onnxview_error onnxview_sparse_validate(const onnxview_sparse_tensor* s);
+
+/* ------------------------------------------------------------------------
+ * Model-local functions (FunctionProto) */
+ONNXVIEW_C_API onnxview_string onnxview_function_name(const onnxview_function* f);
+ONNXVIEW_C_API onnxview_string onnxview_function_domain(const onnxview_function* f);
+ONNXVIEW_C_API onnxview_string onnxview_function_overload(const onnxview_function* f);
+ONNXVIEW_C_API onnxview_string onnxview_function_doc_string(const onnxview_function* f);
+ONNXVIEW_C_API size_t onnxview_function_input_count(const onnxview_function* f);
+ONNXVIEW_C_API onnxview_error onnxview_function_input(const onnxview_function* f, size_t i, onnxview_string* out);
+ONNXVIEW_C_API size_t onnxview_function_output_count(const onnxview_function* f);
+ONNXVIEW_C_API onnxview_error onnxview_function_output(const onnxview_function* f, size_t i, onnxview_string* out);
+/* The names of the function's attributes (FunctionProto.attribute). */
+ONNXVIEW_C_API size_t onnxview_function_attribute_count(const onnxview_function* f);
+ONNXVIEW_C_API onnxview_error onnxview_function_attribute(const onnxview_function* f, size_t i,
+                                                          onnxview_string* out);
+ONNXVIEW_C_API size_t onnxview_function_node_count(const onnxview_function* f);
+ONNXVIEW_C_API onnxview_error onnxview_function_node(const onnxview_function* f, size_t i, onnxview_node* out);
+ONNXVIEW_C_API size_t onnxview_function_opset_count(const onnxview_function* f);
+ONNXVIEW_C_API onnxview_error onnxview_function_opset(const onnxview_function* f, size_t i, onnxview_string* domain,
+                                                      int64_t* version);
+
+/* ------------------------------------------------------------------------
+ * The checker (onnxview/check.hpp) */
+enum { ONNXVIEW_WARNING = 1, ONNXVIEW_ERROR = 2 };
+typedef struct onnxview_finding {
+    int32_t severity;        /* ONNXVIEW_WARNING or ONNXVIEW_ERROR */
+    int32_t code;            /* onnxview::finding_code */
+    const char* code_name;   /* "undefined_input", static storage */
+    onnxview_string path;    /* "graph.node[12] 'conv1'.input[2]"; valid during the callback */
+    onnxview_string message; /* for people; valid during the callback */
+    uint64_t offset;         /* of the message concerned */
+} onnxview_finding;
+typedef struct onnxview_check_result {
+    uint64_t errors;
+    uint64_t warnings;
+    int32_t truncated; /* max_findings reached */
+} onnxview_check_result;
+typedef void (*onnxview_finding_callback)(void* user, const onnxview_finding* finding);
+/* Checks the model as `onnxview check` does, calling `callback` (may be
+ * null) per finding in model order. `options` may be null: the model's own
+ * options (its path for external data). Linear in the model's fields;
+ * allocates from options->memory. Errors: invalid_argument;
+ * out_of_memory when the allocator fails (where exceptions are enabled;
+ * elsewhere the program aborts, as the C++ checker documents). */
+ONNXVIEW_C_API onnxview_error onnxview_check(onnxview_model* model, const onnxview_options* options,
+                                             onnxview_finding_callback callback, void* user,
+                                             onnxview_check_result* out);
+
+/* ------------------------------------------------------------------------
+ * Printers: protoc's text format and the protobuf JSON mapping of the model,
+ * written in chunks of a few KiB to `write`. Validation first: on error
+ * nothing is written. No allocation. `options` may be null (release,
+ * max_printed_bytes, max_message_depth). */
+typedef void (*onnxview_write_fn)(void* user, const char* data, size_t size);
+ONNXVIEW_C_API onnxview_error onnxview_print_text(const onnxview_model* model, const onnxview_options* options,
+                                                  onnxview_write_fn write, void* user);
+ONNXVIEW_C_API onnxview_error onnxview_print_json(const onnxview_model* model, const onnxview_options* options,
+                                                  onnxview_write_fn write, void* user);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif /* ONNXVIEW_H */
 // ---- include/onnxview/enums.hpp ----
 // Generated by scripts/gen_schema.py from schema/onnx.schema; do not edit.
 // onnxview/enums.hpp - the enums of the ONNX schema, with the schema's numbers.
@@ -6471,6 +7006,13 @@ public:
     // reads the model-file members, max_message_depth, release (with
     // verify) and the external-data members; model_path defaults to `path`.
     static result<model_file> open(const char* path, const options& opts = {}) noexcept;
+    // The same for bytes already in hand (mapped_file::from_memory,
+    // from_callbacks, or a file opened with other options): the model is
+    // parsed, and its external data resolved relative to opts.model_path or
+    // opts.external_base_dir (with neither: the current directory, or the
+    // callbacks of opts.external_files). Errors: those of open() after the
+    // file is read.
+    static result<model_file> adopt(mapped_file&& file, const options& opts = {}) noexcept;
 
     const model_view& model() const noexcept { return model_; }
     // Why model() is empty: ok unless open() kept a malformed model
@@ -11139,8 +11681,14 @@ namespace onnxview {
 result<model_file> model_file::open(const char* path, const options& opts) noexcept {
     auto file = mapped_file::open(path, opts);
     if (!file) return file.err();
+    options ext = opts;
+    if (ext.model_path == nullptr && ext.external_base_dir == nullptr) ext.model_path = path;
+    return adopt(std::move(file.value()), ext);
+}
+
+result<model_file> model_file::adopt(mapped_file&& file, const options& opts) noexcept {
     model_file mf;
-    mf.file_ = std::move(file.value());
+    mf.file_ = std::move(file);
     // Before the first byte is read: a cold page fault's read-around depends on it.
     if (opts.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
     const std::string_view bytes = mf.file_.bytes();
@@ -11155,9 +11703,7 @@ result<model_file> model_file::open(const char* path, const options& opts) noexc
         mf.model_ = model_view();
         mf.model_error_ = malformed;
     }
-    options ext = opts;
-    if (ext.model_path == nullptr && ext.external_base_dir == nullptr) ext.model_path = path;
-    auto resolver = external_data_resolver::create(ext);
+    auto resolver = external_data_resolver::create(opts);
     if (!resolver) return resolver.err();
     mf.resolver_ = std::move(resolver.value());
     return mf;
@@ -13171,6 +13717,1057 @@ bool recognize_signature(const unsigned char* p, std::size_t n, diagnosis& d) no
 
 }  // namespace diagnosis_detail
 }  // namespace onnxview
+#ifndef ONNXVIEW_NO_IO
+// ---- src/capi/handle.hpp ----
+// The C API's handles: what a caller's onnxview_graph, onnxview_node, ...
+// hold, and the conversions between them and the C++ views. Internal to
+// src/capi/.
+#ifndef ONNXVIEW_CAPI_HANDLE_HPP
+#define ONNXVIEW_CAPI_HANDLE_HPP
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+
+
+struct onnxview_model {
+    onnxview::model_file file;
+    onnxview::options opts;  // as opened; model_path and external_base_dir point into this block
+    std::size_t block_size;  // of the allocation holding this object and its strings
+};
+
+namespace onnxview {
+namespace capi {
+
+// A handle is its message and, for an element of a repeated field, the
+// parent message, the field number and the element's index, which make
+// next() O(1) amortized. number 0: not an element.
+struct handle_body {
+    wire::message msg;
+    wire::message parent;
+    const onnxview_model* owner;
+    std::uint32_t number;
+    std::uint32_t index;
+};
+static_assert(std::is_trivially_copyable<handle_body>::value, "handles are copied as bytes");
+static_assert(sizeof(handle_body) <= sizeof(std::uint64_t) * ONNXVIEW_HANDLE_WORDS, "a handle fits the C struct");
+static_assert(alignof(handle_body) <= alignof(std::uint64_t), "the C struct aligns a handle");
+
+template <class Handle>
+handle_body body_of(const Handle* h) noexcept {
+    handle_body b;
+    std::memcpy(&b, h->opaque_, sizeof b);
+    return b;
+}
+
+template <class Handle>
+void store(const handle_body& b, Handle* out) noexcept {
+    std::memset(out->opaque_, 0, sizeof out->opaque_);
+    std::memcpy(out->opaque_, &b, sizeof b);
+}
+
+// The view a handle stands for (indexed again: O(its own fields)).
+template <class View, class Handle>
+View view_of(const Handle* h) noexcept {
+    return View(result<wire::message>(body_of(h).msg));
+}
+
+inline onnxview_error to_c(error e) noexcept {
+    onnxview_error c;
+    c.code = static_cast<std::int32_t>(e.code);
+    c.sys_errno = e.sys_errno;
+    c.offset = e.offset;
+    return c;
+}
+inline onnxview_error ok() noexcept { return to_c(error()); }
+inline onnxview_error fail(errc code, std::uint64_t offset = 0) noexcept { return to_c(error(code, offset)); }
+
+inline onnxview_string to_c(std::string_view s) noexcept {
+    onnxview_string c;
+    c.data = s.data();
+    c.size = s.size();
+    return c;
+}
+
+// Stores the handle of view `v` (made from a singular field, or the model's
+// graph) into out, or returns its error.
+template <class View, class Handle>
+onnxview_error store_view(const View& v, const onnxview_model* owner, Handle* out) noexcept {
+    if (out == nullptr) return fail(errc::invalid_argument);
+    if (!v.ok()) return to_c(v.err());
+    handle_body b{};
+    b.msg = v.wire_message();
+    b.owner = owner;
+    store(b, out);
+    return ok();
+}
+
+// The element `index` of repeated message field `number` of `parent`, in
+// wire order (linear in the parent's fields before it). Errors: not_found,
+// and the element's own framing errors.
+template <class View>
+result<handle_body> element(const wire::message& parent, const onnxview_model* owner, std::uint32_t number,
+                            std::size_t index) noexcept {
+    wire::message::cursor c(parent);
+    wire::field f;
+    std::size_t seen = 0;
+    while (c.next(number, f)) {
+        if (f.type != wire::wire_type::length_delimited || seen++ != index) continue;
+        const result<wire::message> m = c.child(f);
+        const View v(m);
+        if (!v.ok()) return v.err();
+        handle_body b{};
+        b.msg = m.value();
+        b.parent = parent;
+        b.owner = owner;
+        b.number = number;
+        b.index = static_cast<std::uint32_t>(index);
+        return b;
+    }
+    if (!c.err().ok()) return c.err();
+    return error(errc::not_found, parent.offset_of(parent.begin()));
+}
+
+template <class View, class ParentHandle, class Handle>
+onnxview_error store_element(const ParentHandle* p, std::uint32_t number, std::size_t index, Handle* out) noexcept {
+    if (p == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    const handle_body pb = body_of(p);
+    const result<handle_body> b = element<View>(pb.msg, pb.owner, number, index);
+    if (!b.ok()) return to_c(b.err());
+    store(b.value(), out);
+    return ok();
+}
+
+// The element after h's in its repeated field: from h's end when the parent
+// is one plain region, else counted again from the parent's start (a merged
+// parent interleaves the occurrences of its fields).
+template <class View, class Handle>
+onnxview_error store_next(const Handle* h, Handle* out) noexcept {
+    if (h == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    const handle_body b = body_of(h);
+    if (b.number == 0) return fail(errc::not_found, b.msg.offset_of(b.msg.begin()));
+    if (b.parent.merged()) {
+        const result<handle_body> n = element<View>(b.parent, b.owner, b.number, b.index + std::size_t(1));
+        if (!n.ok()) return to_c(n.err());
+        store(n.value(), out);
+        return ok();
+    }
+    const wire::message rest(b.parent.base(), b.msg.end(), b.parent.end(), b.parent.depth(), b.parent.max_depth());
+    result<handle_body> n = element<View>(rest, b.owner, b.number, 0);
+    if (!n.ok()) return to_c(n.err());
+    n.value().parent = b.parent;
+    n.value().index = b.index + 1;
+    store(n.value(), out);
+    return ok();
+}
+
+// Copies a repeated scalar field into out (see onnxview_attribute_ints).
+template <class T, class Repeated>
+onnxview_error copy_scalars(const Repeated& r, T* out, std::size_t capacity, std::size_t* count) noexcept {
+    std::size_t n = 0;
+    for (auto x : r) {
+        static_cast<void>(x);
+        ++n;
+    }
+    if (!r.err().ok()) return to_c(r.err());
+    if (count != nullptr) *count = n;
+    if (n == 0) return ok();
+    if (out == nullptr || capacity < n) return fail(errc::buffer_too_small);
+    std::size_t i = 0;
+    for (auto x : r) out[i++] = static_cast<T>(x);
+    return ok();
+}
+
+// String i of a repeated string field.
+inline onnxview_error string_at(const string_range& r, std::size_t i, onnxview_string* out) noexcept {
+    if (out == nullptr) return fail(errc::invalid_argument);
+    if (i >= r.size()) return fail(errc::not_found);
+    *out = to_c(r.at(i));
+    return ok();
+}
+
+// Opset i of an opset_import field (model or function).
+inline onnxview_error opset_at(const message_range<opset_id_view>& r, std::size_t i, onnxview_string* domain,
+                               int64_t* version) noexcept {
+    if (i >= r.size()) return fail(errc::not_found);
+    const opset_id_view o = r.at(i);
+    if (!o.ok()) return to_c(o.err());
+    if (domain != nullptr) *domain = to_c(o.domain());
+    if (version != nullptr) *version = o.version();
+    return ok();
+}
+
+// Entry i of a StringStringEntryProto field (metadata, external data).
+inline onnxview_error entry_at(const message_range<string_entry_view>& r, std::size_t i, onnxview_string* key,
+                               onnxview_string* value) noexcept {
+    if (i >= r.size()) return fail(errc::not_found);
+    const string_entry_view e = r.at(i);
+    if (!e.ok()) return to_c(e.err());
+    if (key != nullptr) *key = to_c(e.key());
+    if (value != nullptr) *value = to_c(e.value());
+    return ok();
+}
+
+// The options a C caller passed, as the C++ API takes them. Null: defaults.
+error from_c(const onnxview_options* in, options& out) noexcept;
+
+}  // namespace capi
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_CAPI_HANDLE_HPP
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/capi/check_print.cpp ----
+// The C API: the checker and the printers (include/onnxview.h), over
+// check_model, print_text and print_json.
+#include <new>
+
+#ifndef ONNXVIEW_NO_CHECK
+#endif
+#ifndef ONNXVIEW_NO_TEXT
+#endif
+
+using namespace onnxview;
+using namespace onnxview::capi;
+
+namespace {
+
+// The options of a call that may pass none: then those the model was opened with.
+error call_options(const onnxview_model* m, const onnxview_options* in, options& out) noexcept {
+    if (in == nullptr) {
+        out = m->opts;
+        return error();
+    }
+    return from_c(in, out);
+}
+
+#ifndef ONNXVIEW_NO_CHECK
+struct finding_relay {
+    onnxview_finding_callback callback;
+    void* user;
+};
+
+void relay_finding(void* user, const check_finding& f) {
+    const finding_relay* r = static_cast<const finding_relay*>(user);
+    onnxview_finding c;
+    c.severity = f.severity == check_severity::error ? ONNXVIEW_ERROR : ONNXVIEW_WARNING;
+    c.code = static_cast<int32_t>(f.code);
+    c.code_name = finding_code_name(f.code);
+    c.path = to_c(f.path);
+    c.message = to_c(f.message);
+    c.offset = f.offset;
+    r->callback(r->user, &c);
+}
+#endif
+
+#ifndef ONNXVIEW_NO_TEXT
+using printer = error (*)(const void*, std::size_t, const schema::message_desc&, output_sink, const options&);
+
+onnxview_error print_with(printer p, const onnxview_model* m, const onnxview_options* in, onnxview_write_fn write,
+                          void* user) noexcept {
+    if (m == nullptr || write == nullptr) return fail(errc::invalid_argument);
+    options opts;
+    if (const error e = call_options(m, in, opts)) return to_c(e);
+    output_sink sink;
+    sink.write = write;
+    sink.user = user;
+    const std::string_view b = m->file.bytes();
+    return to_c(p(b.data(), b.size(), schema::msg_ModelProto, sink, opts));
+}
+#endif
+
+}  // namespace
+
+extern "C" {
+
+onnxview_error onnxview_check(onnxview_model* m, const onnxview_options* in, onnxview_finding_callback callback,
+                              void* user, onnxview_check_result* out) {
+    if (m == nullptr || out == nullptr) return fail(errc::invalid_argument);
+#ifdef ONNXVIEW_NO_CHECK
+    static_cast<void>(in), static_cast<void>(callback), static_cast<void>(user);
+    return fail(errc::invalid_argument);
+#else
+    options opts;
+    if (const error e = call_options(m, in, opts)) return to_c(e);
+    finding_relay relay{callback, user};
+    check_result r;
+#if ONNXVIEW_HAS_EXCEPTIONS
+    try {
+#endif
+        r = check_model(m->file.bytes(), opts, callback ? relay_finding : nullptr, &relay);
+#if ONNXVIEW_HAS_EXCEPTIONS
+    } catch (const std::bad_alloc&) {  // no exception crosses into C
+        return fail(errc::out_of_memory);
+    }
+#endif
+    out->errors = r.errors;
+    out->warnings = r.warnings;
+    out->truncated = r.truncated ? 1 : 0;
+    return ok();
+#endif
+}
+
+onnxview_error onnxview_print_text(const onnxview_model* m, const onnxview_options* in, onnxview_write_fn write,
+                                   void* user) {
+#ifdef ONNXVIEW_NO_TEXT
+    static_cast<void>(m), static_cast<void>(in), static_cast<void>(write), static_cast<void>(user);
+    return fail(errc::invalid_argument);
+#else
+    return print_with(print_text, m, in, write, user);
+#endif
+}
+
+onnxview_error onnxview_print_json(const onnxview_model* m, const onnxview_options* in, onnxview_write_fn write,
+                                   void* user) {
+#ifdef ONNXVIEW_NO_TEXT
+    static_cast<void>(m), static_cast<void>(in), static_cast<void>(write), static_cast<void>(user);
+    return fail(errc::invalid_argument);
+#else
+    return print_with(print_json, m, in, write, user);
+#endif
+}
+
+}  // extern "C"
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/capi/graph.cpp ----
+// The C API: graphs, nodes, attributes, value infos, types and functions
+// (include/onnxview.h), each a handle read through its C++ view.
+
+using namespace onnxview;
+using namespace onnxview::capi;
+
+namespace {
+
+template <class View, class Handle>
+std::string_view text_of(const Handle* h, std::string_view (View::*field)() const noexcept) noexcept {
+    return h ? (view_of<View>(h).*field)() : std::string_view();
+}
+
+template <class Child, class View, class Handle, class Out>
+onnxview_error singular(const Handle* h, Child (View::*field)() const noexcept, Out* out) noexcept {
+    if (h == nullptr) return fail(errc::invalid_argument);
+    return store_view((view_of<View>(h).*field)(), body_of(h).owner, out);
+}
+
+// The TypeProto member that is set (the views apply the oneof rule).
+int32_t kind_of(const type_view& t) noexcept {
+    if (t.has_tensor_type()) return ONNXVIEW_TYPE_TENSOR;
+    if (t.has_sequence_type()) return ONNXVIEW_TYPE_SEQUENCE;
+    if (t.has_map_type()) return ONNXVIEW_TYPE_MAP;
+    if (t.has_optional_type()) return ONNXVIEW_TYPE_OPTIONAL;
+    if (t.has_sparse_tensor_type()) return ONNXVIEW_TYPE_SPARSE_TENSOR;
+    if (t.has_opaque_type()) return ONNXVIEW_TYPE_OPAQUE;
+    return ONNXVIEW_TYPE_NONE;
+}
+
+// The shape of a tensor or sparse tensor type, and whether it has one.
+bool shape_of(const type_view& t, tensor_shape_view& shape) noexcept {
+    if (t.has_tensor_type()) {
+        const tensor_type_view tt = t.tensor_type();
+        shape = tt.shape();
+        return tt.has_shape();
+    }
+    if (t.has_sparse_tensor_type()) {
+        const sparse_tensor_type_view st = t.sparse_tensor_type();
+        shape = st.shape();
+        return st.has_shape();
+    }
+    return false;
+}
+
+}  // namespace
+
+#define ONNXVIEW_TEXT(fn, View, Handle, member) \
+    onnxview_string fn(const Handle* h) { return to_c(text_of<View>(h, &View::member)); }
+#define ONNXVIEW_COUNT(fn, View, Handle, member) \
+    size_t fn(const Handle* h) { return h ? view_of<View>(h).member().size() : 0; }
+#define ONNXVIEW_ELEMENT(fn, View, Handle, member, Elem, Out)                      \
+    onnxview_error fn(const Handle* h, size_t i, Out* out) {                       \
+        return store_element<Elem>(h, View::field::member, i, out);                \
+    }
+#define ONNXVIEW_STRING_AT(fn, View, Handle, member)                                \
+    onnxview_error fn(const Handle* h, size_t i, onnxview_string* out) {            \
+        if (h == nullptr) return fail(errc::invalid_argument);                      \
+        return string_at(view_of<View>(h).member(), i, out);                        \
+    }
+
+extern "C" {
+
+// --- graphs
+ONNXVIEW_TEXT(onnxview_graph_name, graph_view, onnxview_graph, name)
+ONNXVIEW_TEXT(onnxview_graph_doc_string, graph_view, onnxview_graph, doc_string)
+ONNXVIEW_COUNT(onnxview_graph_node_count, graph_view, onnxview_graph, node)
+ONNXVIEW_ELEMENT(onnxview_graph_node, graph_view, onnxview_graph, node, node_view, onnxview_node)
+ONNXVIEW_COUNT(onnxview_graph_input_count, graph_view, onnxview_graph, input)
+ONNXVIEW_ELEMENT(onnxview_graph_input, graph_view, onnxview_graph, input, value_info_view, onnxview_value_info)
+ONNXVIEW_COUNT(onnxview_graph_output_count, graph_view, onnxview_graph, output)
+ONNXVIEW_ELEMENT(onnxview_graph_output, graph_view, onnxview_graph, output, value_info_view, onnxview_value_info)
+ONNXVIEW_COUNT(onnxview_graph_value_info_count, graph_view, onnxview_graph, value_info)
+ONNXVIEW_ELEMENT(onnxview_graph_value_info, graph_view, onnxview_graph, value_info, value_info_view,
+                 onnxview_value_info)
+ONNXVIEW_COUNT(onnxview_graph_initializer_count, graph_view, onnxview_graph, initializer)
+ONNXVIEW_ELEMENT(onnxview_graph_initializer, graph_view, onnxview_graph, initializer, tensor_view, onnxview_tensor)
+ONNXVIEW_COUNT(onnxview_graph_sparse_initializer_count, graph_view, onnxview_graph, sparse_initializer)
+ONNXVIEW_ELEMENT(onnxview_graph_sparse_initializer, graph_view, onnxview_graph, sparse_initializer,
+                 sparse_tensor_view, onnxview_sparse_tensor)
+
+onnxview_error onnxview_graph_find_initializer(const onnxview_graph* g, const char* name, size_t size,
+                                               int* is_sparse, onnxview_tensor* dense,
+                                               onnxview_sparse_tensor* sparse) {
+    if (g == nullptr || (name == nullptr && size != 0) || is_sparse == nullptr) return fail(errc::invalid_argument);
+    const result<initializer_ref> r = find_initializer(view_of<graph_view>(g), std::string_view(name, size));
+    if (!r.ok()) return to_c(r.err());
+    // A handle from the graph's repeated field, so that next() steps on.
+    const graph_view gv = view_of<graph_view>(g);
+    std::size_t index = 0;
+    if (r->is_sparse) {
+        for (const sparse_tensor_view& s : gv.sparse_initializer()) {
+            if (s.wire_message().begin() == r->sparse.wire_message().begin()) break;
+            ++index;
+        }
+        *is_sparse = 1;
+        return sparse ? store_element<sparse_tensor_view>(g, graph_view::field::sparse_initializer, index, sparse)
+                      : ok();
+    }
+    for (const tensor_view& t : gv.initializer()) {
+        if (t.wire_message().begin() == r->dense.wire_message().begin()) break;
+        ++index;
+    }
+    *is_sparse = 0;
+    return dense ? store_element<tensor_view>(g, graph_view::field::initializer, index, dense) : ok();
+}
+
+// --- nodes
+ONNXVIEW_TEXT(onnxview_node_name, node_view, onnxview_node, name)
+ONNXVIEW_TEXT(onnxview_node_op_type, node_view, onnxview_node, op_type)
+ONNXVIEW_TEXT(onnxview_node_domain, node_view, onnxview_node, domain)
+ONNXVIEW_TEXT(onnxview_node_overload, node_view, onnxview_node, overload)
+ONNXVIEW_TEXT(onnxview_node_doc_string, node_view, onnxview_node, doc_string)
+ONNXVIEW_COUNT(onnxview_node_input_count, node_view, onnxview_node, input)
+ONNXVIEW_STRING_AT(onnxview_node_input, node_view, onnxview_node, input)
+ONNXVIEW_COUNT(onnxview_node_output_count, node_view, onnxview_node, output)
+ONNXVIEW_STRING_AT(onnxview_node_output, node_view, onnxview_node, output)
+ONNXVIEW_COUNT(onnxview_node_attribute_count, node_view, onnxview_node, attribute)
+ONNXVIEW_ELEMENT(onnxview_node_attribute, node_view, onnxview_node, attribute, attribute_view, onnxview_attribute)
+
+onnxview_error onnxview_node_find_attribute(const onnxview_node* n, const char* name, size_t size,
+                                            onnxview_attribute* out) {
+    if (n == nullptr || (name == nullptr && size != 0) || out == nullptr) return fail(errc::invalid_argument);
+    const node_view v = view_of<node_view>(n);
+    const std::string_view wanted(name, size);
+    std::size_t index = 0;
+    for (const attribute_view& a : v.attribute()) {
+        if (!a.ok()) return to_c(a.err());
+        if (a.name() == wanted) return store_element<attribute_view>(n, node_view::field::attribute, index, out);
+        ++index;
+    }
+    const wire::message& m = v.wire_message();
+    return fail(errc::not_found, m.offset_of(m.begin()));
+}
+
+onnxview_error onnxview_node_next(const onnxview_node* n, onnxview_node* out) { return store_next<node_view>(n, out); }
+
+// --- attributes
+ONNXVIEW_TEXT(onnxview_attribute_name, attribute_view, onnxview_attribute, name)
+ONNXVIEW_TEXT(onnxview_attribute_ref_attr_name, attribute_view, onnxview_attribute, ref_attr_name)
+ONNXVIEW_TEXT(onnxview_attribute_doc_string, attribute_view, onnxview_attribute, doc_string)
+ONNXVIEW_TEXT(onnxview_attribute_s, attribute_view, onnxview_attribute, s)
+int32_t onnxview_attribute_type(const onnxview_attribute* a) {
+    return a ? static_cast<int32_t>(view_of<attribute_view>(a).type()) : 0;
+}
+const char* onnxview_attribute_type_name(int32_t type) {
+    return type >= 0 && type <= static_cast<int32_t>(attribute_type::type_protos) ? attribute_type_name(type)
+                                                                                  : "UNKNOWN";
+}
+float onnxview_attribute_f(const onnxview_attribute* a) { return a ? view_of<attribute_view>(a).f() : 0.0f; }
+int64_t onnxview_attribute_i(const onnxview_attribute* a) { return a ? view_of<attribute_view>(a).i() : 0; }
+onnxview_error onnxview_attribute_floats(const onnxview_attribute* a, float* out, size_t capacity, size_t* count) {
+    if (a == nullptr) return fail(errc::invalid_argument);
+    return copy_scalars(view_of<attribute_view>(a).floats(), out, capacity, count);
+}
+onnxview_error onnxview_attribute_ints(const onnxview_attribute* a, int64_t* out, size_t capacity, size_t* count) {
+    if (a == nullptr) return fail(errc::invalid_argument);
+    return copy_scalars(view_of<attribute_view>(a).ints(), out, capacity, count);
+}
+ONNXVIEW_COUNT(onnxview_attribute_strings_count, attribute_view, onnxview_attribute, strings)
+ONNXVIEW_STRING_AT(onnxview_attribute_string_at, attribute_view, onnxview_attribute, strings)
+onnxview_error onnxview_attribute_t(const onnxview_attribute* a, onnxview_tensor* out) {
+    return singular(a, &attribute_view::t, out);
+}
+onnxview_error onnxview_attribute_g(const onnxview_attribute* a, onnxview_graph* out) {
+    return singular(a, &attribute_view::g, out);
+}
+onnxview_error onnxview_attribute_sparse_tensor(const onnxview_attribute* a, onnxview_sparse_tensor* out) {
+    return singular(a, &attribute_view::sparse_tensor, out);
+}
+onnxview_error onnxview_attribute_tp(const onnxview_attribute* a, onnxview_type* out) {
+    return singular(a, &attribute_view::tp, out);
+}
+ONNXVIEW_COUNT(onnxview_attribute_tensors_count, attribute_view, onnxview_attribute, tensors)
+ONNXVIEW_ELEMENT(onnxview_attribute_tensor_at, attribute_view, onnxview_attribute, tensors, tensor_view,
+                 onnxview_tensor)
+ONNXVIEW_COUNT(onnxview_attribute_graphs_count, attribute_view, onnxview_attribute, graphs)
+ONNXVIEW_ELEMENT(onnxview_attribute_graph_at, attribute_view, onnxview_attribute, graphs, graph_view, onnxview_graph)
+ONNXVIEW_COUNT(onnxview_attribute_sparse_tensors_count, attribute_view, onnxview_attribute, sparse_tensors)
+ONNXVIEW_ELEMENT(onnxview_attribute_sparse_tensor_at, attribute_view, onnxview_attribute, sparse_tensors,
+                 sparse_tensor_view, onnxview_sparse_tensor)
+ONNXVIEW_COUNT(onnxview_attribute_type_protos_count, attribute_view, onnxview_attribute, type_protos)
+ONNXVIEW_ELEMENT(onnxview_attribute_type_proto_at, attribute_view, onnxview_attribute, type_protos, type_view,
+                 onnxview_type)
+
+// --- value infos and types
+ONNXVIEW_TEXT(onnxview_value_info_name, value_info_view, onnxview_value_info, name)
+ONNXVIEW_TEXT(onnxview_value_info_doc_string, value_info_view, onnxview_value_info, doc_string)
+onnxview_error onnxview_value_info_type(const onnxview_value_info* v, onnxview_type* out) {
+    return singular(v, &value_info_view::type, out);
+}
+
+int32_t onnxview_type_kind(const onnxview_type* t) { return t ? kind_of(view_of<type_view>(t)) : 0; }
+int32_t onnxview_type_elem_type(const onnxview_type* t) {
+    if (t == nullptr) return 0;
+    const type_view v = view_of<type_view>(t);
+    if (v.has_tensor_type()) return v.tensor_type().elem_type();
+    if (v.has_sparse_tensor_type()) return v.sparse_tensor_type().elem_type();
+    if (v.has_map_type()) return v.map_type().key_type();
+    return 0;
+}
+int onnxview_type_has_shape(const onnxview_type* t) {
+    tensor_shape_view shape;
+    return t && shape_of(view_of<type_view>(t), shape) ? 1 : 0;
+}
+size_t onnxview_type_rank(const onnxview_type* t) {
+    tensor_shape_view shape;
+    return t && shape_of(view_of<type_view>(t), shape) ? shape.dim().size() : 0;
+}
+onnxview_error onnxview_type_dim(const onnxview_type* t, size_t i, onnxview_dim* out) {
+    if (t == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    tensor_shape_view shape;
+    if (!shape_of(view_of<type_view>(t), shape) || i >= shape.dim().size()) return fail(errc::not_found);
+    if (!shape.ok()) return to_c(shape.err());
+    const dimension_view d = shape.dim().at(i);
+    if (!d.ok()) return to_c(d.err());
+    out->kind = d.has_dim_value() ? ONNXVIEW_DIM_VALUE : d.has_dim_param() ? ONNXVIEW_DIM_PARAM : ONNXVIEW_DIM_UNKNOWN;
+    out->value = d.dim_value();
+    out->param = to_c(d.dim_param());
+    out->denotation = to_c(d.denotation());
+    return ok();
+}
+onnxview_error onnxview_type_element(const onnxview_type* t, onnxview_type* out) {
+    if (t == nullptr) return fail(errc::invalid_argument);
+    const type_view v = view_of<type_view>(t);
+    const onnxview_model* owner = body_of(t).owner;
+    if (v.has_sequence_type()) return store_view(v.sequence_type().elem_type(), owner, out);
+    if (v.has_optional_type()) return store_view(v.optional_type().elem_type(), owner, out);
+    if (v.has_map_type()) return store_view(v.map_type().value_type(), owner, out);
+    return fail(errc::not_found);
+}
+onnxview_error onnxview_type_opaque(const onnxview_type* t, onnxview_string* domain, onnxview_string* name) {
+    if (t == nullptr) return fail(errc::invalid_argument);
+    const type_view v = view_of<type_view>(t);
+    if (!v.has_opaque_type()) return fail(errc::not_found);
+    const opaque_type_view o = v.opaque_type();
+    if (!o.ok()) return to_c(o.err());
+    if (domain != nullptr) *domain = to_c(o.domain());
+    if (name != nullptr) *name = to_c(o.name());
+    return ok();
+}
+ONNXVIEW_TEXT(onnxview_type_denotation, type_view, onnxview_type, denotation)
+
+// --- functions
+ONNXVIEW_TEXT(onnxview_function_name, function_view, onnxview_function, name)
+ONNXVIEW_TEXT(onnxview_function_domain, function_view, onnxview_function, domain)
+ONNXVIEW_TEXT(onnxview_function_overload, function_view, onnxview_function, overload)
+ONNXVIEW_TEXT(onnxview_function_doc_string, function_view, onnxview_function, doc_string)
+ONNXVIEW_COUNT(onnxview_function_input_count, function_view, onnxview_function, input)
+ONNXVIEW_STRING_AT(onnxview_function_input, function_view, onnxview_function, input)
+ONNXVIEW_COUNT(onnxview_function_output_count, function_view, onnxview_function, output)
+ONNXVIEW_STRING_AT(onnxview_function_output, function_view, onnxview_function, output)
+ONNXVIEW_COUNT(onnxview_function_attribute_count, function_view, onnxview_function, attribute)
+ONNXVIEW_STRING_AT(onnxview_function_attribute, function_view, onnxview_function, attribute)
+ONNXVIEW_COUNT(onnxview_function_node_count, function_view, onnxview_function, node)
+ONNXVIEW_ELEMENT(onnxview_function_node, function_view, onnxview_function, node, node_view, onnxview_node)
+ONNXVIEW_COUNT(onnxview_function_opset_count, function_view, onnxview_function, opset_import)
+onnxview_error onnxview_function_opset(const onnxview_function* f, size_t i, onnxview_string* domain,
+                                       int64_t* version) {
+    if (f == nullptr) return fail(errc::invalid_argument);
+    return opset_at(view_of<function_view>(f).opset_import(), i, domain, version);
+}
+
+}  // extern "C"
+
+#undef ONNXVIEW_TEXT
+#undef ONNXVIEW_COUNT
+#undef ONNXVIEW_ELEMENT
+#undef ONNXVIEW_STRING_AT
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/capi/model.cpp ----
+// The C API: versions, errors, options, opening and closing, the model's own
+// fields, verify, field paths (include/onnxview.h).
+#include <cstdlib>
+#include <new>
+#include <utility>
+
+
+using namespace onnxview;
+using namespace onnxview::capi;
+
+// The C codes are the C++ ones (one table, onnxview/error.hpp).
+#define ONNXVIEW_SAME_CODE(c, cpp) static_assert(c == static_cast<int>(errc::cpp), #cpp);
+ONNXVIEW_SAME_CODE(ONNXVIEW_TRUNCATED, truncated)
+ONNXVIEW_SAME_CODE(ONNXVIEW_MERGE_TOO_DEEP, merge_too_deep)
+ONNXVIEW_SAME_CODE(ONNXVIEW_BAD_DATA_TYPE, bad_data_type)
+ONNXVIEW_SAME_CODE(ONNXVIEW_NOT_LITTLE_ENDIAN, not_little_endian)
+ONNXVIEW_SAME_CODE(ONNXVIEW_IO_ERROR, io_error)
+ONNXVIEW_SAME_CODE(ONNXVIEW_CHECKSUM_MISMATCH, checksum_mismatch)
+ONNXVIEW_SAME_CODE(ONNXVIEW_OUT_OF_MEMORY, out_of_memory)
+ONNXVIEW_SAME_CODE(ONNXVIEW_NUMBER_TOO_LARGE, number_too_large)
+#undef ONNXVIEW_SAME_CODE
+static_assert(ONNXVIEW_OPEN_READ == static_cast<int>(open_mode::read), "open modes");
+static_assert(ONNXVIEW_READS_METADATA == static_cast<int>(model_reads::metadata), "model reads");
+
+namespace onnxview {
+namespace capi {
+
+error from_c(const onnxview_options* in, options& out) noexcept {
+    out = options{};
+    if (in == nullptr) return error();
+    if (in->abi_version != ONNXVIEW_ABI_VERSION) return errc::invalid_argument;
+    out.max_message_depth = in->max_message_depth;
+    out.release = in->release;
+    out.max_printed_bytes = in->max_printed_bytes;
+    out.max_graph_depth = in->max_graph_depth;
+    out.max_findings = in->max_findings;
+    out.errors_only = in->errors_only != 0;
+    if (in->file_mode < 0 || in->file_mode > ONNXVIEW_OPEN_READ) return errc::invalid_argument;
+    if (in->reads < 0 || in->reads > ONNXVIEW_READS_METADATA) return errc::invalid_argument;
+    const int max_hint = static_cast<int>(access_hint::dontneed);
+    if (in->file_hint < 0 || in->file_hint > max_hint || in->external_hint < 0 || in->external_hint > max_hint)
+        return errc::invalid_argument;
+    out.file_mode = static_cast<open_mode>(in->file_mode);
+    out.file_hint = static_cast<access_hint>(in->file_hint);
+    out.file_copy_below = in->file_copy_below;
+    out.verify = in->verify != 0;
+    out.keep_malformed = in->keep_malformed != 0;
+    out.reads = static_cast<model_reads>(in->reads);
+    out.model_path = in->model_path;
+    out.external_base_dir = in->external_base_dir;
+    out.max_external_files = in->max_external_files;
+    out.max_external_bytes = in->max_external_bytes;
+    out.external_copy_below = in->external_copy_below;
+    out.allow_hard_links = in->allow_hard_links != 0;
+    out.verify_checksum = in->verify_checksum != 0;
+    out.external_hint = static_cast<access_hint>(in->external_hint);
+    out.memory.allocate = in->memory.allocate;
+    out.memory.deallocate = in->memory.deallocate;
+    out.memory.user_data = in->memory.user_data;
+    return error();
+}
+
+}  // namespace capi
+}  // namespace onnxview
+
+namespace {
+
+file_callbacks callbacks_from_c(const onnxview_file_callbacks& c) noexcept {
+    file_callbacks f;
+    f.map = c.map;
+    f.read_whole = c.read_whole;
+    f.release = c.release;
+    f.user_data = c.user_data;
+    return f;
+}
+
+bool own_memory(const options& o) noexcept { return o.memory.allocate != nullptr && o.memory.deallocate != nullptr; }
+
+std::size_t length_of(const char* s) noexcept { return s == nullptr ? 0 : std::strlen(s) + 1; }
+
+// The model handle and copies of the option strings it keeps, in one block
+// from the caller's allocator.
+onnxview_error create(mapped_file&& file, const char* path, options opts, const onnxview_file_callbacks* ext,
+                      onnxview_model** out) noexcept {
+    const std::size_t path_bytes = length_of(opts.model_path ? opts.model_path : path);
+    const std::size_t base_bytes = length_of(opts.external_base_dir);
+    const std::size_t size = sizeof(onnxview_model) + path_bytes + base_bytes;
+    void* block = own_memory(opts) ? opts.memory.allocate(opts.memory.user_data, size, alignof(onnxview_model))
+                                   : std::malloc(size);
+    if (block == nullptr) return fail(errc::out_of_memory);
+    char* strings = static_cast<char*>(block) + sizeof(onnxview_model);
+    if (path_bytes != 0) {
+        std::memcpy(strings, opts.model_path ? opts.model_path : path, path_bytes);
+        opts.model_path = strings;
+    }
+    if (base_bytes != 0) {
+        std::memcpy(strings + path_bytes, opts.external_base_dir, base_bytes);
+        opts.external_base_dir = strings + path_bytes;
+    }
+    file_callbacks external;
+    if (ext != nullptr) {
+        external = callbacks_from_c(*ext);
+        opts.external_files = &external;  // copied by the resolver
+    }
+    auto mf = model_file::adopt(std::move(file), opts);
+    if (!mf.ok()) {
+        if (own_memory(opts)) opts.memory.deallocate(opts.memory.user_data, block, size, alignof(onnxview_model));
+        else std::free(block);
+        return to_c(mf.err());
+    }
+    opts.external_files = nullptr;
+    onnxview_model* m = ::new (block) onnxview_model{std::move(mf.value()), opts, size};
+    *out = m;
+    return ok();
+}
+
+}  // namespace
+
+extern "C" {
+
+uint32_t onnxview_version(void) { return 0x000100; }
+const char* onnxview_version_string(void) { return "0.1.0"; }
+uint32_t onnxview_abi_version(void) { return ONNXVIEW_ABI_VERSION; }
+
+const char* onnxview_errc_name(int32_t code) { return errc_name(static_cast<errc>(code)); }
+const char* onnxview_errc_message(int32_t code) { return errc_message(static_cast<errc>(code)); }
+int32_t onnxview_errc_group(int32_t code) { return static_cast<int32_t>(errc_group(static_cast<errc>(code))); }
+
+onnxview_options onnxview_options_default(void) {
+    onnxview_options o;
+    std::memset(&o, 0, sizeof o);
+    o.abi_version = ONNXVIEW_ABI_VERSION;
+    return o;
+}
+
+onnxview_error onnxview_open_path(const char* path, const onnxview_options* options, onnxview_model** out) {
+    onnxview::options opts;
+    if (const error e = from_c(options, opts)) return to_c(e);
+    if (path == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    auto file = mapped_file::open(path, opts);
+    if (!file.ok()) return to_c(file.err());
+    const onnxview_file_callbacks* ext = options ? options->external_files : nullptr;
+    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, out);
+}
+
+onnxview_error onnxview_open_memory(const void* data, size_t size, const onnxview_options* options,
+                                    onnxview_model** out) {
+    onnxview::options opts;
+    if (const error e = from_c(options, opts)) return to_c(e);
+    if ((data == nullptr && size != 0) || out == nullptr) return fail(errc::invalid_argument);
+    if (size == 0) return fail(errc::file_empty);
+    const onnxview_file_callbacks* ext = options ? options->external_files : nullptr;
+    return create(mapped_file::from_memory(data, size), nullptr, opts, ext, out);
+}
+
+onnxview_error onnxview_open_callbacks(const char* path, const onnxview_file_callbacks* callbacks,
+                                       const onnxview_options* options, onnxview_model** out) {
+    onnxview::options opts;
+    if (const error e = from_c(options, opts)) return to_c(e);
+    if (path == nullptr || callbacks == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    auto file = mapped_file::from_callbacks(path, callbacks_from_c(*callbacks));
+    if (!file.ok()) return to_c(file.err());
+    const onnxview_file_callbacks* ext = options && options->external_files ? options->external_files : callbacks;
+    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, out);
+}
+
+void onnxview_close(onnxview_model* model) {
+    if (model == nullptr) return;
+    const onnxview::options opts = model->opts;
+    const std::size_t size = model->block_size;
+    model->~onnxview_model();
+    if (own_memory(opts)) opts.memory.deallocate(opts.memory.user_data, model, size, alignof(onnxview_model));
+    else std::free(model);
+}
+
+onnxview_error onnxview_model_error(const onnxview_model* m) {
+    return m ? to_c(m->file.model_error()) : fail(errc::invalid_argument);
+}
+onnxview_string onnxview_model_bytes(const onnxview_model* m) {
+    return to_c(m ? m->file.bytes() : std::string_view());
+}
+onnxview_error onnxview_model_verify(const onnxview_model* m) {
+    if (m == nullptr) return fail(errc::invalid_argument);
+    const std::string_view b = m->file.bytes();
+    return to_c(verify(b.data(), b.size(), schema::msg_ModelProto, m->opts));
+}
+onnxview_error onnxview_field_path(const onnxview_model* m, uint64_t offset, char* out, size_t out_size,
+                                   size_t* length) {
+    if (m == nullptr) return fail(errc::invalid_argument);
+    const std::string_view b = m->file.bytes();
+    auto r = field_path_at(b.data(), b.size(), offset, schema::msg_ModelProto, out, out_size, m->opts.release);
+    if (length != nullptr) *length = r.ok() ? r.value() : static_cast<std::size_t>(r.err().offset);
+    return to_c(r.err());
+}
+
+int64_t onnxview_model_ir_version(const onnxview_model* m) { return m ? m->file.model().ir_version() : 0; }
+onnxview_string onnxview_model_producer_name(const onnxview_model* m) {
+    return to_c(m ? m->file.model().producer_name() : std::string_view());
+}
+onnxview_string onnxview_model_producer_version(const onnxview_model* m) {
+    return to_c(m ? m->file.model().producer_version() : std::string_view());
+}
+onnxview_string onnxview_model_domain(const onnxview_model* m) {
+    return to_c(m ? m->file.model().domain() : std::string_view());
+}
+int64_t onnxview_model_model_version(const onnxview_model* m) { return m ? m->file.model().model_version() : 0; }
+onnxview_string onnxview_model_doc_string(const onnxview_model* m) {
+    return to_c(m ? m->file.model().doc_string() : std::string_view());
+}
+size_t onnxview_model_opset_count(const onnxview_model* m) { return m ? m->file.model().opset_import().size() : 0; }
+onnxview_error onnxview_model_opset(const onnxview_model* m, size_t i, onnxview_string* domain, int64_t* version) {
+    if (m == nullptr) return fail(errc::invalid_argument);
+    return opset_at(m->file.model().opset_import(), i, domain, version);
+}
+size_t onnxview_model_metadata_count(const onnxview_model* m) {
+    return m ? m->file.model().metadata_props().size() : 0;
+}
+onnxview_error onnxview_model_metadata(const onnxview_model* m, size_t i, onnxview_string* key,
+                                       onnxview_string* value) {
+    if (m == nullptr) return fail(errc::invalid_argument);
+    return entry_at(m->file.model().metadata_props(), i, key, value);
+}
+int onnxview_model_has_graph(const onnxview_model* m) { return m && m->file.model().has_graph() ? 1 : 0; }
+onnxview_error onnxview_model_graph(const onnxview_model* m, onnxview_graph* out) {
+    if (m == nullptr) return fail(errc::invalid_argument);
+    return store_view(m->file.model().graph(), m, out);
+}
+size_t onnxview_model_function_count(const onnxview_model* m) { return m ? m->file.model().functions().size() : 0; }
+onnxview_error onnxview_model_function(const onnxview_model* m, size_t i, onnxview_function* out) {
+    if (m == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    const result<handle_body> b =
+        element<function_view>(m->file.model().wire_message(), m, model_view::field::functions, i);
+    if (!b.ok()) return to_c(b.err());
+    store(b.value(), out);
+    return ok();
+}
+
+}  // extern "C"
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/capi/tensor.cpp ----
+// The C API: tensor facts and data, sparse tensors (include/onnxview.h),
+// through tensor_data and sparse_data with the model's external data.
+
+using namespace onnxview;
+using namespace onnxview::capi;
+
+namespace {
+
+// The model's tensor_data of handle t: external payloads through its
+// resolver, whose state (files opened once) is the model's.
+result<tensor_data> data_of(const onnxview_tensor* t) noexcept {
+    const handle_body b = body_of(t);
+    if (b.owner == nullptr) return tensor_data::make(view_of<tensor_view>(t));
+    return const_cast<onnxview_model*>(b.owner)->file.tensor(view_of<tensor_view>(t));
+}
+
+result<sparse_data> sparse_of(const onnxview_sparse_tensor* s) noexcept {
+    const handle_body b = body_of(s);
+    if (b.owner == nullptr) return sparse_data::make(view_of<sparse_tensor_view>(s));
+    return const_cast<onnxview_model*>(b.owner)->file.sparse_tensor(view_of<sparse_tensor_view>(s));
+}
+
+// Calls f with a null pointer of the natural C++ type of d's elements;
+// STRING tensors have no array form (bad_data_type).
+template <class F>
+onnxview_error with_numeric_type(const tensor_data& d, F f) noexcept {
+    switch (d.info().natural) {
+        case natural_type::f32: return f(static_cast<float*>(nullptr));
+        case natural_type::u8: return f(static_cast<std::uint8_t*>(nullptr));
+        case natural_type::i8: return f(static_cast<std::int8_t*>(nullptr));
+        case natural_type::u16: return f(static_cast<std::uint16_t*>(nullptr));
+        case natural_type::i16: return f(static_cast<std::int16_t*>(nullptr));
+        case natural_type::i32: return f(static_cast<std::int32_t*>(nullptr));
+        case natural_type::i64: return f(static_cast<std::int64_t*>(nullptr));
+        case natural_type::boolean: return f(static_cast<bool*>(nullptr));
+        case natural_type::f64: return f(static_cast<double*>(nullptr));
+        case natural_type::u32: return f(static_cast<std::uint32_t*>(nullptr));
+        case natural_type::u64: return f(static_cast<std::uint64_t*>(nullptr));
+        case natural_type::c64: return f(static_cast<std::complex<float>*>(nullptr));
+        case natural_type::c128: return f(static_cast<std::complex<double>*>(nullptr));
+        case natural_type::string_view: break;
+    }
+    return fail(errc::bad_data_type, d.describe().offset);
+}
+
+template <class D>
+onnxview_error copy_converted(const onnxview_tensor* t, D* out, size_t capacity, uint64_t* count) noexcept {
+    if (t == nullptr) return fail(errc::invalid_argument);
+    const result<tensor_data> d = data_of(t);
+    if (!d.ok()) return to_c(d.err());
+    const result<std::uint64_t> n = d->copy_as<D>(out, capacity);
+    if (!n.ok()) return to_c(n.err());
+    if (count != nullptr) *count = n.value();
+    return ok();
+}
+
+onnxview_error dims_of(const wire::repeated<wire::elem_int64>& dims, int64_t* out, size_t capacity,
+                       size_t* rank) noexcept {
+    return copy_scalars(dims, out, capacity, rank);
+}
+
+}  // namespace
+
+extern "C" {
+
+onnxview_string onnxview_tensor_name(const onnxview_tensor* t) {
+    return to_c(t ? view_of<tensor_view>(t).name() : std::string_view());
+}
+onnxview_string onnxview_tensor_doc_string(const onnxview_tensor* t) {
+    return to_c(t ? view_of<tensor_view>(t).doc_string() : std::string_view());
+}
+int32_t onnxview_tensor_data_type(const onnxview_tensor* t) { return t ? view_of<tensor_view>(t).data_type() : 0; }
+const char* onnxview_data_type_name(int32_t data_type) {
+    return find_data_type_info(data_type) ? find_data_type_info(data_type)->name : "UNDEFINED";
+}
+onnxview_error onnxview_tensor_dims(const onnxview_tensor* t, int64_t* out, size_t capacity, size_t* rank) {
+    if (t == nullptr) return fail(errc::invalid_argument);
+    return dims_of(view_of<tensor_view>(t).dims(), out, capacity, rank);
+}
+int32_t onnxview_tensor_data_location(const onnxview_tensor* t) {
+    return t ? static_cast<int32_t>(view_of<tensor_view>(t).data_location()) : 0;
+}
+int onnxview_tensor_has_raw_data(const onnxview_tensor* t) { return t && view_of<tensor_view>(t).has_raw_data(); }
+int onnxview_tensor_has_segment(const onnxview_tensor* t) { return t && view_of<tensor_view>(t).has_segment(); }
+size_t onnxview_tensor_external_data_count(const onnxview_tensor* t) {
+    return t ? view_of<tensor_view>(t).external_data().size() : 0;
+}
+onnxview_error onnxview_tensor_external_data(const onnxview_tensor* t, size_t i, onnxview_string* key,
+                                             onnxview_string* value) {
+    if (t == nullptr) return fail(errc::invalid_argument);
+    return entry_at(view_of<tensor_view>(t).external_data(), i, key, value);
+}
+onnxview_error onnxview_tensor_next(const onnxview_tensor* t, onnxview_tensor* out) {
+    return store_next<tensor_view>(t, out);
+}
+
+onnxview_error onnxview_tensor_storage(const onnxview_tensor* t, onnxview_storage* out) {
+    if (t == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    const result<storage_info> s = describe_storage(view_of<tensor_view>(t));
+    if (!s.ok()) return to_c(s.err());
+    static_assert(ONNXVIEW_STORAGE_EXTERNAL == static_cast<int>(storage_kind::external), "storage kinds");
+    out->kind = static_cast<int32_t>(s->kind);
+    out->alignment = s->alignment;
+    out->element_count = s->element_count;
+    out->byte_size = s->byte_size;
+    out->entry_count = s->entry_count;
+    out->offset = s->offset;
+    out->location = to_c(s->location);
+    return ok();
+}
+
+onnxview_error onnxview_tensor_data(const onnxview_tensor* t, const void** data, uint64_t* count) {
+    if (t == nullptr || data == nullptr) return fail(errc::invalid_argument);
+    const result<tensor_data> d = data_of(t);
+    if (!d.ok()) return to_c(d.err());
+    return with_numeric_type(d.value(), [&](auto* type) {
+        using T = std::remove_pointer_t<decltype(type)>;
+        const result<span<const T>> s = d->as_span<T>();
+        if (!s.ok()) return to_c(s.err());
+        *data = s->data();
+        if (count != nullptr) *count = s->size();
+        return ok();
+    });
+}
+
+size_t onnxview_natural_size(int32_t data_type) {
+    const data_type_info* info = find_data_type_info(data_type);
+    if (info == nullptr || info->kind == element_kind::string) return 0;
+    return info->sub_byte() ? 1 : info->element_bytes();
+}
+
+onnxview_error onnxview_tensor_copy(const onnxview_tensor* t, void* out, size_t out_bytes, uint64_t* count) {
+    if (t == nullptr || (out == nullptr && out_bytes != 0)) return fail(errc::invalid_argument);
+    const result<tensor_data> d = data_of(t);
+    if (!d.ok()) return to_c(d.err());
+    return with_numeric_type(d.value(), [&](auto* type) {
+        using T = std::remove_pointer_t<decltype(type)>;
+        // Caller memory has no alignment promise: then elements go through
+        // a local, as the C type of the element would be read.
+        const std::uint64_t n = d->size();
+        if (out_bytes / sizeof(T) < n) return fail(errc::buffer_too_small, d->describe().offset);
+        if (reinterpret_cast<std::uintptr_t>(out) % alignof(T) == 0) {
+            const result<std::uint64_t> r = d->copy_to<T>(static_cast<T*>(out), out_bytes / sizeof(T));
+            if (!r.ok()) return to_c(r.err());
+        } else {
+            std::uint64_t i = 0;
+            for (T x : d->elements<T>()) std::memcpy(static_cast<char*>(out) + sizeof(T) * i++, &x, sizeof x);
+            if (i != n) return fail(errc::payload_size_mismatch, d->describe().offset);
+        }
+        if (count != nullptr) *count = n;
+        return ok();
+    });
+}
+
+onnxview_error onnxview_tensor_copy_float(const onnxview_tensor* t, float* out, size_t capacity, uint64_t* count) {
+    return copy_converted(t, out, capacity, count);
+}
+onnxview_error onnxview_tensor_copy_double(const onnxview_tensor* t, double* out, size_t capacity,
+                                           uint64_t* count) {
+    return copy_converted(t, out, capacity, count);
+}
+
+onnxview_error onnxview_tensor_double_at(const onnxview_tensor* t, uint64_t k, double* real, double* imag) {
+    if (t == nullptr || real == nullptr) return fail(errc::invalid_argument);
+    const result<tensor_data> d = data_of(t);
+    if (!d.ok()) return to_c(d.err());
+    const result<double> v = d->double_at(k, imag);
+    if (!v.ok()) return to_c(v.err());
+    *real = v.value();
+    return ok();
+}
+
+onnxview_error onnxview_tensor_string_at(const onnxview_tensor* t, uint64_t k, onnxview_string* out) {
+    if (t == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    const result<tensor_data> d = data_of(t);
+    if (!d.ok()) return to_c(d.err());
+    const result<std::string_view> s = d->at<std::string_view>(k);
+    if (!s.ok()) return to_c(s.err());
+    *out = to_c(s.value());
+    return ok();
+}
+
+// --- sparse tensors
+onnxview_error onnxview_sparse_values(const onnxview_sparse_tensor* s, onnxview_tensor* out) {
+    if (s == nullptr) return fail(errc::invalid_argument);
+    return store_view(view_of<sparse_tensor_view>(s).values(), body_of(s).owner, out);
+}
+onnxview_error onnxview_sparse_indices(const onnxview_sparse_tensor* s, onnxview_tensor* out) {
+    if (s == nullptr) return fail(errc::invalid_argument);
+    return store_view(view_of<sparse_tensor_view>(s).indices(), body_of(s).owner, out);
+}
+onnxview_error onnxview_sparse_dims(const onnxview_sparse_tensor* s, int64_t* out, size_t capacity, size_t* rank) {
+    if (s == nullptr) return fail(errc::invalid_argument);
+    return dims_of(view_of<sparse_tensor_view>(s).dims(), out, capacity, rank);
+}
+onnxview_error onnxview_sparse_info_of(const onnxview_sparse_tensor* s, onnxview_sparse_info* out) {
+    if (s == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    const result<sparse_data> d = sparse_of(s);
+    if (!d.ok()) return to_c(d.err());
+    out->nnz = d->nnz();
+    out->dense_size = d->dense_size();
+    out->rank = d->rank();
+    out->layout = d->layout() == sparse_layout::linear ? ONNXVIEW_SPARSE_LINEAR : ONNXVIEW_SPARSE_COORDINATES;
+    return ok();
+}
+onnxview_error onnxview_sparse_linear_index(const onnxview_sparse_tensor* s, uint64_t k, uint64_t* out) {
+    if (s == nullptr || out == nullptr) return fail(errc::invalid_argument);
+    const result<sparse_data> d = sparse_of(s);
+    if (!d.ok()) return to_c(d.err());
+    const result<std::uint64_t> i = d->linear_index(k);
+    if (!i.ok()) return to_c(i.err());
+    *out = i.value();
+    return ok();
+}
+onnxview_error onnxview_sparse_validate(const onnxview_sparse_tensor* s) {
+    if (s == nullptr) return fail(errc::invalid_argument);
+    const result<sparse_data> d = sparse_of(s);
+    if (!d.ok()) return to_c(d.err());
+    return to_c(d->validate_indices());
+}
+
+}  // extern "C"
+#endif  // ONNXVIEW_NO_IO
 
 #endif  // ONNXVIEW_IMPLEMENTATION_DONE
 #endif  // ONNXVIEW_IMPLEMENTATION
