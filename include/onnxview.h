@@ -308,8 +308,8 @@ ONNXVIEW_C_API int64_t onnxview_attribute_i(const onnxview_attribute* a);
 ONNXVIEW_C_API onnxview_string onnxview_attribute_s(const onnxview_attribute* a);
 /* floats / ints: *count receives the number of elements (packed and unpacked
  * together, linear in them); they are copied to out when capacity allows,
- * else buffer_too_small and nothing is written (out may be null to ask the
- * count). */
+ * else buffer_too_small and nothing is written (out null with capacity 0:
+ * only the count). */
 ONNXVIEW_C_API onnxview_error onnxview_attribute_floats(const onnxview_attribute* a, float* out, size_t capacity,
                                                         size_t* count);
 ONNXVIEW_C_API onnxview_error onnxview_attribute_ints(const onnxview_attribute* a, int64_t* out, size_t capacity,

@@ -332,8 +332,8 @@ ONNXVIEW_C_API int64_t onnxview_attribute_i(const onnxview_attribute* a);
 ONNXVIEW_C_API onnxview_string onnxview_attribute_s(const onnxview_attribute* a);
 /* floats / ints: *count receives the number of elements (packed and unpacked
  * together, linear in them); they are copied to out when capacity allows,
- * else buffer_too_small and nothing is written (out may be null to ask the
- * count). */
+ * else buffer_too_small and nothing is written (out null with capacity 0:
+ * only the count). */
 ONNXVIEW_C_API onnxview_error onnxview_attribute_floats(const onnxview_attribute* a, float* out, size_t capacity,
                                                         size_t* count);
 ONNXVIEW_C_API onnxview_error onnxview_attribute_ints(const onnxview_attribute* a, int64_t* out, size_t capacity,
@@ -13872,7 +13872,7 @@ onnxview_error copy_scalars(const Repeated& r, T* out, std::size_t capacity, std
     }
     if (!r.err().ok()) return to_c(r.err());
     if (count != nullptr) *count = n;
-    if (n == 0) return ok();
+    if (n == 0 || (out == nullptr && capacity == 0)) return ok();  // the count asked alone
     if (out == nullptr || capacity < n) return fail(errc::buffer_too_small);
     std::size_t i = 0;
     for (auto x : r) out[i++] = static_cast<T>(x);

@@ -153,7 +153,7 @@ onnxview_error copy_scalars(const Repeated& r, T* out, std::size_t capacity, std
     }
     if (!r.err().ok()) return to_c(r.err());
     if (count != nullptr) *count = n;
-    if (n == 0) return ok();
+    if (n == 0 || (out == nullptr && capacity == 0)) return ok();  // the count asked alone
     if (out == nullptr || capacity < n) return fail(errc::buffer_too_small);
     std::size_t i = 0;
     for (auto x : r) out[i++] = static_cast<T>(x);
