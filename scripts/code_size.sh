@@ -13,12 +13,21 @@
 # libprotobuf-lite.a when installed, else the dynamic .text plus the size of
 # the shared library's .text). Exits 1 if onnxview's contribution exceeds
 # 32 KiB in either form (ONNXVIEW_SIZE_LIMIT bytes overrides).
+#
+# The C API: examples/code_size/capi_min.c (the same walk through
+# onnxview.h, opening the bytes with onnxview_open_memory) against the same
+# static library, a C program linked by the C++ driver (the C++ runtime it
+# needs is part of the figure). It opens models through model_file, so the
+# external-data resolver, verify and the metadata read-ahead come along: its
+# budget is 40 KiB (ONNXVIEW_CAPI_SIZE_LIMIT).
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 model="${1:-$root/testdata/small_cnn_inline.onnx}"
 limit="${ONNXVIEW_SIZE_LIMIT:-32768}"
+capi_limit="${ONNXVIEW_CAPI_SIZE_LIMIT:-40960}"
 cxx="${CXX:-g++}"
+cc="${CC:-gcc}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++17 -Os -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -DNDEBUG
@@ -55,6 +64,18 @@ echo "baseline (file read + printf, static glibc): .text $base bytes"
 echo "onnxview, static library:   .text $lib bytes: +$ov_delta bytes ($(kib $ov_delta) KiB)"
 echo "onnxview, single header:    .text $single bytes: +$single_delta bytes ($(kib $single_delta) KiB)"
 [ "$single_delta" -gt "$ov_delta" ] && ov_delta_max=$single_delta || ov_delta_max=$ov_delta
+
+# ---- the C API -----------------------------------------------------------------
+csrc="$root/examples/code_size/capi_min.c"
+cflags=(-std=c99 -Os -ffunction-sections -fdata-sections -DNDEBUG)
+"$cc" "${cflags[@]}" -I "$root/include" -c "$csrc" -o "$work/capi_min.o" || exit 1
+"$cxx" -static -s -Wl,--gc-sections "$work/capi_min.o" "$work/libonnxview.a" -o "$work/capi_lib" || exit 1
+"$cc" "${cflags[@]}" -DBASELINE "$csrc" -static -s -Wl,--gc-sections -o "$work/capi_base" || exit 1
+"$work/capi_lib" "$model" >/dev/null || { echo "code_size.sh: capi_lib failed on $model" >&2; exit 1; }
+capi_base=$(text_of "$work/capi_base")
+capi=$(text_of "$work/capi_lib")
+capi_delta=$((capi - capi_base))
+echo "C API, static library:      .text $capi bytes: +$capi_delta bytes ($(kib $capi_delta) KiB; C baseline $capi_base)"
 
 # ---- libprotobuf-lite --------------------------------------------------------
 proto=/usr/include/onnx/onnx.proto
@@ -96,5 +117,9 @@ fi
 
 if [ "$ov_delta_max" -gt "$limit" ]; then
     echo "code_size.sh: onnxview adds $ov_delta_max bytes of .text, over the $limit-byte budget" >&2
+    exit 1
+fi
+if [ "$capi_delta" -gt "$capi_limit" ]; then
+    echo "code_size.sh: the C API adds $capi_delta bytes of .text, over the $capi_limit-byte budget" >&2
     exit 1
 fi

@@ -23,7 +23,11 @@ errc normalize_location(std::string_view loc, path_flavor flavor, char* out,
     if (loc.size() >= 2 && is_separator(loc[0]) && is_separator(loc[1])) return errc::external_unc_path;
     if (is_separator(loc[0])) return errc::external_absolute_path;
     const std::size_t first_end = loc.find_first_of("/\\");
-    if (loc.substr(0, first_end).find(':') != std::string_view::npos) return errc::external_drive_path;
+    // Views made from data() and a length: substr's out_of_range throw would
+    // link the C++ exception runtime into every program that resolves
+    // external data (scripts/code_size.sh).
+    const std::string_view first(loc.data(), first_end == std::string_view::npos ? loc.size() : first_end);
+    if (first.find(':') != std::string_view::npos) return errc::external_drive_path;
     if (flavor == path_flavor::windows && loc.find(':') != std::string_view::npos) {
         return errc::external_drive_path;
     }
@@ -33,7 +37,7 @@ errc normalize_location(std::string_view loc, path_flavor flavor, char* out,
     while (pos <= loc.size()) {
         std::size_t end = loc.find('/', pos);
         if (end == std::string_view::npos) end = loc.size();
-        const std::string_view component = loc.substr(pos, end - pos);
+        const std::string_view component(loc.data() + pos, end - pos);
         pos = end + 1;
         if (component.empty() || component == ".") continue;
         if (component == "..") return errc::external_parent_component;
@@ -57,7 +61,7 @@ std::string_view model_directory(std::string_view model_path, path_flavor flavor
     const std::size_t slash = model_path.find_last_of(flavor == path_flavor::windows ? "/\\" : "/");
     if (slash == std::string_view::npos) return ".";
     if (slash == 0) return "/";
-    return model_path.substr(0, slash);
+    return std::string_view(model_path.data(), slash);
 }
 
 bool is_beneath(std::string_view base, std::string_view path, path_flavor flavor) noexcept {
