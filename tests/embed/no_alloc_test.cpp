@@ -29,6 +29,9 @@
 #include "onnxview/sparse_data.hpp"
 #include "onnxview/tensor_data.hpp"
 #include "onnxview/verify.hpp"
+#ifndef ONNXVIEW_H  // the single header declares the C API itself
+#include "onnxview.h"
+#endif
 
 namespace {
 
@@ -293,4 +296,138 @@ TEST_CASE("the counting hooks see allocations (the test can fail)", "[embed][all
 #if ONNXVIEW_MALLOC_HOOKED
     CHECK(allocations.load() == with_new + 1);
 #endif
+}
+
+// ---- the C API --------------------------------------------------------------
+namespace {
+
+// The caller's allocator of the C API test: a bump arena that counts, so
+// that nothing it hands out passes through malloc.
+struct arena {
+    alignas(64) unsigned char bytes[1 << 20];
+    std::size_t used = 0;
+    long live = 0, calls = 0;
+};
+arena capi_arena;
+
+void* arena_allocate(void* user, std::size_t size, std::size_t alignment) {
+    arena& a = *static_cast<arena*>(user);
+    const std::size_t at = (a.used + alignment - 1) / alignment * alignment;
+    if (at + size > sizeof a.bytes) return nullptr;
+    a.used = at + size;
+    ++a.live, ++a.calls;
+    return a.bytes + at;
+}
+void arena_deallocate(void* user, void*, std::size_t, std::size_t) { --static_cast<arena*>(user)->live; }
+
+double capi_sum = 0;  // keeps the reads observable
+double capi_values[1 << 16];
+
+void capi_walk_graph(const onnxview_graph& g, int depth);
+
+void capi_walk_tensor(const onnxview_tensor& t) {
+    onnxview_storage st;
+    std::uint64_t n = 0;
+    if (onnxview_tensor_storage(&t, &st).code == ONNXVIEW_OK &&
+        onnxview_tensor_copy_double(&t, capi_values, 1 << 16, &n).code == ONNXVIEW_OK)
+        for (std::uint64_t i = 0; i < n; ++i) capi_sum += static_cast<double>(bits_of(capi_values[i]) & 0xFF);
+    const void* data = nullptr;
+    if (onnxview_tensor_data(&t, &data, &n).code == ONNXVIEW_OK && n != 0) capi_sum += 1;
+}
+
+void capi_walk_type(const onnxview_type& t, int depth) {
+    for (std::size_t i = 0; i < onnxview_type_rank(&t); ++i) {
+        onnxview_dim d;
+        if (onnxview_type_dim(&t, i, &d).code == ONNXVIEW_OK) capi_sum += static_cast<double>(d.param.size);
+    }
+    onnxview_type inner;
+    if (depth < 8 && onnxview_type_element(&t, &inner).code == ONNXVIEW_OK) capi_walk_type(inner, depth + 1);
+}
+
+void capi_walk_node(const onnxview_node& n, int depth) {
+    capi_sum += static_cast<double>(onnxview_node_op_type(&n).size + onnxview_node_input_count(&n));
+    for (std::size_t i = 0; i < onnxview_node_attribute_count(&n); ++i) {
+        onnxview_attribute a;
+        if (onnxview_node_attribute(&n, i, &a).code != ONNXVIEW_OK) continue;
+        onnxview_tensor t;
+        onnxview_graph g;
+        onnxview_sparse_tensor s;
+        onnxview_type tp;
+        if (onnxview_attribute_t(&a, &t).code == ONNXVIEW_OK) capi_walk_tensor(t);
+        if (onnxview_attribute_tp(&a, &tp).code == ONNXVIEW_OK) capi_walk_type(tp, 0);
+        if (onnxview_attribute_sparse_tensor(&a, &s).code == ONNXVIEW_OK &&
+            onnxview_sparse_values(&s, &t).code == ONNXVIEW_OK)
+            capi_walk_tensor(t);
+        if (depth < 8 && onnxview_attribute_g(&a, &g).code == ONNXVIEW_OK) capi_walk_graph(g, depth + 1);
+        for (std::size_t k = 0; depth < 8 && k < onnxview_attribute_graphs_count(&a); ++k)
+            if (onnxview_attribute_graph_at(&a, k, &g).code == ONNXVIEW_OK) capi_walk_graph(g, depth + 1);
+    }
+}
+
+void capi_walk_graph(const onnxview_graph& g, int depth) {
+    onnxview_value_info v;
+    onnxview_type t;
+    for (std::size_t i = 0; i < onnxview_graph_input_count(&g); ++i)
+        if (onnxview_graph_input(&g, i, &v).code == ONNXVIEW_OK && onnxview_value_info_type(&v, &t).code == ONNXVIEW_OK)
+            capi_walk_type(t, 0);
+    onnxview_tensor init;
+    for (onnxview_error e = onnxview_graph_initializer(&g, 0, &init); e.code == ONNXVIEW_OK;
+         e = onnxview_tensor_next(&init, &init))
+        capi_walk_tensor(init);
+    for (std::size_t i = 0; i < onnxview_graph_sparse_initializer_count(&g); ++i) {
+        onnxview_sparse_tensor s;
+        onnxview_sparse_info info;
+        if (onnxview_graph_sparse_initializer(&g, i, &s).code == ONNXVIEW_OK &&
+            onnxview_sparse_info_of(&s, &info).code == ONNXVIEW_OK)
+            capi_sum += static_cast<double>(info.nnz);
+    }
+    onnxview_node n;
+    for (onnxview_error e = onnxview_graph_node(&g, 0, &n); e.code == ONNXVIEW_OK; e = onnxview_node_next(&n, &n))
+        capi_walk_node(n, depth);
+}
+
+void ignore_output(void*, const char*, std::size_t) {}
+
+}  // namespace
+
+TEST_CASE("the C API walks every testdata model with the caller's allocator alone", "[embed][alloc][capi]") {
+    const std::string dir = std::string(ONNXVIEW_SOURCE_ROOT) + "/testdata/";
+    for (const char* name : {"small_cnn.onnx", "small_cnn_inline.onnx", "tensors_all_types.onnx", "sparse.onnx",
+                             "nested_subgraphs.onnx", "attributes_and_types.onnx"}) {
+        INFO(name);
+        const std::string bytes = read_file(dir + name);
+        const std::string path = dir + name;  // external data next to it
+        REQUIRE(!bytes.empty());
+        onnxview_options opts = onnxview_options_default();
+        opts.memory.allocate = arena_allocate;
+        opts.memory.deallocate = arena_deallocate;
+        opts.memory.user_data = &capi_arena;
+        opts.model_path = path.c_str();
+        opts.verify = 1;
+        capi_arena.used = 0;
+        capi_arena.calls = 0;
+        const double sum_before = capi_sum;
+        allocations = 0;
+        counting = true;  // ---- measured region ----
+        onnxview_model* m = nullptr;
+        const onnxview_error opened = onnxview_open_memory(bytes.data(), bytes.size(), &opts, &m);
+        onnxview_graph g;
+        if (opened.code == ONNXVIEW_OK && onnxview_model_graph(m, &g).code == ONNXVIEW_OK) capi_walk_graph(g, 0);
+        for (std::size_t i = 0; m != nullptr && i < onnxview_model_function_count(m); ++i) {
+            onnxview_function f;
+            onnxview_node n;
+            if (onnxview_model_function(m, i, &f).code == ONNXVIEW_OK &&
+                onnxview_function_node(&f, 0, &n).code == ONNXVIEW_OK)
+                capi_walk_node(n, 0);
+        }
+        const onnxview_error printed = onnxview_print_text(m, nullptr, ignore_output, nullptr);
+        onnxview_close(m);
+        counting = false;  // ---- end ----
+        CHECK(opened.code == ONNXVIEW_OK);
+        CHECK(printed.code == ONNXVIEW_OK);
+        CHECK(capi_sum > sum_before);
+        CHECK(allocations == 0);
+        CHECK(capi_arena.calls >= 1);  // the model handle, the resolver's directory (and external files)
+        CHECK(capi_arena.live == 0);
+    }
 }
