@@ -8,6 +8,10 @@
 #   2. pkg-config: `meson install` into a temporary prefix, then
 #      c++ consumer.cpp $(pkg-config --cflags --libs onnxview)
 #   3. CMake: examples/cmake (pkg_check_modules) against the same prefix
+#   4. the C API from the same prefix: examples/read_model_c.c built as C99
+#      with $(pkg-config --cflags --libs onnxview_c) against the installed
+#      shared library (its SONAME libonnxview_c.so.1, onnxview_* the only
+#      symbols it exports), run on testdata/small_cnn.onnx
 # Prints one line per way and a last line "N passed, M failed".
 set -uo pipefail
 
@@ -54,6 +58,23 @@ rm -rf "$work/cmake"
     quiet cmake --build "$work/cmake" &&
     quiet "$work/cmake/consumer" "$model"
 report "CMake pkg_check_modules(onnxview)" $?
+
+# 4. The C API: pkg-config onnxview_c, the shared library.
+c_api() {
+    local libdir so
+    libdir="$(pkg-config --variable=libdir onnxview_c)" || return 1
+    so="$(ls "$libdir"/libonnxview_c.so.1 2>/dev/null)" || return 1
+    readelf -d "$so" | grep -q 'SONAME.*\[libonnxview_c.so.1\]' || { echo "no SONAME libonnxview_c.so.1" >&2; return 1; }
+    if nm -D --defined-only "$so" | awk '{ print $3 }' | grep -v '^onnxview_' | grep -q .; then
+        echo "symbols other than onnxview_* exported:" >&2
+        nm -D --defined-only "$so" | awk '{ print $3 }' | grep -v '^onnxview_' | head >&2
+        return 1
+    fi
+    quiet bash -c "${CC:-cc} -std=c99 -Wall -Wextra -Wpedantic -Werror '$root/examples/read_model_c.c' -o '$work/c-consumer' \$(pkg-config --cflags --libs onnxview_c)" &&
+        quiet env LD_LIBRARY_PATH="$libdir" "$work/c-consumer" "$root/testdata/small_cnn.onnx" conv2.weight
+}
+[ "$installed" -eq 0 ] && [ -f "$pc_dir/onnxview_c.pc" ] && c_api
+report "C API: pkg-config onnxview_c, libonnxview_c.so.1" $?
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

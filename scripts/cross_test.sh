@@ -23,8 +23,8 @@
 # model_corpus: all 4,277 files of libonnx-testdata against python3-onnx),
 # io and external data, the >4 GiB files, the hostile inputs, the
 # no-allocation tests and the examples run on each target (model_corpus and io
-# do not build for Windows). On Windows only wire, model, model_file, io_location, hostile
-# and the embed tests are built and run: linking each test executable with
+# do not build for Windows), and the C API's C99 suite (capi). On Windows only wire, model,
+# model_file, io_location, hostile, the embed tests and capi are built and run: linking each test executable with
 # mingw's ld costs ~30 s of CPU, and CI has a 30-minute budget. Only those
 # executables are built (plus the library and the CLI), without optimization
 # (buildtype plain).
@@ -60,7 +60,7 @@ excluded="text-oracle wire_crosscheck"
 # only the tests of the code that differs there run (file mapping, paths of
 # external data, >4 GiB offsets) plus the decoder and the views.
 only=""
-[ "$target" = mingw ] && only="wire model model_file io_location hostile embed_large_file embed_no_alloc"
+[ "$target" = mingw ] && only="wire model model_file io_location hostile embed_large_file embed_no_alloc capi"
 [ "${CROSS_ALL_TESTS:-0}" = 1 ] && excluded="" && only=""
 declare -A case_filter=()
 if [ "$target" = s390x ]; then

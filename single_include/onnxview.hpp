@@ -13737,7 +13737,10 @@ bool recognize_signature(const unsigned char* p, std::size_t n, diagnosis& d) no
 
 struct onnxview_model {
     onnxview::model_file file;
-    onnxview::options opts;  // as opened; model_path and external_base_dir point into this block
+    // As opened: model_path and external_base_dir point into this block,
+    // external_files to `external` (the checker opens external files too).
+    onnxview::options opts;
+    onnxview::file_callbacks external;
     std::size_t block_size;  // of the allocation holding this object and its strings
 };
 
@@ -14418,8 +14421,8 @@ onnxview_error create(mapped_file&& file, const char* path, options opts, const 
         else std::free(block);
         return to_c(mf.err());
     }
-    opts.external_files = nullptr;
-    onnxview_model* m = ::new (block) onnxview_model{std::move(mf.value()), opts, size};
+    onnxview_model* m = ::new (block) onnxview_model{std::move(mf.value()), opts, external, size};
+    m->opts.external_files = ext != nullptr ? &m->external : nullptr;
     *out = m;
     return ok();
 }

@@ -14,7 +14,10 @@
 
 struct onnxview_model {
     onnxview::model_file file;
-    onnxview::options opts;  // as opened; model_path and external_base_dir point into this block
+    // As opened: model_path and external_base_dir point into this block,
+    // external_files to `external` (the checker opens external files too).
+    onnxview::options opts;
+    onnxview::file_callbacks external;
     std::size_t block_size;  // of the allocation holding this object and its strings
 };
 

@@ -111,8 +111,8 @@ onnxview_error create(mapped_file&& file, const char* path, options opts, const 
         else std::free(block);
         return to_c(mf.err());
     }
-    opts.external_files = nullptr;
-    onnxview_model* m = ::new (block) onnxview_model{std::move(mf.value()), opts, size};
+    onnxview_model* m = ::new (block) onnxview_model{std::move(mf.value()), opts, external, size};
+    m->opts.external_files = ext != nullptr ? &m->external : nullptr;
     *out = m;
     return ok();
 }

@@ -26,6 +26,11 @@ static const char* testdata;
 #define CHECK_OK(call) CHECK((call).code == ONNXVIEW_OK)
 #define CHECK_CODE(call, c) CHECK((call).code == (c))
 
+static int host_is_little_endian(void) {
+    const uint16_t one = 1;
+    return *(const unsigned char*)&one == 1;
+}
+
 static int same(onnxview_string s, const char* text) {
     return s.size == strlen(text) && (s.size == 0 || memcmp(s.data, text, s.size) == 0);
 }
@@ -252,8 +257,14 @@ static void test_callbacks(void) {
     CHECK(is_sparse == 0 && same(onnxview_tensor_name(&t), "fc.weight"));
     CHECK_OK(onnxview_tensor_double_at(&t, 0, &x, NULL));
     CHECK(v.reads == 2);
+    {
+        /* the checker opens the external file through the model's callbacks too */
+        onnxview_check_result r;
+        CHECK_OK(onnxview_check(m, NULL, NULL, NULL, &r));
+        CHECK(r.errors == 0 && v.reads >= 2);
+    }
     onnxview_close(m);
-    CHECK(v.releases == 2);
+    CHECK(v.releases == v.reads);
 }
 
 static void test_model(void) {
@@ -549,8 +560,9 @@ static void test_tensor_data(void) {
     {
         /* zero-copy where the payload is aligned, a copy otherwise */
         const onnxview_error e = onnxview_tensor_data(&t, &data, &n);
-        if (st.alignment % 4 == 0) CHECK(e.code == ONNXVIEW_OK && n == 12 && memcmp(data, floats, 48) == 0);
-        else CHECK(e.code == ONNXVIEW_UNALIGNED || e.code == ONNXVIEW_NOT_LITTLE_ENDIAN);
+        if (!host_is_little_endian()) CHECK(e.code == ONNXVIEW_NOT_LITTLE_ENDIAN);
+        else if (st.alignment % 4 == 0) CHECK(e.code == ONNXVIEW_OK && n == 12 && memcmp(data, floats, 48) == 0);
+        else CHECK(e.code == ONNXVIEW_UNALIGNED);
     }
     /* typed storage, and the narrow types through their bits and as doubles */
     CHECK_OK(onnxview_graph_find_initializer(&g, "float16_typed", 13, &is_sparse, &t, NULL));
@@ -592,8 +604,12 @@ static void test_tensor_data(void) {
     CHECK_OK(onnxview_tensor_storage(&t, &st));
     CHECK(st.kind == ONNXVIEW_STORAGE_EXTERNAL && st.offset == 4608 && same(st.location, "small_cnn.weights"));
     CHECK(st.byte_size == 10240 && st.alignment == 512);
-    CHECK_OK(onnxview_tensor_data(&t, &data, &n)); /* a 64 KiB-aligned copy or a mapping */
-    CHECK(n == 2560);
+    if (host_is_little_endian()) {
+        CHECK_OK(onnxview_tensor_data(&t, &data, &n)); /* a heap copy of the small file, or a mapping */
+        CHECK(n == 2560);
+    } else {
+        CHECK_CODE(onnxview_tensor_data(&t, &data, &n), ONNXVIEW_NOT_LITTLE_ENDIAN);
+    }
     onnxview_close(m);
 }
 
