@@ -7,6 +7,9 @@
 # ONNXVIEW_IMPLEMENTATION) compiles with
 #   -fno-exceptions -fno-rtti -Wall -Wextra -Wpedantic -Werror
 # under g++ and clang++, -std=c++17 and -std=c++20, and runs on a test model.
+# Then the C API from the single header: the README's C example
+# (examples/read_model_c.c, -std=c99 with the same warnings) linked with
+# tests/embed/strict_impl.cpp, by gcc/g++ and clang/clang++.
 # Prints one line per case and a last line "N passed, M failed".
 set -uo pipefail
 
@@ -42,6 +45,21 @@ for cxx in g++ clang++; do
             "$exe" "$root/testdata/small_cnn_inline.onnx" >/dev/null
         report "$cxx -std=$std ${flags[*]}" $?
     done
+done
+
+cflags=(-O1 -std=c99 -Wall -Wextra -Wpedantic -Werror)
+for pair in gcc:g++ clang:clang++; do
+    cc="${pair%%:*}" cxx="${pair##*:}"
+    if ! command -v "$cc" >/dev/null || ! command -v "$cxx" >/dev/null; then
+        echo "skip $cc (not installed)"
+        continue
+    fi
+    exe="$work/c-api-$cc"
+    "$cc" "${cflags[@]}" -I "$root/include" -c "$root/examples/read_model_c.c" -o "$exe.o" &&
+        "$cxx" -std=c++17 "${flags[@]}" -I "$root/single_include" -c "$root/tests/embed/strict_impl.cpp" -o "$exe-impl.o" &&
+        "$cxx" "$exe.o" "$exe-impl.o" -o "$exe" &&
+        "$exe" "$root/testdata/small_cnn.onnx" conv2.weight >/dev/null
+    report "C API from the single header: $cc ${cflags[*]}" $?
 done
 
 echo "$passed passed, $failed failed"
