@@ -194,7 +194,8 @@ typedef struct onnxview_model onnxview_model;
 ONNXVIEW_C_API onnxview_error onnxview_open_path(const char* path, const onnxview_options* options,
                                                  onnxview_model** out);
 /* Borrows [data, data + size): the caller keeps it unchanged until close.
- * External data relative to options->model_path / external_base_dir. */
+ * External data relative to options->model_path or external_base_dir (with
+ * neither: the current directory), or through options->external_files. */
 ONNXVIEW_C_API onnxview_error onnxview_open_memory(const void* data, size_t size,
                                                    const onnxview_options* options, onnxview_model** out);
 /* Asks `callbacks` for the file at `path`; external files go through the
