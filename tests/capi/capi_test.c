@@ -102,8 +102,11 @@ typedef struct vfs {
 
 static int vfs_read(void* user, const char* path, const void** data, uint64_t* size) {
     vfs* v = (vfs*)user;
-    const char* name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const char* name = path;
+    const char* p;
     size_t n = 0;
+    for (p = path; *p; ++p)
+        if (*p == '/' || *p == '\\') name = p + 1; /* the resolver joins paths as the host does */
     char* bytes;
     if (v->fail_code) return v->fail_code;
     bytes = slurp(path_of(name), &n);
