@@ -53,19 +53,25 @@ private:
 // not UTF-8 or memory runs out.
 class widened {
 public:
-    widened(const heap& h, const char* utf8) noexcept : w_(h, wide_length(utf8)) {
-        const int n = static_cast<int>(wide_length(utf8));
+    widened(const heap& h, const char* utf8) noexcept : wide_length_(wide_length(utf8)), w_(h, wide_length_) {
+        const int n = static_cast<int>(wide_length_);
         if (w_.get() != nullptr && n > 0 &&
             ::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8, -1, w_.get(), n) == n)
             ok_ = true;
     }
     const wchar_t* get() const noexcept { return ok_ ? w_.get() : nullptr; }
+    // Why get() is null: the heap refused (out_of_memory), else `invalid`
+    // (the path is not UTF-8).
+    errc failure(errc invalid) const noexcept {
+        return w_.get() == nullptr && wide_length_ != 0 ? errc::out_of_memory : invalid;
+    }
 
 private:
     static std::size_t wide_length(const char* utf8) noexcept {  // with the NUL; 0 when invalid
         const int n = ::MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8, -1, nullptr, 0);
         return n > 0 ? static_cast<std::size_t>(n) : 0;
     }
+    std::size_t wide_length_;
     wide_string w_;
     bool ok_ = false;
 };
@@ -169,7 +175,7 @@ result<char*> canonical_directory(const char* path, const heap& mem) noexcept {
     DWORD e = 0;
     {
         const widened w(mem, path);
-        if (w.get() == nullptr) return errc::invalid_argument;
+        if (w.get() == nullptr) return w.failure(errc::invalid_argument);
         h = ::CreateFileW(w.get(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
         e = ::GetLastError();
@@ -196,7 +202,7 @@ result<mapped_file> open_beneath(const char* base, std::string_view relative,
         if (*c == '/') *c = '\\';
     }
     const widened w(mem, path.get());
-    if (w.get() == nullptr) return errc::external_nul_in_location;  // not valid UTF-8
+    if (w.get() == nullptr) return w.failure(errc::external_nul_in_location);  // not valid UTF-8
     const DWORD attrs = ::GetFileAttributesW(w.get());
     if (attrs == INVALID_FILE_ATTRIBUTES) return sys_error(errc::io_stat_failed, ::GetLastError());
     if (attrs & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
@@ -225,7 +231,7 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     DWORD e = 0;
     {
         const detail::widened w(detail::heap(opts.memory), path);
-        if (w.get() == nullptr) return errc::invalid_argument;
+        if (w.get() == nullptr) return w.failure(errc::invalid_argument);
         const DWORD attrs = ::GetFileAttributesW(w.get());
         if (attrs == INVALID_FILE_ATTRIBUTES) return detail::sys_error(errc::io_stat_failed, ::GetLastError());
         if (attrs & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
