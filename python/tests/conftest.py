@@ -43,14 +43,15 @@ def address_of(array):
 
 def same_values(a, b):
     """True when arrays a and b have the same dtype, shape and values, NaN
-    equal to NaN and -0.0 distinct from 0.0."""
+    equal to NaN (whatever its sign) and -0.0 distinct from 0.0."""
     if a.dtype != b.dtype or a.shape != b.shape:
         return False
     if a.dtype.kind == "c":
         return same_values(a.real.copy(), b.real.copy()) and same_values(a.imag.copy(), b.imag.copy())
     if a.dtype.kind == "f":
+        numbers = ~np.isnan(a)
         return bool(np.array_equal(a, b, equal_nan=True) and
-                    np.array_equal(np.signbit(a), np.signbit(b)))
+                    np.array_equal(np.signbit(a[numbers]), np.signbit(b[numbers])))
     if a.dtype.kind == "O":
         return list(a.ravel()) == list(b.ravel())
     return bool(np.array_equal(a, b))
