@@ -51,6 +51,8 @@ void register_errors(py::module_& m);
 // --- strings: names are UTF-8 in ONNX; bytes that are not become lone
 // surrogates (surrogateescape), so a hostile name never raises on access.
 py::str to_str(std::string_view s);
+// A name from Python back to its bytes: str (encoded the same way) or bytes.
+std::string from_name(const py::handle& name);
 inline py::bytes to_bytes(std::string_view s) { return py::bytes(s.data(), s.size()); }
 template <class Range>
 py::list str_list(const Range& r) {

@@ -39,6 +39,15 @@ py::str to_str(std::string_view s) {
     return py::reinterpret_steal<py::str>(o);
 }
 
+std::string from_name(const py::handle& name) {
+    if (PyBytes_Check(name.ptr())) return std::string(py::reinterpret_borrow<py::bytes>(name));
+    if (!PyUnicode_Check(name.ptr())) throw py::type_error("a tensor name is a str or bytes");
+    const py::bytes encoded = py::reinterpret_steal<py::bytes>(
+        PyUnicode_AsEncodedString(name.ptr(), "utf-8", "surrogateescape"));
+    if (!encoded) throw py::error_already_set();
+    return std::string(encoded);
+}
+
 void raise_error(onnxview::error e, const source* src, std::string_view what) {
     const std::string path = field_path(e, src);
     std::string message(what);
@@ -50,11 +59,11 @@ void raise_error(onnxview::error e, const source* src, std::string_view what) {
     if (!path.empty()) message += " in " + path;
     if (e.sys_errno != 0) message += std::string(" (") + std::strerror(e.sys_errno) + ")";
 
-    py::object exc = py::reinterpret_borrow<py::object>(error_type)(message);
+    py::object exc = py::reinterpret_borrow<py::object>(error_type)(to_str(message));
     exc.attr("code") = onnxview::errc_name(e.code);
     exc.attr("group") = onnxview::errc_name(onnxview::errc_group(e.code));
     exc.attr("offset") = e.offset;
-    exc.attr("path") = path;
+    exc.attr("path") = to_str(path);
     exc.attr("errno") = e.sys_errno;
     PyErr_SetObject(error_type, exc.ptr());
     throw py::error_already_set();

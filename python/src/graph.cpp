@@ -191,14 +191,15 @@ void register_graph(py::module_& m) {
             for (const sparse_tensor_view& s : r.g.sparse_initializer()) names.append(to_str(checked(checked(s, r.src).values(), r.src).name()));
             return names;
         }, "This graph's initializer names, dense then sparse, in file order.")
-        .def("get_tensor", [](const graph_ref& r, std::string_view name) -> py::array {
+        .def("get_tensor", [](const graph_ref& r, const py::object& key) -> py::array {
+            const std::string name = from_name(key);
             auto found = find_initializer(r.g, name);
             check(found.err(), r.src, name);
             if (found->is_sparse) return sparse_dense_array(found->sparse, r.src);
             return tensor_array(found->dense, r.src);
         }, py::arg("name"), "An initializer of this graph as a read-only NumPy array (see Model.get_tensor).")
         .def("__repr__", [](const graph_ref& r) {
-            return "<onnxview.Graph '" + std::string(r.g.name()) + "' with " + std::to_string(r.g.node().size()) + " nodes>";
+            return to_str("<onnxview.Graph '" + std::string(r.g.name()) + "' with " + std::to_string(r.g.node().size()) + " nodes>");
         });
 
     py::class_<node_ref>(m, "Node", "A NodeProto.")
@@ -214,7 +215,7 @@ void register_graph(py::module_& m) {
                                "A dict name -> value in file order: float, int, bytes, a NumPy array (TENSOR),\n"
                                "Graph (GRAPH), SparseTensor, Type (TYPE_PROTO), or a list of those.")
         .def("__repr__", [](const node_ref& r) {
-            return "<onnxview.Node " + std::string(r.n.op_type()) + " '" + std::string(r.n.name()) + "'>";
+            return to_str("<onnxview.Node " + std::string(r.n.op_type()) + " '" + std::string(r.n.name()) + "'>");
         });
 
     py::class_<value_info_ref>(m, "ValueInfo", "A ValueInfoProto: a name and its type.")
@@ -227,7 +228,7 @@ void register_graph(py::module_& m) {
         .def_property_readonly("shape", [](const value_info_ref& r) {
             return r.v.has_type() ? shape_of_type(type_ref{r.v.type(), r.src}) : py::none();
         }, "A tuple of int (known), str (symbolic) and None (unknown) dims; None when the rank is unknown.")
-        .def("__repr__", [](const value_info_ref& r) { return "<onnxview.ValueInfo '" + std::string(r.v.name()) + "'>"; });
+        .def("__repr__", [](const value_info_ref& r) { return to_str("<onnxview.ValueInfo '" + std::string(r.v.name()) + "'>"); });
 
     py::class_<type_ref>(m, "Type", "A TypeProto: tensor, sparse_tensor, sequence, map, optional or opaque.")
         .def_property_readonly("kind", [](const type_ref& r) { return kind_of(r.t); },

@@ -29,7 +29,10 @@ struct model_ref {
 
 initializer_ref find(const model_ref& m, std::string_view name) {
     auto found = find_initializer(m.graph(), name);
-    if (found.err().code == errc::not_found) throw py::key_error(std::string(name));
+    if (found.err().code == errc::not_found) {
+        PyErr_SetObject(PyExc_KeyError, to_str(name).ptr());
+        throw py::error_already_set();
+    }
     check(found.err(), m.src, name);
     return found.value();
 }
@@ -41,8 +44,10 @@ struct slice_ref {
     std::vector<py::ssize_t> shape;
 };
 
+// Names inside path and message may be any bytes: held as str already.
 struct finding {
-    std::string severity, code, path, message;
+    std::string severity, code;
+    py::object path, message;
     std::uint64_t offset;
 };
 
@@ -103,8 +108,8 @@ py::list keys_of(const model_ref& m) {
     return out;
 }
 
-py::object get_tensor(const model_ref& m, std::string_view name, bool raw) {
-    const initializer_ref init = find(m, name);
+py::object get_tensor(const model_ref& m, const py::object& key, bool raw) {
+    const initializer_ref init = find(m, from_name(key));
     if (init.is_sparse) {
         if (raw) return tensor_raw(init.sparse.values(), m.src);
         return sparse_dense_array(init.sparse, m.src);
@@ -117,15 +122,19 @@ py::list check_of(const model_ref& m, bool errors_only) {
     const source_ptr& src = m.live();
     options opts{};
     opts.errors_only = errors_only;
-    std::vector<finding> found;
+    struct collected {
+        std::string severity, code, path, message;
+        std::uint64_t offset;
+    };
+    std::vector<collected> found;
     opts.model_path = src->path.c_str();  // external data is checked next to the model
     check_model(src->bytes(), opts, [](void* user, const check_finding& f) {
-        static_cast<std::vector<finding>*>(user)->push_back(
+        static_cast<std::vector<collected>*>(user)->push_back(
             {f.severity == check_severity::error ? "error" : "warning", finding_code_name(f.code),
              std::string(f.path), std::string(f.message), f.offset});
     }, &found);
     py::list out;
-    for (finding& f : found) out.append(py::cast(std::move(f)));
+    for (const collected& f : found) out.append(py::cast(finding{f.severity, f.code, to_str(f.path), to_str(f.message), f.offset}));
     return out;
 }
 
@@ -185,7 +194,9 @@ void register_model(py::module_& m) {
         .def_readonly("path", &finding::path, "where: e.g. \"graph.node[12] 'conv1'.input[2]\"")
         .def_readonly("message", &finding::message)
         .def_readonly("offset", &finding::offset, "byte offset of the message concerned (0: the model)")
-        .def("__repr__", [](const finding& f) { return "<onnxview.Finding " + f.severity + " " + f.code + " at " + f.path + ">"; });
+        .def("__repr__", [](const finding& f) {
+            return py::str("<onnxview.Finding {} {} at {}>").format(f.severity, f.code, f.path);
+        });
 
     py::class_<slice_ref>(m, "TensorSlice",
                           "Lazy access to an initializer: get_shape(), get_dtype(), and indexing, which reads\n"
@@ -217,8 +228,8 @@ void register_model(py::module_& m) {
              "decode to float32, 4- and 2-bit integers to int8/uint8, STRING to an object array of\n"
              "bytes; a sparse initializer comes back dense. raw=True gives (uint8 array of the stored\n"
              "bytes in raw_data layout, type name). KeyError when no initializer has that name.")
-        .def("get_slice", [](const model_ref& r, std::string_view name) {
-            const initializer_ref init = find(r, name);
+        .def("get_slice", [](const model_ref& r, const py::object& name) {
+            const initializer_ref init = find(r, from_name(name));
             if (init.is_sparse) throw py::type_error("get_slice of a sparse initializer: use get_tensor");
             return slice_ref{r.src, init.dense, tensor_shape(init.dense, r.src)};
         }, py::arg("name"), "A TensorSlice: m.get_slice('embed')[0:1000] reads only those rows.")
@@ -228,12 +239,12 @@ void register_model(py::module_& m) {
         .def("close", [](model_ref& r) { r.src.reset(); }, "Drops this handle's reference to the mapping.")
         .def("__enter__", [](py::object self) { return self; })
         .def("__exit__", [](model_ref& r, py::args) { r.src.reset(); return false; })
-        .def("__contains__", [](const model_ref& r, std::string_view name) {
-            return find_initializer(r.graph(), name).ok();
+        .def("__contains__", [](const model_ref& r, const py::object& name) {
+            return find_initializer(r.graph(), from_name(name)).ok();
         })
         .def("__repr__", [](const model_ref& r) {
             return r.src ? "<onnxview.Model ir_version " + std::to_string(r.model().ir_version()) + ">"
-                         : std::string("<onnxview.Model closed>");
+                         : std::string("<onnxview.Model closed>");  // no names: always UTF-8
         });
 
     m.def("open", [](const std::string& path, bool verify) { return model_ref{open_model(path, verify)}; },

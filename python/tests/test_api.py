@@ -8,7 +8,7 @@ import onnxview
 from conftest import require_onnx, same_values
 
 onnx = require_onnx()
-from onnx import TensorProto, helper  # noqa: E402
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 
 def save_model(tmp_path, initializers, nodes=(), inputs=(), outputs=(), name="model.onnx", **kw):
@@ -229,7 +229,7 @@ def test_check_of_a_valid_model_is_empty(testdata):
 
 
 def test_load_tensor(tmp_path):
-    t = onnx.numpy_helper.from_array(np.arange(12, dtype=np.int16).reshape(3, 4), "x")
+    t = numpy_helper.from_array(np.arange(12, dtype=np.int16).reshape(3, 4), "x")
     (tmp_path / "x.pb").write_bytes(t.SerializeToString())
     got = onnxview.load_tensor(str(tmp_path / "x.pb"))
     assert same_values(got, np.arange(12, dtype=np.int16).reshape(3, 4))

@@ -11,6 +11,7 @@ import onnxview
 from conftest import require_onnx, same_values
 
 onnx = require_onnx()
+from onnx import numpy_helper  # noqa: E402
 
 
 def mapped(path):
@@ -21,7 +22,7 @@ def mapped(path):
 
 def expected(path):
     proto = onnx.load(str(path))
-    return {t.name: onnx.numpy_helper.to_array(t, str(path.parent)) for t in proto.graph.initializer}
+    return {t.name: numpy_helper.to_array(t, str(path.parent)) for t in proto.graph.initializer}
 
 
 def test_array_outlives_the_model(testdata, tmp_path):
