@@ -37,6 +37,17 @@ def mapping_of(address):
     return None
 
 
+def file_offset_of(address, path):
+    """The offset in `path` that `address` maps, from /proc/self/maps, or None."""
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            parts = line.split(maxsplit=5)
+            start, end = (int(x, 16) for x in parts[0].split("-"))
+            if start <= address < end and len(parts) > 5 and parts[5].strip() == os.path.realpath(path):
+                return address - start + int(parts[2], 16)
+    return None
+
+
 def address_of(array):
     return array.__array_interface__["data"][0]
 
@@ -55,3 +66,13 @@ def same_values(a, b):
     if a.dtype.kind == "O":
         return list(a.ravel()) == list(b.ravel())
     return bool(np.array_equal(a, b))
+
+
+def varint(v):
+    """The protobuf varint of v >= 0, for files written by hand."""
+    out = bytearray()
+    while True:
+        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+        v >>= 7
+        if not v:
+            return bytes(out)

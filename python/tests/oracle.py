@@ -2,7 +2,6 @@
 onnxview gives: each compare_* returns a list of differences ('' paths
 name where), empty when both agree."""
 import math
-import os
 
 import numpy as np
 from onnx import AttributeProto, TensorProto, helper, numpy_helper

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import SOURCE_ROOT, TESTDATA
+from conftest import SOURCE_ROOT, TESTDATA, varint
 
 WALKER = pathlib.Path(__file__).with_name("hostile_walk.py")
 
@@ -28,15 +28,6 @@ def write_all(directory, blobs):
         p.write_bytes(blob)
         paths.append(p)
     return paths
-
-
-def varint(v):
-    out = bytearray()
-    while True:
-        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
-        v >>= 7
-        if not v:
-            return bytes(out)
 
 
 def field(number, payload):

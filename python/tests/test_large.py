@@ -7,20 +7,10 @@ import numpy as np
 import pytest
 
 import onnxview
-from conftest import same_values
-from test_zero_copy import file_offset_of, address_of
+from conftest import address_of, file_offset_of, same_values, varint
 
 COLS = 1024
 ROWS = 589824  # x 1024 float32 = 2.25 GiB
-
-
-def varint(v):
-    out = bytearray()
-    while True:
-        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
-        v >>= 7
-        if not v:
-            return bytes(out)
 
 
 def key(number, wire_type):

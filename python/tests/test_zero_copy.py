@@ -8,10 +8,9 @@ import sys
 import textwrap
 
 import numpy as np
-import pytest
 
 import onnxview
-from conftest import address_of, mapping_of, require_onnx, same_values
+from conftest import address_of, file_offset_of, mapping_of, require_onnx, same_values
 
 onnx = require_onnx()
 from onnx import helper, numpy_helper  # noqa: E402
@@ -31,17 +30,6 @@ def model_with_payload_at(tmp_path, values, alignment, aligned, name="model.onnx
             path.write_bytes(data)
             return path, at, t.name
     raise AssertionError("no padding gives that alignment")
-
-
-def file_offset_of(address, path):
-    """The offset in `path` that `address` maps, from /proc/self/maps, or None."""
-    with open("/proc/self/maps") as maps:
-        for line in maps:
-            parts = line.split(maxsplit=5)
-            start, end = (int(x, 16) for x in parts[0].split("-"))
-            if start <= address < end and len(parts) > 5 and parts[5].strip() == os.path.realpath(path):
-                return address - start + int(parts[2], 16)
-    return None
 
 
 def test_aligned_tensor_is_a_view_of_the_mapping(tmp_path):
