@@ -9,7 +9,7 @@ over its RSS after the imports: VmHWM, reset through /proc/self/clear_refs):
   onnxview          onnxview.open + keys() + get_tensor(one).sum()
   onnx.load         onnx.load + [names] + numpy_helper.to_array(one).sum()
   onnx.load no-ext  onnx.load(load_external_data=False) of an external-data copy
-                    (written once next to the model as NAME.ext.onnx + NAME.ext.data
+                    (written once into --scratch as NAME.ext.onnx + NAME.ext.data
                     when --external is given), + to_array of the tensor's file
 Every run's checksum of the tensor must agree with onnxview's, or the row fails.
 Needs PYTHONPATH to hold the onnxview package (e.g. BUILD/python) unless installed.
@@ -20,6 +20,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 CHILD = r"""
 import json, sys, time
@@ -67,9 +68,10 @@ def run(which, path, name, runs):
             "names": results[0]["names"], "sum": results[0]["sum"]}
 
 
-def external_copy(path):
+def external_copy(path, scratch):
     import onnx
-    out = path[:-len(".onnx")] + ".ext.onnx"
+    os.makedirs(scratch, exist_ok=True)
+    out = os.path.join(scratch, os.path.basename(path)[:-len(".onnx")] + ".ext.onnx")
     if not os.path.exists(out):
         model = onnx.load(path)
         onnx.save_model(model, out, save_as_external_data=True, all_tensors_to_one_file=True,
@@ -83,6 +85,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tensor", help="the tensor to read (default: the first initializer)")
     ap.add_argument("--external", action="store_true", help="also time onnx.load(load_external_data=False)")
+    ap.add_argument("--scratch", default=os.path.join(tempfile.gettempdir(), "onnxview-bench"),
+                    help="where the external-data copies go (default: %(default)s)")
     args = ap.parse_args()
     print("| model | size | reader | wall (median of %d) | peak RSS growth | vs onnxview |" % args.runs)
     print("| --- | ---: | --- | ---: | ---: | ---: |")
@@ -90,7 +94,7 @@ def main():
     for path in args.models:
         rows = [("onnxview", path), ("onnx.load", path)]
         if args.external:
-            rows.append(("onnx.load no-ext", external_copy(path)))
+            rows.append(("onnx.load no-ext", external_copy(path, args.scratch)))
         ref = None
         for label, p in rows:
             which = {"onnxview": "onnxview", "onnx.load": "onnx", "onnx.load no-ext": "noext"}[label]
