@@ -5,9 +5,10 @@
 # it exists, with tests enabled and benchmarks/fuzz targets back to auto
 # unless the arguments say otherwise), builds it, runs `meson test`, and prints a last line
 #   N passed, M failed
-# counting Catch2 test cases over every test executable and pytest test
-# cases over every pytest run (a meson test that is neither counts as one
-# case; skipped tests are listed, not counted). Exits non-zero if anything failed. Works from any directory.
+# counting Catch2 test cases over every test executable and pytest cases over
+# every pytest run (a meson test that is neither counts as one case; skipped
+# tests are listed, not counted). Exits non-zero if anything failed. Works
+# from any directory.
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

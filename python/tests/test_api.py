@@ -272,3 +272,21 @@ def test_help_is_useful():
     assert "maps the" in onnxview.open.__doc__.lower()
     assert "zero-copy" in onnxview.Model.get_tensor.__doc__ or "bytes" in onnxview.Model.get_tensor.__doc__
     assert onnxview.__doc__ and "get_slice" in onnxview.__doc__
+
+
+def test_type_stubs_name_what_the_module_has():
+    import ast
+    import pathlib
+    stub = ast.parse((pathlib.Path(onnxview.__file__).with_name("__init__.pyi")).read_text())
+    classes = {n.name: {f.name for f in n.body if isinstance(f, ast.FunctionDef)} |
+               {f.target.id for f in n.body if isinstance(f, ast.AnnAssign)}
+               for n in stub.body if isinstance(n, ast.ClassDef)}
+    functions = {n.name for n in stub.body if isinstance(n, ast.FunctionDef)}
+    assert set(onnxview.__all__) == set(classes) | functions
+    for name, members in classes.items():
+        runtime = {m for m in dir(getattr(onnxview, name)) if not m.startswith("_") or m in members}
+        if name == "Error":
+            continue  # attributes are set per instance
+        assert members - {"__enter__", "__exit__", "__contains__", "__len__", "__getitem__"} <= runtime, name
+        public = {m for m in runtime if not m.startswith("_")}
+        assert public <= members, (name, public - members)
