@@ -10,6 +10,7 @@ class Error(Exception):
     offset: int
     path: str
     errno: int
+    diagnosis: Optional[str]
 
 class Finding:
     severity: str

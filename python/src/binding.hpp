@@ -41,8 +41,10 @@ using source_ptr = std::shared_ptr<source>;
 
 // --- errors.cpp
 // Raises onnxview.Error for `e`: its code name, byte offset and the field
-// path of that offset in src's bytes (when src is given), after `what`.
-[[noreturn]] void raise_error(onnxview::error e, const source* src, std::string_view what = {});
+// path of that offset in src's bytes (when src is given), after `what`; with
+// `what_it_is` (diagnose() of a file that is no model), what the file is.
+[[noreturn]] void raise_error(onnxview::error e, const source* src, std::string_view what = {},
+                              const onnxview::diagnosis* what_it_is = nullptr);
 inline void check(onnxview::error e, const source_ptr& src, std::string_view what = {}) {
     if (e) raise_error(e, src.get(), what);
 }

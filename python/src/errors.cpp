@@ -19,7 +19,9 @@ const char error_doc[] =
     "  group   the broad kind of code, e.g. 'external_path_unsafe', 'io_error'\n"
     "  offset  the byte offset of the offending byte in the file (0 for I/O errors)\n"
     "  path    the field holding that byte, e.g. 'graph.initializer[3].raw_data' ('' when none)\n"
-    "  errno   the system's error number for I/O errors, else 0\n";
+    "  errno   the system's error number for I/O errors, else 0\n"
+    "  diagnosis  for a file that is not a model, what it is (e.g. 'git_lfs_pointer',\n"
+    "          'truncated', 'safetensors'), else None\n";
 
 std::string field_path(onnxview::error e, const source* src) {
     if (src == nullptr || e.offset == 0) return {};
@@ -48,7 +50,10 @@ std::string from_name(const py::handle& name) {
     return std::string(encoded);
 }
 
-void raise_error(onnxview::error e, const source* src, std::string_view what) {
+void raise_error(onnxview::error e, const source* src, std::string_view what,
+                 const onnxview::diagnosis* what_it_is) {
+    const bool diagnosed = what_it_is != nullptr && !what_it_is->healthy() &&
+                           what_it_is->kind != onnxview::diagnosis_kind::malformed;
     const std::string path = field_path(e, src);
     std::string message(what);
     if (!message.empty()) message += ": ";
@@ -58,6 +63,7 @@ void raise_error(onnxview::error e, const source* src, std::string_view what) {
     message += ") at byte " + std::to_string(e.offset);
     if (!path.empty()) message += " in " + path;
     if (e.sys_errno != 0) message += std::string(" (") + std::strerror(e.sys_errno) + ")";
+    if (diagnosed) message += std::string("; ") + what_it_is->line;
 
     py::object exc = py::reinterpret_borrow<py::object>(error_type)(to_str(message));
     exc.attr("code") = onnxview::errc_name(e.code);
@@ -65,6 +71,8 @@ void raise_error(onnxview::error e, const source* src, std::string_view what) {
     exc.attr("offset") = e.offset;
     exc.attr("path") = to_str(path);
     exc.attr("errno") = e.sys_errno;
+    exc.attr("diagnosis") = diagnosed ? py::object(py::str(onnxview::diagnosis_kind_name(what_it_is->kind)))
+                                      : py::object(py::none());
     PyErr_SetObject(error_type, exc.ptr());
     throw py::error_already_set();
 }

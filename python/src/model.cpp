@@ -62,8 +62,10 @@ source_ptr open_model(const std::string& path, bool verify) {
         auto src = std::make_shared<source>();
         src->root = &schema::msg_ModelProto;
         auto bytes = mapped_file::open(path.c_str());
-        if (bytes) src->file = std::move(bytes.value());
-        raise_error(opened.err(), bytes.ok() ? src.get() : nullptr, "cannot open '" + path + "'");
+        if (!bytes) raise_error(opened.err(), nullptr, "cannot open '" + path + "'");
+        src->file = std::move(bytes.value());
+        const diagnosis what_it_is = diagnose(src->file.data(), src->file.size());
+        raise_error(opened.err(), src.get(), "cannot open '" + path + "'", &what_it_is);
     }
     auto src = std::make_shared<source>();
     src->model = std::move(opened.value());

@@ -290,3 +290,20 @@ def test_type_stubs_name_what_the_module_has():
         assert members - {"__enter__", "__exit__", "__contains__", "__len__", "__getitem__"} <= runtime, name
         public = {m for m in runtime if not m.startswith("_")}
         assert public <= members, (name, public - members)
+
+
+def test_open_says_what_a_file_that_is_no_model_is(tmp_path, testdata):
+    lfs = tmp_path / "lfs.onnx"
+    lfs.write_text("version https://git-lfs.github.com/spec/v1\n"
+                   "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n")
+    tensor_file = tmp_path / "input_0.onnx"
+    tensor_file.write_bytes(numpy_helper.from_array(np.arange(6, dtype=np.float32), "x").SerializeToString())
+    cut = tmp_path / "cut.onnx"
+    cut.write_bytes((testdata / "small_cnn_inline.onnx").read_bytes()[:1000])
+    for path, kind in ((lfs, "git_lfs_pointer"), (tensor_file, "tensor_proto"), (cut, "truncated")):
+        with pytest.raises(onnxview.Error) as e:
+            onnxview.open(str(path), verify=True)
+        assert e.value.diagnosis == kind, path
+    with pytest.raises(onnxview.Error) as e:
+        onnxview.open(str(tmp_path / "missing.onnx"))
+    assert e.value.diagnosis is None and e.value.code == "io_stat_failed"
