@@ -4,7 +4,7 @@ name where), empty when both agree."""
 import math
 
 import numpy as np
-from onnx import AttributeProto, TensorProto, helper, numpy_helper
+from onnx import AttributeProto, TensorProto, helper, mapping, numpy_helper
 
 from conftest import same_values
 
@@ -62,6 +62,8 @@ def compare_type(mine, tp, where):
         tt = getattr(tp, which)
         if mine.elem_type != tt.elem_type:
             problems.append("%s: elem_type %d, onnx %d" % (where, mine.elem_type, tt.elem_type))
+        if mine.dtype != mapping.TENSOR_TYPE_TO_NP_TYPE.get(tt.elem_type):
+            problems.append("%s: dtype %r, onnx %r" % (where, mine.dtype, mapping.TENSOR_TYPE_TO_NP_TYPE.get(tt.elem_type)))
         want = _dims(tt.shape) if tt.HasField("shape") else None
         if mine.shape != want:
             problems.append("%s: shape %r, onnx %r" % (where, mine.shape, want))
@@ -85,10 +87,15 @@ def compare_value_infos(mine, protos, where):
     problems = []
     for i, (v, p) in enumerate(zip(mine, protos)):
         w = "%s[%d]" % (where, i)
-        if v.name != p.name:
-            problems.append("%s: name %r, onnx %r" % (w, v.name, p.name))
+        if v.name != p.name or v.doc_string != p.doc_string:
+            problems.append("%s: name %r, onnx %r (or the doc_string)" % (w, v.name, p.name))
         if p.HasField("type"):
             problems += compare_type(v.type, p.type, w + ".type")
+            if p.type.HasField("tensor_type"):
+                tt = p.type.tensor_type
+                shape = _dims(tt.shape) if tt.HasField("shape") else None
+                if v.dtype != mapping.TENSOR_TYPE_TO_NP_TYPE.get(tt.elem_type) or v.shape != shape:
+                    problems.append("%s: dtype %r shape %r, onnx %r %r" % (w, v.dtype, v.shape, tt.elem_type, shape))
         elif v.type is not None:
             problems.append("%s: type present" % w)
     return problems
@@ -156,8 +163,8 @@ def compare_node(mine, n, base_dir, where):
 
 def compare_graph(mine, g, base_dir, where="graph"):
     problems = []
-    if mine.name != g.name:
-        problems.append("%s: name %r, onnx %r" % (where, mine.name, g.name))
+    if mine.name != g.name or mine.doc_string != g.doc_string:
+        problems.append("%s: name %r, onnx %r (or the doc_string)" % (where, mine.name, g.name))
     nodes = mine.nodes
     if len(nodes) != len(g.node):
         return problems + ["%s: %d nodes, onnx %d" % (where, len(nodes), len(g.node))]
