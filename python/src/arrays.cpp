@@ -114,8 +114,11 @@ py::array values_array(const tensor_data& d, const std::vector<py::ssize_t>& sha
     return string_array(d, shape, src);
 }
 
+// Through model_file::tensor for models: it turns read-ahead back on for the
+// tensor's bytes, which open()'s metadata advice left at random access (one
+// 4 KiB read per cold page fault otherwise).
 tensor_data open_data(const tensor_view& t, const source_ptr& src) {
-    auto d = tensor_data::make(t, src->external());
+    auto d = src->is_model ? src->model.tensor(t) : tensor_data::make(t);
     check(d.err(), src, t.name().empty() ? std::string_view("tensor") : t.name());
     return d.value();
 }
@@ -230,7 +233,7 @@ py::array tensor_rows(const tensor_view& t, const source_ptr& src, std::uint64_t
 }
 
 py::array sparse_dense_array(const sparse_tensor_view& s, const source_ptr& src) {
-    auto sd = sparse_data::make(s, src->external());
+    auto sd = src->is_model ? src->model.sparse_tensor(s) : sparse_data::make(s);
     check(sd.err(), src, "sparse tensor");
     check(sd->validate_indices(), src, "sparse tensor");
     std::vector<py::ssize_t> shape;

@@ -29,13 +29,24 @@ struct source {
     onnxview::model_file model;  // when is_model
     onnxview::mapped_file file;  // a standalone TensorProto file otherwise
     bool is_model = false;
-    onnxview::external_payload_source ext{};  // model.external(), taken once the model stopped moving
-    std::string path;                          // the model's path: check() resolves external data with it
+    std::string path;  // the model's path: check() resolves external data with it
     // The message type of the bytes, for field paths in errors.
     const onnxview::schema::message_desc* root = &onnxview::schema::msg_TensorProto;
 
     std::string_view bytes() const noexcept { return is_model ? model.bytes() : file.bytes(); }
-    const onnxview::external_payload_source* external() const noexcept { return is_model ? &ext : nullptr; }
+    // The main graph, indexed once: indexing visits each of its fields (14 ms
+    // for 100k nodes), and keys(), get_tensor() and graph all start there.
+    const onnxview::graph_view& main_graph() {
+        if (!graph_indexed_) {
+            graph_ = model.model().graph();
+            graph_indexed_ = true;
+        }
+        return graph_;
+    }
+
+private:
+    onnxview::graph_view graph_;
+    bool graph_indexed_ = false;
 };
 using source_ptr = std::shared_ptr<source>;
 

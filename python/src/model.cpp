@@ -20,8 +20,8 @@ struct model_ref {
         return src;
     }
     model_view model() const { return live()->model.model(); }
-    graph_view graph() const {
-        const graph_view g = model().graph();
+    const graph_view& graph() const {
+        const graph_view& g = live()->main_graph();
         check(g.err(), src);
         return g;
     }
@@ -72,7 +72,6 @@ source_ptr open_model(const std::string& path, bool verify) {
     src->is_model = true;
     src->root = &schema::msg_ModelProto;
     src->path = path;
-    src->ext = src->model.external();
     return src;
 }
 
@@ -96,7 +95,7 @@ py::dict opsets_of(const model_ref& m) {
 
 py::list keys_of(const model_ref& m) {
     py::list out;
-    const graph_view g = m.graph();
+    const graph_view& g = m.graph();
     for (const tensor_view& t : g.initializer()) {
         check(t.err(), m.src);
         out.append(to_str(t.name()));
