@@ -70,13 +70,29 @@ py::array natural_array(const tensor_data& d, const std::vector<py::ssize_t>& sh
     if (view.ok() && view->size() != 0)
         return read_only(py::array(dt, shape, c_strides(shape, dt.itemsize()), view->data(), keeper(src)));
     py::array out(dt, shape);
-    check(d.copy_to(static_cast<T*>(out.mutable_data()), static_cast<std::size_t>(out.size())).err(), src);
+    T* const into = static_cast<T*>(out.mutable_data());
+    const std::size_t n = static_cast<std::size_t>(out.size());
+    error copied;
+    {
+        // The copy touches no Python object, nor the external-data resolver
+        // (make() fetched the bytes): other threads may run meanwhile.
+        py::gil_scoped_release unlocked;
+        copied = d.copy_to(into, n).err();
+    }
+    check(copied, src);
     return read_only(out);
 }
 
 py::array float32_array(const tensor_data& d, const std::vector<py::ssize_t>& shape, const source_ptr& src) {
     py::array_t<float> out(shape);
-    check(d.copy_as(out.mutable_data(), static_cast<std::size_t>(out.size())).err(), src);
+    float* const into = out.mutable_data();
+    const std::size_t n = static_cast<std::size_t>(out.size());
+    error copied;
+    {
+        py::gil_scoped_release unlocked;  // as in natural_array
+        copied = d.copy_as(into, n).err();
+    }
+    check(copied, src);
     return read_only(out);
 }
 

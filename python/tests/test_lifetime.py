@@ -1,9 +1,10 @@
 """Arrays, slices, graphs and nodes keep the mapping alive after the model is
 closed and dropped, also under a garbage-collection stress loop; the file is
-unmapped once the last of them is gone."""
+unmapped once the last of them is gone. Threads share one model."""
 import gc
 import os
 import random
+import threading
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from conftest import require_onnx, same_values
 
 onnx = require_onnx()
 from onnx import numpy_helper  # noqa: E402
+from oracle import compare_tensor  # noqa: E402
 
 
 def mapped(path):
@@ -74,3 +76,23 @@ def test_gc_stress(testdata, tmp_path):
     del kept, body
     gc.collect()
     assert not mapped(path)
+
+
+def test_threads_reading_copies_at_once(testdata):
+    """Copies run without the GIL: four threads reading every tensor of
+    tensors_all_types.onnx (typed and unaligned ones are copies) through one
+    handle agree with onnx."""
+    path = testdata / "tensors_all_types.onnx"
+    want = {t.name: t for t in onnx.load(str(path)).graph.initializer}
+    problems = []
+    with onnxview.open(str(path)) as m:
+        def work():
+            for _ in range(20):
+                for name in m.keys():
+                    problems.extend(compare_tensor(m.get_tensor(name), want[name], None, name))
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert problems == []
