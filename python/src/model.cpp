@@ -51,6 +51,11 @@ struct finding {
     std::uint64_t offset;
 };
 
+// A path as the system wants it: str, bytes or os.PathLike (os.fsencode).
+std::string file_path(const py::object& path) {
+    return std::string(py::bytes(py::module_::import("os").attr("fsencode")(path)));
+}
+
 source_ptr open_model(const std::string& path, bool verify) {
     options opts{};
     opts.verify = verify;
@@ -248,7 +253,7 @@ void register_model(py::module_& m) {
                          : std::string("<onnxview.Model closed>");  // no names: always UTF-8
         });
 
-    m.def("open", [](const std::string& path, bool verify) { return model_ref{open_model(path, verify)}; },
+    m.def("open", [](const py::object& path, bool verify) { return model_ref{open_model(file_path(path), verify)}; },
           py::arg("path"), py::kw_only(), py::arg("verify") = false,
           "Maps the ONNX model at `path` and reads its top-level fields only; tensors are read\n"
           "when asked for. verify=True checks the wire format of the whole model first.\n"
@@ -256,7 +261,8 @@ void register_model(py::module_& m) {
           "    with onnxview.open('model.onnx') as m:\n"
           "        w = m.get_tensor(m.keys()[0])");
 
-    m.def("load_tensor", [](const std::string& path) {
+    m.def("load_tensor", [](const py::object& path_like) {
+        const std::string path = file_path(path_like);
         auto f = mapped_file::open(path.c_str());
         if (!f) raise_error(f.err(), nullptr, "cannot open '" + path + "'");
         auto src = std::make_shared<source>();

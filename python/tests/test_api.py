@@ -256,6 +256,15 @@ def test_errors_carry_code_offset_and_path(tmp_path, testdata):
         assert e2.value.code == "bad_wire_type"
 
 
+def test_paths_may_be_path_objects_or_bytes(testdata, tmp_path):
+    with onnxview.open(testdata / "small_cnn.onnx") as m, \
+            onnxview.open(bytes(testdata / "small_cnn.onnx")) as n:
+        assert m.keys() == n.keys()
+    t = numpy_helper.from_array(np.arange(3, dtype=np.int8), "x")
+    (tmp_path / "x.pb").write_bytes(t.SerializeToString())
+    assert same_values(onnxview.load_tensor(tmp_path / "x.pb"), np.arange(3, dtype=np.int8))
+
+
 def test_closed_model_refuses_use(testdata):
     m = onnxview.open(str(testdata / "small_cnn.onnx"))
     assert not m.closed
