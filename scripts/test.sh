@@ -5,9 +5,10 @@
 # it exists, with tests enabled and benchmarks/fuzz targets back to auto
 # unless the arguments say otherwise), builds it, runs `meson test`, and prints a last line
 #   N passed, M failed
-# counting Catch2 test cases over every test executable (a meson test that is
-# not a Catch2 runner counts as one case; skipped tests are listed, not
-# counted). Exits non-zero if anything failed. Works from any directory.
+# counting Catch2 test cases over every test executable and pytest cases over
+# every pytest run (a meson test that is neither counts as one case; skipped
+# tests are listed, not counted). Exits non-zero if anything failed. Works
+# from any directory.
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -68,6 +69,8 @@ skipped = []
 catch_all = re.compile(r"All tests passed \((\d+) assertions? in (\d+) test cases?\)")
 # "test cases: 15 | 13 passed | 1 failed | 1 failed as expected" (parts optional)
 catch_line = re.compile(r"^test cases:\s*(\d+)\s*((?:\|[^|\n]*)*)$", re.M)
+# pytest's last line: "3 failed, 12 passed, 1 skipped in 2.10s" (with -q; "=" around it otherwise)
+pytest_line = re.compile(r"^=*\s*((?:\d+ [a-z]+(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*$", re.M)
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     line = line.strip()
     if not line:
@@ -81,7 +84,12 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
         continue
     a = catch_all.findall(out)
     c = catch_line.findall(out)
-    if c and (not a or out.rfind("test cases:") > out.rfind("All tests passed")):
+    py = pytest_line.findall(out)
+    if py:
+        counts = {k: int(n) for n, k in re.findall(r"(\d+) ([a-z]+)", py[-1])}
+        p = counts.get("passed", 0) + counts.get("xfailed", 0)
+        f = counts.get("failed", 0) + counts.get("error", 0) + counts.get("errors", 0)
+    elif c and (not a or out.rfind("test cases:") > out.rfind("All tests passed")):
         p = f = 0
         for part in c[-1][1].split("|"):
             m = re.match(r"\s*(\d+) (passed|failed as expected|failed)\s*$", part)

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "onnxview/model_file.hpp"
+#include "duplicates.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "tensor_census.hpp"
@@ -25,6 +26,7 @@ using namespace onnxview;
 struct arguments {
     const char* file = nullptr;
     bool json = false;
+    bool duplicates = false;
 };
 
 command_line make_command_line(arguments& a) {
@@ -36,8 +38,9 @@ command_line make_command_line(arguments& a) {
             "zstd, 7z; tf2onnx's zip of a .onnx, a PyTorch checkpoint), a model of\n"
             "another format (ONNX Runtime .ort, TensorFlow Lite, safetensors, GGUF,\n"
             "NumPy, HDF5, pickle, TensorFlow GraphDef or SavedModel, Core ML), another\n"
-            "ONNX message (TensorProto, GraphProto), an empty, truncated or zero-filled\n"
-            "file. Detection is by content, never by file name.\n"
+            "ONNX message (TensorProto, GraphProto, SequenceProto, OptionalProto,\n"
+            "MapProto: the test data of onnx's backend tests), an empty, truncated or\n"
+            "zero-filled file. Detection is by content, never by file name.\n"
             "\n"
             "For a model: parameters and bytes in initializers, Constant nodes and tensor\n"
             "attributes, by data type; for the raw_data in the file and for each external\n"
@@ -45,10 +48,16 @@ command_line make_command_line(arguments& a) {
             "4 KiB and 64 KiB, and how many onnxview hands out zero-copy on this host\n"
             "(tensor_data::as_span) or must copy; typed fields (float_data, ...); missing\n"
             "or short external files and unsafe paths; files over 2 GiB, which\n"
-            "libprotobuf-based readers cannot open.\n",
+            "libprotobuf-based readers cannot open.\n"
+            "\n"
+            "With --duplicates, also tensors stored more than once (same data type, dims\n"
+            "and values, in any storage) and the bytes the extra copies take; this reads\n"
+            "the payloads of tensors that share data type and dims, where the rest of\n"
+            "doctor reads metadata only. Duplicates are not findings.\n",
             "exit status: 0 a healthy model, 1 findings (not a model, or external data\n"
             "problems), 2 usage or I/O error\n",
-            {flag("json", 0, a.json, "one JSON object on stdout, for scripts")},
+            {flag("json", 0, a.json, "one JSON object on stdout, for scripts"),
+             flag("duplicates", 0, a.duplicates, "also find tensors stored more than once (reads their payloads)")},
             {{"FILE", &a.file}}};
 }
 
@@ -93,8 +102,38 @@ void text_group(std::string& o, const std::string& title, const payload_group& g
     o += "\n";
 }
 
+std::string dims_text(const std::vector<std::int64_t>& dims) {
+    std::string o = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i) o += (i ? "," : "") + std::to_string(dims[i]);
+    return o + "]";
+}
+
+// The groups wasting most, one line each; the JSON output lists every group.
+constexpr std::size_t duplicate_groups_shown = 20;
+
+void text_duplicates(std::string& o, const duplicate_report& r) {
+    o += "duplicates (same data type, dims and values; " + n(r.bytes_read) + " payload bytes read): ";
+    if (r.groups.empty()) {
+        o += "none";
+    } else {
+        o += n(r.groups.size()) + (r.groups.size() == 1 ? " group, " : " groups, ") + n(r.redundant_copies) +
+             (r.redundant_copies == 1 ? " redundant copy of " : " redundant copies of ") + n(r.wasted_bytes) +
+             " bytes";
+    }
+    if (r.unreadable) o += " (" + n(r.unreadable) + " unreadable, not compared)";
+    o += "\n";
+    for (std::size_t i = 0; i < r.groups.size() && i < duplicate_groups_shown; ++i) {
+        const duplicate_group& g = r.groups[i];
+        o += "  " + g.data_type + " " + dims_text(g.dims) + ", " + n(g.bytes) + " bytes x " + n(g.tensors.size()) + ":";
+        for (std::size_t k = 0; k < g.tensors.size(); ++k) o += (k ? ", " : " ") + g.tensors[k];
+        o += "\n";
+    }
+    if (r.groups.size() > duplicate_groups_shown)
+        o += "  ... " + n(r.groups.size() - duplicate_groups_shown) + " more groups (--json lists them all)\n";
+}
+
 void print_text(const char* path, std::uint64_t size, const diagnosis& d, const tensor_census& c,
-                const zero_copy_report& z) {
+                const zero_copy_report& z, const duplicate_report* dup) {
     std::string o = "file: " + q(path) + " (" + n(size) + " bytes)\n";
     o += "diagnosis: " + diagnosis_line(d, path) + "\n";
     o += "parameters: " + parameters(c.all) + "\n";
@@ -125,6 +164,7 @@ void print_text(const char* path, std::uint64_t size, const diagnosis& d, const 
     if (z.strings || z.empty || z.unreadable)
         o += "  not viewed: " + n(z.strings) + " STRING, " + n(z.empty) + " empty, " + n(z.unreadable) +
              " whose payload does not validate\n";
+    if (dup != nullptr) text_duplicates(o, *dup);
     if (size > protobuf_limit) o += "size: " + over_2gib_note(size) + "\n";
     if (z.problems.empty()) {
         if (!z.external.empty())
@@ -185,8 +225,36 @@ void json_diagnosis(json_writer& w, const diagnosis& d, const char* path) {
     w.end_object();
 }
 
+void json_duplicates(json_writer& w, const duplicate_report& r) {
+    w.key("duplicates");
+    w.begin_object();
+    w.key("groups");
+    w.begin_array();
+    for (const duplicate_group& g : r.groups) {
+        w.begin_object();
+        w.field("data_type", g.data_type);
+        w.key("dims");
+        w.begin_array();
+        for (std::int64_t d : g.dims) w.value(d);
+        w.end_array();
+        w.field("bytes", g.bytes);
+        w.key("tensors");
+        w.begin_array();
+        for (const std::string& t : g.tensors) w.value(std::string_view(t));
+        w.end_array();
+        w.field("wasted_bytes", g.wasted());
+        w.end_object();
+    }
+    w.end_array();
+    w.field("redundant_copies", r.redundant_copies);
+    w.field("wasted_bytes", r.wasted_bytes);
+    w.field("bytes_read", r.bytes_read);
+    w.field("unreadable", r.unreadable);
+    w.end_object();
+}
+
 void print_json(const char* path, std::uint64_t size, const diagnosis& d, const tensor_census* c,
-                const zero_copy_report* z) {
+                const zero_copy_report* z, const duplicate_report* dup) {
     json_writer w;
     w.begin_object();
     w.field("file", std::string_view(path));
@@ -238,6 +306,7 @@ void print_json(const char* path, std::uint64_t size, const diagnosis& d, const 
         w.field("empty", z->empty);
         w.field("unreadable", z->unreadable);
         w.end_object();
+        if (dup != nullptr) json_duplicates(w, *dup);
         w.field("over_2gib", size > protobuf_limit);
         if (size > protobuf_limit) w.field("over_2gib_note", over_2gib_note(size));
         w.key("external_problems");
@@ -285,7 +354,7 @@ int run_doctor(int argc, char** argv) {
     const diagnosis d = diagnose(bytes.data(), bytes.size(), opts);
     if (!d.healthy()) {
         if (a.json) {
-            print_json(path, bytes.size(), d, nullptr, nullptr);
+            print_json(path, bytes.size(), d, nullptr, nullptr, nullptr);
         } else {
             const std::string o = "file: " + q(path) + " (" + n(bytes.size()) + " bytes)\ndiagnosis: " +
                                   diagnosis_line(d, path) + "\nfindings: 1\n";
@@ -297,8 +366,11 @@ int run_doctor(int argc, char** argv) {
     const model_view m = parse_model(bytes.data(), bytes.size(), opts);
     const tensor_census census = take_census(m);
     const zero_copy_report z = assess_payloads(census, path);
-    if (a.json) print_json(path, bytes.size(), d, &census, &z);
-    else print_text(path, bytes.size(), d, census, z);
+    duplicate_report dup;
+    if (a.duplicates) dup = find_duplicates(census, path);
+    const duplicate_report* shown = a.duplicates ? &dup : nullptr;
+    if (a.json) print_json(path, bytes.size(), d, &census, &z, shown);
+    else print_text(path, bytes.size(), d, census, z, shown);
     return finding_count(z) == 0 ? exit_ok : exit_findings;
 }
 

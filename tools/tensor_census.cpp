@@ -2,6 +2,8 @@
 // (tensor_census.hpp).
 #include "tensor_census.hpp"
 
+#include "output.hpp"
+
 #include "onnxview/data_types.hpp"
 #include "onnxview/enums.hpp"
 #include "onnxview/tensor_storage.hpp"
@@ -37,6 +39,35 @@ bool tensor_size(const tensor_view& t, std::uint64_t& elements, std::uint64_t& b
     return true;
 }
 
+std::string census_label(const census_tensor& c) {
+    const auto quoted = [](std::string& out, std::string_view s) {
+        out += '\'';
+        text_quote(out, s);
+        out += '\'';
+    };
+    std::string label;
+    const std::string_view name = c.t.name();
+    if (c.origin == tensor_origin::constant || c.origin == tensor_origin::attribute) {
+        if (c.origin == tensor_origin::constant) {
+            label = "Constant ";
+        } else {
+            label = "attribute ";
+            quoted(label, c.attribute);
+            label += " of ";
+        }
+        quoted(label, c.node);
+        if (!name.empty()) {
+            label += " (";
+            quoted(label, name);
+            label += ")";
+        }
+    } else {
+        quoted(label, name);
+    }
+    if (c.sparse_part) label += c.sparse_indices ? " sparse indices" : " sparse values";
+    return label;
+}
+
 namespace {
 
 class collector {
@@ -55,13 +86,16 @@ public:
         for (const node_view& n : ns) {
             const bool constant = n.op_type() == "Constant" && (n.domain().empty() || n.domain() == "ai.onnx");
             const tensor_origin origin = constant ? tensor_origin::constant : tensor_origin::attribute;
+            holder_ = n.output().size() > 0 ? *n.output().begin() : n.name();
             for (const attribute_view& a : n.attribute()) {
+                attribute_ = a.name();
                 if (a.has_t()) dense(a.t(), origin);
                 for (const tensor_view& t : a.tensors()) dense(t, origin);
                 if (a.has_sparse_tensor()) sparse(a.sparse_tensor(), origin);
                 for (const sparse_tensor_view& s : a.sparse_tensors()) sparse(s, origin);
                 if (a.has_g()) graph(a.g(), depth + 1);
                 for (const graph_view& g : a.graphs()) graph(g, depth + 1);
+                holder_ = n.output().size() > 0 ? *n.output().begin() : n.name();  // the subgraph's nodes changed it
             }
         }
     }
@@ -75,7 +109,9 @@ private:
     }
 
     void add(const tensor_view& t, tensor_origin origin, bool sparse_part, bool indices) {
-        c_.tensors.push_back({t, origin, sparse_part, indices});
+        const bool in_node = origin == tensor_origin::constant || origin == tensor_origin::attribute;
+        c_.tensors.push_back({t, origin, sparse_part, indices, in_node ? holder_ : std::string_view(),
+                              in_node ? attribute_ : std::string_view()});
         std::uint64_t elements = 0, bytes = 0;
         if (!tensor_size(t, elements, bytes)) {
             ++c_.bad_sizes;
@@ -91,6 +127,7 @@ private:
     }
 
     tensor_census& c_;
+    std::string_view holder_, attribute_;  // of the node being walked
 };
 
 }  // namespace

@@ -34,7 +34,16 @@ struct census_tensor {
     tensor_origin origin = tensor_origin::initializer;
     bool sparse_part = false;
     bool sparse_indices = false;  // the indices of a sparse tensor: bytes, not parameters
+    // constant and attribute: the node holding the tensor (its first output,
+    // or its name when it has no output) and the attribute's name.
+    std::string_view node;
+    std::string_view attribute;
 };
+
+// How a person finds the tensor: 'w' for an initializer; for a tensor in a
+// node, where it is (Constant 'out', attribute 't' of 'node'), then its name
+// if it has one; a sparse tensor's parts say which part they are.
+std::string census_label(const census_tensor& c);
 
 // A sparse tensor counts as two tensors, its values and its indices.
 struct totals {

@@ -4,9 +4,9 @@
 // ModelProto; it does not say why. Most such files are something else that
 // ended up under a .onnx name: a Git LFS pointer, a web page the download
 // saved, an archive to extract first, a model of another framework, another
-// ONNX message, or a model cut short by an interrupted copy. diagnose()
-// tells which, by content only (never by file name), in one line a person
-// can act on:
+// ONNX message (a tensor, graph, sequence, optional or map saved alone), or
+// a model cut short by an interrupted copy. diagnose() tells which, by
+// content only (never by file name), in one line a person can act on:
 //
 //   onnxview::diagnosis d = onnxview::diagnose(bytes.data(), bytes.size());
 //   if (!d.healthy()) std::puts(d.line);   // "a Git LFS pointer, not the model (...)"
@@ -70,6 +70,11 @@ enum class diagnosis_kind : std::uint8_t {
     tf_saved_model,    // a TensorFlow SavedModel's saved_model.pb
     coreml,            // a Core ML .mlmodel
     malformed,         // none of the above: damaged bytes, or a format not listed here
+    sequence_proto,    // a valid onnx.SequenceProto of two or more elements
+    // a valid onnx.OptionalProto or a SequenceProto of at most one element:
+    // the two messages have the same wire form, so such bytes are both
+    sequence_or_optional_proto,
+    map_proto,         // a valid onnx.MapProto
 };
 
 // Short stable identifier, e.g. "git_lfs_pointer". Never null.
@@ -88,15 +93,17 @@ struct diagnosis {
     // git_lfs_pointer: the size the pointer names; gguf: the version;
     // safetensors: the header length; pickle: the protocol; coreml: the
     // specification version; tensor_proto: the data type; graph_proto: the
-    // node count; onnx_model and model_without_graph: ir_version.
+    // node count; sequence_proto and sequence_or_optional_proto: the element
+    // count; map_proto: the entry count; onnx_model and model_without_graph: ir_version.
     std::uint64_t number = 0;
     // Into the bytes: git_lfs_pointer: the oid ("sha256:..."); zip kinds: the
     // entry that decided; tar: the first entry; tf_graphdef: the first op;
-    // text kinds: the first line (at most 120 bytes).
+    // text kinds: the first line (at most 120 bytes); tensor_proto,
+    // graph_proto and the data messages: the name (empty when absent).
     std::string_view detail;
     // One line for people, NUL-terminated, without a trailing newline. For
-    // tensor_proto and graph_proto it ends with the command that reads the
-    // file, FILE standing for its path.
+    // ONNX messages other than a model it ends with the command that reads
+    // the file, FILE standing for its path.
     char line[384] = {};
 
     bool healthy() const noexcept { return kind == diagnosis_kind::onnx_model; }

@@ -1,5 +1,5 @@
-// diagnose(): the order of the questions, and the ONNX ones - is it a model,
-// another ONNX message, a model cut short or zero-filled.
+// diagnose(): the order of the questions, and the ModelProto ones - is it a
+// model, a model without a graph, a model cut short or zero-filled.
 //
 // The order is what keeps false positives out: "is this a ModelProto with a
 // graph?" is asked first and decides alone; every other kind is a guess
@@ -53,6 +53,9 @@ const char* diagnosis_kind_name(diagnosis_kind k) noexcept {
         case diagnosis_kind::tf_graphdef: return "tf_graphdef";
         case diagnosis_kind::tf_saved_model: return "tf_saved_model";
         case diagnosis_kind::coreml: return "coreml";
+        case diagnosis_kind::sequence_proto: return "sequence_proto";
+        case diagnosis_kind::sequence_or_optional_proto: return "sequence_or_optional_proto";
+        case diagnosis_kind::map_proto: return "map_proto";
         case diagnosis_kind::malformed: return "malformed";
     }
     return "malformed";
@@ -70,60 +73,6 @@ bool is_model_with_graph(const char* p, std::size_t n, const options& opts, erro
     const model_view m = parse_model(p, n, opts);
     ir_version = static_cast<std::uint64_t>(m.ir_version());
     return m.ok() && m.has_graph();
-}
-
-// ---- other ONNX messages --------------------------------------------------
-
-bool tensor_proto(const char* p, std::size_t n, const options& opts, diagnosis& d) noexcept {
-    if (verify(p, n, schema::msg_TensorProto, opts)) return false;
-    const tensor_view t = parse_tensor(p, n, opts);
-    if (!t.ok() || !t.has_data_type() || find_data_type_info(t.data_type()) == nullptr) return false;
-    const result<storage_info> s = describe_storage(t);
-    // A payload that fits its dims is what tells a tensor from bytes that merely parse.
-    if (!s || (s->element_count > 0 && s->kind == storage_kind::none)) return false;
-    d.kind = diagnosis_kind::tensor_proto;
-    d.number = static_cast<std::uint64_t>(t.data_type());
-    d.detail = t.name();
-    line_builder l(d);
-    l.text("a valid onnx.TensorProto (");
-    if (t.has_name()) l.quoted(t.name(), 60).text(", ");
-    l.text(data_type_name(t.data_type())).text(" [");
-    bool first = true;
-    for (std::int64_t dim : t.dims()) {
-        if (!first) l.text(",");
-        first = false;
-        l.number(static_cast<std::uint64_t>(dim));
-    }
-    l.text("]), not a ModelProto: read it with `onnxview dump --type onnx.TensorProto FILE`");
-    return true;
-}
-
-bool is_operator_name(std::string_view s) noexcept {
-    if (s.empty() || s.size() > 128) return false;
-    for (char c : s)
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
-    return true;
-}
-
-bool graph_proto(const char* p, std::size_t n, const options& opts, diagnosis& d) noexcept {
-    if (verify(p, n, schema::msg_GraphProto, opts)) return false;
-    const graph_view g = parse_as<graph_view>(p, n, opts);
-    if (!g.ok()) return false;
-    std::uint64_t nodes = 0;
-    for (const node_view& node : g.node()) {
-        if (!is_operator_name(node.op_type())) return false;
-        ++nodes;
-    }
-    if (nodes == 0) return false;
-    d.kind = diagnosis_kind::graph_proto;
-    d.number = nodes;
-    d.detail = g.name();
-    line_builder l(d);
-    l.text("a valid onnx.GraphProto (");
-    if (g.has_name()) l.quoted(g.name(), 60).text(", ");
-    l.number(nodes).text(nodes == 1 ? " node" : " nodes");
-    l.text("), not a ModelProto: read it with `onnxview dump --type onnx.GraphProto FILE`");
-    return true;
 }
 
 // ---- a model cut short ----------------------------------------------------
@@ -227,8 +176,7 @@ diagnosis diagnose(const void* data, std::size_t size, const options& opts) noex
         return d;
     }
     if (recognize_signature(reinterpret_cast<const unsigned char*>(p), size, d)) return d;
-    if (tensor_proto(p, size, opts, d) || graph_proto(p, size, opts, d) || recognize_foreign_protobuf(p, size, d))
-        return d;
+    if (recognize_onnx_message(p, size, opts, d) || recognize_foreign_protobuf(p, size, d)) return d;
     if (d.model_error.ok()) {
         d.kind = diagnosis_kind::model_without_graph;
         d.number = ir_version;

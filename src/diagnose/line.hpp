@@ -58,6 +58,10 @@ private:
 // or returns false leaving d as it was. src/diagnose/signatures.cpp.
 bool recognize_signature(const unsigned char* p, std::size_t n, diagnosis& d) noexcept;
 
+// Recognizes ONNX messages other than a model (TensorProto, GraphProto,
+// SequenceProto, OptionalProto, MapProto). src/diagnose/onnx_messages.cpp.
+bool recognize_onnx_message(const char* p, std::size_t n, const options& opts, diagnosis& d) noexcept;
+
 // Recognizes protobuf messages of other frameworks (TensorFlow GraphDef and
 // SavedModel, Core ML). src/diagnose/foreign_protobuf.cpp.
 bool recognize_foreign_protobuf(const char* p, std::size_t n, diagnosis& d) noexcept;

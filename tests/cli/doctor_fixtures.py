@@ -5,6 +5,8 @@ the wire bytes here, independently of onnxview.
     doctor_fixtures.py payloads MODEL     expected zero-copy figures (JSON)
     doctor_fixtures.py external DIR       models with external data problems
     doctor_fixtures.py big PATH           a valid model over 2 GiB (a sparse file)
+    doctor_fixtures.py duplicates MODEL   expected duplicate groups (JSON), per python3-onnx
+    doctor_fixtures.py tied DIR           a model storing one tensor five ways, and a near miss
 
 `payloads` walks the protobuf wire format of MODEL itself: every TensorProto
 the model stores (graph initializers, sparse initializers' values and
@@ -246,5 +248,125 @@ def big(path):
         f.truncate(len(prefix) + n)
 
 
+# Types numpy_helper.to_array reads in the onnx of Debian 12 (1.12); the
+# others are compared as onnx.proto stores them: BFLOAT16 and FLOAT8 one
+# element per int32_data entry, 4- and 2-bit types packed low bits first.
+NUMPY_TYPES = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15}
+BITS = {16: 16, 17: 8, 18: 8, 19: 8, 20: 8, 24: 8, 21: 4, 22: 4, 23: 4, 25: 2, 26: 2}
+
+
+def stored_values(t, base):
+    """The tensor's values as bytes in raw_data layout, or None when unreadable."""
+    from onnx import numpy_helper
+    count = 1
+    for d in t.dims:
+        count *= d
+    if t.data_type in (14, 15) and not t.HasField("raw_data") and t.data_location != 1:
+        # onnx 1.12's to_array fails on typed complex data; the typed field
+        # holds real and imaginary parts in turn, as raw_data does.
+        import numpy as np
+        return np.array(t.float_data if t.data_type == 14 else t.double_data,
+                        dtype=np.float32 if t.data_type == 14 else np.float64).tobytes()
+    if t.data_type in NUMPY_TYPES:
+        return numpy_helper.to_array(t, base).tobytes()
+    bits = BITS.get(t.data_type)
+    if bits is None:
+        return None
+    if bits >= 8:
+        raw = t.raw_data if t.HasField("raw_data") else b"".join(
+            (v & (1 << bits) - 1).to_bytes(bits // 8, "little") for v in t.int32_data)
+        return raw
+    per = 8 // bits
+    raw = bytearray(t.raw_data if t.HasField("raw_data") else bytes(v & 0xFF for v in t.int32_data))
+    if count % per:  # padding bits of the last byte carry no value
+        raw[-1] &= (1 << bits * (count % per)) - 1
+    return bytes(raw)
+
+
+def all_tensors(model):
+    def graph(g):
+        yield from g.initializer
+        for s in g.sparse_initializer:
+            yield s.values
+            yield s.indices
+        yield from nodes(g.node)
+
+    def nodes(ns):
+        for n in ns:
+            for a in n.attribute:
+                if a.HasField("t"):
+                    yield a.t
+                yield from a.tensors
+                for s in ([a.sparse_tensor] if a.HasField("sparse_tensor") else []) + list(a.sparse_tensors):
+                    yield s.values
+                    yield s.indices
+                if a.HasField("g"):
+                    yield from graph(a.g)
+                for g in a.graphs:
+                    yield from graph(g)
+
+    yield from graph(model.graph)
+    for f in model.functions:
+        yield from nodes(f.node)
+
+
+def duplicates(path):
+    """[[data type, dims, copies, bytes of one], ...] sorted, and the bytes wasted."""
+    import onnx
+    model = onnx.load(path, load_external_data=False)
+    base = os.path.dirname(os.path.abspath(path))
+    groups = {}
+    for t in all_tensors(model):
+        if t.data_type == 8:  # STRING: not compared
+            continue
+        values = stored_values(t, base)
+        if values is None or len(values) == 0:
+            continue
+        key = (onnx.TensorProto.DataType.Name(t.data_type), tuple(t.dims), values)
+        groups[key] = groups.get(key, 0) + 1
+    found = sorted([k[0], list(k[1]), n, len(k[2])] for k, n in groups.items() if n > 1)
+    print(json.dumps({"groups": found, "wasted_bytes": sum((g[2] - 1) * g[3] for g in found)}))
+
+
+def tied(d):
+    """tied.onnx: one FLOAT [4,4] stored as raw_data, in float_data, as
+    external data, in a Constant node and in a tensor attribute of a node;
+    the same bytes with dims [16] and other values with dims [4,4] are not
+    duplicates of it. Two INT64 [2] tensors that are.
+    int4.onnx (wire bytes: this onnx predates INT4): three INT4 [3] that
+    are duplicates, two in raw_data whose padding nibbles differ and one in
+    int32_data, and one that is not."""
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+    os.makedirs(d, exist_ok=True)
+    w = np.arange(16, dtype=np.float32).reshape(4, 4)
+    raw = numpy_helper.from_array(w, "w_raw")
+    typed = helper.make_tensor("w_typed", onnx.TensorProto.FLOAT, [4, 4], w.flatten().tolist())
+    ext = numpy_helper.from_array(w, "w_external")
+    open(os.path.join(d, "tied.bin"), "wb").write(b"\0" * 3 + w.tobytes())
+    ext.ClearField("raw_data")
+    ext.data_location = onnx.TensorProto.EXTERNAL
+    for k, v in (("location", "tied.bin"), ("offset", "3"), ("length", "64")):
+        ext.external_data.add(key=k, value=v)
+    flat = numpy_helper.from_array(w.flatten(), "w_flat")
+    other = numpy_helper.from_array(w + 1, "w_other")
+    i1 = numpy_helper.from_array(np.array([7, -7], dtype=np.int64), "i1")
+    i2 = helper.make_tensor("i2", onnx.TensorProto.INT64, [2], [7, -7])
+    nodes = [helper.make_node("Constant", [], ["c"], value=numpy_helper.from_array(w)),
+             helper.make_node("Add", ["c", "w_raw"], ["y"], name="add", bias=numpy_helper.from_array(w, "b"))]
+    graph = helper.make_graph(nodes, "tied", [], [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [4, 4])],
+                              [raw, typed, ext, flat, other, i1, i2])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    open(os.path.join(d, "tied.onnx"), "wb").write(model.SerializeToString())
+    int4 = [vfield(1, 3) + vfield(2, 22) + field(8, name.encode()) + payload
+            for name, payload in (("q_a", field(9, b"\x21\x03")), ("q_b", field(9, b"\x21\xf3")),
+                                  ("q_c", field(5, enc_varint(0x21) + enc_varint(0x03))),
+                                  ("q_d", field(9, b"\x21\x04")))]
+    open(os.path.join(d, "int4.onnx"), "wb").write(model_with(int4))
+
+
 if __name__ == "__main__":
-    {"payloads": payloads, "external": external, "big": big}[sys.argv[1]](sys.argv[2])
+    {"payloads": payloads, "external": external, "big": big, "duplicates": duplicates,
+     "tied": tied}[sys.argv[1]](sys.argv[2])

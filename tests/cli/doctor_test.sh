@@ -55,6 +55,35 @@ assert p["all"] == {"tensors": 7, "parameters": 11, "bytes": 156}, p["all"]
 assert p["by_origin"]["constant"] == {"tensors": 2, "parameters": 2, "bytes": 24}, p["by_origin"]
 ' "$tmp/out" || fail "info --json sparse: parameters"
 
+# --- duplicate tensors (--duplicates) -----------------------------------------
+$py "$fixtures" tied "$tmp/tied"
+for f in "$data"/*.onnx "$tmp/tied/tied.onnx"; do
+    b=$(basename "$f")
+    run "doctor --duplicates --json $b" 0 doctor --duplicates --json "$f" || continue
+    # The groups python3-onnx finds (numpy_helper.to_array of every tensor).
+    $py "$fixtures" duplicates "$f" >"$tmp/expected" || { fail "duplicates $b"; continue; }
+    $py - "$tmp/out" "$tmp/expected" "$b" <<'PY' || fail "doctor --duplicates --json $b: groups"
+import json, sys
+d = json.load(open(sys.argv[1]))["duplicates"]
+want = json.load(open(sys.argv[2]))
+got = sorted([g["data_type"], g["dims"], len(g["tensors"]), g["bytes"]] for g in d["groups"])
+assert got == want["groups"], (sys.argv[3], got, want["groups"])
+assert d["wasted_bytes"] == want["wasted_bytes"], (sys.argv[3], d["wasted_bytes"], want["wasted_bytes"])
+assert d["redundant_copies"] == sum(g[2] - 1 for g in got) and d["unreadable"] == 0, d
+PY
+done
+run "doctor --duplicates tied" 0 doctor --duplicates "$tmp/tied/tied.onnx"
+has "doctor --duplicates tied" "$tmp/out" "duplicates (same data type, dims and values; 688 payload bytes read): 2 groups, 5 redundant copies of 272 bytes"
+has "doctor --duplicates tied" "$tmp/out" "  FLOAT [4,4], 64 bytes x 5: 'w_raw', 'w_typed', 'w_external', Constant 'c', attribute 'bias' of 'y' ('b')"
+has "doctor --duplicates tied" "$tmp/out" "  INT64 [2], 16 bytes x 2: 'i1', 'i2'"
+run "doctor --duplicates int4" 0 doctor --duplicates "$tmp/tied/int4.onnx"
+has "doctor --duplicates int4" "$tmp/out" "  INT4 [3], 2 bytes x 3: 'q_a', 'q_b', 'q_c'"
+run "doctor --duplicates small_cnn" 0 doctor --duplicates "$data/small_cnn.onnx"
+has "doctor --duplicates small_cnn" "$tmp/out" "duplicates (same data type, dims and values; 0 payload bytes read): none"
+# Without --duplicates no payload is read and nothing is said of them.
+run "doctor tied" 0 doctor --json "$tmp/tied/tied.onnx" &&
+    $py -c 'import json, sys; assert "duplicates" not in json.load(open(sys.argv[1]))' "$tmp/out" ||
+    fail "doctor without --duplicates reports duplicates"
 # --- files that are not models ----------------------------------------------
 printf 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n' >"$tmp/lfs.onnx"
 lfs_line="a Git LFS pointer, not the model (oid 'sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393', 12345 bytes): fetch the file itself with \`git lfs pull\` in its repository"

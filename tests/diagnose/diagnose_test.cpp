@@ -313,6 +313,78 @@ TEST_CASE("other ONNX messages") {
     }
 }
 
+TEST_CASE("ONNX data messages: sequences, optionals and maps") {
+    // TensorProto { dims: [2], data_type: FLOAT, raw_data: 8 bytes }
+    const wire_builder tensor = wire_builder().packed_varint(1, {2}).field_varint(2, 1).field_bytes(9, std::string(8, '\1'));
+    SECTION("SequenceProto of three tensors") {
+        const std::string s = wire_builder()
+                                  .field_bytes(1, "seq")
+                                  .field_varint(2, 1)
+                                  .field_message(3, tensor)
+                                  .field_message(3, tensor)
+                                  .field_message(3, tensor)
+                                  .str();
+        const diagnosis d = of(s);
+        CHECK(d.kind == diagnosis_kind::sequence_proto);
+        CHECK(d.number == 3);
+        CHECK(d.detail == "seq");
+        CHECK(std::string(d.line) ==
+              "a valid onnx.SequenceProto ('seq', 3 TENSOR elements), not a ModelProto: read it with `onnxview dump "
+              "--type onnx.SequenceProto FILE`");
+    }
+    SECTION("OptionalProto holding a sequence: both messages at once") {
+        const wire_builder inner = wire_builder().field_varint(2, 1).field_message(3, tensor).field_message(3, tensor);
+        const diagnosis d = of(wire_builder().field_bytes(1, "opt").field_varint(2, 3).field_message(5, inner).str());
+        CHECK(d.kind == diagnosis_kind::sequence_or_optional_proto);
+        CHECK(d.number == 1);
+        CHECK(std::string(d.line) ==
+              "a valid onnx.OptionalProto or onnx.SequenceProto (the two share one wire form; 'opt', one SEQUENCE "
+              "element), not a ModelProto: read it with `onnxview dump --type onnx.OptionalProto FILE` or --type "
+              "onnx.SequenceProto");
+    }
+    SECTION("an empty optional: a name and elem_type UNDEFINED") {
+        const diagnosis d = of(wire_builder().field_bytes(1, "optional_input").field_varint(2, 0).str());
+        CHECK(d.kind == diagnosis_kind::sequence_or_optional_proto);
+        CHECK(d.number == 0);
+        CHECK(std::string(d.line) ==
+              "a valid onnx.OptionalProto or onnx.SequenceProto (the two share one wire form; 'optional_input', no "
+              "element), not a ModelProto: read it with `onnxview dump --type onnx.OptionalProto FILE` or --type "
+              "onnx.SequenceProto");
+    }
+    SECTION("MapProto with INT64 keys and with STRING keys") {
+        const wire_builder values = wire_builder().field_varint(2, 1).field_message(3, tensor).field_message(3, tensor);
+        const diagnosis d = of(wire_builder().field_bytes(1, "m").field_varint(2, 7).packed_varint(3, {10, 20}).field_message(5, values).str());
+        CHECK(d.kind == diagnosis_kind::map_proto);
+        CHECK(d.number == 2);
+        CHECK(std::string(d.line) ==
+              "a valid onnx.MapProto ('m', 2 entries, INT64 keys), not a ModelProto: read it with `onnxview dump "
+              "--type onnx.MapProto FILE`");
+        const wire_builder one = wire_builder().field_varint(2, 1).field_message(3, tensor);
+        const diagnosis s = of(wire_builder().field_varint(2, 8).field_bytes(4, "k").field_message(5, one).str());
+        CHECK(s.kind == diagnosis_kind::map_proto);
+        CHECK(std::string(s.line) ==
+              "a valid onnx.MapProto (1 entry, STRING keys), not a ModelProto: read it with `onnxview dump --type "
+              "onnx.MapProto FILE`");
+    }
+    SECTION("bytes that only parse as one are not called one") {
+        // Elements in a field other than the one elem_type names.
+        CHECK(of(wire_builder().field_varint(2, 2).field_message(3, tensor).field_message(3, tensor).str()).kind ==
+              diagnosis_kind::model_without_graph);
+        // An elem_type the schema does not define.
+        CHECK(of(wire_builder().field_varint(2, 9).str()).kind == diagnosis_kind::model_without_graph);
+        // A tensor element whose payload does not fit its dims.
+        const wire_builder bad = wire_builder().packed_varint(1, {4}).field_varint(2, 1).field_bytes(9, std::string(8, '\1'));
+        CHECK(of(wire_builder().field_varint(2, 1).field_message(3, bad).field_message(3, bad).str()).kind ==
+              diagnosis_kind::model_without_graph);
+        // A map with more keys than values, and one whose key type is FLOAT.
+        const wire_builder one = wire_builder().field_varint(2, 1).field_message(3, tensor);
+        CHECK(of(wire_builder().field_varint(2, 7).packed_varint(3, {1, 2}).field_message(5, one).str()).kind !=
+              diagnosis_kind::map_proto);
+        CHECK(of(wire_builder().field_varint(2, 1).packed_varint(3, {1}).field_message(5, one).str()).kind !=
+              diagnosis_kind::map_proto);
+    }
+}
+
 TEST_CASE("truncated models") {
     const std::string m = small_model();
     // The graph field: tag 0x3a at byte 2, its one-byte length at 3, its payload from byte 4.
@@ -371,8 +443,16 @@ TEST_CASE("bytes of no known kind") {
     CHECK(d.model_error.code == onnxview::errc::varint_too_long);
 }
 
-TEST_CASE("every kind has a name") {
-    for (int k = 0; k <= static_cast<int>(diagnosis_kind::malformed); ++k)
-        CHECK(std::string(onnxview::diagnosis_kind_name(static_cast<diagnosis_kind>(k))) != "");
+TEST_CASE("every kind has a name of its own") {
+    // The last kind: a name missing from diagnosis_kind_name() falls back to "malformed".
+    constexpr int last = static_cast<int>(diagnosis_kind::map_proto);
+    std::vector<std::string> names;
+    for (int k = 0; k <= last; ++k) {
+        const std::string name = onnxview::diagnosis_kind_name(static_cast<diagnosis_kind>(k));
+        CHECK((name == "malformed") == (k == static_cast<int>(diagnosis_kind::malformed)));
+        for (const std::string& seen : names) CHECK(seen != name);
+        names.push_back(name);
+    }
     CHECK(std::string(onnxview::diagnosis_kind_name(diagnosis_kind::zip_onnx)) == "zip_onnx");
+    CHECK(std::string(onnxview::diagnosis_kind_name(static_cast<diagnosis_kind>(last + 1))) == "malformed");
 }

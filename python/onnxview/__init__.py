@@ -1,0 +1,37 @@
+"""Read ONNX models in place: zero-copy NumPy arrays over the mapped file.
+
+    import onnxview
+    with onnxview.open("model.onnx") as m:       # maps the file, reads nothing else
+        m.ir_version, m.producer, m.opsets, m.metadata
+        names = m.keys()                          # initializer names, in file order
+        w = m.get_tensor(names[0])                # read-only, zero-copy when aligned
+        part = m.get_slice(names[0])[0:10]        # only those rows are read
+        for node in m.graph.nodes:
+            node.op_type, node.inputs, node.outputs, node.attributes
+        findings = m.check()
+    x = onnxview.load_tensor("input_0.pb")        # a standalone TensorProto file
+
+Arrays keep the file mapped for as long as they live, also after the model
+is closed. Every failure of the input raises onnxview.Error, which carries
+the error code, the byte offset and the field path.
+"""
+
+from ._onnxview import (  # noqa: F401
+    Error,
+    Finding,
+    Graph,
+    Model,
+    Node,
+    SparseTensor,
+    TensorSlice,
+    Type,
+    ValueInfo,
+    dtype_of,
+    load_tensor,
+    open,
+)
+
+__all__ = [
+    "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "TensorSlice", "Type",
+    "ValueInfo", "dtype_of", "load_tensor", "open",
+]
