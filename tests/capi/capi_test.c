@@ -660,6 +660,43 @@ static void test_sparse(void) {
     onnxview_close(m);
 }
 
+/* Types newer than onnx 1.12 (no python3-onnx oracle for them): an INT4 and
+ * a FLOAT8E4M3FN initializer, with values from the ONNX spec's definitions. */
+static void test_new_types(void) {
+    static const unsigned char model[] = {
+        0x08, 0x08, 0x3a, 0x14,                                 /* ir_version 8, graph (20) */
+        0x2a, 0x08, 0x08, 0x03, 0x10, 0x16, 0x4a, 0x02, 0x21, 0x0f, /* INT4 [3]: 1, 2, -1 */
+        0x2a, 0x08, 0x08, 0x02, 0x10, 0x11, 0x4a, 0x02, 0x38, 0x40}; /* FLOAT8E4M3FN [2]: 1, 2 */
+    onnxview_model* m = NULL;
+    onnxview_graph g;
+    onnxview_tensor t;
+    double d[4];
+    float f[4];
+    signed char i4[4];
+    unsigned char f8[4];
+    const void* data = NULL;
+    uint64_t n = 0;
+    CHECK_OK(onnxview_open_memory(model, sizeof model, NULL, &m));
+    if (m == NULL) return;
+    CHECK_OK(onnxview_model_graph(m, &g));
+    CHECK_OK(onnxview_graph_initializer(&g, 0, &t));
+    CHECK(onnxview_tensor_data_type(&t) == 22 && strcmp(onnxview_data_type_name(22), "INT4") == 0);
+    CHECK_OK(onnxview_tensor_copy_double(&t, d, 4, &n));
+    CHECK(n == 3 && d[0] == 1 && d[1] == 2 && d[2] == -1);
+    CHECK_OK(onnxview_tensor_copy(&t, i4, sizeof i4, &n));
+    CHECK(n == 3 && i4[0] == 1 && i4[1] == 2 && i4[2] == -1);
+    CHECK_CODE(onnxview_tensor_data(&t, &data, &n), ONNXVIEW_BAD_DATA_TYPE); /* two per byte */
+    CHECK_OK(onnxview_tensor_next(&t, &t));
+    CHECK(onnxview_tensor_data_type(&t) == 17);
+    CHECK_OK(onnxview_tensor_copy_float(&t, f, 4, &n));
+    CHECK(n == 2 && f[0] == 1 && f[1] == 2);
+    CHECK_OK(onnxview_tensor_copy(&t, f8, sizeof f8, &n));
+    CHECK(n == 2 && f8[0] == 0x38 && f8[1] == 0x40);
+    CHECK_OK(onnxview_tensor_data(&t, &data, &n)); /* bytes: any alignment, any host */
+    CHECK(n == 2 && memcmp(data, f8, 2) == 0);
+    onnxview_close(m);
+}
+
 /* A model whose one initializer names "../w.bin": refused before any file is opened. */
 static void test_external_security(void) {
     static const unsigned char model[] = {
@@ -787,6 +824,7 @@ int main(int argc, char** argv) {
     test_attributes_and_types();
     test_tensor_data();
     test_sparse();
+    test_new_types();
     test_external_security();
     test_check();
     test_printers();
