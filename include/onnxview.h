@@ -35,7 +35,9 @@
  *
  * Repeated fields: X_count() is O(1); X(h, i, &out) is linear in i (it walks
  * the parent's fields); onnxview_node_next() and onnxview_tensor_next() step
- * to the next element in O(1) amortized, for long loops.
+ * to the next element in O(1) amortized, for long loops (linear in the index
+ * in a graph merged from several occurrences of its field, which protobuf
+ * allows and writers do not produce).
  *
  * Threads: a model may be read from several threads except through functions
  * that touch external data (tensor data of EXTERNAL tensors, the checker),
