@@ -46,6 +46,12 @@ namespace detail {
 struct file_access;
 }
 
+// Gives the system back the whole pages of [data, data + size) that a
+// streaming reader is done with (MADV_PAGEOUT where Linux has it; a no-op
+// elsewhere). Never discards content, so any memory may be passed; mapped
+// file pages are read back on the next access.
+void release_pages(const void* data, std::size_t size) noexcept;
+
 // The bytes of one whole file, and the ownership of whatever holds them (a
 // mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
 // Move-only RAII; hold it by value (40 bytes on 64-bit hosts; the object

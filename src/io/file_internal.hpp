@@ -75,6 +75,11 @@ struct beneath_options {
 result<mapped_file> open_beneath(const char* base, std::string_view relative,
                                  const beneath_options& options) noexcept;
 
+// One write(2) (_write on Windows) of at most `size` bytes, retried on
+// EINTR: the bytes written (> 0), or -1 with errno in sys_error (ENOSPC when
+// the system wrote nothing without saying why).
+long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept;
+
 }  // namespace detail
 }  // namespace onnxview
 

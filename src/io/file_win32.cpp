@@ -9,8 +9,10 @@
 #ifndef NOMINMAX
 #define NOMINMAX
 #endif
+#include <io.h>
 #include <windows.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -242,6 +244,16 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     ::CloseHandle(h);
     return r;
 }
+
+namespace detail {
+long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept {
+    const int n = ::_write(fd, data, static_cast<unsigned>(size));
+    sys_error = n < 0 ? errno : n == 0 ? ENOSPC : 0;
+    return n > 0 ? n : -1;
+}
+}  // namespace detail
+
+void release_pages(const void* data, std::size_t size) noexcept { (void)data, (void)size; }
 
 }  // namespace onnxview
 
