@@ -116,7 +116,7 @@ def inputs():
     for dirpath, _, names in os.walk(os.path.join(ROOT, "include", "onnxview")):
         headers += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".hpp")]
     sources = []
-    for part in ("wire", "model", "text", "io", "open", "check", "diagnose"):
+    for part in ("wire", "model", "text", "io", "open", "check", "diagnose", "write"):
         d = os.path.join(ROOT, "src", part)
         if os.path.isdir(d):
             sources += [os.path.join(d, n) for n in sorted(os.listdir(d)) if n.endswith(".cpp")]

@@ -1,0 +1,325 @@
+// pack_model (onnxview/write.hpp): the model re-emitted from its own bytes,
+// tensors moved, aligned or converted, everything else copied.
+//
+// Layout. A message on the way to a tensor is re-emitted with a new length
+// prefix whose width is fixed before its content is written; the content's
+// size depends on alignment padding, which depends on absolute offsets,
+// which depend on the widths before it. Measuring passes therefore repeat
+// until no width grows (widths only grow, so this ends; a width larger than
+// its length needs is written as a padded varint). The writing pass lays out
+// exactly what the last measuring pass counted.
+#include <vector>
+
+#include "../io/heap.hpp"
+#include "emitter.hpp"
+#include "onnxview/model.hpp"
+#include "onnxview/tensor_data.hpp"
+#include "onnxview/write.hpp"
+#include "raw_payload.hpp"
+#include "tensor_walk.hpp"
+
+namespace onnxview {
+
+namespace {
+
+using detail::emitter;
+
+constexpr std::uint64_t protobuf_limit = 0x7FFFFFFF;  // libprotobuf refuses larger messages
+constexpr std::uint32_t padding_tag_bytes = wire::tag_size(pack_padding_field);
+
+// A re-emitted message's length prefix: its size and width, in the order
+// the walk meets the messages (the same in every pass).
+struct length_record {
+    std::uint64_t size = 0;
+    std::uint8_t width = 0;
+};
+
+enum class target : std::uint8_t { keep, inline_raw, external };
+
+struct settings {
+    std::uint64_t threshold;
+    std::uint64_t inline_align;
+    std::uint64_t external_align;
+};
+
+struct pass {
+    const pack_options& po;
+    settings s;
+    const external_payload_source* source;
+    emitter& model;
+    emitter& external;
+    std::vector<length_record, detail::heap_allocator<length_record>>& records;
+    bool first = true;        // records are appended, and external payloads checked
+    std::size_t next_record = 0;
+    bool grew = false;        // a width grew: measure again
+    pack_stats stats{};
+};
+
+bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
+
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) noexcept { return (v + a - 1) & ~(a - 1); }
+
+std::uint64_t distance(const char* from, const char* to) noexcept { return static_cast<std::uint64_t>(to - from); }
+
+// The bytes of a decimal number, for external_data offsets and lengths.
+unsigned decimal(char* out, std::uint64_t v) noexcept {
+    char digits[20];
+    unsigned n = 0;
+    do {
+        digits[n++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    for (unsigned i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
+    return n;
+}
+
+// An unknown length-delimited field of exactly `total` bytes (total >= the
+// tag and one length byte): the alignment padding.
+void emit_padding(emitter& out, std::uint64_t total) noexcept {
+    out.tag(pack_padding_field, wire::wire_type::length_delimited);
+    const std::uint64_t rest = total - padding_tag_bytes;
+    unsigned width = 1;
+    while (wire::varint_size(rest - width) > width) ++width;
+    out.varint(rest - width, width);
+    out.zeros(rest - width);
+}
+
+// Padding that makes a payload starting `header` bytes from now begin at a
+// multiple of `align`: 0, or at least the smallest padding field.
+std::uint64_t padding_for(std::uint64_t position, std::uint64_t header, std::uint64_t align) noexcept {
+    if (align <= 1) return 0;
+    std::uint64_t pad = (align - (position + header) % align) % align;
+    while (pad != 0 && pad < padding_tag_bytes + 1u) pad += align;
+    return pad;
+}
+
+struct chunk_target {
+    emitter* out;
+};
+error chunk_to(void* user, const char* data, std::size_t size) noexcept {
+    static_cast<chunk_target*>(user)->out->bytes(data, size);
+    return static_cast<chunk_target*>(user)->out->err();
+}
+
+// The payload of t (byte_size bytes in raw_data layout) into out.
+error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_info& si) noexcept {
+    const bool needs_source = si.kind == storage_kind::external;
+    if (!out.writing() && !(needs_source && p.first)) {
+        out.skip(si.byte_size);
+        return error();
+    }
+    result<tensor_data> d = tensor_data::make(t, needs_source ? p.source : nullptr);
+    if (!d) return d.err();
+    if (!out.writing()) {  // first pass: the external payload is there
+        out.skip(si.byte_size);
+        return error();
+    }
+    const std::uint64_t before = out.position();
+    chunk_target ct{&out};
+    if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) return e;
+    if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
+    if (p.po.payload_written != nullptr && d->storage() != storage_kind::typed)
+        p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
+    return error();
+}
+
+target choose(const pass& p, const storage_info& si) noexcept {
+    const bool large = si.byte_size >= p.s.threshold;
+    if (!p.po.external_location.empty()) {
+        if (large) return target::external;
+        if (si.kind == storage_kind::external) return target::inline_raw;
+    } else if (si.kind == storage_kind::external) {
+        return p.po.internalize ? target::inline_raw : target::keep;
+    }
+    if (si.kind == storage_kind::typed) return p.po.keep_typed ? target::keep : target::inline_raw;
+    return large && p.s.inline_align > 1 ? target::inline_raw : target::keep;
+}
+
+// The fields a re-emitted tensor drops: its payload fields, earlier
+// padding, and, when the payload was or becomes external, the entries
+// saying where it lives (rewritten or no longer true).
+bool dropped(std::uint32_t number, const storage_info& si, target to) noexcept {
+    const bool relocated = si.kind == storage_kind::external || to == target::external;
+    return number == tensor_view::field::raw_data || number == static_cast<std::uint32_t>(si.field) ||
+           number == pack_padding_field ||
+           (relocated && (number == tensor_view::field::data_location || number == tensor_view::field::external_data));
+}
+
+// Copies the fields of m that `keep(number)` keeps, consecutive ones as one range.
+template <class Keep>
+error copy_fields(emitter& out, const wire::message& m, Keep keep) noexcept {
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    const char* from = m.begin();
+    wire::field f;
+    while (!r.at_end()) {
+        const char* at = r.position();
+        if (error e = r.next(f)) return e;
+        if (keep(f.number)) continue;
+        out.bytes(from, distance(from, at));
+        from = r.position();
+    }
+    out.bytes(from, distance(from, m.end()));
+    return error();
+}
+
+void emit_entry(emitter& out, std::string_view key, const char* value, unsigned value_size) noexcept {
+    const std::uint64_t size = wire::length_delimited_size(1, key.size()) + wire::length_delimited_size(2, value_size);
+    out.tag(tensor_view::field::external_data, wire::wire_type::length_delimited);
+    out.varint(size);
+    out.tag(1, wire::wire_type::length_delimited);
+    out.varint(key.size());
+    out.bytes(key.data(), key.size());
+    out.tag(2, wire::wire_type::length_delimited);
+    out.varint(value_size);
+    out.bytes(value, value_size);
+}
+
+// The content of one TensorProto occurrence.
+error walk_tensor(pass& p, const wire::message& m) noexcept {
+    ++p.stats.tensors;
+    const tensor_view t{result<wire::message>(m)};
+    const result<storage_info> described = describe_storage(t);
+    if (!t.ok() || !described || described->kind == storage_kind::none || described->byte_size == 0) {
+        ++p.stats.kept;
+        p.model.bytes(m.begin(), distance(m.begin(), m.end()));
+        return error();
+    }
+    const storage_info& si = *described;
+    const target to = choose(p, si);
+    tensor_walk::occurrences occ;
+    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
+    if (to == target::keep ||
+        (to == target::inline_raw && si.kind == storage_kind::raw && occ.count[tensor_view::field::raw_data] == 1 &&
+         (p.model.position() + distance(m.begin(), t.raw_data().data())) % align == 0)) {
+        ++p.stats.kept;  // already where it should be
+        p.model.bytes(m.begin(), distance(m.begin(), m.end()));
+        return error();
+    }
+    if (error e = copy_fields(p.model, m, [&](std::uint32_t n) { return !dropped(n, si, to); })) return e;
+    if (to == target::external) {
+        const std::uint64_t offset = align_up(p.external.position(), p.s.external_align);
+        p.external.zeros(offset - p.external.position());
+        if (error e = emit_payload(p, p.external, t, si)) return e;
+        char number[20];
+        emit_entry(p.model, "location", p.po.external_location.data(),
+                   static_cast<unsigned>(p.po.external_location.size()));
+        emit_entry(p.model, "offset", number, decimal(number, offset));
+        emit_entry(p.model, "length", number, decimal(number, si.byte_size));
+        p.model.tag(tensor_view::field::data_location, wire::wire_type::varint);
+        p.model.varint(static_cast<std::uint64_t>(location_kind::external));
+        ++p.stats.externalized;
+        return error();
+    }
+    const std::uint64_t header = wire::tag_size(tensor_view::field::raw_data) + wire::varint_size(si.byte_size);
+    const std::uint64_t pad = padding_for(p.model.position(), header, align);
+    if (pad != 0) emit_padding(p.model, pad);
+    p.model.tag(tensor_view::field::raw_data, wire::wire_type::length_delimited);
+    p.model.varint(si.byte_size);
+    if (error e = emit_payload(p, p.model, t, si)) return e;
+    if (si.kind == storage_kind::typed) ++p.stats.converted;
+    else if (si.kind == storage_kind::external) ++p.stats.internalized;
+    else ++p.stats.aligned;
+    return error();
+}
+
+error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept;
+
+// One followed field: its tag as it was, a length prefix of the recorded
+// width, and its re-emitted content.
+error walk_child(pass& p, const wire::message& parent, const wire::field& f, const schema::message_desc& d) noexcept {
+    const result<wire::message> child = parent.child(f);
+    if (!child) return child.err();
+    const char* tag_end = f.tag;
+    std::uint32_t number;
+    wire::wire_type type;
+    if (wire::decode_tag(tag_end, f.payload, number, type) != errc::ok) return error(errc::truncated, parent.offset_of(f.tag));
+    p.model.bytes(f.tag, distance(f.tag, tag_end));
+    if (p.first) p.records.push_back({f.raw, static_cast<std::uint8_t>(distance(tag_end, f.payload))});
+    const std::size_t index = p.next_record++;
+    p.model.varint(p.records[index].size, p.records[index].width);
+    const std::uint64_t start = p.model.position();
+    const error e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child) : walk_message(p, *child, d);
+    if (e) return e;
+    length_record& r = p.records[index];
+    const std::uint64_t size = p.model.position() - start;
+    if (p.model.writing()) {
+        if (size != r.size) return error(errc::invalid_argument, parent.offset_of(f.tag));  // a pass disagreed
+        return error();
+    }
+    r.size = size;
+    if (wire::varint_size(size) > r.width) {
+        r.width = static_cast<std::uint8_t>(wire::varint_size(size));
+        p.grew = true;
+    }
+    return error();
+}
+
+error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept {
+    tensor_walk::occurrences occ;
+    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    const char* from = m.begin();
+    wire::field f;
+    while (!r.at_end()) {
+        if (error e = r.next(f)) return e;
+        const schema::message_desc* child = tensor_walk::followed(d, f, occ);
+        if (child == nullptr) continue;
+        p.model.bytes(from, distance(from, f.tag));
+        if (error e = walk_child(p, m, f, *child)) return e;
+        from = r.position();
+    }
+    p.model.bytes(from, distance(from, m.end()));
+    return p.model.err();
+}
+
+error run_pass(pass& p, const wire::message& root) noexcept {
+    p.next_record = 0;
+    p.grew = false;
+    p.stats = pack_stats{};
+    if (error e = walk_message(p, root, schema::msg_ModelProto)) return e;
+    if (error e = p.model.finish()) return e;
+    return p.external.finish();
+}
+
+}  // namespace
+
+error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
+                 const write_sink& model_out, const write_sink* external_out, pack_stats* stats) noexcept {
+    const settings s{po.threshold == 0 ? 1024 : po.threshold, po.inline_align == 0 ? 64 : po.inline_align,
+                     po.external_align == 0 ? 4096 : po.external_align};
+    if (!is_power_of_two(s.inline_align) || !is_power_of_two(s.external_align)) return errc::invalid_argument;
+    if (!po.external_location.empty() && (external_out == nullptr || external_out->write == nullptr))
+        return errc::invalid_argument;
+    if (model_out.write == nullptr) return errc::invalid_argument;
+    const detail::heap memory(po.read_options.memory);
+    std::vector<length_record, detail::heap_allocator<length_record>> records{
+        detail::heap_allocator<length_record>(memory)};
+    const wire::message root =
+        wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
+
+    std::uint32_t passes = 0;
+    std::uint64_t model_size = 0;
+    for (bool first = true;; first = false) {
+        emitter counted_model(nullptr), counted_external(nullptr);
+        pass p{po, s, source, counted_model, counted_external, records};
+        p.first = first;
+        if (error e = run_pass(p, root)) return e;
+        ++passes;
+        model_size = counted_model.position();
+        if (!p.grew) break;
+    }
+    if (model_size > protobuf_limit && !po.allow_over_2gib) return error(errc::message_too_large, model_size);
+
+    emitter written_model(&model_out), written_external(external_out);
+    pass p{po, s, source, written_model, written_external, records};
+    p.first = false;
+    if (error e = run_pass(p, root)) return e;
+    p.stats.passes = passes;
+    p.stats.model_bytes = written_model.position();
+    p.stats.external_bytes = written_external.position();
+    if (stats != nullptr) *stats = p.stats;
+    return error();
+}
+
+}  // namespace onnxview

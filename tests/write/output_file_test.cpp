@@ -1,0 +1,80 @@
+// output_file (onnxview/output_file.hpp): complete or absent.
+#include <catch2/catch.hpp>
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "../io/tmpdir.hpp"
+#include "onnxview/output_file.hpp"
+
+using namespace onnxview;
+
+namespace {
+int entries(const std::string& dir) {
+    int n = 0;
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (dirent* e = ::readdir(d))
+            if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") ++n;
+        ::closedir(d);
+    }
+    return n;
+}
+std::string slurp(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+}  // namespace
+
+TEST_CASE("output_file: commit renames the complete file into place") {
+    onnxview_test::tmpdir dir;
+    const std::string path = dir / "out.onnx";
+    REQUIRE(onnxview_test::write_file(path, "old"));
+    {
+        auto f = output_file::create(path.c_str());
+        REQUIRE(f.ok());
+        CHECK(std::string(f.value().temp_path()).find("/.out.onnx.tmp") != std::string::npos);
+        const write_sink s = f.value().sink();
+        REQUIRE(s.write(s.user, "new bytes", 9).ok());
+        CHECK(slurp(path) == "old");  // readers see the old file until commit
+        CHECK(entries(dir.path()) == 2);
+        REQUIRE(f.value().commit().ok());
+    }
+    CHECK(slurp(path) == "new bytes");
+    CHECK(entries(dir.path()) == 1);
+    struct stat st;
+    REQUIRE(::stat(path.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) != 0600);  // a new file's permissions, not mkstemp's
+}
+
+TEST_CASE("output_file: discarded or destroyed before commit, nothing is left") {
+    onnxview_test::tmpdir dir;
+    const std::string path = dir / "out.onnx";
+    {
+        auto f = output_file::create(path.c_str());
+        REQUIRE(f.ok());
+        const write_sink s = f.value().sink();
+        REQUIRE(s.write(s.user, "partial", 7).ok());
+    }
+    CHECK(entries(dir.path()) == 0);
+    auto g = output_file::create(path.c_str());
+    REQUIRE(g.ok());
+    g.value().discard();
+    CHECK(entries(dir.path()) == 0);
+    CHECK(g.value().commit().code == errc::invalid_argument);
+}
+
+TEST_CASE("output_file: a missing directory is io_open_failed with errno") {
+    onnxview_test::tmpdir dir;
+    const std::string path = dir / "missing/out.onnx";
+    auto f = output_file::create(path.c_str());
+    REQUIRE(!f.ok());
+    CHECK(f.err().code == errc::io_open_failed);
+    CHECK(f.err().sys_errno != 0);
+    CHECK(output_file::create("").err().code == errc::invalid_argument);
+}
