@@ -1,0 +1,107 @@
+#!/bin/bash
+# `onnxview pack`: exit codes, what it writes, and that nothing is left
+# behind when it fails. python3-onnx, protoc and onnxruntime check the
+# outputs themselves in tests/oracle/pack_oracle.py.
+# Usage: pack_test.sh ONNXVIEW SOURCE_ROOT
+set -u
+exe=$1
+root=$2
+data=$root/testdata
+fixtures=$root/tests/cli/doctor_fixtures.py
+# shellcheck source=harness.sh
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
+
+out=$tmp/o
+mkdir -p "$out"
+# only NAME FILE...: the output directory holds exactly these files.
+only() {
+    local name=$1
+    shift
+    local want got
+    want=$(printf '%s\n' "$@" | sort)
+    got=$(cd "$out" && ls -A | sort)
+    [ "$got" = "$want" ] || fail "$name: directory holds '$(echo $got)', expected '$(echo $want)'"
+}
+# aligned NAME FILE GROUP ALIGN: every payload of GROUP ("" embedded, else an
+# external location) in FILE starts at a multiple of ALIGN, by onnxview doctor.
+aligned() {
+    "$exe" doctor --json "$2" >"$tmp/doctor" 2>&1 || { fail "$1: doctor $(cat "$tmp/doctor")"; return; }
+    $py - "$tmp/doctor" "$3" "$4" <<'PY' || fail "$1: payloads not aligned to $4"
+import json, sys
+z = json.load(open(sys.argv[1]))["zero_copy"]
+group = z["embedded"] if sys.argv[2] == "" else [e for e in z["external"] if e["location"] == sys.argv[2]][0]
+a = group["aligned"][sys.argv[3]]["tensors"]
+assert a == group["all"]["tensors"] == group["zero_copy"]["tensors"] and a > 0, group
+PY
+}
+
+# --- writing -----------------------------------------------------------------
+run "pack inline" 0 pack "$data/small_cnn_inline.onnx" "$out/a.onnx" --threshold 1 --verify &&
+    grep -q "^verified: 11 tensors equal bit for bit$" "$tmp/out" &&
+    grep -q "^packed '.*small_cnn_inline.onnx' -> '.*a.onnx': 11 tensors (" "$tmp/out" || fail "pack inline: $(cat "$tmp/out")"
+aligned "pack inline --threshold 1" "$out/a.onnx" "" 64
+run "pack inline checks" 0 check "$out/a.onnx"
+only "pack inline" a.onnx
+
+run "pack --external" 0 pack "$data/small_cnn_inline.onnx" "$out/b.onnx" --external b.data --align 65536 --verify
+aligned "pack --external --align 65536" "$out/b.onnx" b.data 65536
+only "pack --external" a.onnx b.onnx b.data
+run "pack --internalize" 0 pack "$out/b.onnx" "$out/c.onnx" --internalize --inline-align 4096
+cmp -s "$out/c.onnx" "$out/a.onnx" && fail "--inline-align 4096 wrote the 64-aligned file"
+run "pack --internalize --verify" 0 pack "$out/b.onnx" "$out/d.onnx" --internalize --verify
+run "pack of a packed model" 0 pack "$out/a.onnx" "$out/e.onnx" --threshold 1
+cmp -s "$out/a.onnx" "$out/e.onnx" || fail "pack of a packed model changed it"
+rm -f "$out"/[abcde].onnx "$out/b.data"
+run "pack --keep-typed" 0 pack "$data/tensors_all_types.onnx" "$out/t.onnx" --keep-typed
+grep -q " 0 converted from typed fields" "$tmp/out" || fail "--keep-typed: $(cat "$tmp/out")"
+run "pack typed" 0 pack "$data/tensors_all_types.onnx" "$out/t.onnx" --verify
+grep -q " 16 converted from typed fields" "$tmp/out" || fail "typed: $(cat "$tmp/out")"
+rm -f "$out/t.onnx"
+
+# --- refusals: usage (2), and nothing written ---------------------------------
+cp "$data/small_cnn_inline.onnx" "$out/in.onnx"
+run "OUT is IN" 2 pack "$out/in.onnx" "$out/in.onnx" && grep -q "is the input" "$tmp/err" || fail "OUT is IN: $(cat "$tmp/err")"
+run "OUT is IN by another path" 2 pack "$out/in.onnx" "$out/../o/in.onnx"
+cmp -s "$out/in.onnx" "$data/small_cnn_inline.onnx" || fail "OUT is IN: the input changed"
+run "--align 3" 2 pack "$out/in.onnx" "$out/x.onnx" --align 3 && grep -q "power of two" "$tmp/err" || fail "--align 3"
+run "--inline-align 0" 2 pack "$out/in.onnx" "$out/x.onnx" --inline-align 0
+run "--external with a directory" 2 pack "$out/in.onnx" "$out/x.onnx" --external sub/x.data
+run "--external and --internalize" 2 pack "$out/in.onnx" "$out/x.onnx" --external x.data --internalize
+run "unwritable directory" 2 pack "$out/in.onnx" "$tmp/missing/x.onnx" &&
+    grep -q "^onnxview pack: cannot create a file in the directory of '.*x.onnx': .*(No such file or directory)$" "$tmp/err" ||
+    fail "unwritable directory: $(cat "$tmp/err")"
+printf 'not a model at all' >"$tmp/text.onnx"
+run "not a model" 1 pack "$tmp/text.onnx" "$out/x.onnx"
+run "missing input" 2 pack "$tmp/none.onnx" "$out/x.onnx"
+only "refusals" in.onnx
+
+# An external file that cannot be read.
+cp "$data/small_cnn.onnx" "$out/ext.onnx"
+run "missing external file" 2 pack "$out/ext.onnx" "$out/x.onnx" --internalize &&
+    grep -q "^onnxview pack: cannot read the external data of '.*ext.onnx': " "$tmp/err" || fail "missing external: $(cat "$tmp/err")"
+only "missing external file" in.onnx ext.onnx
+rm -f "$out/ext.onnx"
+
+# Disk full: a file-size limit makes write() fail (EFBIG) part way.
+(ulimit -f 8 && trap '' XFSZ && "$exe" pack "$data/small_cnn_inline.onnx" "$out/x.onnx" --inline-align 4096 --threshold 1) \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+n=$((n + 1))
+[ "$rc" = 2 ] && grep -q "^onnxview pack: cannot write '.*x.onnx': cannot write the file (File too large)$" "$tmp/err" ||
+    fail "file size limit: exit $rc, $(cat "$tmp/err")"
+only "file size limit" in.onnx
+
+
+# A model over 2 GiB stays whole only when asked: libprotobuf cannot read it.
+if $py "$fixtures" big "$tmp/big.onnx" 2>/dev/null; then
+    run "over 2 GiB" 2 pack "$tmp/big.onnx" "$out/x.onnx" &&
+        grep -q "^onnxview pack: OUT would be [0-9]* bytes, over 2 GiB, which libprotobuf-based readers cannot open; use --external NAME, or --allow-over-2gib$" "$tmp/err" ||
+        fail "over 2 GiB: $(cat "$tmp/err")"
+    only "over 2 GiB" in.onnx
+    rm -f "$tmp/big.onnx"
+else
+    echo "note: cannot write a 2 GiB sparse file here; the over-2-GiB refusal is not checked"
+fi
+
+echo "$n runs, $fails failures"
+[ "$fails" = 0 ]
