@@ -6801,10 +6801,14 @@ struct pack_options {
     // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
     bool allow_over_2gib = false;
     // Called after each payload range taken from the source or an external
-    // file has been written (bytes done so far, bytes in all): progress, and
-    // the moment to drop mapped pages (drop_pages, file.hpp). May be null.
+    // file has been written: the moment to drop its mapped pages
+    // (release_pages, file.hpp). May be null.
     void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
-    void* user = nullptr;
+    // Called after each payload, and once at the end, with the bytes written
+    // so far and the bytes to write in all (model and external file). May
+    // be null.
+    void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
+    void* user = nullptr;  // passed to payload_written and progress
     // Limits and memory: max_message_depth, memory.
     options read_options{};
 };
@@ -14062,6 +14066,7 @@ struct pass {
     bool first = true;        // records are appended, and external payloads checked
     std::size_t next_record = 0;
     bool grew = false;        // a width grew: measure again
+    std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
     pack_stats stats{};
 };
 
@@ -14130,6 +14135,7 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
     if (p.po.payload_written != nullptr && d->storage() != storage_kind::typed)
         p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
+    if (p.po.progress != nullptr) p.po.progress(p.po.user, p.model.position() + p.external.position(), p.total);
     return error();
 }
 
@@ -14309,7 +14315,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
 
     std::uint32_t passes = 0;
-    std::uint64_t model_size = 0;
+    std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
         emitter counted_model(nullptr), counted_external(nullptr);
         pass p{po, s, source, counted_model, counted_external, records};
@@ -14317,6 +14323,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         if (error e = run_pass(p, root)) return e;
         ++passes;
         model_size = counted_model.position();
+        external_size = counted_external.position();
         if (!p.grew) break;
     }
     if (model_size > protobuf_limit && !po.allow_over_2gib) return error(errc::message_too_large, model_size);
@@ -14324,7 +14331,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     emitter written_model(&model_out), written_external(external_out);
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
+    p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
+    if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
     p.stats.passes = passes;
     p.stats.model_bytes = written_model.position();
     p.stats.external_bytes = written_external.position();

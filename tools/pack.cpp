@@ -14,6 +14,7 @@
 #include "onnxview/write.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 namespace onnxview_cli {
 namespace {
@@ -80,9 +81,29 @@ extern "C" void remove_pending(int sig) {
     std::raise(sig);
 }
 
+struct pack_state {
+    const mapped_file* input = nullptr;
+    progress_line* line = nullptr;
+};
+
 // Payload pages of the input are not needed again: give them back, so that
-// the resident set stays small whatever the model's size.
-void payload_written(void*, const char* data, std::size_t size) { release_pages(data, size); }
+// the resident set stays small whatever the model's size. The model file's
+// own mapping is read-only, so dropping its pages (MADV_DONTNEED) keeps them
+// in the page cache; other memory (external files, maybe heap copies) goes
+// through release_pages, which never discards.
+void payload_written(void* user, const char* data, std::size_t size) {
+    const mapped_file& in = *static_cast<pack_state*>(user)->input;
+    if (in.kind() == mapped_file::storage::mapped && data >= in.data() && size <= in.size() &&
+        static_cast<std::size_t>(data - in.data()) <= in.size() - size) {
+        (void)in.advise(access_hint::dontneed, static_cast<std::uint64_t>(data - in.data()), size);
+        return;
+    }
+    release_pages(data, size);
+}
+
+void show_progress(void* user, std::uint64_t done, std::uint64_t total) {
+    static_cast<pack_state*>(user)->line->update(done, total);
+}
 
 std::string directory_of(const char* path) {
     const std::string p(path);
@@ -139,6 +160,7 @@ int run_pack(int argc, char** argv) {
 
     options opts{};
     opts.verify = true;
+    opts.file_hint = access_hint::sequential;  // payloads are read front to back, once
     model_file mf;
     if (!open_model("pack", a.in, opts, mf, code)) return code;
 
@@ -167,11 +189,16 @@ int run_pack(int argc, char** argv) {
     po.allow_over_2gib = a.allow_over_2gib;
     if (a.external != nullptr) po.external_location = a.external;
     po.payload_written = payload_written;
+    progress_line line("pack");
+    pack_state state{&mf.file(), &line};
+    po.progress = show_progress;
+    po.user = &state;
     const external_payload_source source = mf.external();
     const write_sink model_sink = out->sink();
     const write_sink data_sink = a.external ? data.sink() : write_sink{};
     pack_stats st;
     const error e = pack_model(mf.bytes(), &source, po, model_sink, a.external ? &data_sink : nullptr, &st);
+    line.finish();
     if (e) {
         if (e.code == errc::io_write_failed)
             return fail("cannot write '" + std::string(a.out) + "': " + system_text(e), exit_usage);

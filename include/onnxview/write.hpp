@@ -86,10 +86,14 @@ struct pack_options {
     // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
     bool allow_over_2gib = false;
     // Called after each payload range taken from the source or an external
-    // file has been written (bytes done so far, bytes in all): progress, and
-    // the moment to drop mapped pages (drop_pages, file.hpp). May be null.
+    // file has been written: the moment to drop its mapped pages
+    // (release_pages, file.hpp). May be null.
     void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
-    void* user = nullptr;
+    // Called after each payload, and once at the end, with the bytes written
+    // so far and the bytes to write in all (model and external file). May
+    // be null.
+    void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
+    void* user = nullptr;  // passed to payload_written and progress
     // Limits and memory: max_message_depth, memory.
     options read_options{};
 };

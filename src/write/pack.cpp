@@ -52,6 +52,7 @@ struct pass {
     bool first = true;        // records are appended, and external payloads checked
     std::size_t next_record = 0;
     bool grew = false;        // a width grew: measure again
+    std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
     pack_stats stats{};
 };
 
@@ -120,6 +121,7 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
     if (p.po.payload_written != nullptr && d->storage() != storage_kind::typed)
         p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
+    if (p.po.progress != nullptr) p.po.progress(p.po.user, p.model.position() + p.external.position(), p.total);
     return error();
 }
 
@@ -299,7 +301,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
 
     std::uint32_t passes = 0;
-    std::uint64_t model_size = 0;
+    std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
         emitter counted_model(nullptr), counted_external(nullptr);
         pass p{po, s, source, counted_model, counted_external, records};
@@ -307,6 +309,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         if (error e = run_pass(p, root)) return e;
         ++passes;
         model_size = counted_model.position();
+        external_size = counted_external.position();
         if (!p.grew) break;
     }
     if (model_size > protobuf_limit && !po.allow_over_2gib) return error(errc::message_too_large, model_size);
@@ -314,7 +317,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     emitter written_model(&model_out), written_external(external_out);
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
+    p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
+    if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
     p.stats.passes = passes;
     p.stats.model_bytes = written_model.position();
     p.stats.external_bytes = written_external.position();

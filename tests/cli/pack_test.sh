@@ -40,6 +40,7 @@ run "pack inline" 0 pack "$data/small_cnn_inline.onnx" "$out/a.onnx" --threshold
     grep -q "^verified: 11 tensors equal bit for bit$" "$tmp/out" &&
     grep -q "^packed '.*small_cnn_inline.onnx' -> '.*a.onnx': 11 tensors (" "$tmp/out" || fail "pack inline: $(cat "$tmp/out")"
 aligned "pack inline --threshold 1" "$out/a.onnx" "" 64
+[ -s "$tmp/err" ] && fail "pack inline: stderr is not a terminal, yet: $(cat "$tmp/err")"
 run "pack inline checks" 0 check "$out/a.onnx"
 only "pack inline" a.onnx
 
