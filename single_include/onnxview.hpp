@@ -4611,6 +4611,26 @@ struct file_access;
 // file pages are read back on the next access.
 void release_pages(const void* data, std::size_t size) noexcept;
 
+// A file open for reading by descriptor, for sinks that copy between files
+// (write_sink::copy; pack_options::source_fd). Move-only; closes on
+// destruction.
+class read_descriptor {
+public:
+    read_descriptor() noexcept = default;
+    read_descriptor(const read_descriptor&) = delete;
+    read_descriptor& operator=(const read_descriptor&) = delete;
+    read_descriptor(read_descriptor&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+    read_descriptor& operator=(read_descriptor&& other) noexcept;
+    ~read_descriptor();
+    // Errors: invalid_argument (null path), io_open_failed with errno.
+    static result<read_descriptor> open(const char* path) noexcept;
+    int fd() const noexcept { return fd_; }
+    const int* get() const noexcept { return fd_ >= 0 ? &fd_ : nullptr; }
+
+private:
+    int fd_ = -1;
+};
+
 // The bytes of one whole file, and the ownership of whatever holds them (a
 // mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
 // Move-only RAII; hold it by value (40 bytes on 64-bit hosts; the object
@@ -6526,16 +6546,22 @@ private:
 #define ONNXVIEW_SINK_HPP
 
 #include <cstddef>
+#include <cstdint>
 
 
 namespace onnxview {
 
 // Where written bytes go: `write` takes every byte in order (at most 64 KiB
 // per call, except payload ranges handed over whole from the source) and
-// returns an error to stop the writer.
+// returns an error to stop the writer. `copy`, when set, appends `size`
+// bytes of the file open for reading as `source_fd`, from `offset`, without
+// them passing through memory (copy_file_range); it returns not_found when
+// it cannot (another file system, no such call), and the writer then
+// writes those bytes itself.
 struct write_sink {
     void* user = nullptr;
     error (*write)(void* user, const char* data, std::size_t size) = nullptr;
+    error (*copy)(void* user, int source_fd, std::uint64_t offset, std::uint64_t size) = nullptr;
 };
 
 // Into caller memory [buffer, buffer + capacity); `used` counts the bytes
@@ -6549,7 +6575,7 @@ struct memory_sink_state {
 write_sink memory_sink(memory_sink_state& state) noexcept;
 
 // Into an open file descriptor (write(2); _write on Windows), retrying
-// partial writes and EINTR. Errors: io_write_failed with errno in sys_errno
+// partial writes and EINTR; copies with copy_file_range where Linux has it. Errors: io_write_failed with errno in sys_errno
 // (ENOSPC: disk full; EFBIG: file size limit). `*fd` must outlive the sink.
 // Part of the io layer (src/io).
 write_sink fd_sink(const int* fd) noexcept;
@@ -6800,6 +6826,10 @@ struct pack_options {
     bool keep_typed = false;
     // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
     bool allow_over_2gib = false;
+    // The model's own file open for reading (read_descriptor, file.hpp):
+    // raw_data payloads are then copied from it by the sinks that can
+    // (write_sink::copy) without passing through memory. Null: none.
+    const int* source_fd = nullptr;
     // Called after each payload range taken from the source or an external
     // file has been written: the moment to drop its mapped pages
     // (release_pages, file.hpp). May be null.
@@ -10032,6 +10062,14 @@ result<mapped_file> open_beneath(const char* base, std::string_view relative,
 // EINTR: the bytes written (> 0), or -1 with errno in sys_error (ENOSPC when
 // the system wrote nothing without saying why).
 long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept;
+// One copy_file_range of at most `size` bytes from `offset` of in_fd to the
+// position of out_fd: the bytes copied (> 0), 0 when the call is not
+// available for these files (nothing was copied), or -1 with errno in
+// sys_error.
+long long copy_some(int in_fd, std::uint64_t offset, int out_fd, std::size_t size, int& sys_error) noexcept;
+// A descriptor open for reading, or -1 with errno in sys_error; close_fd closes it.
+int open_for_reading(const char* path, int& sys_error) noexcept;
+void close_fd(int fd) noexcept;
 
 }  // namespace detail
 }  // namespace onnxview
@@ -10417,12 +10455,30 @@ error write_fd(void* user, const char* data, std::size_t size) noexcept {
     }
     return error();
 }
+error copy_to_fd(void* user, int source_fd, std::uint64_t offset, std::uint64_t size) noexcept {
+    const int fd = *static_cast<const int*>(user);
+    bool copied_any = false;
+    while (size != 0) {
+        const std::size_t chunk = size < (std::uint64_t(1) << 30) ? static_cast<std::size_t>(size) : (std::size_t(1) << 30);
+        int sys_error = 0;
+        const long long n = detail::copy_some(source_fd, offset, fd, chunk, sys_error);
+        if (n < 0) return error(errc::io_write_failed, 0, sys_error);
+        // Nothing copied: the writer writes the rest itself. A copy that
+        // stops part way (the source shrank) is an error, not a fallback.
+        if (n == 0) return copied_any ? error(errc::io_write_failed, 0, 0) : error(errc::not_found);
+        copied_any = true;
+        offset += static_cast<std::uint64_t>(n);
+        size -= static_cast<std::uint64_t>(n);
+    }
+    return error();
+}
 }  // namespace
 
 write_sink fd_sink(const int* fd) noexcept {
     write_sink s;
     s.user = const_cast<int*>(fd);
     s.write = write_fd;
+    s.copy = copy_to_fd;
     return s;
 }
 
@@ -10818,6 +10874,31 @@ long long write_some(int fd, const char* data, std::size_t size, int& sys_error)
         }
     }
 }
+long long copy_some(int in_fd, std::uint64_t offset, int out_fd, std::size_t size, int& sys_error) noexcept {
+#if defined(__linux__) && defined(__GLIBC__)
+    for (;;) {
+        off_t from = static_cast<off_t>(offset);
+        const ssize_t n = ::copy_file_range(in_fd, &from, out_fd, nullptr, size, 0);
+        if (n > 0) return n;
+        if (n == 0 || errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) return 0;
+        if (errno == EINTR) continue;
+        sys_error = errno;
+        return -1;
+    }
+#else
+    (void)in_fd, (void)offset, (void)out_fd, (void)size, (void)sys_error;
+    return 0;
+#endif
+}
+
+int open_for_reading(const char* path, int& sys_error) noexcept {
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    sys_error = fd < 0 ? errno : 0;
+    return fd;
+}
+
+void close_fd(int fd) noexcept { (void)::close(fd); }
+
 }  // namespace detail
 
 void release_pages(const void* data, std::size_t size) noexcept {
@@ -10850,6 +10931,7 @@ void release_pages(const void* data, std::size_t size) noexcept {
 #ifndef NOMINMAX
 #define NOMINMAX
 #endif
+#include <fcntl.h>
 #include <io.h>
 #include <windows.h>
 
@@ -11090,6 +11172,16 @@ long long write_some(int fd, const char* data, std::size_t size, int& sys_error)
     sys_error = n < 0 ? errno : n == 0 ? ENOSPC : 0;
     return n > 0 ? n : -1;
 }
+long long copy_some(int, std::uint64_t, int, std::size_t, int&) noexcept { return 0; }
+
+int open_for_reading(const char* path, int& sys_error) noexcept {
+    const int fd = ::_open(path, _O_RDONLY | _O_BINARY);
+    sys_error = fd < 0 ? errno : 0;
+    return fd;
+}
+
+void close_fd(int fd) noexcept { (void)::_close(fd); }
+
 }  // namespace detail
 
 void release_pages(const void* data, std::size_t size) noexcept { (void)data, (void)size; }
@@ -11459,6 +11551,36 @@ void remove_temp(const char* path) noexcept { (void)std::remove(path); }
 }  // namespace onnxview
 
 #endif  // _WIN32
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/read_descriptor.cpp ----
+// read_descriptor (onnxview/file.hpp): a descriptor for copies between files.
+
+namespace onnxview {
+
+read_descriptor& read_descriptor::operator=(read_descriptor&& other) noexcept {
+    if (this != &other) {
+        if (fd_ >= 0) detail::close_fd(fd_);
+        fd_ = other.fd_;
+        other.fd_ = -1;
+    }
+    return *this;
+}
+
+read_descriptor::~read_descriptor() {
+    if (fd_ >= 0) detail::close_fd(fd_);
+}
+
+result<read_descriptor> read_descriptor::open(const char* path) noexcept {
+    if (path == nullptr || *path == '\0') return errc::invalid_argument;
+    int sys_error = 0;
+    read_descriptor r;
+    r.fd_ = detail::open_for_reading(path, sys_error);
+    if (r.fd_ < 0) return error(errc::io_open_failed, 0, sys_error);
+    return r;
+}
+
+}  // namespace onnxview
 #endif  // ONNXVIEW_NO_IO
 #ifndef ONNXVIEW_NO_IO
 // ---- src/io/sha1.cpp ----
@@ -13953,6 +14075,18 @@ public:
             n -= k;
         }
     }
+    // Appends n bytes of the file open as fd from `offset` through the
+    // sink's copy; false when it has none or cannot (nothing was emitted).
+    bool copy(int fd, std::uint64_t offset, std::uint64_t n) noexcept {
+        if (!writing() || !err_.ok() || sink_->copy == nullptr) return false;
+        flush();
+        if (!err_.ok()) return false;
+        const error e = sink_->copy(sink_->user, fd, offset, n);
+        if (e.code == errc::not_found) return false;
+        err_ = e;
+        position_ += n;
+        return true;
+    }
     // Counts n bytes that a writing pass would emit (measuring only).
     void skip(std::uint64_t n) noexcept { position_ += n; }
     // The first error from now on, e.g. of producing a payload.
@@ -14067,6 +14201,7 @@ struct pass {
     std::size_t next_record = 0;
     bool grew = false;        // a width grew: measure again
     std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
+    std::string_view model_bytes{};  // the whole input, where source_fd copies start
     pack_stats stats{};
 };
 
@@ -14130,8 +14265,16 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
         return error();
     }
     const std::uint64_t before = out.position();
+    const char* const bytes = d->bytes().data();
+    const bool in_model = d->storage() == storage_kind::raw && p.po.source_fd != nullptr &&
+                          bytes >= p.model_bytes.data() &&
+                          distance(p.model_bytes.data(), bytes) + si.byte_size <= p.model_bytes.size();
     chunk_target ct{&out};
-    if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) return e;
+    if (in_model && out.copy(*p.po.source_fd, distance(p.model_bytes.data(), bytes), si.byte_size)) {
+        if (error e = out.err()) return e;
+    } else if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) {
+        return e;
+    }
     if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
     if (p.po.payload_written != nullptr && d->storage() != storage_kind::typed)
         p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
@@ -14320,6 +14463,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         emitter counted_model(nullptr), counted_external(nullptr);
         pass p{po, s, source, counted_model, counted_external, records};
         p.first = first;
+        p.model_bytes = model;
         if (error e = run_pass(p, root)) return e;
         ++passes;
         model_size = counted_model.position();
@@ -14331,6 +14475,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     emitter written_model(&model_out), written_external(external_out);
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
+    p.model_bytes = model;
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);

@@ -189,6 +189,9 @@ int run_pack(int argc, char** argv) {
     po.allow_over_2gib = a.allow_over_2gib;
     if (a.external != nullptr) po.external_location = a.external;
     po.payload_written = payload_written;
+    // Payloads are copied file to file where the system can (copy_file_range).
+    result<read_descriptor> input_fd = read_descriptor::open(a.in);
+    if (input_fd) po.source_fd = input_fd.value().get();
     progress_line line("pack");
     pack_state state{&mf.file(), &line};
     po.progress = show_progress;

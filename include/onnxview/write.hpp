@@ -85,6 +85,10 @@ struct pack_options {
     bool keep_typed = false;
     // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
     bool allow_over_2gib = false;
+    // The model's own file open for reading (read_descriptor, file.hpp):
+    // raw_data payloads are then copied from it by the sinks that can
+    // (write_sink::copy) without passing through memory. Null: none.
+    const int* source_fd = nullptr;
     // Called after each payload range taken from the source or an external
     // file has been written: the moment to drop its mapped pages
     // (release_pages, file.hpp). May be null.

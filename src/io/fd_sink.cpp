@@ -19,12 +19,30 @@ error write_fd(void* user, const char* data, std::size_t size) noexcept {
     }
     return error();
 }
+error copy_to_fd(void* user, int source_fd, std::uint64_t offset, std::uint64_t size) noexcept {
+    const int fd = *static_cast<const int*>(user);
+    bool copied_any = false;
+    while (size != 0) {
+        const std::size_t chunk = size < (std::uint64_t(1) << 30) ? static_cast<std::size_t>(size) : (std::size_t(1) << 30);
+        int sys_error = 0;
+        const long long n = detail::copy_some(source_fd, offset, fd, chunk, sys_error);
+        if (n < 0) return error(errc::io_write_failed, 0, sys_error);
+        // Nothing copied: the writer writes the rest itself. A copy that
+        // stops part way (the source shrank) is an error, not a fallback.
+        if (n == 0) return copied_any ? error(errc::io_write_failed, 0, 0) : error(errc::not_found);
+        copied_any = true;
+        offset += static_cast<std::uint64_t>(n);
+        size -= static_cast<std::uint64_t>(n);
+    }
+    return error();
+}
 }  // namespace
 
 write_sink fd_sink(const int* fd) noexcept {
     write_sink s;
     s.user = const_cast<int*>(fd);
     s.write = write_fd;
+    s.copy = copy_to_fd;
     return s;
 }
 

@@ -211,6 +211,31 @@ long long write_some(int fd, const char* data, std::size_t size, int& sys_error)
         }
     }
 }
+long long copy_some(int in_fd, std::uint64_t offset, int out_fd, std::size_t size, int& sys_error) noexcept {
+#if defined(__linux__) && defined(__GLIBC__)
+    for (;;) {
+        off_t from = static_cast<off_t>(offset);
+        const ssize_t n = ::copy_file_range(in_fd, &from, out_fd, nullptr, size, 0);
+        if (n > 0) return n;
+        if (n == 0 || errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) return 0;
+        if (errno == EINTR) continue;
+        sys_error = errno;
+        return -1;
+    }
+#else
+    (void)in_fd, (void)offset, (void)out_fd, (void)size, (void)sys_error;
+    return 0;
+#endif
+}
+
+int open_for_reading(const char* path, int& sys_error) noexcept {
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    sys_error = fd < 0 ? errno : 0;
+    return fd;
+}
+
+void close_fd(int fd) noexcept { (void)::close(fd); }
+
 }  // namespace detail
 
 void release_pages(const void* data, std::size_t size) noexcept {

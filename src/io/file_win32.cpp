@@ -9,6 +9,7 @@
 #ifndef NOMINMAX
 #define NOMINMAX
 #endif
+#include <fcntl.h>
 #include <io.h>
 #include <windows.h>
 
@@ -251,6 +252,16 @@ long long write_some(int fd, const char* data, std::size_t size, int& sys_error)
     sys_error = n < 0 ? errno : n == 0 ? ENOSPC : 0;
     return n > 0 ? n : -1;
 }
+long long copy_some(int, std::uint64_t, int, std::size_t, int&) noexcept { return 0; }
+
+int open_for_reading(const char* path, int& sys_error) noexcept {
+    const int fd = ::_open(path, _O_RDONLY | _O_BINARY);
+    sys_error = fd < 0 ? errno : 0;
+    return fd;
+}
+
+void close_fd(int fd) noexcept { (void)::_close(fd); }
+
 }  // namespace detail
 
 void release_pages(const void* data, std::size_t size) noexcept { (void)data, (void)size; }

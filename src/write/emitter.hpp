@@ -52,6 +52,18 @@ public:
             n -= k;
         }
     }
+    // Appends n bytes of the file open as fd from `offset` through the
+    // sink's copy; false when it has none or cannot (nothing was emitted).
+    bool copy(int fd, std::uint64_t offset, std::uint64_t n) noexcept {
+        if (!writing() || !err_.ok() || sink_->copy == nullptr) return false;
+        flush();
+        if (!err_.ok()) return false;
+        const error e = sink_->copy(sink_->user, fd, offset, n);
+        if (e.code == errc::not_found) return false;
+        err_ = e;
+        position_ += n;
+        return true;
+    }
     // Counts n bytes that a writing pass would emit (measuring only).
     void skip(std::uint64_t n) noexcept { position_ += n; }
     // The first error from now on, e.g. of producing a payload.

@@ -53,6 +53,7 @@ struct pass {
     std::size_t next_record = 0;
     bool grew = false;        // a width grew: measure again
     std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
+    std::string_view model_bytes{};  // the whole input, where source_fd copies start
     pack_stats stats{};
 };
 
@@ -116,8 +117,16 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
         return error();
     }
     const std::uint64_t before = out.position();
+    const char* const bytes = d->bytes().data();
+    const bool in_model = d->storage() == storage_kind::raw && p.po.source_fd != nullptr &&
+                          bytes >= p.model_bytes.data() &&
+                          distance(p.model_bytes.data(), bytes) + si.byte_size <= p.model_bytes.size();
     chunk_target ct{&out};
-    if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) return e;
+    if (in_model && out.copy(*p.po.source_fd, distance(p.model_bytes.data(), bytes), si.byte_size)) {
+        if (error e = out.err()) return e;
+    } else if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) {
+        return e;
+    }
     if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
     if (p.po.payload_written != nullptr && d->storage() != storage_kind::typed)
         p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
@@ -306,6 +315,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         emitter counted_model(nullptr), counted_external(nullptr);
         pass p{po, s, source, counted_model, counted_external, records};
         p.first = first;
+        p.model_bytes = model;
         if (error e = run_pass(p, root)) return e;
         ++passes;
         model_size = counted_model.position();
@@ -317,6 +327,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     emitter written_model(&model_out), written_external(external_out);
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
+    p.model_bytes = model;
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
