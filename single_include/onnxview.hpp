@@ -6819,6 +6819,11 @@ struct pack_options {
     // Payload offsets in the external sink are multiples of this (a power
     // of two). 0: 4096.
     std::uint64_t external_align = 0;
+    // With an external_location: a payload identical to an earlier one
+    // (same data type, dims and bytes; raw_data or external payloads)
+    // shares its range of the external file. onnx.load, onnx.checker and
+    // onnxruntime read such models (tests/oracle/pack_oracle.py).
+    bool dedupe = false;
     // External tensors come back into the model (ignored with an
     // external_location).
     bool internalize = false;
@@ -6851,6 +6856,7 @@ struct pack_stats {
     std::uint64_t converted = 0;         // typed fields turned into raw_data
     std::uint64_t externalized = 0;      // now in the external sink
     std::uint64_t internalized = 0;      // were external, now raw_data in the model
+    std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
     std::uint64_t kept = 0;              // copied as they were
     std::uint32_t passes = 0;            // measuring passes before the writing one
 };
@@ -14022,6 +14028,113 @@ error same_tensors(std::string_view a, const external_payload_source* source_a, 
 }
 
 }  // namespace onnxview
+// ---- src/write/dedupe.hpp ----
+// Internal: pack_options::dedupe. An external payload that repeats an
+// earlier one (same data type, dims and bytes) shares the earlier one's
+// range of the external file instead of being written again; onnx.load and
+// onnxruntime read each tensor's range on its own, so shared ranges are
+// fine to them (tests/oracle/pack_oracle.py runs such models).
+#ifndef ONNXVIEW_SRC_WRITE_DEDUPE_HPP
+#define ONNXVIEW_SRC_WRITE_DEDUPE_HPP
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+
+namespace onnxview {
+namespace detail {
+
+class dedupe_table {
+public:
+    static constexpr std::uint64_t none = ~std::uint64_t(0);
+
+    explicit dedupe_table(const heap& memory) noexcept
+        : seen_(heap_allocator<entry>(memory)), shared_with_(heap_allocator<std::uint64_t>(memory)),
+          offsets_(heap_allocator<std::uint64_t>(memory)) {}
+
+    // The first pass: which earlier external payload (by its number, in
+    // walk order) `bytes` of t repeats, or none; either way t becomes
+    // payload number `count()` and is remembered. Linear in the bytes.
+    std::uint64_t first_pass(const tensor_view& t, std::string_view bytes) noexcept;
+    // Later passes: what the first pass found for payload `number`.
+    std::uint64_t shared_with(std::uint64_t number) const noexcept { return shared_with_[number]; }
+    std::uint64_t count() const noexcept { return shared_with_.size(); }
+    // The offset payload `number` was given in this pass (set_offset).
+    std::uint64_t offset(std::uint64_t number) const noexcept { return offsets_[number]; }
+    void set_offset(std::uint64_t number, std::uint64_t offset) noexcept { offsets_[number] = offset; }
+
+private:
+    struct entry {
+        std::uint64_t hash;
+        std::uint64_t number;
+        tensor_view tensor;
+        std::string_view bytes;
+    };
+    std::vector<entry, heap_allocator<entry>> seen_;
+    std::vector<std::uint64_t, heap_allocator<std::uint64_t>> shared_with_;
+    std::vector<std::uint64_t, heap_allocator<std::uint64_t>> offsets_;
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_DEDUPE_HPP
+// ---- src/write/dedupe.cpp ----
+// Shared external ranges for repeated payloads (dedupe.hpp).
+
+#include <cstring>
+
+namespace onnxview {
+namespace detail {
+
+namespace {
+
+// A 64-bit hash eight bytes at a time (a multiply-xorshift mix): only to
+// find candidates, which are then compared byte for byte.
+std::uint64_t hash_bytes(std::string_view b) noexcept {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ b.size();
+    std::size_t i = 0;
+    for (; i + 8 <= b.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, b.data() + i, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    for (; i < b.size(); ++i) h = (h ^ static_cast<std::uint8_t>(b[i])) * 0x94D049BB133111EBull;
+    return h ^ (h >> 29);
+}
+
+bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
+    const auto da = a.dims(), db = b.dims();
+    auto x = da.begin(), xe = da.end();
+    auto y = db.begin(), ye = db.end();
+    for (; x != xe && y != ye; ++x, ++y)
+        if (*x != *y) return false;
+    return x == xe && y == ye;
+}
+
+}  // namespace
+
+std::uint64_t dedupe_table::first_pass(const tensor_view& t, std::string_view bytes) noexcept {
+    const std::uint64_t h = hash_bytes(bytes);
+    std::uint64_t found = none;
+    for (const entry& e : seen_) {
+        if (e.hash == h && e.bytes.size() == bytes.size() && e.tensor.data_type() == t.data_type() &&
+            same_dims(e.tensor, t) && std::memcmp(e.bytes.data(), bytes.data(), bytes.size()) == 0) {
+            found = e.number;
+            break;
+        }
+    }
+    const std::uint64_t number = shared_with_.size();
+    shared_with_.push_back(found);
+    offsets_.push_back(0);
+    if (found == none) seen_.push_back({h, number, t, bytes});
+    return found;
+}
+
+}  // namespace detail
+}  // namespace onnxview
 // ---- src/write/emitter.hpp ----
 // Internal: the writer's output stream. Measuring (no sink) it only counts
 // bytes; writing, it batches small pieces (tags, lengths, copied metadata)
@@ -14202,6 +14315,8 @@ struct pass {
     bool grew = false;        // a width grew: measure again
     std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
     std::string_view model_bytes{};  // the whole input, where source_fd copies start
+    detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
+    std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     pack_stats stats{};
 };
 
@@ -14333,6 +14448,34 @@ void emit_entry(emitter& out, std::string_view key, const char* value, unsigned 
     out.bytes(value, value_size);
 }
 
+// Where t's payload goes in the external file: after the payloads so far,
+// aligned, or (dedupe) the range of an identical earlier payload.
+error place_external(pass& p, const tensor_view& t, const storage_info& si, std::uint64_t& offset) noexcept {
+    const bool contiguous = si.kind == storage_kind::raw || si.kind == storage_kind::external;
+    std::uint64_t number = 0, original = detail::dedupe_table::none;
+    if (p.dedupe != nullptr && contiguous) {
+        number = p.next_external++;
+        if (p.first) {
+            const result<tensor_data> d =
+                tensor_data::make(t, si.kind == storage_kind::external ? p.source : nullptr);
+            if (!d) return d.err();
+            original = p.dedupe->first_pass(t, d->bytes());
+        } else {
+            original = p.dedupe->shared_with(number);
+        }
+    }
+    if (original != detail::dedupe_table::none) {
+        offset = p.dedupe->offset(original);
+        ++p.stats.deduplicated;
+    } else {
+        offset = align_up(p.external.position(), p.s.external_align);
+        p.external.zeros(offset - p.external.position());
+        if (error e = emit_payload(p, p.external, t, si)) return e;
+    }
+    if (p.dedupe != nullptr && contiguous) p.dedupe->set_offset(number, offset);
+    return error();
+}
+
 // The content of one TensorProto occurrence.
 error walk_tensor(pass& p, const wire::message& m) noexcept {
     ++p.stats.tensors;
@@ -14357,9 +14500,8 @@ error walk_tensor(pass& p, const wire::message& m) noexcept {
     }
     if (error e = copy_fields(p.model, m, [&](std::uint32_t n) { return !dropped(n, si, to); })) return e;
     if (to == target::external) {
-        const std::uint64_t offset = align_up(p.external.position(), p.s.external_align);
-        p.external.zeros(offset - p.external.position());
-        if (error e = emit_payload(p, p.external, t, si)) return e;
+        std::uint64_t offset = 0;
+        if (error e = place_external(p, t, si, offset)) return e;
         char number[20];
         emit_entry(p.model, "location", p.po.external_location.data(),
                    static_cast<unsigned>(p.po.external_location.size()));
@@ -14434,6 +14576,7 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
 
 error run_pass(pass& p, const wire::message& root) noexcept {
     p.next_record = 0;
+    p.next_external = 0;
     p.grew = false;
     p.stats = pack_stats{};
     if (error e = walk_message(p, root, schema::msg_ModelProto)) return e;
@@ -14457,6 +14600,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const wire::message root =
         wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
 
+    detail::dedupe_table dedupe(memory);
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
@@ -14464,6 +14608,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         pass p{po, s, source, counted_model, counted_external, records};
         p.first = first;
         p.model_bytes = model;
+        if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
         if (error e = run_pass(p, root)) return e;
         ++passes;
         model_size = counted_model.position();
@@ -14476,6 +14621,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
     p.model_bytes = model;
+    if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);

@@ -29,6 +29,7 @@ struct arguments {
     std::uint64_t align = 4096;
     std::uint64_t inline_align = 64;
     bool internalize = false;
+    bool dedupe = false;
     bool keep_typed = false;
     bool verify = false;
     bool allow_over_2gib = false;
@@ -63,6 +64,9 @@ command_line make_command_line(arguments& a) {
              number("inline-align", 0, "N", a.inline_align, 1, max_alignment,
                     "embedded raw_data starts at multiples of N, a power of two (default 64;\n"
                     "1: no alignment)"),
+             flag("dedupe", 0, a.dedupe,
+                  "with --external: tensors with the same data type, dims and bytes share\n"
+                  "one range of NAME (onnx.load, onnx.checker and onnxruntime accept this)"),
              flag("internalize", 0, a.internalize, "bring external payloads back into OUT"),
              flag("keep-typed", 0, a.keep_typed, "leave typed fields (float_data, ...) as they are"),
              flag("verify", 0, a.verify, "read OUT back and compare every tensor with IN, bit for bit"),
@@ -149,6 +153,7 @@ int run_pack(int argc, char** argv) {
     if (!power_of_two(a.inline_align))
         return fail("--inline-align needs a power of two, not " + std::to_string(a.inline_align), exit_usage);
     if (a.external != nullptr && a.internalize) return fail("--external and --internalize exclude each other", exit_usage);
+    if (a.dedupe && a.external == nullptr) return fail("--dedupe needs --external NAME", exit_usage);
     if (a.external != nullptr && !plain_file_name(a.external))
         return fail("--external needs a file name without directories, not '" + std::string(a.external) + "'",
                     exit_usage);
@@ -186,6 +191,7 @@ int run_pack(int argc, char** argv) {
     po.external_align = a.align;
     po.internalize = a.internalize;
     po.keep_typed = a.keep_typed;
+    po.dedupe = a.dedupe;
     po.allow_over_2gib = a.allow_over_2gib;
     if (a.external != nullptr) po.external_location = a.external;
     po.payload_written = payload_written;
@@ -240,10 +246,10 @@ int run_pack(int argc, char** argv) {
     if (error c = out->commit()) return fail("cannot write '" + std::string(a.out) + "': " + system_text(c), exit_usage);
     pending[0] = nullptr;
     std::printf("packed '%s' -> '%s': %llu tensors (%llu aligned, %llu converted from typed fields, %llu moved to "
-                "external data, %llu brought back, %llu kept); %llu bytes",
+                "external data (%llu sharing a range), %llu brought back, %llu kept); %llu bytes",
                 a.in, a.out, static_cast<unsigned long long>(st.tensors), static_cast<unsigned long long>(st.aligned),
                 static_cast<unsigned long long>(st.converted), static_cast<unsigned long long>(st.externalized),
-                static_cast<unsigned long long>(st.internalized), static_cast<unsigned long long>(st.kept),
+                static_cast<unsigned long long>(st.deduplicated), static_cast<unsigned long long>(st.internalized), static_cast<unsigned long long>(st.kept),
                 static_cast<unsigned long long>(st.model_bytes));
     if (a.external != nullptr)
         std::printf(", '%s' %llu bytes", external_path.c_str(), static_cast<unsigned long long>(st.external_bytes));

@@ -78,6 +78,11 @@ struct pack_options {
     // Payload offsets in the external sink are multiples of this (a power
     // of two). 0: 4096.
     std::uint64_t external_align = 0;
+    // With an external_location: a payload identical to an earlier one
+    // (same data type, dims and bytes; raw_data or external payloads)
+    // shares its range of the external file. onnx.load, onnx.checker and
+    // onnxruntime read such models (tests/oracle/pack_oracle.py).
+    bool dedupe = false;
     // External tensors come back into the model (ignored with an
     // external_location).
     bool internalize = false;
@@ -110,6 +115,7 @@ struct pack_stats {
     std::uint64_t converted = 0;         // typed fields turned into raw_data
     std::uint64_t externalized = 0;      // now in the external sink
     std::uint64_t internalized = 0;      // were external, now raw_data in the model
+    std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
     std::uint64_t kept = 0;              // copied as they were
     std::uint32_t passes = 0;            // measuring passes before the writing one
 };

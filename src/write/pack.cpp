@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../io/heap.hpp"
+#include "dedupe.hpp"
 #include "emitter.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
@@ -54,6 +55,8 @@ struct pass {
     bool grew = false;        // a width grew: measure again
     std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
     std::string_view model_bytes{};  // the whole input, where source_fd copies start
+    detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
+    std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     pack_stats stats{};
 };
 
@@ -185,6 +188,34 @@ void emit_entry(emitter& out, std::string_view key, const char* value, unsigned 
     out.bytes(value, value_size);
 }
 
+// Where t's payload goes in the external file: after the payloads so far,
+// aligned, or (dedupe) the range of an identical earlier payload.
+error place_external(pass& p, const tensor_view& t, const storage_info& si, std::uint64_t& offset) noexcept {
+    const bool contiguous = si.kind == storage_kind::raw || si.kind == storage_kind::external;
+    std::uint64_t number = 0, original = detail::dedupe_table::none;
+    if (p.dedupe != nullptr && contiguous) {
+        number = p.next_external++;
+        if (p.first) {
+            const result<tensor_data> d =
+                tensor_data::make(t, si.kind == storage_kind::external ? p.source : nullptr);
+            if (!d) return d.err();
+            original = p.dedupe->first_pass(t, d->bytes());
+        } else {
+            original = p.dedupe->shared_with(number);
+        }
+    }
+    if (original != detail::dedupe_table::none) {
+        offset = p.dedupe->offset(original);
+        ++p.stats.deduplicated;
+    } else {
+        offset = align_up(p.external.position(), p.s.external_align);
+        p.external.zeros(offset - p.external.position());
+        if (error e = emit_payload(p, p.external, t, si)) return e;
+    }
+    if (p.dedupe != nullptr && contiguous) p.dedupe->set_offset(number, offset);
+    return error();
+}
+
 // The content of one TensorProto occurrence.
 error walk_tensor(pass& p, const wire::message& m) noexcept {
     ++p.stats.tensors;
@@ -209,9 +240,8 @@ error walk_tensor(pass& p, const wire::message& m) noexcept {
     }
     if (error e = copy_fields(p.model, m, [&](std::uint32_t n) { return !dropped(n, si, to); })) return e;
     if (to == target::external) {
-        const std::uint64_t offset = align_up(p.external.position(), p.s.external_align);
-        p.external.zeros(offset - p.external.position());
-        if (error e = emit_payload(p, p.external, t, si)) return e;
+        std::uint64_t offset = 0;
+        if (error e = place_external(p, t, si, offset)) return e;
         char number[20];
         emit_entry(p.model, "location", p.po.external_location.data(),
                    static_cast<unsigned>(p.po.external_location.size()));
@@ -286,6 +316,7 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
 
 error run_pass(pass& p, const wire::message& root) noexcept {
     p.next_record = 0;
+    p.next_external = 0;
     p.grew = false;
     p.stats = pack_stats{};
     if (error e = walk_message(p, root, schema::msg_ModelProto)) return e;
@@ -309,6 +340,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const wire::message root =
         wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
 
+    detail::dedupe_table dedupe(memory);
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
@@ -316,6 +348,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         pass p{po, s, source, counted_model, counted_external, records};
         p.first = first;
         p.model_bytes = model;
+        if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
         if (error e = run_pass(p, root)) return e;
         ++passes;
         model_size = counted_model.position();
@@ -328,6 +361,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
     p.model_bytes = model;
+    if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);

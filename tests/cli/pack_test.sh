@@ -59,6 +59,12 @@ run "pack typed" 0 pack "$data/tensors_all_types.onnx" "$out/t.onnx" --verify
 grep -q " 16 converted from typed fields" "$tmp/out" || fail "typed: $(cat "$tmp/out")"
 rm -f "$out/t.onnx"
 
+# --dedupe: testdata's small_cnn has no repeated weights, so it changes nothing there.
+run "pack --dedupe" 0 pack "$data/small_cnn_inline.onnx" "$out/f.onnx" --external f.data --dedupe --verify &&
+    grep -q "(0 sharing a range)" "$tmp/out" || fail "--dedupe: $(cat "$tmp/out")"
+rm -f "$out/f.onnx" "$out/f.data"
+run "--dedupe without --external" 2 pack "$data/small_cnn_inline.onnx" "$out/f.onnx" --dedupe
+
 # --- refusals: usage (2), and nothing written ---------------------------------
 cp "$data/small_cnn_inline.onnx" "$out/in.onnx"
 run "OUT is IN" 2 pack "$out/in.onnx" "$out/in.onnx" && grep -q "is the input" "$tmp/err" || fail "OUT is IN: $(cat "$tmp/err")"

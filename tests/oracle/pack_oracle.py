@@ -5,10 +5,12 @@
                  [--ort-dir DIR] [--ort-limit N]
 
 For every model.onnx under the corpus (default /usr/share/libonnx-testdata/data,
-1,072 models) and every model of testdata/, three outputs are made:
+1,072 models), every model of testdata/ and one made here with repeated
+weights, four outputs are made:
   inline    pack IN A.onnx                          (raw_data aligned to 64 B)
   external  pack IN B.onnx --external B.data        (offsets aligned to 4 KiB)
   back      pack B.onnx C.onnx --internalize
+  dedupe    pack IN D.onnx --external D.data --dedupe (repeated payloads share a range)
 and each must
   1. load with onnx.load (external data included) and pass onnx.checker
      exactly when the input does;
@@ -233,10 +235,11 @@ def check_model(onnx, exe, src, work, counts, failures):
         if os.path.isfile(full) and not f.endswith(".onnx"):
             shutil.copy(full, os.path.join(work, f))
     outs = {"inline": os.path.join(work, "a.onnx"), "external": os.path.join(work, "b.onnx"),
-            "back": os.path.join(work, "c.onnx")}
+            "back": os.path.join(work, "c.onnx"), "dedupe": os.path.join(work, "d.onnx")}
     steps = [("inline", [src, outs["inline"]]),
              ("external", [src, outs["external"], "--external", "b.data"]),
-             ("back", [outs["external"], outs["back"], "--internalize"])]
+             ("back", [outs["external"], outs["back"], "--internalize"]),
+             ("dedupe", [src, outs["dedupe"], "--external", "d.data", "--dedupe"])]
     for name, args in steps:
         rc, out = pack(exe, *args)
         if rc != 0:
@@ -342,6 +345,28 @@ def reference_outputs(onnx, test_dir):
     return refs
 
 
+def repeated_weights(onnx, directory):
+    """A model whose initializers repeat (same type, dims and bytes, and the same
+    bytes under other dims), for --dedupe: shared external ranges must load,
+    check and run like separate ones."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+    w = (np.arange(1024, dtype=np.float32) / 1024).reshape(32, 32)
+    inits = [numpy_helper.from_array(w, "a"), numpy_helper.from_array(w.copy(), "b"),
+             numpy_helper.from_array(w.reshape(1024), "c"), numpy_helper.from_array(w + 1, "d"),
+             numpy_helper.from_array(np.array([1024], dtype=np.int64), "shape")]
+    nodes = [helper.make_node("MatMul", ["x", "a"], ["y1"]), helper.make_node("MatMul", ["y1", "b"], ["y2"]),
+             helper.make_node("MatMul", ["y2", "d"], ["y3"]), helper.make_node("Reshape", ["y3", "shape"], ["y4"]),
+             helper.make_node("Add", ["y4", "c"], ["z"])]
+    g = helper.make_graph(nodes, "repeated", [helper.make_tensor_value_info("x", 1, [32, 32])],
+                          [helper.make_tensor_value_info("z", 1, [1024])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    path = os.path.join(directory, "repeated_weights.onnx")
+    onnx.save(m, path)
+    return path
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--onnxview", required=True)
@@ -359,7 +384,8 @@ def main():
     if shutil.which("protoc") is None or not os.path.exists(os.path.join(PROTO_DIR, "onnx.proto")):
         print("SKIP: protoc or /usr/include/onnx/onnx.proto is absent")
         return SKIP
-    models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx")))
+    synthetic = tempfile.TemporaryDirectory()
+    models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + [repeated_weights(onnx, synthetic.name)]
     corpus = sorted(glob.glob(os.path.join(args.corpus, "**", "model.onnx"), recursive=True))
     if not corpus:
         print(f"SKIP: no model.onnx under {args.corpus}")
@@ -388,12 +414,12 @@ def main():
                 counts["ort_skipped"] += 1
                 continue
             ort_runs += 1
-            r = ort_case(args.ort_dir, [src, outs["inline"], outs["external"], outs["back"]], ins, work)
+            r = ort_case(args.ort_dir, [src, outs["inline"], outs["external"], outs["back"], outs["dedupe"]], ins, work)
             if "error" in r or r["results"][0].get("error"):
                 counts["ort_skipped"] += 1  # onnxruntime does not run the original
                 continue
             first = r["results"][0]["outputs"]
-            for name, res in zip(("inline", "external", "back"), r["results"][1:]):
+            for name, res in zip(("inline", "external", "back", "dedupe"), r["results"][1:]):
                 if res.get("error") or res["outputs"] != first:
                     failures.append((src, f"onnxruntime: {name} output differs: {res.get('error', '')[:200]}"))
             counts["ort_models"] += 1
@@ -416,7 +442,7 @@ def main():
                     counts["ort_ref"] += 1
     for m, why in failures:
         print(f"FAIL {m}: {why}")
-    print(f"{counts['models']} models packed three ways ({counts['unloadable']} not loadable by onnx, skipped); "
+    print(f"{counts['models']} models packed four ways ({counts['unloadable']} not loadable by onnx, skipped); "
           f"{counts['tensors']} tensor comparisons equal, {counts['not_compared']} not readable by numpy_helper")
     print(f"zero-copy payloads (onnxview doctor, all types): before {counts['zero_copy_before']} of "
           f"{counts['payloads']}, after pack --inline-align 64 {counts['zero_copy_inline']}, after pack --external "

@@ -304,3 +304,29 @@ TEST_CASE("same_tensors: finds a changed payload, name or count") {
     CHECK(same_tensors(in, nullptr, in, nullptr, {}, &compared).ok());
     CHECK(compared == 2);
 }
+
+TEST_CASE("pack: dedupe shares the external range of identical payloads, only with the same type and dims") {
+    wire_builder other_dims;  // the same bytes as "a" with dims [2, 150]
+    other_dims.packed_varint(1, {2, 150}).field_varint(2, 1).field_bytes(8, "c").field_bytes(9, floats_le(300));
+    const std::string in =
+        model_with({raw_tensor("a", 300), raw_tensor("b", 300), other_dims, raw_tensor("d", 400), raw_tensor("e", 300)});
+    pack_options po{};
+    po.external_location = "w.bin";
+    po.dedupe = true;
+    const packed out = pack(in, po);
+    REQUIRE(out.err.ok());
+    CHECK(out.stats.externalized == 5);
+    CHECK(out.stats.deduplicated == 2);
+    const std::vector<tensor_view> ts = initializers(out.model);
+    REQUIRE(ts.size() == 5);
+    const std::uint64_t a = find_external_location(ts[0]).offset;
+    CHECK(find_external_location(ts[1]).offset == a);
+    CHECK(find_external_location(ts[2]).offset != a);
+    CHECK(find_external_location(ts[4]).offset == a);
+    CHECK(out.external.size() == 2 * 4096 + 1600);  // a, c and d written once each
+    memory_file file{out.external};
+    const external_payload_source src{&file, fetch_memory};
+    CHECK(same_tensors(in, nullptr, out.model, &src).ok());
+    po.dedupe = false;
+    CHECK(pack(in, po).external.size() == 4 * 4096 + 1200);
+}
