@@ -6804,6 +6804,29 @@ namespace onnxview {
 // largest protobuf allows, so that no ONNX release will give it a meaning.
 constexpr std::uint32_t pack_padding_field = (1u << 29) - 1;
 
+// One change of the model's metadata_props: set `key` to `value` (an entry
+// with that key is replaced; the new one comes after the others), or remove
+// every entry with that key.
+struct metadata_change {
+    std::string_view key;
+    std::string_view value;
+    bool remove = false;
+};
+
+// Changes of a model's own fields, made while it streams through
+// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
+struct edit_options {
+    // Every doc_string field, in every message, is left out.
+    bool strip_doc_strings = false;
+    // ModelProto.producer_name and producer_version, replaced when set.
+    bool set_producer_name = false;
+    bool set_producer_version = false;
+    std::string_view producer_name;
+    std::string_view producer_version;
+    const metadata_change* metadata = nullptr;
+    std::size_t metadata_count = 0;
+};
+
 // What pack_model changes. All-zero means the defaults.
 struct pack_options {
     // Tensors of at least this many payload bytes are aligned, or moved to
@@ -6844,6 +6867,10 @@ struct pack_options {
     // be null.
     void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
     void* user = nullptr;  // passed to payload_written and progress
+    // Edits of the model's own fields (null: none). With edits, the
+    // tensor options above still apply; set inline_align 1 and keep_typed
+    // to leave tensors as they are.
+    const edit_options* edits = nullptr;
     // Limits and memory: max_message_depth, memory.
     options read_options{};
 };
@@ -13928,6 +13955,21 @@ struct occurrences {
 const schema::message_desc* followed(const schema::message_desc& d, const wire::field& f,
                                      const occurrences& occ) noexcept;
 
+// The schema message of field f of message d when it is a length-delimited
+// occurrence of a message field, whatever it holds (edits reach every
+// message), else null.
+const schema::message_desc* any_message(const schema::message_desc& d, const wire::field& f) noexcept;
+
+// Whether two tensors have the same dims, element for element.
+inline bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
+    const auto da = a.dims(), db = b.dims();
+    auto x = da.begin(), xe = da.end();
+    auto y = db.begin(), ye = db.end();
+    for (; x != xe && y != ye; ++x, ++y)
+        if (*x != *y) return false;
+    return x == xe && y == ye;
+}
+
 }  // namespace tensor_walk
 }  // namespace onnxview
 
@@ -13962,15 +14004,6 @@ error collect_tensors(const wire::message& m, const schema::message_desc& d, ten
         }
     }
     return error();
-}
-
-bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
-    const auto da = a.dims(), db = b.dims();
-    auto x = da.begin(), xe = da.end();
-    auto y = db.begin(), ye = db.end();
-    for (; x != xe && y != ye; ++x, ++y)
-        if (*x != *y) return false;
-    return x == xe && y == ye;
 }
 
 // Same payload: both fail to validate the same way, or both hold the same
@@ -14018,7 +14051,7 @@ error same_tensors(std::string_view a, const external_payload_source* source_a, 
         const tensor_view x{result<wire::message>(ta[i])}, y{result<wire::message>(tb[i])};
         const std::uint64_t at = tb[i].offset_of(tb[i].begin());
         error failure;
-        if (!x.ok() || !y.ok() || x.name() != y.name() || x.data_type() != y.data_type() || !same_dims(x, y) ||
+        if (!x.ok() || !y.ok() || x.name() != y.name() || x.data_type() != y.data_type() || !tensor_walk::same_dims(x, y) ||
             !same_payload(x, source_a, y, source_b, failure))
             return failure ? failure : error(errc::tensor_mismatch, at);
         if (compared != nullptr) ++*compared;
@@ -14085,6 +14118,7 @@ private:
 
 #include <cstring>
 
+
 namespace onnxview {
 namespace detail {
 
@@ -14105,15 +14139,6 @@ std::uint64_t hash_bytes(std::string_view b) noexcept {
     return h ^ (h >> 29);
 }
 
-bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
-    const auto da = a.dims(), db = b.dims();
-    auto x = da.begin(), xe = da.end();
-    auto y = db.begin(), ye = db.end();
-    for (; x != xe && y != ye; ++x, ++y)
-        if (*x != *y) return false;
-    return x == xe && y == ye;
-}
-
 }  // namespace
 
 std::uint64_t dedupe_table::first_pass(const tensor_view& t, std::string_view bytes) noexcept {
@@ -14121,7 +14146,7 @@ std::uint64_t dedupe_table::first_pass(const tensor_view& t, std::string_view by
     std::uint64_t found = none;
     for (const entry& e : seen_) {
         if (e.hash == h && e.bytes.size() == bytes.size() && e.tensor.data_type() == t.data_type() &&
-            same_dims(e.tensor, t) && std::memcmp(e.bytes.data(), bytes.data(), bytes.size()) == 0) {
+            tensor_walk::same_dims(e.tensor, t) && std::memcmp(e.bytes.data(), bytes.data(), bytes.size()) == 0) {
             found = e.number;
             break;
         }
@@ -14239,6 +14264,99 @@ private:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_SRC_WRITE_EMITTER_HPP
+// ---- src/write/edits.hpp ----
+// Internal: edit_options applied while pack_model walks a message: which
+// fields it leaves out, and what the root ModelProto gets at its end.
+#ifndef ONNXVIEW_SRC_WRITE_EDITS_HPP
+#define ONNXVIEW_SRC_WRITE_EDITS_HPP
+
+
+namespace onnxview {
+namespace detail {
+
+// Whether field f of message m (of type d; `root`: the ModelProto itself)
+// is left out: a doc_string when stripping, the producer fields being
+// replaced, a metadata_props entry whose key a change names.
+bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root, const wire::message& m,
+                const wire::field& f) noexcept;
+
+// Whether the walk must enter every message field (doc strings are everywhere).
+inline bool edit_enters_all(const edit_options* e) noexcept { return e != nullptr && e->strip_doc_strings; }
+
+// The fields the root ModelProto gets after its own: producer fields and
+// the metadata entries set.
+void edit_appends(const edit_options& e, emitter& out) noexcept;
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_EDITS_HPP
+// ---- src/write/edits.cpp ----
+// edit_options applied during the walk (edits.hpp).
+
+#include <cstring>
+
+
+namespace onnxview {
+namespace detail {
+
+namespace {
+
+bool is_doc_string(const schema::message_desc& d, const wire::field& f) noexcept {
+    const schema::field_desc* fd = d.find(f.number);
+    return fd != nullptr && fd->type == schema::type::string && std::strcmp(fd->name, "doc_string") == 0 &&
+           f.type == wire::wire_type::length_delimited;
+}
+
+// The key of a StringStringEntryProto occurrence (the last `key` field wins).
+std::string_view entry_key(const wire::message& parent, const wire::field& f) noexcept {
+    const result<wire::message> entry = parent.child(f);
+    if (!entry) return {};
+    return string_entry_view(entry).key();
+}
+
+void emit_string(emitter& out, std::uint32_t number, std::string_view s) noexcept {
+    out.tag(number, wire::wire_type::length_delimited);
+    out.varint(s.size());
+    out.bytes(s.data(), s.size());
+}
+
+}  // namespace
+
+bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root, const wire::message& m,
+                const wire::field& f) noexcept {
+    if (e.strip_doc_strings && is_doc_string(d, f)) return true;
+    if (!root) return false;
+    if (e.set_producer_name && f.number == model_view::field::producer_name) return true;
+    if (e.set_producer_version && f.number == model_view::field::producer_version) return true;
+    if (f.number == model_view::field::metadata_props && f.type == wire::wire_type::length_delimited &&
+        e.metadata_count != 0) {
+        const std::string_view key = entry_key(m, f);
+        for (std::size_t i = 0; i < e.metadata_count; ++i)
+            if (e.metadata[i].key == key) return true;
+    }
+    return false;
+}
+
+void edit_appends(const edit_options& e, emitter& out) noexcept {
+    if (e.set_producer_name) emit_string(out, model_view::field::producer_name, e.producer_name);
+    if (e.set_producer_version) emit_string(out, model_view::field::producer_version, e.producer_version);
+    for (std::size_t i = 0; i < e.metadata_count; ++i) {
+        const metadata_change& c = e.metadata[i];
+        if (c.remove) continue;
+        // A later change of the same key wins, as it would applied one by one.
+        bool later = false;
+        for (std::size_t j = i + 1; j < e.metadata_count; ++j) later |= e.metadata[j].key == c.key;
+        if (later) continue;
+        out.tag(model_view::field::metadata_props, wire::wire_type::length_delimited);
+        out.varint(wire::length_delimited_size(1, c.key.size()) + wire::length_delimited_size(2, c.value.size()));
+        emit_string(out, 1, c.key);
+        emit_string(out, 2, c.value);
+    }
+}
+
+}  // namespace detail
+}  // namespace onnxview
 // ---- src/write/raw_payload.hpp ----
 // Internal: a tensor's payload in raw_data layout (little-endian elements,
 // sub-byte elements packed low bits first, complex as real then imaginary),
@@ -14316,6 +14434,7 @@ struct pass {
     std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
     std::string_view model_bytes{};  // the whole input, where source_fd copies start
     detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
+    bool strip = false;                      // edits: doc strings are left out
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     pack_stats stats{};
 };
@@ -14477,28 +14596,40 @@ error place_external(pass& p, const tensor_view& t, const storage_info& si, std:
 }
 
 // The content of one TensorProto occurrence.
-error walk_tensor(pass& p, const wire::message& m) noexcept {
-    ++p.stats.tensors;
-    const tensor_view t{result<wire::message>(m)};
-    const result<storage_info> described = describe_storage(t);
-    if (!t.ok() || !described || described->kind == storage_kind::none || described->byte_size == 0) {
-        ++p.stats.kept;
+// A tensor kept as it is: its bytes, less its doc_string when stripping.
+error keep_tensor(pass& p, const wire::message& m) noexcept {
+    ++p.stats.kept;
+    if (!p.strip) {
         p.model.bytes(m.begin(), distance(m.begin(), m.end()));
         return error();
     }
+    return copy_fields(p.model, m, [](std::uint32_t n) { return n != tensor_view::field::doc_string; });
+}
+
+// `merged`: the tensor is one of several occurrences of a singular field,
+// which protobuf merges, so its payload stays where it is.
+error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
+    if (merged) return keep_tensor(p, m);
+    ++p.stats.tensors;
+    const tensor_view t{result<wire::message>(m)};
+    const result<storage_info> described = describe_storage(t);
+    if (!t.ok() || !described || described->kind == storage_kind::none || described->byte_size == 0)
+        return keep_tensor(p, m);
     const storage_info& si = *described;
     const target to = choose(p, si);
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
+    const bool unchanged_layout = !p.strip || occ.count[tensor_view::field::doc_string] == 0;
     if (to == target::keep ||
         (to == target::inline_raw && si.kind == storage_kind::raw && occ.count[tensor_view::field::raw_data] == 1 &&
-         (p.model.position() + distance(m.begin(), t.raw_data().data())) % align == 0)) {
-        ++p.stats.kept;  // already where it should be
-        p.model.bytes(m.begin(), distance(m.begin(), m.end()));
-        return error();
-    }
-    if (error e = copy_fields(p.model, m, [&](std::uint32_t n) { return !dropped(n, si, to); })) return e;
+         unchanged_layout && (p.model.position() + distance(m.begin(), t.raw_data().data())) % align == 0))
+        return keep_tensor(p, m);  // already where it should be
+    const bool strip = p.strip;
+    if (error e = copy_fields(p.model, m, [&](std::uint32_t n) {
+            return !dropped(n, si, to) && !(strip && n == tensor_view::field::doc_string);
+        }))
+        return e;
     if (to == target::external) {
         std::uint64_t offset = 0;
         if (error e = place_external(p, t, si, offset)) return e;
@@ -14528,7 +14659,8 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
 
 // One followed field: its tag as it was, a length prefix of the recorded
 // width, and its re-emitted content.
-error walk_child(pass& p, const wire::message& parent, const wire::field& f, const schema::message_desc& d) noexcept {
+error walk_child(pass& p, const wire::message& parent, const wire::field& f, const schema::message_desc& d,
+                 bool merged) noexcept {
     const result<wire::message> child = parent.child(f);
     if (!child) return child.err();
     const char* tag_end = f.tag;
@@ -14540,7 +14672,7 @@ error walk_child(pass& p, const wire::message& parent, const wire::field& f, con
     const std::size_t index = p.next_record++;
     p.model.varint(p.records[index].size, p.records[index].width);
     const std::uint64_t start = p.model.position();
-    const error e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child) : walk_message(p, *child, d);
+    const error e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
     if (e) return e;
     length_record& r = p.records[index];
     const std::uint64_t size = p.model.position() - start;
@@ -14559,18 +14691,31 @@ error walk_child(pass& p, const wire::message& parent, const wire::field& f, con
 error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept {
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     const char* from = m.begin();
     wire::field f;
     while (!r.at_end()) {
+        const char* at = r.position();
         if (error e = r.next(f)) return e;
+        if (p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) {
+            p.model.bytes(from, distance(from, at));
+            from = r.position();
+            continue;
+        }
         const schema::message_desc* child = tensor_walk::followed(d, f, occ);
+        bool merged = false;
+        if (child == nullptr && detail::edit_enters_all(p.po.edits)) {
+            child = tensor_walk::any_message(d, f);
+            merged = child != nullptr;  // only a merged singular message is not followed for tensors
+        }
         if (child == nullptr) continue;
         p.model.bytes(from, distance(from, f.tag));
-        if (error e = walk_child(p, m, f, *child)) return e;
+        if (error e = walk_child(p, m, f, *child, merged)) return e;
         from = r.position();
     }
     p.model.bytes(from, distance(from, m.end()));
+    if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
     return p.model.err();
 }
 
@@ -14608,6 +14753,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         pass p{po, s, source, counted_model, counted_external, records};
         p.first = first;
         p.model_bytes = model;
+        p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
         if (error e = run_pass(p, root)) return e;
         ++passes;
@@ -14621,6 +14767,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
     p.model_bytes = model;
+    p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
     if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
@@ -14775,6 +14922,13 @@ const schema::message_desc* followed(const schema::message_desc& d, const wire::
         return nullptr;
     if (!holds_tensor(*fd->message)) return nullptr;
     if (!fd->repeated() && (f.number >= 64 || occ.count[f.number] != 1)) return nullptr;
+    return fd->message;
+}
+
+const schema::message_desc* any_message(const schema::message_desc& d, const wire::field& f) noexcept {
+    const schema::field_desc* fd = d.find(f.number);
+    if (fd == nullptr || fd->type != schema::type::message || f.type != wire::wire_type::length_delimited)
+        return nullptr;
     return fd->message;
 }
 

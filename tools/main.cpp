@@ -24,6 +24,7 @@ const subcommand subcommands[] = {
     {tensor_command_line, run_tensor},
     {doctor_command_line, run_doctor},
     {pack_command_line, run_pack},
+    {edit_command_line, run_edit},
 };
 
 std::string usage() {

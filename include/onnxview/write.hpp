@@ -63,6 +63,29 @@ namespace onnxview {
 // largest protobuf allows, so that no ONNX release will give it a meaning.
 constexpr std::uint32_t pack_padding_field = (1u << 29) - 1;
 
+// One change of the model's metadata_props: set `key` to `value` (an entry
+// with that key is replaced; the new one comes after the others), or remove
+// every entry with that key.
+struct metadata_change {
+    std::string_view key;
+    std::string_view value;
+    bool remove = false;
+};
+
+// Changes of a model's own fields, made while it streams through
+// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
+struct edit_options {
+    // Every doc_string field, in every message, is left out.
+    bool strip_doc_strings = false;
+    // ModelProto.producer_name and producer_version, replaced when set.
+    bool set_producer_name = false;
+    bool set_producer_version = false;
+    std::string_view producer_name;
+    std::string_view producer_version;
+    const metadata_change* metadata = nullptr;
+    std::size_t metadata_count = 0;
+};
+
 // What pack_model changes. All-zero means the defaults.
 struct pack_options {
     // Tensors of at least this many payload bytes are aligned, or moved to
@@ -103,6 +126,10 @@ struct pack_options {
     // be null.
     void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
     void* user = nullptr;  // passed to payload_written and progress
+    // Edits of the model's own fields (null: none). With edits, the
+    // tensor options above still apply; set inline_align 1 and keep_typed
+    // to leave tensors as they are.
+    const edit_options* edits = nullptr;
     // Limits and memory: max_message_depth, memory.
     options read_options{};
 };

@@ -34,15 +34,6 @@ error collect_tensors(const wire::message& m, const schema::message_desc& d, ten
     return error();
 }
 
-bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
-    const auto da = a.dims(), db = b.dims();
-    auto x = da.begin(), xe = da.end();
-    auto y = db.begin(), ye = db.end();
-    for (; x != xe && y != ye; ++x, ++y)
-        if (*x != *y) return false;
-    return x == xe && y == ye;
-}
-
 // Same payload: both fail to validate the same way, or both hold the same
 // elements (strings for STRING tensors, bit patterns for the rest).
 bool same_payload(const tensor_view& a, const external_payload_source* sa, const tensor_view& b,
@@ -88,7 +79,7 @@ error same_tensors(std::string_view a, const external_payload_source* source_a, 
         const tensor_view x{result<wire::message>(ta[i])}, y{result<wire::message>(tb[i])};
         const std::uint64_t at = tb[i].offset_of(tb[i].begin());
         error failure;
-        if (!x.ok() || !y.ok() || x.name() != y.name() || x.data_type() != y.data_type() || !same_dims(x, y) ||
+        if (!x.ok() || !y.ok() || x.name() != y.name() || x.data_type() != y.data_type() || !tensor_walk::same_dims(x, y) ||
             !same_payload(x, source_a, y, source_b, failure))
             return failure ? failure : error(errc::tensor_mismatch, at);
         if (compared != nullptr) ++*compared;

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "tensor_walk.hpp"
+
 namespace onnxview {
 namespace detail {
 
@@ -23,15 +25,6 @@ std::uint64_t hash_bytes(std::string_view b) noexcept {
     return h ^ (h >> 29);
 }
 
-bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
-    const auto da = a.dims(), db = b.dims();
-    auto x = da.begin(), xe = da.end();
-    auto y = db.begin(), ye = db.end();
-    for (; x != xe && y != ye; ++x, ++y)
-        if (*x != *y) return false;
-    return x == xe && y == ye;
-}
-
 }  // namespace
 
 std::uint64_t dedupe_table::first_pass(const tensor_view& t, std::string_view bytes) noexcept {
@@ -39,7 +32,7 @@ std::uint64_t dedupe_table::first_pass(const tensor_view& t, std::string_view by
     std::uint64_t found = none;
     for (const entry& e : seen_) {
         if (e.hash == h && e.bytes.size() == bytes.size() && e.tensor.data_type() == t.data_type() &&
-            same_dims(e.tensor, t) && std::memcmp(e.bytes.data(), bytes.data(), bytes.size()) == 0) {
+            tensor_walk::same_dims(e.tensor, t) && std::memcmp(e.bytes.data(), bytes.data(), bytes.size()) == 0) {
             found = e.number;
             break;
         }

@@ -12,6 +12,7 @@
 
 #include "../io/heap.hpp"
 #include "dedupe.hpp"
+#include "edits.hpp"
 #include "emitter.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
@@ -56,6 +57,7 @@ struct pass {
     std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
     std::string_view model_bytes{};  // the whole input, where source_fd copies start
     detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
+    bool strip = false;                      // edits: doc strings are left out
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     pack_stats stats{};
 };
@@ -217,28 +219,40 @@ error place_external(pass& p, const tensor_view& t, const storage_info& si, std:
 }
 
 // The content of one TensorProto occurrence.
-error walk_tensor(pass& p, const wire::message& m) noexcept {
-    ++p.stats.tensors;
-    const tensor_view t{result<wire::message>(m)};
-    const result<storage_info> described = describe_storage(t);
-    if (!t.ok() || !described || described->kind == storage_kind::none || described->byte_size == 0) {
-        ++p.stats.kept;
+// A tensor kept as it is: its bytes, less its doc_string when stripping.
+error keep_tensor(pass& p, const wire::message& m) noexcept {
+    ++p.stats.kept;
+    if (!p.strip) {
         p.model.bytes(m.begin(), distance(m.begin(), m.end()));
         return error();
     }
+    return copy_fields(p.model, m, [](std::uint32_t n) { return n != tensor_view::field::doc_string; });
+}
+
+// `merged`: the tensor is one of several occurrences of a singular field,
+// which protobuf merges, so its payload stays where it is.
+error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
+    if (merged) return keep_tensor(p, m);
+    ++p.stats.tensors;
+    const tensor_view t{result<wire::message>(m)};
+    const result<storage_info> described = describe_storage(t);
+    if (!t.ok() || !described || described->kind == storage_kind::none || described->byte_size == 0)
+        return keep_tensor(p, m);
     const storage_info& si = *described;
     const target to = choose(p, si);
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
+    const bool unchanged_layout = !p.strip || occ.count[tensor_view::field::doc_string] == 0;
     if (to == target::keep ||
         (to == target::inline_raw && si.kind == storage_kind::raw && occ.count[tensor_view::field::raw_data] == 1 &&
-         (p.model.position() + distance(m.begin(), t.raw_data().data())) % align == 0)) {
-        ++p.stats.kept;  // already where it should be
-        p.model.bytes(m.begin(), distance(m.begin(), m.end()));
-        return error();
-    }
-    if (error e = copy_fields(p.model, m, [&](std::uint32_t n) { return !dropped(n, si, to); })) return e;
+         unchanged_layout && (p.model.position() + distance(m.begin(), t.raw_data().data())) % align == 0))
+        return keep_tensor(p, m);  // already where it should be
+    const bool strip = p.strip;
+    if (error e = copy_fields(p.model, m, [&](std::uint32_t n) {
+            return !dropped(n, si, to) && !(strip && n == tensor_view::field::doc_string);
+        }))
+        return e;
     if (to == target::external) {
         std::uint64_t offset = 0;
         if (error e = place_external(p, t, si, offset)) return e;
@@ -268,7 +282,8 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
 
 // One followed field: its tag as it was, a length prefix of the recorded
 // width, and its re-emitted content.
-error walk_child(pass& p, const wire::message& parent, const wire::field& f, const schema::message_desc& d) noexcept {
+error walk_child(pass& p, const wire::message& parent, const wire::field& f, const schema::message_desc& d,
+                 bool merged) noexcept {
     const result<wire::message> child = parent.child(f);
     if (!child) return child.err();
     const char* tag_end = f.tag;
@@ -280,7 +295,7 @@ error walk_child(pass& p, const wire::message& parent, const wire::field& f, con
     const std::size_t index = p.next_record++;
     p.model.varint(p.records[index].size, p.records[index].width);
     const std::uint64_t start = p.model.position();
-    const error e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child) : walk_message(p, *child, d);
+    const error e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
     if (e) return e;
     length_record& r = p.records[index];
     const std::uint64_t size = p.model.position() - start;
@@ -299,18 +314,31 @@ error walk_child(pass& p, const wire::message& parent, const wire::field& f, con
 error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept {
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     const char* from = m.begin();
     wire::field f;
     while (!r.at_end()) {
+        const char* at = r.position();
         if (error e = r.next(f)) return e;
+        if (p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) {
+            p.model.bytes(from, distance(from, at));
+            from = r.position();
+            continue;
+        }
         const schema::message_desc* child = tensor_walk::followed(d, f, occ);
+        bool merged = false;
+        if (child == nullptr && detail::edit_enters_all(p.po.edits)) {
+            child = tensor_walk::any_message(d, f);
+            merged = child != nullptr;  // only a merged singular message is not followed for tensors
+        }
         if (child == nullptr) continue;
         p.model.bytes(from, distance(from, f.tag));
-        if (error e = walk_child(p, m, f, *child)) return e;
+        if (error e = walk_child(p, m, f, *child, merged)) return e;
         from = r.position();
     }
     p.model.bytes(from, distance(from, m.end()));
+    if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
     return p.model.err();
 }
 
@@ -348,6 +376,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         pass p{po, s, source, counted_model, counted_external, records};
         p.first = first;
         p.model_bytes = model;
+        p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
         if (error e = run_pass(p, root)) return e;
         ++passes;
@@ -361,6 +390,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
     p.model_bytes = model;
+    p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
     if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;

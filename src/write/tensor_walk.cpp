@@ -58,5 +58,12 @@ const schema::message_desc* followed(const schema::message_desc& d, const wire::
     return fd->message;
 }
 
+const schema::message_desc* any_message(const schema::message_desc& d, const wire::field& f) noexcept {
+    const schema::field_desc* fd = d.find(f.number);
+    if (fd == nullptr || fd->type != schema::type::message || f.type != wire::wire_type::length_delimited)
+        return nullptr;
+    return fd->message;
+}
+
 }  // namespace tensor_walk
 }  // namespace onnxview

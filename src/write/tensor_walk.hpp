@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "onnxview/model.hpp"
 #include "onnxview/schema.hpp"
 #include "onnxview/wire.hpp"
 
@@ -36,6 +37,21 @@ struct occurrences {
 // The schema message of field f of message d when the walk follows it, else null.
 const schema::message_desc* followed(const schema::message_desc& d, const wire::field& f,
                                      const occurrences& occ) noexcept;
+
+// The schema message of field f of message d when it is a length-delimited
+// occurrence of a message field, whatever it holds (edits reach every
+// message), else null.
+const schema::message_desc* any_message(const schema::message_desc& d, const wire::field& f) noexcept;
+
+// Whether two tensors have the same dims, element for element.
+inline bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
+    const auto da = a.dims(), db = b.dims();
+    auto x = da.begin(), xe = da.end();
+    auto y = db.begin(), ye = db.end();
+    for (; x != xe && y != ye; ++x, ++y)
+        if (*x != *y) return false;
+    return x == xe && y == ye;
+}
 
 }  // namespace tensor_walk
 }  // namespace onnxview

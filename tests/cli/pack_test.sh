@@ -99,6 +99,20 @@ n=$((n + 1))
 only "file size limit" in.onnx
 
 
+# --- edit ----------------------------------------------------------------------
+run "edit" 0 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --metadata k=v --producer p:3 --strip-doc-strings &&
+    grep -q "^edited '.*small_cnn_inline.onnx' -> '.*e.onnx': [0-9]* bytes$" "$tmp/out" || fail "edit: $(cat "$tmp/out")"
+run "edit info" 0 info --json "$out/e.onnx" &&
+    $py -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["producer_name"] == "p" and d["producer_version"] == "3", d' "$tmp/out" ||
+    fail "edit: producer not set"
+run "edit keeps the tensors" 0 pack "$out/e.onnx" "$out/e2.onnx" --verify
+rm -f "$out/e.onnx" "$out/e2.onnx"
+run "edit: nothing to change" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx"
+run "edit: a metadata change without a key" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --metadata =v
+run "edit: OUT is IN" 2 edit "$out/in.onnx" "$out/in.onnx" --strip-doc-strings
+run "edit: not a model" 1 edit "$tmp/text.onnx" "$out/e.onnx" --strip-doc-strings
+only "edit refusals" in.onnx
+
 # A model over 2 GiB stays whole only when asked: libprotobuf cannot read it.
 if $py "$fixtures" big "$tmp/big.onnx" 2>/dev/null; then
     run "over 2 GiB" 2 pack "$tmp/big.onnx" "$out/x.onnx" &&

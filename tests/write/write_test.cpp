@@ -330,3 +330,54 @@ TEST_CASE("pack: dedupe shares the external range of identical payloads, only wi
     po.dedupe = false;
     CHECK(pack(in, po).external.size() == 4 * 4096 + 1200);
 }
+
+TEST_CASE("pack with edits: metadata, producer and doc strings, tensors untouched") {
+    wire_builder entry_old, entry_keep;
+    entry_old.field_bytes(1, "k").field_bytes(2, "old");
+    entry_keep.field_bytes(1, "keep").field_bytes(2, "1");
+    wire_builder t = raw_tensor("w", 300);
+    t.field_bytes(12, "tensor doc");
+    wire_builder sub;  // a subgraph whose node carries a doc string
+    wire_builder sub_node;
+    sub_node.field_bytes(4, "Identity").field_bytes(6, "node doc");
+    sub.field_message(1, sub_node).field_bytes(10, "graph doc");
+    wire_builder attr;
+    attr.field_bytes(1, "then_branch").field_message(6, sub).field_varint(20, 5);
+    wire_builder node;
+    node.field_bytes(4, "If").field_message(5, attr);
+    wire_builder g;
+    g.field_message(1, node).field_message(5, t);
+    wire_builder m;
+    m.field_varint(1, 8).field_bytes(2, "old producer").field_bytes(6, "model doc").field_message(7, g)
+        .field_message(14, entry_old).field_message(14, entry_keep);
+
+    const metadata_change changes[] = {{"k", "new", false}, {"keep", "", true}, {"added", "2", false}};
+    edit_options edits{};
+    edits.strip_doc_strings = true;
+    edits.set_producer_name = true;
+    edits.producer_name = "edited";
+    edits.metadata = changes;
+    edits.metadata_count = 3;
+    pack_options po{};
+    po.inline_align = 1;
+    po.keep_typed = true;
+    po.edits = &edits;
+    const packed out = pack(m.str(), po);
+    REQUIRE(out.err.ok());
+    REQUIRE(verify(out.model.data(), out.model.size(), schema::msg_ModelProto, options{}).ok());
+    const model_view v = parse_model(out.model.data(), out.model.size());
+    CHECK(v.producer_name() == "edited");
+    CHECK(!v.has_doc_string());
+    std::vector<std::pair<std::string, std::string>> meta;
+    for (const string_entry_view& e : v.metadata_props()) meta.emplace_back(e.key(), e.value());
+    CHECK(meta == std::vector<std::pair<std::string, std::string>>{{"k", "new"}, {"added", "2"}});
+    const tensor_view w = *v.graph().initializer().begin();
+    CHECK(!w.has_doc_string());
+    CHECK(w.raw_data() == floats_le(300));
+    const graph_view then_branch = (*(*v.graph().node().begin()).attribute().begin()).g();
+    CHECK(!then_branch.has_doc_string());
+    CHECK(!(*then_branch.node().begin()).has_doc_string());
+    CHECK((*then_branch.node().begin()).op_type() == "Identity");
+    CHECK(out.model.find("doc") == std::string::npos);
+    CHECK(same_tensors(m.str(), nullptr, out.model, nullptr).ok());
+}

@@ -1,0 +1,99 @@
+// tools/edit.cpp - `onnxview edit`: a model's own fields changed while its
+// bytes stream through (onnxview/write.hpp's edit_options), tensors copied
+// as they are; written atomically as `pack` writes.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onnxview/model_file.hpp"
+#include "onnxview/output_file.hpp"
+#include "onnxview/write.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "write_output.hpp"
+
+namespace onnxview_cli {
+namespace {
+
+using namespace onnxview;
+
+struct arguments {
+    const char* in = nullptr;
+    const char* out = nullptr;
+    std::vector<const char*> metadata;
+    const char* producer = nullptr;
+    bool strip_doc_strings = false;
+    bool allow_over_2gib = false;
+};
+
+command_line make_command_line(arguments& a) {
+    return {"edit",
+            "change a model's metadata, producer or doc strings,\n"
+            "its weights streamed through untouched",
+            "Writes IN to OUT with the changes asked for; everything else, tensor payloads\n"
+            "included, is copied byte for byte, streamed in bounded memory whatever the\n"
+            "model's size. OUT is written to a temporary file and renamed into place when\n"
+            "complete. A changed metadata entry or producer field comes after the model's\n"
+            "other fields (field order carries no meaning in protobuf).\n",
+            "exit status: 0 written, 1 IN is not a valid model, 2 usage or I/O error\n",
+            {text_list("metadata", 0, "KEY=VALUE", a.metadata, "KEY=VALUE, or KEY to remove it",
+                       "set metadata_props KEY to VALUE (replacing an entry with that key);\n"
+                       "KEY alone removes it; may repeat"),
+             text("producer", 0, "NAME[:VERSION]", a.producer, "NAME or NAME:VERSION",
+                  "set producer_name (and producer_version)"),
+             flag("strip-doc-strings", 0, a.strip_doc_strings, "leave out every doc_string, in every message"),
+             flag("allow-over-2gib", 0, a.allow_over_2gib,
+                  "write OUT even when it exceeds 2 GiB, which libprotobuf cannot read")},
+            {{"IN", &a.in}, {"OUT", &a.out}}};
+}
+
+}  // namespace
+
+command_line edit_command_line() {
+    static arguments unused;
+    return make_command_line(unused);
+}
+
+int run_edit(int argc, char** argv) {
+    arguments a;
+    int code = exit_ok;
+    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
+    std::vector<metadata_change> changes;
+    for (const char* m : a.metadata) {
+        const std::string_view s(m);
+        const std::size_t eq = s.find('=');
+        metadata_change c;
+        c.key = s.substr(0, eq);
+        if (eq == std::string_view::npos) c.remove = true;
+        else c.value = s.substr(eq + 1);
+        if (c.key.empty()) return write_failure("edit", "--metadata needs a key: '" + std::string(m) + "'", exit_usage);
+        changes.push_back(c);
+    }
+    edit_options edits{};
+    edits.strip_doc_strings = a.strip_doc_strings;
+    if (a.producer != nullptr) {
+        const std::string_view p(a.producer);
+        const std::size_t colon = p.find(':');
+        edits.set_producer_name = true;
+        edits.producer_name = p.substr(0, colon);
+        if (colon != std::string_view::npos) {
+            edits.set_producer_version = true;
+            edits.producer_version = p.substr(colon + 1);
+        }
+    }
+    edits.metadata = changes.data();
+    edits.metadata_count = changes.size();
+    if (!edits.strip_doc_strings && a.producer == nullptr && changes.empty())
+        return write_failure("edit", "nothing to change: give --metadata, --producer or --strip-doc-strings", exit_usage);
+
+    pack_options po{};
+    po.inline_align = 1;  // tensors stay where they are
+    po.keep_typed = true;
+    po.allow_over_2gib = a.allow_over_2gib;
+    po.edits = &edits;
+    return write_model("edit", a.in, a.out, po, nullptr);
+}
+
+}  // namespace onnxview_cli
