@@ -119,6 +119,16 @@ if $py "$fixtures" big "$tmp/big.onnx" 2>/dev/null; then
         grep -q "^onnxview pack: OUT would be [0-9]* bytes, over 2 GiB, which libprotobuf-based readers cannot open; use --external NAME, or --allow-over-2gib$" "$tmp/err" ||
         fail "over 2 GiB: $(cat "$tmp/err")"
     only "over 2 GiB" in.onnx
+    # SIGTERM part way through writing 2 GiB: the temporary files go with the process.
+    n=$((n + 1))
+    timeout -s TERM 0.5 "$exe" pack "$tmp/big.onnx" "$out/x.onnx" --external x.data >/dev/null 2>&1
+    rc=$?
+    if [ "$rc" = 124 ]; then
+        only "SIGTERM while writing" in.onnx
+    else
+        echo "note: pack finished (exit $rc) before SIGTERM; the signal path is not checked"
+        rm -f "$out/x.onnx" "$out/x.data"
+    fi
     rm -f "$tmp/big.onnx"
 else
     echo "note: cannot write a 2 GiB sparse file here; the over-2-GiB refusal is not checked"
