@@ -4,7 +4,8 @@
 // The writer's contract, checked here: a model that verifies packs without
 // error (unless it needs external bytes this target does not have), the
 // output verifies, holds the same tensors bit for bit (same_tensors), and
-// packing the output again changes nothing. Bytes that do not verify may
+// packing the output again changes nothing; with edits (doc strings
+// stripped, producer and metadata set) too, but for the last. Bytes that do not verify may
 // fail to pack, but must not crash it.
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +37,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size > (1u << 20)) return 0;
     const std::string in(reinterpret_cast<const char*>(data), size);
     const bool valid = verify(data, size, schema::msg_ModelProto, options{}).ok();
+    // Edits (onnxview edit) on top of packing: the tensors survive them.
+    {
+        const metadata_change changes[] = {{"k", "v", false}, {"gone", "", true}};
+        edit_options edits{};
+        edits.strip_doc_strings = true;
+        edits.set_producer_name = true;
+        edits.producer_name = "fuzz";
+        edits.metadata = changes;
+        edits.metadata_count = 2;
+        pack_options po{};
+        po.edits = &edits;
+        std::string model;
+        const write_sink ms{&model, append};
+        const error e = pack_model(in, nullptr, po, ms, nullptr);
+        if (valid) {
+            FUZZ_CHECK(e.ok());
+            FUZZ_CHECK(verify(model.data(), model.size(), schema::msg_ModelProto, options{}).ok());
+            FUZZ_CHECK(same_tensors(in, nullptr, model, nullptr).ok());
+        }
+    }
     for (int external = 0; external < 2; ++external) {
         std::string model, weights;
         const write_sink ms{&model, append};
