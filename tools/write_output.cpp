@@ -64,6 +64,12 @@ bool same_file(const char* a, const char* b) {
     return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
+bool same_directory(const char* a, const char* b) {
+    const std::string da = directory_of(a), db = directory_of(b);
+    std::error_code ec;
+    return da == db || (std::filesystem::equivalent(da.empty() ? "." : da, db.empty() ? "." : db, ec) && !ec);
+}
+
 std::string system_text(error e) {
     std::string s = errc_message(e.code);
     if (e.sys_errno != 0) s += std::string(" (") + std::strerror(e.sys_errno) + ")";
@@ -138,6 +144,13 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
                         exit_usage);
         return write_failure(cmd, "'" + std::string(in) + "': " + describe(e, mf.bytes().data(), mf.bytes().size()), exit_findings);
     }
+    if (st.external_kept != 0 && !same_directory(in, out_path))
+        return write_failure(cmd,
+                             std::to_string(st.external_kept) +
+                                 " external tensors would keep locations relative to the directory of '" +
+                                 std::string(in) + "', not of OUT: write OUT there" +
+                                 (std::strcmp(cmd, "pack") == 0 ? ", or use --internalize or --external NAME" : ""),
+                             exit_usage);
     if (external != nullptr)
         if (error c = data.commit()) return write_failure(cmd, "cannot write '" + external_path + "': " + system_text(c), exit_usage);
     pending[1] = nullptr;

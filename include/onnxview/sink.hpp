@@ -11,7 +11,7 @@
 
 namespace onnxview {
 
-// Where written bytes go: `write` takes every byte in order (at most 64 KiB
+// Where written bytes go: `write` takes every byte in order (at most 32 KiB
 // per call, except payload ranges handed over whole from the source) and
 // returns an error to stop the writer. `copy`, when set, appends `size`
 // bytes of the file open for reading as `source_fd`, from `offset`, without

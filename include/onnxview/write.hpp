@@ -14,9 +14,11 @@
 // the message tree (payloads are skipped by their lengths) until every
 // length prefix has its width; the writing pass then emits the same layout.
 // No payload is ever held in memory: raw_data and external payloads are
-// handed to the sink straight from the source bytes, typed fields are
-// converted through a 64 KiB buffer. Memory: one width byte per re-emitted
-// message, from options::memory.
+// handed to the sink straight from the source bytes (or copied file to file,
+// pack_options::source_fd), typed fields are
+// converted through a 4 KiB buffer (writes are batched in 32 KiB). Memory,
+// from options::memory: 16 bytes per re-emitted message, and with dedupe
+// about 80 bytes per external payload.
 //
 // Meaning. The output parses, under libprotobuf and onnxview, to the same
 // messages as the input except for where tensor payloads live:
@@ -144,6 +146,7 @@ struct pack_stats {
     std::uint64_t internalized = 0;      // were external, now raw_data in the model
     std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
     std::uint64_t kept = 0;              // copied as they were
+    std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
     std::uint32_t passes = 0;            // measuring passes before the writing one
 };
 

@@ -222,6 +222,7 @@ error place_external(pass& p, const tensor_view& t, const storage_info& si, std:
 // A tensor kept as it is: its bytes, less its doc_string when stripping.
 error keep_tensor(pass& p, const wire::message& m) noexcept {
     ++p.stats.kept;
+    if (tensor_view(result<wire::message>(m)).data_location() == location_kind::external) ++p.stats.external_kept;
     if (!p.strip) {
         p.model.bytes(m.begin(), distance(m.begin(), m.end()));
         return error();

@@ -82,6 +82,13 @@ run "not a model" 1 pack "$tmp/text.onnx" "$out/x.onnx"
 run "missing input" 2 pack "$tmp/none.onnx" "$out/x.onnx"
 only "refusals" in.onnx
 
+# External references kept as they are would break in another directory.
+run "external kept, other directory" 2 pack "$data/small_cnn.onnx" "$out/x.onnx" &&
+    grep -q "^onnxview pack: 2 external tensors would keep locations relative to the directory of '.*small_cnn.onnx', not of OUT: write OUT there, or use --internalize or --external NAME$" "$tmp/err" ||
+    fail "external kept: $(cat "$tmp/err")"
+run "external kept, internalized" 0 pack "$data/small_cnn.onnx" "$out/x.onnx" --internalize --verify
+rm -f "$out/x.onnx"
+
 # An external file that cannot be read.
 cp "$data/small_cnn.onnx" "$out/ext.onnx"
 run "missing external file" 2 pack "$out/ext.onnx" "$out/x.onnx" --internalize &&

@@ -104,9 +104,11 @@ def main():
                 full = os.path.join(os.path.dirname(src), f)
                 if os.path.isfile(full) and not f.endswith(".onnx"):
                     shutil.copy(full, os.path.join(work, f))
+            shutil.copy(src, os.path.join(work, "in.onnx"))  # edited next to its external files
+            local = os.path.join(work, "in.onnx")
             for name, (flags, python_edit) in edits.items():
                 ours, theirs = os.path.join(work, "ours.onnx"), os.path.join(work, "theirs.onnx")
-                p = subprocess.run([args.onnxview, "edit", src, ours, *flags], capture_output=True, text=True)
+                p = subprocess.run([args.onnxview, "edit", local, ours, *flags], capture_output=True, text=True)
                 if p.returncode != 0:
                     failures.append((src, f"{name}: exit {p.returncode}: {p.stderr.strip()}"))
                     continue

@@ -202,12 +202,15 @@ def check_model(onnx, exe, src, work, counts, failures):
         full = os.path.join(os.path.dirname(src), f)
         if os.path.isfile(full) and not f.endswith(".onnx"):
             shutil.copy(full, os.path.join(work, f))
+    # Packed next to a copy of the input: external references stay valid.
+    local = os.path.join(work, "in.onnx")
+    shutil.copy(src, local)
     outs = {"inline": os.path.join(work, "a.onnx"), "external": os.path.join(work, "b.onnx"),
             "back": os.path.join(work, "c.onnx"), "dedupe": os.path.join(work, "d.onnx")}
-    steps = [("inline", [src, outs["inline"]]),
-             ("external", [src, outs["external"], "--external", "b.data"]),
+    steps = [("inline", [local, outs["inline"]]),
+             ("external", [local, outs["external"], "--external", "b.data"]),
              ("back", [outs["external"], outs["back"], "--internalize"]),
-             ("dedupe", [src, outs["dedupe"], "--external", "d.data", "--dedupe"])]
+             ("dedupe", [local, outs["dedupe"], "--external", "d.data", "--dedupe"])]
     for name, args in steps:
         rc, out = pack(exe, *args)
         if rc != 0:
