@@ -5,7 +5,8 @@
 // error (unless it needs external bytes this target does not have), the
 // output verifies, holds the same tensors bit for bit (same_tensors), and
 // packing the output again changes nothing; with edits (doc strings
-// stripped, producer and metadata set) too, but for the last. Bytes that do not verify may
+// stripped, producer, metadata and dims of input x set) too, but for the
+// last. Bytes that do not verify may
 // fail to pack, but must not crash it.
 #include <cstddef>
 #include <cstdint>
@@ -46,6 +47,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         edits.producer_name = "fuzz";
         edits.metadata = changes;
         edits.metadata_count = 2;
+        const dim_change dims[] = {{"x", 0, true, 0, "N"}, {"x", 1, false, 3, {}}};
+        edits.dims = dims;
+        edits.dim_count = 2;
         pack_options po{};
         po.edits = &edits;
         std::string model;

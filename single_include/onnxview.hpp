@@ -6815,6 +6815,16 @@ struct metadata_change {
     bool remove = false;
 };
 
+// One dimension of a main-graph input's or output's tensor shape, set to a
+// number (dim_value) or a name (dim_param); its denotation is kept.
+struct dim_change {
+    std::string_view value_name;  // the graph input or output
+    std::uint64_t axis = 0;       // the dim's position in the shape
+    bool is_param = false;
+    std::int64_t value = 0;       // dim_value, when !is_param
+    std::string_view param;       // dim_param, when is_param
+};
+
 // Changes of a model's own fields, made while it streams through
 // (`onnxview edit`); tensors are left to pack_options. All-zero: none.
 struct edit_options {
@@ -6827,6 +6837,8 @@ struct edit_options {
     std::string_view producer_version;
     const metadata_change* metadata = nullptr;
     std::size_t metadata_count = 0;
+    const dim_change* dims = nullptr;
+    std::size_t dim_count = 0;
 };
 
 // What pack_model changes. All-zero means the defaults.
@@ -6886,6 +6898,7 @@ struct pack_stats {
     std::uint64_t externalized = 0;      // now in the external sink
     std::uint64_t internalized = 0;      // were external, now raw_data in the model
     std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
+    std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
     std::uint64_t kept = 0;              // copied as they were
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
     std::uint32_t passes = 0;            // measuring passes before the writing one
@@ -14283,8 +14296,19 @@ namespace detail {
 bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root, const wire::message& m,
                 const wire::field& f) noexcept;
 
-// Whether the walk must enter every message field (doc strings are everywhere).
-inline bool edit_enters_all(const edit_options* e) noexcept { return e != nullptr && e->strip_doc_strings; }
+// Whether the walk must enter every message field (doc strings are
+// everywhere; shapes sit five levels down).
+inline bool edit_enters_all(const edit_options* e) noexcept {
+    return e != nullptr && (e->strip_doc_strings || e->dim_count != 0);
+}
+
+// The change of dim `axis` of the main-graph input or output `name`, or null.
+const dim_change* find_dim_change(const edit_options& e, std::string_view name, std::uint64_t axis) noexcept;
+
+// The content of a TensorShapeProto.Dimension `m` with its value replaced
+// by c's: its other fields (denotation, unknown ones) as they were, then
+// dim_value or dim_param. Errors: those of m's framing.
+error emit_dimension(const dim_change& c, const wire::message& m, emitter& out) noexcept;
 
 // The fields the root ModelProto gets after its own: producer fields and
 // the metadata entries set.
@@ -14339,6 +14363,31 @@ bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root,
             if (e.metadata[i].key == key) return true;
     }
     return false;
+}
+
+const dim_change* find_dim_change(const edit_options& e, std::string_view name, std::uint64_t axis) noexcept {
+    const dim_change* found = nullptr;
+    for (std::size_t i = 0; i < e.dim_count; ++i)
+        if (e.dims[i].value_name == name && e.dims[i].axis == axis) found = &e.dims[i];  // the last one wins
+    return found;
+}
+
+error emit_dimension(const dim_change& c, const wire::message& m, emitter& out) noexcept {
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f;
+    while (!r.at_end()) {
+        const char* at = r.position();
+        if (error e = r.next(f)) return e;
+        if (f.number == dimension_view::field::dim_value || f.number == dimension_view::field::dim_param) continue;
+        out.bytes(at, static_cast<std::uint64_t>(r.position() - at));
+    }
+    if (c.is_param) {
+        emit_string(out, dimension_view::field::dim_param, c.param);
+    } else {
+        out.tag(dimension_view::field::dim_value, wire::wire_type::varint);
+        out.varint(static_cast<std::uint64_t>(c.value));
+    }
+    return error();
 }
 
 void edit_appends(const edit_options& e, emitter& out) noexcept {
@@ -14438,6 +14487,9 @@ struct pass {
     std::string_view model_bytes{};  // the whole input, where source_fd copies start
     detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
     bool strip = false;                      // edits: doc strings are left out
+    std::string_view io_name{};              // edits: the main-graph input or output being walked
+    bool in_io = false;
+    const dim_change* dim_override = nullptr;  // edits: the Dimension about to be walked is replaced
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     pack_stats stats{};
 };
@@ -14663,10 +14715,18 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
 
 // One followed field: its tag as it was, a length prefix of the recorded
 // width, and its re-emitted content.
-error walk_child(pass& p, const wire::message& parent, const wire::field& f, const schema::message_desc& d,
-                 bool merged) noexcept {
+error walk_child(pass& p, const wire::message& parent, const schema::message_desc& parent_desc, const wire::field& f,
+                 const schema::message_desc& d, bool merged) noexcept {
     const result<wire::message> child = parent.child(f);
     if (!child) return child.err();
+    const dim_change* const replaced = p.dim_override;
+    p.dim_override = nullptr;
+    const bool io = p.po.edits != nullptr && p.po.edits->dim_count != 0 && &parent_desc == &schema::msg_GraphProto &&
+                    parent.depth() == 1 && (f.number == graph_view::field::input || f.number == graph_view::field::output);
+    if (io) {
+        p.in_io = true;
+        p.io_name = value_info_view(child).name();
+    }
     const char* tag_end = f.tag;
     std::uint32_t number;
     wire::wire_type type;
@@ -14676,7 +14736,14 @@ error walk_child(pass& p, const wire::message& parent, const wire::field& f, con
     const std::size_t index = p.next_record++;
     p.model.varint(p.records[index].size, p.records[index].width);
     const std::uint64_t start = p.model.position();
-    const error e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
+    error e;
+    if (replaced != nullptr) {
+        ++p.stats.dims_set;
+        e = detail::emit_dimension(*replaced, *child, p.model);
+    } else {
+        e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
+    }
+    if (io) p.in_io = false;
     if (e) return e;
     length_record& r = p.records[index];
     const std::uint64_t size = p.model.position() - start;
@@ -14696,6 +14763,10 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
+    // The shape of a main-graph input or output: ModelProto, GraphProto,
+    // ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto.
+    const bool io_shape = p.in_io && &d == &schema::msg_TensorShapeProto && m.depth() == 5;
+    std::uint64_t axis = 0;
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     const char* from = m.begin();
     wire::field f;
@@ -14714,8 +14785,10 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
             merged = child != nullptr;  // only a merged singular message is not followed for tensors
         }
         if (child == nullptr) continue;
+        if (io_shape && f.number == tensor_shape_view::field::dim)
+            p.dim_override = detail::find_dim_change(*p.po.edits, p.io_name, axis++);
         p.model.bytes(from, distance(from, f.tag));
-        if (error e = walk_child(p, m, f, *child, merged)) return e;
+        if (error e = walk_child(p, m, d, f, *child, merged)) return e;
         from = r.position();
     }
     p.model.bytes(from, distance(from, m.end()));

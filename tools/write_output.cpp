@@ -84,7 +84,7 @@ int write_failure(const char* cmd, const std::string& message, int code) {
 }
 
 int write_model(const char* cmd, const char* in, const char* out_path, pack_options po, const char* external,
-                bool verify) {
+                bool verify, std::uint64_t dims_expected) {
     if (same_file(in, out_path) || std::string_view(in) == out_path)
         return write_failure(cmd, "OUT '" + std::string(out_path) + "' is the input; write to another file", exit_usage);
     const std::string external_path = external ? directory_of(out_path) + external : std::string();
@@ -144,6 +144,10 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
                         exit_usage);
         return write_failure(cmd, "'" + std::string(in) + "': " + describe(e, mf.bytes().data(), mf.bytes().size()), exit_findings);
     }
+    if (st.dims_set < dims_expected)
+        return write_failure(cmd, "--set-dim: " + std::to_string(dims_expected - st.dims_set) +
+                                      " of the dims named is not in a main-graph input or output of '" + in + "'",
+                             exit_usage);
     if (st.external_kept != 0 && !same_directory(in, out_path))
         return write_failure(cmd,
                              std::to_string(st.external_kept) +

@@ -6,6 +6,7 @@
 #ifndef ONNXVIEW_TOOLS_WRITE_OUTPUT_HPP
 #define ONNXVIEW_TOOLS_WRITE_OUTPUT_HPP
 
+#include <cstdint>
 #include <string>
 
 #include "onnxview/write.hpp"
@@ -19,9 +20,11 @@ int write_failure(const char* cmd, const std::string& message, int code);
 // source descriptor are set here); `external`, when not null, is the name of
 // the external file in OUT's directory (po.external_location). With `verify`
 // OUT is read back and its tensors compared with IN's before it is renamed
-// into place. Prints a summary line and returns the exit code.
+// into place. `dims_expected`: the dims po.edits must change (fewer is an
+// error: a --set-dim named none). Prints a summary line and returns the
+// exit code.
 int write_model(const char* cmd, const char* in, const char* out, onnxview::pack_options po, const char* external,
-                bool verify = false);
+                bool verify = false, std::uint64_t dims_expected = 0);
 
 }  // namespace onnxview_cli
 

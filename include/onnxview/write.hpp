@@ -74,6 +74,16 @@ struct metadata_change {
     bool remove = false;
 };
 
+// One dimension of a main-graph input's or output's tensor shape, set to a
+// number (dim_value) or a name (dim_param); its denotation is kept.
+struct dim_change {
+    std::string_view value_name;  // the graph input or output
+    std::uint64_t axis = 0;       // the dim's position in the shape
+    bool is_param = false;
+    std::int64_t value = 0;       // dim_value, when !is_param
+    std::string_view param;       // dim_param, when is_param
+};
+
 // Changes of a model's own fields, made while it streams through
 // (`onnxview edit`); tensors are left to pack_options. All-zero: none.
 struct edit_options {
@@ -86,6 +96,8 @@ struct edit_options {
     std::string_view producer_version;
     const metadata_change* metadata = nullptr;
     std::size_t metadata_count = 0;
+    const dim_change* dims = nullptr;
+    std::size_t dim_count = 0;
 };
 
 // What pack_model changes. All-zero means the defaults.
@@ -145,6 +157,7 @@ struct pack_stats {
     std::uint64_t externalized = 0;      // now in the external sink
     std::uint64_t internalized = 0;      // were external, now raw_data in the model
     std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
+    std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
     std::uint64_t kept = 0;              // copied as they were
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
     std::uint32_t passes = 0;            // measuring passes before the writing one

@@ -46,6 +46,31 @@ bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root,
     return false;
 }
 
+const dim_change* find_dim_change(const edit_options& e, std::string_view name, std::uint64_t axis) noexcept {
+    const dim_change* found = nullptr;
+    for (std::size_t i = 0; i < e.dim_count; ++i)
+        if (e.dims[i].value_name == name && e.dims[i].axis == axis) found = &e.dims[i];  // the last one wins
+    return found;
+}
+
+error emit_dimension(const dim_change& c, const wire::message& m, emitter& out) noexcept {
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f;
+    while (!r.at_end()) {
+        const char* at = r.position();
+        if (error e = r.next(f)) return e;
+        if (f.number == dimension_view::field::dim_value || f.number == dimension_view::field::dim_param) continue;
+        out.bytes(at, static_cast<std::uint64_t>(r.position() - at));
+    }
+    if (c.is_param) {
+        emit_string(out, dimension_view::field::dim_param, c.param);
+    } else {
+        out.tag(dimension_view::field::dim_value, wire::wire_type::varint);
+        out.varint(static_cast<std::uint64_t>(c.value));
+    }
+    return error();
+}
+
 void edit_appends(const edit_options& e, emitter& out) noexcept {
     if (e.set_producer_name) emit_string(out, model_view::field::producer_name, e.producer_name);
     if (e.set_producer_version) emit_string(out, model_view::field::producer_version, e.producer_version);

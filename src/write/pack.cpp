@@ -58,6 +58,9 @@ struct pass {
     std::string_view model_bytes{};  // the whole input, where source_fd copies start
     detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
     bool strip = false;                      // edits: doc strings are left out
+    std::string_view io_name{};              // edits: the main-graph input or output being walked
+    bool in_io = false;
+    const dim_change* dim_override = nullptr;  // edits: the Dimension about to be walked is replaced
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     pack_stats stats{};
 };
@@ -283,10 +286,18 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
 
 // One followed field: its tag as it was, a length prefix of the recorded
 // width, and its re-emitted content.
-error walk_child(pass& p, const wire::message& parent, const wire::field& f, const schema::message_desc& d,
-                 bool merged) noexcept {
+error walk_child(pass& p, const wire::message& parent, const schema::message_desc& parent_desc, const wire::field& f,
+                 const schema::message_desc& d, bool merged) noexcept {
     const result<wire::message> child = parent.child(f);
     if (!child) return child.err();
+    const dim_change* const replaced = p.dim_override;
+    p.dim_override = nullptr;
+    const bool io = p.po.edits != nullptr && p.po.edits->dim_count != 0 && &parent_desc == &schema::msg_GraphProto &&
+                    parent.depth() == 1 && (f.number == graph_view::field::input || f.number == graph_view::field::output);
+    if (io) {
+        p.in_io = true;
+        p.io_name = value_info_view(child).name();
+    }
     const char* tag_end = f.tag;
     std::uint32_t number;
     wire::wire_type type;
@@ -296,7 +307,14 @@ error walk_child(pass& p, const wire::message& parent, const wire::field& f, con
     const std::size_t index = p.next_record++;
     p.model.varint(p.records[index].size, p.records[index].width);
     const std::uint64_t start = p.model.position();
-    const error e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
+    error e;
+    if (replaced != nullptr) {
+        ++p.stats.dims_set;
+        e = detail::emit_dimension(*replaced, *child, p.model);
+    } else {
+        e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
+    }
+    if (io) p.in_io = false;
     if (e) return e;
     length_record& r = p.records[index];
     const std::uint64_t size = p.model.position() - start;
@@ -316,6 +334,10 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
+    // The shape of a main-graph input or output: ModelProto, GraphProto,
+    // ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto.
+    const bool io_shape = p.in_io && &d == &schema::msg_TensorShapeProto && m.depth() == 5;
+    std::uint64_t axis = 0;
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     const char* from = m.begin();
     wire::field f;
@@ -334,8 +356,10 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
             merged = child != nullptr;  // only a merged singular message is not followed for tensors
         }
         if (child == nullptr) continue;
+        if (io_shape && f.number == tensor_shape_view::field::dim)
+            p.dim_override = detail::find_dim_change(*p.po.edits, p.io_name, axis++);
         p.model.bytes(from, distance(from, f.tag));
-        if (error e = walk_child(p, m, f, *child, merged)) return e;
+        if (error e = walk_child(p, m, d, f, *child, merged)) return e;
         from = r.position();
     }
     p.model.bytes(from, distance(from, m.end()));

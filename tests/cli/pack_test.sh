@@ -114,6 +114,12 @@ run "edit info" 0 info --json "$out/e.onnx" &&
     fail "edit: producer not set"
 run "edit keeps the tensors" 0 pack "$out/e.onnx" "$out/e2.onnx" --verify
 rm -f "$out/e.onnx" "$out/e2.onnx"
+run "edit --set-dim" 0 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --set-dim image:0=batch --set-dim image:2=64
+run "edit --set-dim info" 0 info "$out/e.onnx" && grep -q "^  image: FLOAT\[batch,3,64,32\]$" "$tmp/out" ||
+    fail "--set-dim: $(cat "$tmp/out")"
+rm -f "$out/e.onnx"
+run "edit --set-dim: no such dim" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --set-dim image:4=1
+run "edit --set-dim: malformed" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --set-dim image=1
 run "edit: nothing to change" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx"
 run "edit: a metadata change without a key" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --metadata =v
 run "edit: OUT is IN" 2 edit "$out/in.onnx" "$out/in.onnx" --strip-doc-strings

@@ -381,3 +381,46 @@ TEST_CASE("pack with edits: metadata, producer and doc strings, tensors untouche
     CHECK(out.model.find("doc") == std::string::npos);
     CHECK(same_tensors(m.str(), nullptr, out.model, nullptr).ok());
 }
+
+TEST_CASE("pack with edits: set_dim changes a main-graph input's dim, keeps its denotation, and nothing else") {
+    wire_builder d0, d1;
+    d0.field_varint(1, 1).field_bytes(3, "DATA_BATCH");
+    d1.field_bytes(2, "width");
+    wire_builder shape;
+    shape.field_message(1, d0).field_message(1, d1);
+    wire_builder tensor_type;
+    tensor_type.field_varint(1, 1).field_message(2, shape);
+    wire_builder type;
+    type.field_message(1, tensor_type);
+    wire_builder input;
+    input.field_bytes(1, "x").field_message(2, type);
+    wire_builder other;  // a value_info with the same name: not an input, not changed
+    other.field_bytes(1, "x").field_message(2, type);
+    wire_builder g;
+    g.field_message(11, input).field_message(13, other);
+    wire_builder m;
+    m.field_varint(1, 8).field_message(7, g);
+
+    const dim_change dims[] = {{"x", 0, true, 0, "N"}, {"x", 1, false, 224, {}}, {"y", 0, false, 1, {}}};
+    edit_options edits{};
+    edits.dims = dims;
+    edits.dim_count = 3;
+    pack_options po{};
+    po.edits = &edits;
+    const packed out = pack(m.str(), po);
+    REQUIRE(out.err.ok());
+    CHECK(out.stats.dims_set == 2);
+    REQUIRE(verify(out.model.data(), out.model.size(), schema::msg_ModelProto, options{}).ok());
+    const graph_view gv = parse_model(out.model.data(), out.model.size()).graph();
+    const tensor_shape_view s = (*gv.input().begin()).type().tensor_type().shape();
+    std::vector<dimension_view> ds;
+    for (const dimension_view& d : s.dim()) ds.push_back(d);
+    REQUIRE(ds.size() == 2);
+    CHECK(ds[0].dim_param() == "N");
+    CHECK(!ds[0].has_dim_value());
+    CHECK(ds[0].denotation() == "DATA_BATCH");
+    CHECK(ds[1].dim_value() == 224);
+    CHECK(!ds[1].has_dim_param());
+    const tensor_shape_view unchanged = (*gv.value_info().begin()).type().tensor_type().shape();
+    CHECK((*unchanged.dim().begin()).dim_value() == 1);
+}
