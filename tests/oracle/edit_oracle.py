@@ -37,7 +37,7 @@ def decode(path):
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pack_oracle import checker_ok  # noqa: E402 - the same verdict helper as pack's oracle
+from pack_oracle import checker_ok, corpus_models, prerequisites  # noqa: E402 - shared with pack's oracle
 
 
 def strip(msg):
@@ -70,20 +70,13 @@ def main():
     ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
     ap.add_argument("--limit", type=int, default=0)
     args = ap.parse_args()
-    try:
-        import onnx
-    except ImportError as e:
-        print(f"SKIP: python3-onnx is not installed ({e})")
+    onnx = prerequisites()
+    if onnx is None:
         return SKIP
-    if shutil.which("protoc") is None or not os.path.exists(os.path.join(PROTO_DIR, "onnx.proto")):
-        print("SKIP: protoc or onnx.proto is absent")
-        return SKIP
-    corpus = sorted(glob.glob(os.path.join(args.corpus, "**", "model.onnx"), recursive=True))
+    corpus = corpus_models(args.corpus, args.limit)
     if not corpus:
         print(f"SKIP: no model.onnx under {args.corpus}")
         return SKIP
-    if args.limit:
-        corpus = corpus[:: max(1, len(corpus) // args.limit)][: args.limit]
     models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + corpus
     failures, done = [], 0
     for src in models:

@@ -316,6 +316,27 @@ def reference_outputs(onnx, test_dir):
     return refs
 
 
+def prerequisites():
+    """python3-onnx, or None after printing why the oracle is skipped (it, protoc or onnx.proto missing)."""
+    try:
+        import onnx
+    except ImportError as e:
+        print(f"SKIP: python3-onnx is not installed ({e})")
+        return None
+    if shutil.which("protoc") is None or not os.path.exists(os.path.join(PROTO_DIR, "onnx.proto")):
+        print("SKIP: protoc or /usr/include/onnx/onnx.proto is absent")
+        return None
+    return onnx
+
+
+def corpus_models(root, limit):
+    """The corpus's model.onnx files, sorted; with a limit, that many spread over it."""
+    models = sorted(glob.glob(os.path.join(root, "**", "model.onnx"), recursive=True))
+    if limit:
+        models = models[:: max(1, len(models) // limit)][:limit]
+    return models
+
+
 def repeated_weights(onnx, directory):
     """A model whose initializers repeat (same type, dims and bytes, and the same
     bytes under other dims), for --dedupe: shared external ranges must load,
@@ -346,23 +367,16 @@ def main():
     ap.add_argument("--ort-dir", default=os.environ.get("ONNXRUNTIME_NODE_DIR", "/opt/onnxruntime-node"))
     ap.add_argument("--ort-limit", type=int, default=0, help="at most N node tests under onnxruntime (0: all)")
     args = ap.parse_args()
-    try:
-        import onnx  # noqa: F401
-        import numpy as np
-    except ImportError as e:
-        print(f"SKIP: python3-onnx is not installed ({e})")
+    onnx = prerequisites()
+    if onnx is None:
         return SKIP
-    if shutil.which("protoc") is None or not os.path.exists(os.path.join(PROTO_DIR, "onnx.proto")):
-        print("SKIP: protoc or /usr/include/onnx/onnx.proto is absent")
-        return SKIP
+    import numpy as np
     synthetic = tempfile.TemporaryDirectory()
     models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + [repeated_weights(onnx, synthetic.name)]
-    corpus = sorted(glob.glob(os.path.join(args.corpus, "**", "model.onnx"), recursive=True))
+    corpus = corpus_models(args.corpus, args.limit)
     if not corpus:
         print(f"SKIP: no model.onnx under {args.corpus}")
         return SKIP
-    if args.limit:
-        corpus = corpus[:: max(1, len(corpus) // args.limit)][: args.limit]
     counts = {k: 0 for k in ("models", "tensors", "not_compared", "unloadable", "payloads", "zero_copy_before",
                              "zero_copy_inline", "zero_copy_external", "float_large", "float_before", "float_inline",
                              "float_external", "ort_models", "ort_ref_disagree", "ort_skipped", "ort_ref")}
