@@ -110,6 +110,10 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
     }
     pending[0] = out->temp_path();
     pending[1] = external ? data.temp_path() : nullptr;
+    // The paths die with this function: the handler must not see them after.
+    struct forget_pending {
+        ~forget_pending() { pending[0] = pending[1] = nullptr; }
+    } forget;
     std::signal(SIGINT, remove_pending);
     std::signal(SIGTERM, remove_pending);
 
@@ -155,9 +159,11 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
                                  std::string(in) + "', not of OUT: write OUT there" +
                                  (std::strcmp(cmd, "pack") == 0 ? ", or use --internalize or --external NAME" : ""),
                              exit_usage);
+    pending[1] = nullptr;  // commit frees the temporary path
     if (external != nullptr)
         if (error c = data.commit()) return write_failure(cmd, "cannot write '" + external_path + "': " + system_text(c), exit_usage);
-    pending[1] = nullptr;
+    // Until OUT is in place the external file it names goes with it.
+    pending[1] = external ? external_path.c_str() : nullptr;
     if (verify) {
         options check{};
         check.model_path = out_path;  // external data resolves next to OUT
@@ -174,8 +180,13 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
         }
         std::printf("verified: %llu tensors equal bit for bit\n", static_cast<unsigned long long>(compared));
     }
-    if (error c = out->commit()) return write_failure(cmd, "cannot write '" + std::string(out_path) + "': " + system_text(c), exit_usage);
-    pending[0] = nullptr;
+    pending[0] = nullptr;  // commit frees the temporary path
+    if (error c = out->commit()) {
+        if (external != nullptr) std::remove(external_path.c_str());
+        return write_failure(cmd, "cannot write '" + std::string(out_path) + "': " + system_text(c), exit_usage);
+    }
+    pending[0] = pending[1] = nullptr;
+    (void)forget;
     if (std::strcmp(cmd, "pack") != 0) {
         std::printf("%sed '%s' -> '%s': %llu bytes\n", cmd, in, out_path, static_cast<unsigned long long>(st.model_bytes));
         return exit_ok;
