@@ -10,10 +10,11 @@
 // before any system header to open files over 2 GiB).
 //
 // Optional parts: defining ONNXVIEW_NO_CHECK (check_model), ONNXVIEW_NO_TEXT
-// (text/JSON printers, field paths) or ONNXVIEW_NO_IO (mapped files,
-// external data) before the implementation include leaves that part out;
-// its declarations stay, so using it is a link error. Leaving out text or
-// io leaves out the checker too.
+// (text/JSON printers, field paths), ONNXVIEW_NO_IO (mapped files,
+// external data) or ONNXVIEW_NO_WRITE (pack_model, same_tensors) before the
+// implementation include leaves that part out; its declarations stay, so
+// using it is a link error. Leaving out text or io leaves out the checker
+// too; leaving out io leaves out the writer.
 #if defined(ONNXVIEW_IMPLEMENTATION) && !defined(_WIN32) && !defined(_FILE_OFFSET_BITS)
 #define _FILE_OFFSET_BITS 64  // 32-bit hosts: files over 2 GiB (see src/io/file_posix.cpp)
 #endif
@@ -6953,6 +6954,9 @@ error same_tensors(std::string_view a, const external_payload_source* source_a, 
 #ifndef ONNXVIEW_NO_CHECK
 #define ONNXVIEW_NO_CHECK  // the checker needs text/ and io/
 #endif
+#endif
+#if defined(ONNXVIEW_NO_IO) && !defined(ONNXVIEW_NO_WRITE)
+#define ONNXVIEW_NO_WRITE  // the writer takes its memory through io/'s heap
 #endif
 
 // ---- src/wire/errors.cpp ----
@@ -13933,6 +13937,7 @@ bool recognize_signature(const unsigned char* p, std::size_t n, diagnosis& d) no
 
 }  // namespace diagnosis_detail
 }  // namespace onnxview
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/tensor_walk.hpp ----
 // Internal: which fields of a message lead to TensorProtos, as the writer
 // and same_tensors() follow them. A field is followed when its schema type
@@ -13990,6 +13995,8 @@ inline bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_SRC_WRITE_TENSOR_WALK_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/compare.cpp ----
 // same_tensors (onnxview/write.hpp): two models' tensors compared in walk
 // order, element bit patterns included.
@@ -14077,6 +14084,8 @@ error same_tensors(std::string_view a, const external_payload_source* source_a, 
 }
 
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/dedupe.hpp ----
 // Internal: pack_options::dedupe. An external payload that repeats an
 // earlier one (same data type, dims and bytes) shares the earlier one's
@@ -14129,6 +14138,8 @@ private:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_SRC_WRITE_DEDUPE_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/dedupe.cpp ----
 // Shared external ranges for repeated payloads (dedupe.hpp).
 
@@ -14176,6 +14187,8 @@ std::uint64_t dedupe_table::first_pass(const tensor_view& t, std::string_view by
 
 }  // namespace detail
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/emitter.hpp ----
 // Internal: the writer's output stream. Measuring (no sink) it only counts
 // bytes; writing, it batches small pieces (tags, lengths, copied metadata)
@@ -14280,6 +14293,8 @@ private:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_SRC_WRITE_EMITTER_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/edits.hpp ----
 // Internal: edit_options applied while pack_model walks a message: which
 // fields it leaves out, and what the root ModelProto gets at its end.
@@ -14318,6 +14333,8 @@ void edit_appends(const edit_options& e, emitter& out) noexcept;
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_SRC_WRITE_EDITS_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/edits.cpp ----
 // edit_options applied during the walk (edits.hpp).
 
@@ -14409,6 +14426,8 @@ void edit_appends(const edit_options& e, emitter& out) noexcept {
 
 }  // namespace detail
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/raw_payload.hpp ----
 // Internal: a tensor's payload in raw_data layout (little-endian elements,
 // sub-byte elements packed low bits first, complex as real then imaginary),
@@ -14435,6 +14454,8 @@ error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const 
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_SRC_WRITE_RAW_PAYLOAD_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/pack.cpp ----
 // pack_model (onnxview/write.hpp): the model re-emitted from its own bytes,
 // tensors moved, aligned or converted, everything else copied.
@@ -14857,6 +14878,8 @@ error pack_model(std::string_view model, const external_payload_source* source, 
 }
 
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/raw_payload.cpp ----
 // A tensor's payload in raw_data layout, in chunks (raw_payload.hpp).
 
@@ -14917,6 +14940,8 @@ error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const 
 
 }  // namespace detail
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/sink.cpp ----
 // memory_sink (onnxview/sink.hpp); fd_sink is the io layer's.
 #include <cstring>
@@ -14942,6 +14967,8 @@ write_sink memory_sink(memory_sink_state& state) noexcept {
 }
 
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/tensor_walk.cpp ----
 // Which fields lead to TensorProtos (tensor_walk.hpp).
 
@@ -15011,6 +15038,7 @@ const schema::message_desc* any_message(const schema::message_desc& d, const wir
 
 }  // namespace tensor_walk
 }  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
 
 #endif  // ONNXVIEW_IMPLEMENTATION_DONE
 #endif  // ONNXVIEW_IMPLEMENTATION
