@@ -11514,6 +11514,7 @@ void output_file::release() noexcept {
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
