@@ -71,17 +71,22 @@ def ordered(files):
 # Parts of the implementation a program may leave out (one translation unit
 # pulls in whatever any function of it references, so this matters for static
 # binaries): define the macro before the implementation include. The checker
-# uses the text and io parts, so leaving either out leaves it out too.
+# uses the text and io parts, so leaving either out leaves it out too; the
+# writer uses io's heap, so leaving io out leaves it out too.
 OPTIONAL_PARTS = [
     ("src/check/", "ONNXVIEW_NO_CHECK"),
     ("src/text/", "ONNXVIEW_NO_TEXT"),
     ("src/io/", "ONNXVIEW_NO_IO"),
     ("src/open/", "ONNXVIEW_NO_IO"),  # model_file opens files
+    ("src/write/", "ONNXVIEW_NO_WRITE"),
     ("src/capi/", "ONNXVIEW_NO_IO"),  # the C API opens models through model_file
 ]
 OPTIONAL_PRELUDE = (
     "#if defined(ONNXVIEW_NO_TEXT) || defined(ONNXVIEW_NO_IO)\n"
     "#ifndef ONNXVIEW_NO_CHECK\n#define ONNXVIEW_NO_CHECK  // the checker needs text/ and io/\n#endif\n"
+    "#endif\n"
+    "#if defined(ONNXVIEW_NO_IO) && !defined(ONNXVIEW_NO_WRITE)\n"
+    "#define ONNXVIEW_NO_WRITE  // the writer takes its memory through io/'s heap\n"
     "#endif\n\n")
 
 
@@ -119,7 +124,7 @@ def inputs():
         headers += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".hpp")]
     headers.append(os.path.join(ROOT, "include", "onnxview.h"))  # C programs include it as it is
     sources = []
-    for part in ("wire", "model", "text", "io", "open", "check", "diagnose", "capi"):
+    for part in ("wire", "model", "text", "io", "open", "check", "diagnose", "write", "capi"):
         d = os.path.join(ROOT, "src", part)
         if os.path.isdir(d):
             sources += [os.path.join(d, n) for n in sorted(os.listdir(d)) if n.endswith(".cpp")]
@@ -156,10 +161,11 @@ def generate():
         "// before any system header to open files over 2 GiB).\n"
         "//\n"
         "// Optional parts: defining ONNXVIEW_NO_CHECK (check_model), ONNXVIEW_NO_TEXT\n"
-        "// (text/JSON printers, field paths) or ONNXVIEW_NO_IO (mapped files,\n"
-        "// external data) before the implementation include leaves that part out;\n"
-        "// its declarations stay, so using it is a link error. Leaving out text or\n"
-        "// io leaves out the checker too.\n"
+        "// (text/JSON printers, field paths), ONNXVIEW_NO_IO (mapped files,\n"
+        "// external data) or ONNXVIEW_NO_WRITE (pack_model, same_tensors) before the\n"
+        "// implementation include leaves that part out; its declarations stay, so\n"
+        "// using it is a link error. Leaving out text or io leaves out the checker\n"
+        "// too; leaving out io leaves out the writer.\n"
         + PRELUDE +
         "#ifndef ONNXVIEW_SINGLE_HEADER_HPP\n#define ONNXVIEW_SINGLE_HEADER_HPP\n\n"
         + api +

@@ -45,3 +45,11 @@ apt_opts=(-y --no-install-recommends)
 if [ "${CI:-}" = true ]; then apt_opts+=(-o Dpkg::Options::=--force-unsafe-io); fi
 apt-get update
 apt-get install "${apt_opts[@]}" "${packages[@]}"
+
+# onnxruntime for the pack interop test (tests/oracle/pack_oracle.py): the
+# npm package ships its CPU binaries; its install script would fetch GPU
+# providers from a host CI cannot reach, so it is skipped.
+apt-get install "${apt_opts[@]}" nodejs npm
+ort_dir=${ONNXRUNTIME_NODE_DIR:-/opt/onnxruntime-node}
+mkdir -p "$ort_dir"
+(cd "$ort_dir" && npm install --ignore-scripts --no-audit --no-fund onnxruntime-node)

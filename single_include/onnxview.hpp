@@ -10,10 +10,11 @@
 // before any system header to open files over 2 GiB).
 //
 // Optional parts: defining ONNXVIEW_NO_CHECK (check_model), ONNXVIEW_NO_TEXT
-// (text/JSON printers, field paths) or ONNXVIEW_NO_IO (mapped files,
-// external data) before the implementation include leaves that part out;
-// its declarations stay, so using it is a link error. Leaving out text or
-// io leaves out the checker too.
+// (text/JSON printers, field paths), ONNXVIEW_NO_IO (mapped files,
+// external data) or ONNXVIEW_NO_WRITE (pack_model, same_tensors) before the
+// implementation include leaves that part out; its declarations stay, so
+// using it is a link error. Leaving out text or io leaves out the checker
+// too; leaving out io leaves out the writer.
 #if defined(ONNXVIEW_IMPLEMENTATION) && !defined(_WIN32) && !defined(_FILE_OFFSET_BITS)
 #define _FILE_OFFSET_BITS 64  // 32-bit hosts: files over 2 GiB (see src/io/file_posix.cpp)
 #endif
@@ -793,6 +794,10 @@ enum class errc : std::uint8_t {
     external_rest_of_file_mismatch, // payload_size_mismatch: no length, rest of the file != expected
     external_too_many_files,        // external_limit: more than max_external_files
     external_too_many_bytes,        // external_limit: more than max_external_bytes
+    // --- writing (onnxview/write.hpp) -------------------------------------
+    message_too_large,     // an output message over 2 GiB - 1 bytes, which libprotobuf cannot read
+    tensor_mismatch,       // two models' tensors differ (same_tensors)
+    io_write_failed,       // io_error: the system refused to write (write, WriteFile)
 };
 
 // Short stable identifier, e.g. "truncated". Never null.
@@ -5146,6 +5151,32 @@ namespace detail {
 struct file_access;
 }
 
+// Gives the system back the whole pages of [data, data + size) that a
+// streaming reader is done with (MADV_PAGEOUT where Linux has it; a no-op
+// elsewhere). Never discards content, so any memory may be passed; mapped
+// file pages are read back on the next access.
+void release_pages(const void* data, std::size_t size) noexcept;
+
+// A file open for reading by descriptor, for sinks that copy between files
+// (write_sink::copy; pack_options::source_fd). Move-only; closes on
+// destruction.
+class read_descriptor {
+public:
+    read_descriptor() noexcept = default;
+    read_descriptor(const read_descriptor&) = delete;
+    read_descriptor& operator=(const read_descriptor&) = delete;
+    read_descriptor(read_descriptor&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+    read_descriptor& operator=(read_descriptor&& other) noexcept;
+    ~read_descriptor();
+    // Errors: invalid_argument (null path), io_open_failed with errno.
+    static result<read_descriptor> open(const char* path) noexcept;
+    int fd() const noexcept { return fd_; }
+    const int* get() const noexcept { return fd_ >= 0 ? &fd_ : nullptr; }
+
+private:
+    int fd_ = -1;
+};
+
 // The bytes of one whole file, and the ownership of whatever holds them (a
 // mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
 // Move-only RAII; hold it by value (40 bytes on 64-bit hosts; the object
@@ -7060,6 +7091,114 @@ private:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_MODEL_FILE_HPP
+// ---- include/onnxview/sink.hpp ----
+// onnxview/sink.hpp - where a writer's bytes go: a callback, caller
+// memory, or a file descriptor. The writer (onnxview/write.hpp) takes any;
+// fd_sink is part of the io layer, memory_sink of the writer.
+#ifndef ONNXVIEW_SINK_HPP
+#define ONNXVIEW_SINK_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+
+namespace onnxview {
+
+// Where written bytes go: `write` takes every byte in order (at most 32 KiB
+// per call, except payload ranges handed over whole from the source) and
+// returns an error to stop the writer. `copy`, when set, appends `size`
+// bytes of the file open for reading as `source_fd`, from `offset`, without
+// them passing through memory (copy_file_range); it returns not_found when
+// it cannot (another file system, no such call), and the writer then
+// writes those bytes itself.
+struct write_sink {
+    void* user = nullptr;
+    error (*write)(void* user, const char* data, std::size_t size) = nullptr;
+    error (*copy)(void* user, int source_fd, std::uint64_t offset, std::uint64_t size) = nullptr;
+};
+
+// Into caller memory [buffer, buffer + capacity); `used` counts the bytes
+// written (start it at 0). Errors: buffer_too_small when full. The state
+// lives in `state`, which must outlive the sink.
+struct memory_sink_state {
+    char* buffer = nullptr;
+    std::size_t capacity = 0;
+    std::size_t used = 0;
+};
+write_sink memory_sink(memory_sink_state& state) noexcept;
+
+// Into an open file descriptor (write(2); _write on Windows), retrying
+// partial writes and EINTR; copies with copy_file_range where Linux has it. Errors: io_write_failed with errno in sys_errno
+// (ENOSPC: disk full; EFBIG: file size limit). `*fd` must outlive the sink.
+// Part of the io layer (src/io).
+write_sink fd_sink(const int* fd) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SINK_HPP
+// ---- include/onnxview/output_file.hpp ----
+// onnxview/output_file.hpp - a file written in full or not at all: bytes
+// go to a temporary file in the destination's directory, which commit()
+// renames over the destination; discard() (or the destructor, before
+// commit) removes it. Readers of the destination never see a partial file.
+//
+//   auto out = onnxview::output_file::create("net.packed.onnx");
+//   if (!out) { /* out.err(): io_open_failed, errno in sys_errno */ }
+//   onnxview::write_sink sink = out->sink();
+//   ... write ...
+//   onnxview::error e = out->commit();       // fsync, permissions, rename
+//
+// The temporary file is "<dir>/.<name>.tmp<random>"; its permissions become
+// those a new file gets (0666 less the umask) at commit. temp_path() is
+// there for a signal handler, which may remove it. Part of the io layer;
+// the path is allocated from options::memory. Move-only.
+#ifndef ONNXVIEW_OUTPUT_FILE_HPP
+#define ONNXVIEW_OUTPUT_FILE_HPP
+
+
+namespace onnxview {
+
+class output_file {
+public:
+    output_file() noexcept = default;
+    output_file(const output_file&) = delete;
+    output_file& operator=(const output_file&) = delete;
+    output_file(output_file&& other) noexcept;
+    output_file& operator=(output_file&& other) noexcept;
+    ~output_file() { discard(); }
+
+    // Creates the temporary file next to `path`. Errors: invalid_argument
+    // (null or empty path), out_of_memory, io_open_failed (the directory is
+    // missing or not writable; errno in sys_errno).
+    static result<output_file> create(const char* path, const options& opts = {}) noexcept;
+
+    // Writes into the temporary file (fd_sink). Valid while this object
+    // lives and is not moved.
+    write_sink sink() noexcept { return fd_sink(&fd_); }
+    const char* temp_path() const noexcept { return temp_; }
+    const char* path() const noexcept { return final_; }
+
+    // Flushes the file to disk and renames it over path(). Errors:
+    // io_write_failed (fsync or rename refused; errno in sys_errno); the
+    // temporary file is removed then.
+    error commit() noexcept;
+    // Removes the temporary file (nothing happens after commit()).
+    void discard() noexcept;
+
+private:
+    void release() noexcept;
+
+    allocator memory_{};
+    int fd_ = -1;
+    char* temp_ = nullptr;
+    char* final_ = nullptr;
+    std::size_t temp_size_ = 0;
+    std::size_t final_size_ = 0;
+};
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_OUTPUT_FILE_HPP
 // ---- include/onnxview/verify.hpp ----
 // onnxview/verify.hpp - check a whole message tree once, up front.
 //
@@ -7097,6 +7236,247 @@ error verify(const void* data, std::size_t size,
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_VERIFY_HPP
+// ---- include/onnxview/wire_encode.hpp ----
+// onnxview/wire_encode.hpp - the encoding half of the protobuf wire format:
+// sizes and bytes of varints, tags and length prefixes. Knows nothing of
+// ONNX; the decoder is onnxview/wire.hpp.
+//
+// Every function writes into a caller buffer of at least max_varint_bytes
+// (10) bytes and returns the number of bytes written; nothing allocates,
+// nothing fails. Header-only.
+#ifndef ONNXVIEW_WIRE_ENCODE_HPP
+#define ONNXVIEW_WIRE_ENCODE_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+
+namespace onnxview {
+namespace wire {
+
+// Bytes of the shortest varint encoding of v (1-10).
+constexpr unsigned varint_size(std::uint64_t v) noexcept {
+    unsigned n = 1;
+    while (v >= 0x80) v >>= 7, ++n;
+    return n;
+}
+
+// Writes v as a varint of exactly `width` bytes (width >= varint_size(v),
+// at most 10): the shortest form when width is varint_size(v), else padded
+// with continuation bytes holding zero bits. Protobuf parsers (libprotobuf,
+// upb, this decoder) accept such padded varints for any value, which lets a
+// writer fix a length prefix's width before the length is final.
+inline unsigned encode_varint(char* out, std::uint64_t v, unsigned width) noexcept {
+    for (unsigned i = 0; i + 1 < width; ++i) {
+        out[i] = static_cast<char>(static_cast<std::uint8_t>(v & 0x7F) | 0x80);
+        v >>= 7;
+    }
+    out[width - 1] = static_cast<char>(static_cast<std::uint8_t>(v));
+    return width;
+}
+inline unsigned encode_varint(char* out, std::uint64_t v) noexcept { return encode_varint(out, v, varint_size(v)); }
+
+constexpr std::uint64_t make_tag(std::uint32_t number, wire_type type) noexcept {
+    return static_cast<std::uint64_t>(number) << 3 | static_cast<std::uint64_t>(type);
+}
+constexpr unsigned tag_size(std::uint32_t number) noexcept { return varint_size(make_tag(number, wire_type::varint)); }
+
+inline unsigned encode_tag(char* out, std::uint32_t number, wire_type type) noexcept {
+    return encode_varint(out, make_tag(number, type));
+}
+
+// Bytes of a whole length-delimited field of `number` whose payload is
+// `length` bytes: tag, shortest length prefix, payload.
+constexpr std::uint64_t length_delimited_size(std::uint32_t number, std::uint64_t length) noexcept {
+    return tag_size(number) + varint_size(length) + length;
+}
+
+}  // namespace wire
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_WIRE_ENCODE_HPP
+// ---- include/onnxview/write.hpp ----
+// onnxview/write.hpp - a streaming writer of ONNX models: the model is
+// re-emitted from its own bytes, copying every byte range that does not
+// change and re-emitting only the messages that do (TensorProtos and the
+// messages that hold them), with their length prefixes recomputed.
+//
+//   onnxview::pack_options po{};                  // all-zero: the defaults
+//   po.external_location = "net.data";            // weights >= 1 KiB to net.data
+//   onnxview::write_sink model_out = onnxview::fd_sink(&model_fd);
+//   onnxview::write_sink data_out = onnxview::fd_sink(&data_fd);
+//   onnxview::pack_stats st;
+//   onnxview::error e = onnxview::pack_model(bytes, &source, po, model_out, &data_out, &st);
+//
+// How. Sizes are computed before anything is written: measuring passes walk
+// the message tree (payloads are skipped by their lengths) until every
+// length prefix has its width; the writing pass then emits the same layout.
+// No payload is ever held in memory: raw_data and external payloads are
+// handed to the sink straight from the source bytes (or copied file to file,
+// pack_options::source_fd), typed fields are
+// converted through a 4 KiB buffer (writes are batched in 32 KiB). Memory,
+// from options::memory: 16 bytes per re-emitted message, and with dedupe
+// about 80 bytes per external payload.
+//
+// Meaning. The output parses, under libprotobuf and onnxview, to the same
+// messages as the input except for where tensor payloads live:
+//   - alignment: before the raw_data of a tensor that is re-emitted, an
+//     unknown field (number pack_padding_field, wire type length-delimited,
+//     zero bytes) pads raw_data's first byte to a multiple of the alignment
+//     in the output file. Unknown fields are kept and ignored by every
+//     protobuf reader; pack drops its own earlier padding when it re-emits
+//     a tensor. raw_data moves after the tensor's other fields (field
+//     order carries no meaning in protobuf); a repeated raw_data keeps only
+//     its last occurrence, the one that counts.
+//   - typed fields (float_data, int32_data for FLOAT16 ..., int64_data, ...)
+//     become raw_data, little-endian, element for element (keep_typed off).
+//   - external: data_location EXTERNAL with `location`, `offset` and
+//     `length` entries; the payload goes to the external sink at an offset
+//     that is a multiple of external_align.
+// Tensors left as they are: STRING tensors, tensors whose payload does not
+// validate (tensor_storage.hpp), and a singular tensor field (attribute `t`,
+// a sparse tensor's `values`) that occurs more than once in its message,
+// since protobuf merges those occurrences. Everything else, unknown fields
+// included, is copied byte for byte.
+//
+// Errors (nothing more is written after one): the wire errors of a
+// malformed model, those of fetching an external payload, message_too_large
+// when the model would exceed 2 GiB - 1 bytes (libprotobuf's limit) without
+// allow_over_2gib, invalid_argument for alignments that are not powers of
+// two or an external sink missing when one is needed, and whatever a sink
+// returns (io_write_failed from fd_sink, buffer_too_small from memory_sink).
+#ifndef ONNXVIEW_WRITE_HPP
+#define ONNXVIEW_WRITE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+// The field number pack_model's alignment padding uses in TensorProto: the
+// largest protobuf allows, so that no ONNX release will give it a meaning.
+constexpr std::uint32_t pack_padding_field = (1u << 29) - 1;
+
+// One change of the model's metadata_props: set `key` to `value` (an entry
+// with that key is replaced; the new one comes after the others), or remove
+// every entry with that key.
+struct metadata_change {
+    std::string_view key;
+    std::string_view value;
+    bool remove = false;
+};
+
+// One dimension of a main-graph input's or output's tensor shape, set to a
+// number (dim_value) or a name (dim_param); its denotation is kept.
+struct dim_change {
+    std::string_view value_name;  // the graph input or output
+    std::uint64_t axis = 0;       // the dim's position in the shape
+    bool is_param = false;
+    std::int64_t value = 0;       // dim_value, when !is_param
+    std::string_view param;       // dim_param, when is_param
+};
+
+// Changes of a model's own fields, made while it streams through
+// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
+struct edit_options {
+    // Every doc_string field, in every message, is left out.
+    bool strip_doc_strings = false;
+    // ModelProto.producer_name and producer_version, replaced when set.
+    bool set_producer_name = false;
+    bool set_producer_version = false;
+    std::string_view producer_name;
+    std::string_view producer_version;
+    const metadata_change* metadata = nullptr;
+    std::size_t metadata_count = 0;
+    const dim_change* dims = nullptr;
+    std::size_t dim_count = 0;
+};
+
+// What pack_model changes. All-zero means the defaults.
+struct pack_options {
+    // Tensors of at least this many payload bytes are aligned, or moved to
+    // the external sink. 0: 1024 (onnx's convert_model_to_external_data).
+    std::uint64_t threshold = 0;
+    // raw_data of such tensors kept in the model starts at a multiple of
+    // this in the output (a power of two). 0: 64; 1: no alignment.
+    std::uint64_t inline_align = 0;
+    // Non-empty: tensors of at least `threshold` bytes go to the external
+    // sink, referenced by this location (relative to the model's directory);
+    // smaller external tensors come back into the model.
+    std::string_view external_location;
+    // Payload offsets in the external sink are multiples of this (a power
+    // of two). 0: 4096.
+    std::uint64_t external_align = 0;
+    // With an external_location: a payload identical to an earlier one
+    // (same data type, dims and bytes; raw_data or external payloads)
+    // shares its range of the external file. onnx.load, onnx.checker and
+    // onnxruntime read such models (tests/oracle/pack_oracle.py).
+    bool dedupe = false;
+    // External tensors come back into the model (ignored with an
+    // external_location).
+    bool internalize = false;
+    // Typed fields stay as they are (not converted to raw_data).
+    bool keep_typed = false;
+    // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
+    bool allow_over_2gib = false;
+    // The model's own file open for reading (read_descriptor, file.hpp):
+    // raw_data payloads are then copied from it by the sinks that can
+    // (write_sink::copy) without passing through memory. Null: none.
+    const int* source_fd = nullptr;
+    // Called after each payload range taken from the source or an external
+    // file has been written: the moment to drop its mapped pages
+    // (release_pages, file.hpp). May be null.
+    void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
+    // Called after each payload, and once at the end, with the bytes written
+    // so far and the bytes to write in all (model and external file). May
+    // be null.
+    void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
+    void* user = nullptr;  // passed to payload_written and progress
+    // Edits of the model's own fields (null: none). With edits, the
+    // tensor options above still apply; set inline_align 1 and keep_typed
+    // to leave tensors as they are.
+    const edit_options* edits = nullptr;
+    // Limits and memory: max_message_depth, memory.
+    options read_options{};
+};
+
+struct pack_stats {
+    std::uint64_t model_bytes = 0;       // written to the model sink
+    std::uint64_t external_bytes = 0;    // written to the external sink (padding included)
+    std::uint64_t tensors = 0;           // TensorProtos seen
+    std::uint64_t aligned = 0;           // re-emitted with padding before raw_data
+    std::uint64_t converted = 0;         // typed fields turned into raw_data
+    std::uint64_t externalized = 0;      // now in the external sink
+    std::uint64_t internalized = 0;      // were external, now raw_data in the model
+    std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
+    std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
+    std::uint64_t kept = 0;              // copied as they were
+    std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
+    std::uint32_t passes = 0;            // measuring passes before the writing one
+};
+
+// Writes the model `model` (a whole ModelProto) to `model_out`, tensors
+// changed as `po` asks; external payloads of the input are fetched through
+// `source` (null: the model has none, or they are kept as references).
+// `external_out` receives the external file when po.external_location is
+// set. Linear in the model's bytes; see the top of this file.
+error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
+                 const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
+
+// Whether two models hold the same tensors, in the same order (the tensors
+// pack_model visits): same name, data type, dims and element bit patterns,
+// wherever each payload lives. ok, or not_found at the first difference
+// (offset: that tensor in `b`), or the error of reading either. For
+// `onnxview pack --verify`. Linear in the payloads.
+error same_tensors(std::string_view a, const external_payload_source* source_a, std::string_view b,
+                   const external_payload_source* source_b, const options& opts = {},
+                   std::uint64_t* compared = nullptr) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_WRITE_HPP
 // ---- include/onnxview/onnxview.hpp ----
 // onnxview/onnxview.hpp - the whole public API in one include.
 //
@@ -7126,6 +7506,9 @@ error verify(const void* data, std::size_t size,
 #ifndef ONNXVIEW_NO_CHECK
 #define ONNXVIEW_NO_CHECK  // the checker needs text/ and io/
 #endif
+#endif
+#if defined(ONNXVIEW_NO_IO) && !defined(ONNXVIEW_NO_WRITE)
+#define ONNXVIEW_NO_WRITE  // the writer takes its memory through io/'s heap
 #endif
 
 // ---- src/wire/errors.cpp ----
@@ -7202,9 +7585,12 @@ constexpr errc_text texts[] = {
     {"external_rest_of_file_mismatch", "no length, and the rest of the file differs from dims x element size", errc::payload_size_mismatch},
     {"external_too_many_files", "more external files than max_external_files", errc::external_limit},
     {"external_too_many_bytes", "external files larger in total than max_external_bytes", errc::external_limit},
+    {"message_too_large", "message over 2 GiB - 1 bytes, which libprotobuf cannot read", errc::ok},
+    {"tensor_mismatch", "the tensors differ", errc::ok},
+    {"io_write_failed", "cannot write the file", errc::io_error},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
-static_assert(text_count == static_cast<std::size_t>(errc::external_too_many_bytes) + 1,
+static_assert(text_count == static_cast<std::size_t>(errc::io_write_failed) + 1,
               "every errc needs a text");
 }  // namespace
 
@@ -10277,6 +10663,19 @@ struct beneath_options {
 result<mapped_file> open_beneath(const char* base, std::string_view relative,
                                  const beneath_options& options) noexcept;
 
+// One write(2) (_write on Windows) of at most `size` bytes, retried on
+// EINTR: the bytes written (> 0), or -1 with errno in sys_error (ENOSPC when
+// the system wrote nothing without saying why).
+long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept;
+// One copy_file_range of at most `size` bytes from `offset` of in_fd to the
+// position of out_fd: the bytes copied (> 0), 0 when the call is not
+// available for these files (nothing was copied), or -1 with errno in
+// sys_error.
+long long copy_some(int in_fd, std::uint64_t offset, int out_fd, std::size_t size, int& sys_error) noexcept;
+// A descriptor open for reading, or -1 with errno in sys_error; close_fd closes it.
+int open_for_reading(const char* path, int& sys_error) noexcept;
+void close_fd(int fd) noexcept;
+
 }  // namespace detail
 }  // namespace onnxview
 
@@ -10636,6 +11035,56 @@ result<external_span> external_data_resolver::resolve(const external_entry* entr
     span.ignored_keys = ignored;
     span.file = &s->file;
     return span;
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/fd_sink.cpp ----
+// fd_sink (onnxview/sink.hpp): whole writes into a file descriptor; the one
+// system call is the platform's detail::write_some.
+
+namespace onnxview {
+
+namespace {
+error write_fd(void* user, const char* data, std::size_t size) noexcept {
+    const int fd = *static_cast<const int*>(user);
+    while (size != 0) {
+        // Linux writes at most 0x7ffff000 bytes per call: ask for 1 GiB at most.
+        const std::size_t chunk = size < (std::size_t(1) << 30) ? size : (std::size_t(1) << 30);
+        int sys_error = 0;
+        const long long n = detail::write_some(fd, data, chunk, sys_error);
+        if (n < 0) return error(errc::io_write_failed, 0, sys_error);
+        data += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return error();
+}
+error copy_to_fd(void* user, int source_fd, std::uint64_t offset, std::uint64_t size) noexcept {
+    const int fd = *static_cast<const int*>(user);
+    bool copied_any = false;
+    while (size != 0) {
+        const std::size_t chunk = size < (std::uint64_t(1) << 30) ? static_cast<std::size_t>(size) : (std::size_t(1) << 30);
+        int sys_error = 0;
+        const long long n = detail::copy_some(source_fd, offset, fd, chunk, sys_error);
+        if (n < 0) return error(errc::io_write_failed, 0, sys_error);
+        // Nothing copied: the writer writes the rest itself. A copy that
+        // stops part way (the source shrank) is an error, not a fallback.
+        if (n == 0) return copied_any ? error(errc::io_write_failed, 0, 0) : error(errc::not_found);
+        copied_any = true;
+        offset += static_cast<std::uint64_t>(n);
+        size -= static_cast<std::uint64_t>(n);
+    }
+    return error();
+}
+}  // namespace
+
+write_sink fd_sink(const int* fd) noexcept {
+    write_sink s;
+    s.user = const_cast<int*>(fd);
+    s.write = write_fd;
+    s.copy = copy_to_fd;
+    return s;
 }
 
 }  // namespace onnxview
@@ -11020,6 +11469,56 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), opts);
 }
 
+namespace detail {
+long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept {
+    for (;;) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n >= 0 || errno != EINTR) {
+            sys_error = n < 0 ? errno : n == 0 ? ENOSPC : 0;
+            return n > 0 ? n : -1;
+        }
+    }
+}
+long long copy_some(int in_fd, std::uint64_t offset, int out_fd, std::size_t size, int& sys_error) noexcept {
+#if defined(__linux__) && defined(__GLIBC__)
+    for (;;) {
+        off_t from = static_cast<off_t>(offset);
+        const ssize_t n = ::copy_file_range(in_fd, &from, out_fd, nullptr, size, 0);
+        if (n > 0) return n;
+        if (n == 0 || errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) return 0;
+        if (errno == EINTR) continue;
+        sys_error = errno;
+        return -1;
+    }
+#else
+    (void)in_fd, (void)offset, (void)out_fd, (void)size, (void)sys_error;
+    return 0;
+#endif
+}
+
+int open_for_reading(const char* path, int& sys_error) noexcept {
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    sys_error = fd < 0 ? errno : 0;
+    return fd;
+}
+
+void close_fd(int fd) noexcept { (void)::close(fd); }
+
+}  // namespace detail
+
+void release_pages(const void* data, std::size_t size) noexcept {
+#ifdef MADV_PAGEOUT
+    // Whole pages inside the range only; MADV_PAGEOUT reclaims without
+    // discarding (unlike MADV_DONTNEED on a private buffer).
+    const std::uintptr_t page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+    const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + size) / page * page;
+    if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_PAGEOUT);
+#else
+    (void)data, (void)size;
+#endif
+}
+
 }  // namespace onnxview
 
 #endif  // !_WIN32
@@ -11037,8 +11536,11 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
 #ifndef NOMINMAX
 #define NOMINMAX
 #endif
+#include <fcntl.h>
+#include <io.h>
 #include <windows.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11275,6 +11777,26 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     return r;
 }
 
+namespace detail {
+long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept {
+    const int n = ::_write(fd, data, static_cast<unsigned>(size));
+    sys_error = n < 0 ? errno : n == 0 ? ENOSPC : 0;
+    return n > 0 ? n : -1;
+}
+long long copy_some(int, std::uint64_t, int, std::size_t, int&) noexcept { return 0; }
+
+int open_for_reading(const char* path, int& sys_error) noexcept {
+    const int fd = ::_open(path, _O_RDONLY | _O_BINARY);
+    sys_error = fd < 0 ? errno : 0;
+    return fd;
+}
+
+void close_fd(int fd) noexcept { (void)::_close(fd); }
+
+}  // namespace detail
+
+void release_pages(const void* data, std::size_t size) noexcept { (void)data, (void)size; }
+
 }  // namespace onnxview
 
 #endif  // _WIN32
@@ -11429,6 +11951,251 @@ char* join_path(const heap& h, const char* base, std::string_view relative) noex
 }
 
 }  // namespace detail
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/output_file_internal.hpp ----
+// Internal: the system calls behind output_file, one implementation per
+// platform (output_file_posix.cpp, output_file_win32.cpp).
+#ifndef ONNXVIEW_SRC_IO_OUTPUT_FILE_INTERNAL_HPP
+#define ONNXVIEW_SRC_IO_OUTPUT_FILE_INTERNAL_HPP
+
+#include <cstddef>
+
+
+namespace onnxview {
+namespace detail {
+
+// Characters create_temp appends to the temporary name.
+constexpr std::size_t temp_random_chars = 6;
+// Appends temp_random_chars characters at path[length] (the buffer holds
+// them and a NUL) and creates that file exclusively, opened for writing.
+error create_temp(char* path, std::size_t length, int& fd) noexcept;
+// Flushes and closes fd, gives the file a new file's permissions and renames
+// it to final_path.
+error commit_temp(int fd, const char* temp_path, const char* final_path) noexcept;
+void close_temp(int fd) noexcept;
+void remove_temp(const char* path) noexcept;
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_IO_OUTPUT_FILE_INTERNAL_HPP
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/output_file.cpp ----
+// output_file (onnxview/output_file.hpp): what every platform shares; the
+// system calls are in output_file_posix.cpp and output_file_win32.cpp.
+#include <cstring>
+
+
+namespace onnxview {
+
+output_file::output_file(output_file&& other) noexcept
+    : memory_(other.memory_), fd_(other.fd_), temp_(other.temp_), final_(other.final_),
+      temp_size_(other.temp_size_), final_size_(other.final_size_) {
+    other.fd_ = -1;
+    other.temp_ = other.final_ = nullptr;
+}
+
+output_file& output_file::operator=(output_file&& other) noexcept {
+    if (this != &other) {
+        discard();
+        memory_ = other.memory_;
+        fd_ = other.fd_;
+        temp_ = other.temp_;
+        final_ = other.final_;
+        temp_size_ = other.temp_size_;
+        final_size_ = other.final_size_;
+        other.fd_ = -1;
+        other.temp_ = other.final_ = nullptr;
+    }
+    return *this;
+}
+
+result<output_file> output_file::create(const char* path, const options& opts) noexcept {
+    if (path == nullptr || *path == '\0') return errc::invalid_argument;
+    const detail::heap memory(opts.memory);
+    const std::size_t n = std::strlen(path);
+    // "<dir>/.<name>.tmp" and the random part the platform adds.
+    const char* slash = path + n;
+    while (slash != path && slash[-1] != '/' && slash[-1] != '\\') --slash;
+    const std::size_t dir = static_cast<std::size_t>(slash - path);
+    const char suffix[] = ".tmp";
+    const std::size_t temp_size = n + 1 + sizeof suffix + detail::temp_random_chars;
+    output_file out;
+    out.memory_ = memory.hooks();
+    out.final_ = memory.copy_string(path);
+    out.final_size_ = n;
+    out.temp_ = static_cast<char*>(memory.allocate(temp_size + 1));
+    out.temp_size_ = temp_size;
+    if (out.final_ == nullptr || out.temp_ == nullptr) return errc::out_of_memory;
+    std::memcpy(out.temp_, path, dir);
+    out.temp_[dir] = '.';
+    std::memcpy(out.temp_ + dir + 1, slash, n - dir);
+    std::memcpy(out.temp_ + n + 1, suffix, sizeof suffix);  // with its NUL
+    if (error e = detail::create_temp(out.temp_, n + sizeof suffix, out.fd_)) return e;
+    return out;
+}
+
+error output_file::commit() noexcept {
+    if (fd_ < 0) return errc::invalid_argument;
+    const error e = detail::commit_temp(fd_, temp_, final_);
+    fd_ = -1;
+    if (e) detail::remove_temp(temp_);
+    release();
+    return e;
+}
+
+void output_file::discard() noexcept {
+    if (fd_ >= 0) {
+        detail::close_temp(fd_);
+        detail::remove_temp(temp_);
+        fd_ = -1;
+    }
+    release();
+}
+
+void output_file::release() noexcept {
+    const detail::heap memory(memory_);
+    if (temp_ != nullptr) memory.deallocate(temp_, temp_size_ + 1);
+    if (final_ != nullptr) memory.free_string(final_, final_size_);
+    temp_ = final_ = nullptr;
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/output_file_posix.cpp ----
+// output_file on POSIX: mkstemp in the destination's directory, fsync,
+// fchmod to 0666 less the umask, rename.
+#ifndef _WIN32
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+
+namespace onnxview {
+namespace detail {
+
+error create_temp(char* path, std::size_t length, int& fd) noexcept {
+    std::memcpy(path + length, "XXXXXX", temp_random_chars + 1);
+    fd = ::mkstemp(path);
+    if (fd < 0) return error(errc::io_open_failed, 0, errno);
+    return error();
+}
+
+error commit_temp(int fd, const char* temp_path, const char* final_path) noexcept {
+    // mkstemp made the file 0600; the umask is read by setting it back.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    int failed = 0;
+    if (::fchmod(fd, 0666 & ~mask) != 0 || ::fsync(fd) != 0) failed = errno;
+    if (::close(fd) != 0 && failed == 0) failed = errno;
+    if (failed == 0 && ::rename(temp_path, final_path) != 0) failed = errno;
+    return failed == 0 ? error() : error(errc::io_write_failed, 0, failed);
+}
+
+void close_temp(int fd) noexcept { (void)::close(fd); }
+
+void remove_temp(const char* path) noexcept { (void)::unlink(path); }
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // !_WIN32
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/output_file_win32.cpp ----
+// output_file on Windows: _O_EXCL creation of a randomly named file in the
+// destination's directory, _commit, MoveFileEx with REPLACE_EXISTING.
+#ifdef _WIN32
+
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <fcntl.h>
+#include <io.h>
+#include <sys/stat.h>
+#include <windows.h>
+
+#include <cerrno>
+#include <cstdio>
+
+
+namespace onnxview {
+namespace detail {
+
+error create_temp(char* path, std::size_t length, int& fd) noexcept {
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    unsigned long long seed = static_cast<unsigned long long>(::GetTickCount64()) ^
+                              (static_cast<unsigned long long>(::GetCurrentProcessId()) << 32);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        unsigned long long v = seed + static_cast<unsigned long long>(attempt) * 0x9E3779B97F4A7C15ull;
+        for (std::size_t i = 0; i < temp_random_chars; ++i, v /= 36) path[length + i] = digits[v % 36];
+        path[length + temp_random_chars] = '\0';
+        fd = ::_open(path, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+        if (fd >= 0) return error();
+        if (errno != EEXIST) break;
+    }
+    return error(errc::io_open_failed, 0, errno);
+}
+
+error commit_temp(int fd, const char* temp_path, const char* final_path) noexcept {
+    int failed = 0;
+    if (::_commit(fd) != 0) failed = errno;
+    if (::_close(fd) != 0 && failed == 0) failed = errno;
+    if (failed == 0 && !::MoveFileExA(temp_path, final_path, MOVEFILE_REPLACE_EXISTING))
+        failed = static_cast<int>(::GetLastError());
+    return failed == 0 ? error() : error(errc::io_write_failed, 0, failed);
+}
+
+void close_temp(int fd) noexcept { (void)::_close(fd); }
+
+void remove_temp(const char* path) noexcept { (void)std::remove(path); }
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // _WIN32
+#endif  // ONNXVIEW_NO_IO
+#ifndef ONNXVIEW_NO_IO
+// ---- src/io/read_descriptor.cpp ----
+// read_descriptor (onnxview/file.hpp): a descriptor for copies between files.
+
+namespace onnxview {
+
+read_descriptor& read_descriptor::operator=(read_descriptor&& other) noexcept {
+    if (this != &other) {
+        if (fd_ >= 0) detail::close_fd(fd_);
+        fd_ = other.fd_;
+        other.fd_ = -1;
+    }
+    return *this;
+}
+
+read_descriptor::~read_descriptor() {
+    if (fd_ >= 0) detail::close_fd(fd_);
+}
+
+result<read_descriptor> read_descriptor::open(const char* path) noexcept {
+    if (path == nullptr || *path == '\0') return errc::invalid_argument;
+    int sys_error = 0;
+    read_descriptor r;
+    r.fd_ = detail::open_for_reading(path, sys_error);
+    if (r.fd_ < 0) return error(errc::io_open_failed, 0, sys_error);
+    return r;
+}
+
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_IO
 #ifndef ONNXVIEW_NO_IO
@@ -13914,6 +14681,1108 @@ bool recognize_signature(const unsigned char* p, std::size_t n, diagnosis& d) no
 
 }  // namespace diagnosis_detail
 }  // namespace onnxview
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/tensor_walk.hpp ----
+// Internal: which fields of a message lead to TensorProtos, as the writer
+// and same_tensors() follow them. A field is followed when its schema type
+// is a message that is, or can hold, a TensorProto, its occurrence is
+// length-delimited, and it is repeated or occurs once in its message
+// (libprotobuf merges the occurrences of a singular message field, so those
+// are left whole).
+#ifndef ONNXVIEW_SRC_WRITE_TENSOR_WALK_HPP
+#define ONNXVIEW_SRC_WRITE_TENSOR_WALK_HPP
+
+#include <cstdint>
+
+
+namespace onnxview {
+namespace tensor_walk {
+
+// Whether a message of type d is a TensorProto or holds one at any depth
+// (graphs in attributes, functions, training info). O(1) after the first call.
+bool holds_tensor(const schema::message_desc& d) noexcept;
+
+// Occurrences of each field number below 64 in one message: enough for
+// every ONNX message's fields.
+struct occurrences {
+    std::uint32_t count[64] = {};
+    [[nodiscard]] error collect(wire::reader r) noexcept {
+        wire::field f;
+        while (!r.at_end()) {
+            if (error e = r.next(f)) return e;
+            if (f.number < 64) ++count[f.number];
+        }
+        return error();
+    }
+};
+
+// The schema message of field f of message d when the walk follows it, else null.
+const schema::message_desc* followed(const schema::message_desc& d, const wire::field& f,
+                                     const occurrences& occ) noexcept;
+
+// The schema message of field f of message d when it is a length-delimited
+// occurrence of a message field, whatever it holds (edits reach every
+// message), else null.
+const schema::message_desc* any_message(const schema::message_desc& d, const wire::field& f) noexcept;
+
+// Whether two tensors have the same dims, element for element.
+inline bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
+    const auto da = a.dims(), db = b.dims();
+    auto x = da.begin(), xe = da.end();
+    auto y = db.begin(), ye = db.end();
+    for (; x != xe && y != ye; ++x, ++y)
+        if (*x != *y) return false;
+    return x == xe && y == ye;
+}
+
+}  // namespace tensor_walk
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_TENSOR_WALK_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/compare.cpp ----
+// same_tensors (onnxview/write.hpp): two models' tensors compared in walk
+// order, element bit patterns included.
+#include <vector>
+
+
+namespace onnxview {
+
+namespace {
+
+using tensor_list = std::vector<wire::message, detail::heap_allocator<wire::message>>;
+
+error collect_tensors(const wire::message& m, const schema::message_desc& d, tensor_list& out) noexcept {
+    tensor_walk::occurrences occ;
+    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f;
+    while (!r.at_end()) {
+        if (error e = r.next(f)) return e;
+        const schema::message_desc* child = tensor_walk::followed(d, f, occ);
+        if (child == nullptr) continue;
+        const result<wire::message> c = m.child(f);
+        if (!c) return c.err();
+        if (child == &schema::msg_TensorProto) {
+            out.push_back(*c);
+        } else if (error e = collect_tensors(*c, *child, out)) {
+            return e;
+        }
+    }
+    return error();
+}
+
+// Same payload: both fail to validate the same way, or both hold the same
+// elements (strings for STRING tensors, bit patterns for the rest).
+bool same_payload(const tensor_view& a, const external_payload_source* sa, const tensor_view& b,
+                  const external_payload_source* sb, error& failure) noexcept {
+    const result<tensor_data> da = tensor_data::make(a, sa);
+    const result<tensor_data> db = tensor_data::make(b, sb);
+    if (!da || !db) {
+        if (!db && da) failure = db.err();
+        return !da && !db && da.err().code == db.err().code;
+    }
+    if (da->size() != db->size() || da->type() != db->type()) return false;
+    if (da->info().kind == element_kind::string) {
+        const auto xs = da->elements<std::string_view>();
+        auto x = xs.begin();
+        for (std::string_view s : db->elements<std::string_view>()) {
+            if (x == xs.end() || *x != s) return false;
+            ++x;
+        }
+        return x == xs.end();
+    }
+    element_cursor x(*da), y(*db);
+    std::uint64_t xl, xh, yl, yh;
+    for (std::uint64_t i = 0; i < da->size(); ++i) {
+        const bool gx = x.next(xl, xh), gy = y.next(yl, yh);
+        if (gx != gy || xl != yl || xh != yh) return false;
+        if (!gx) break;
+    }
+    return true;
+}
+
+}  // namespace
+
+error same_tensors(std::string_view a, const external_payload_source* source_a, std::string_view b,
+                   const external_payload_source* source_b, const options& opts, std::uint64_t* compared) noexcept {
+    const detail::heap memory(opts.memory);
+    tensor_list ta{detail::heap_allocator<wire::message>(memory)}, tb{detail::heap_allocator<wire::message>(memory)};
+    const wire::message ra = wire::message::root(a.data(), a.size(), opts.max_message_depth);
+    const wire::message rb = wire::message::root(b.data(), b.size(), opts.max_message_depth);
+    if (error e = collect_tensors(ra, schema::msg_ModelProto, ta)) return e;
+    if (error e = collect_tensors(rb, schema::msg_ModelProto, tb)) return e;
+    if (compared != nullptr) *compared = 0;
+    for (std::size_t i = 0; i < ta.size() && i < tb.size(); ++i) {
+        const tensor_view x{result<wire::message>(ta[i])}, y{result<wire::message>(tb[i])};
+        const std::uint64_t at = tb[i].offset_of(tb[i].begin());
+        error failure;
+        if (!x.ok() || !y.ok() || x.name() != y.name() || x.data_type() != y.data_type() || !tensor_walk::same_dims(x, y) ||
+            !same_payload(x, source_a, y, source_b, failure))
+            return failure ? failure : error(errc::tensor_mismatch, at);
+        if (compared != nullptr) ++*compared;
+    }
+    if (ta.size() != tb.size()) return error(errc::tensor_mismatch, b.size());
+    return error();
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/dedupe.hpp ----
+// Internal: pack_options::dedupe. An external payload that repeats an
+// earlier one (same data type, dims and bytes) shares the earlier one's
+// range of the external file instead of being written again; onnx.load and
+// onnxruntime read each tensor's range on its own, so shared ranges are
+// fine to them (tests/oracle/pack_oracle.py runs such models).
+#ifndef ONNXVIEW_SRC_WRITE_DEDUPE_HPP
+#define ONNXVIEW_SRC_WRITE_DEDUPE_HPP
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+
+namespace onnxview {
+namespace detail {
+
+class dedupe_table {
+public:
+    static constexpr std::uint64_t none = ~std::uint64_t(0);
+
+    explicit dedupe_table(const heap& memory) noexcept
+        : seen_(heap_allocator<entry>(memory)), shared_with_(heap_allocator<std::uint64_t>(memory)),
+          offsets_(heap_allocator<std::uint64_t>(memory)) {}
+
+    // The first pass: which earlier external payload (by its number, in
+    // walk order) `bytes` of t repeats, or none; either way t becomes
+    // payload number `count()` and is remembered. Linear in the bytes.
+    std::uint64_t first_pass(const tensor_view& t, std::string_view bytes) noexcept;
+    // Later passes: what the first pass found for payload `number`.
+    std::uint64_t shared_with(std::uint64_t number) const noexcept { return shared_with_[number]; }
+    std::uint64_t count() const noexcept { return shared_with_.size(); }
+    // The offset payload `number` was given in this pass (set_offset).
+    std::uint64_t offset(std::uint64_t number) const noexcept { return offsets_[number]; }
+    void set_offset(std::uint64_t number, std::uint64_t offset) noexcept { offsets_[number] = offset; }
+
+private:
+    struct entry {
+        std::uint64_t hash;
+        std::uint64_t number;
+        tensor_view tensor;
+        std::string_view bytes;
+    };
+    std::vector<entry, heap_allocator<entry>> seen_;
+    std::vector<std::uint64_t, heap_allocator<std::uint64_t>> shared_with_;
+    std::vector<std::uint64_t, heap_allocator<std::uint64_t>> offsets_;
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_DEDUPE_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/dedupe.cpp ----
+// Shared external ranges for repeated payloads (dedupe.hpp).
+
+#include <cstring>
+
+
+namespace onnxview {
+namespace detail {
+
+namespace {
+
+// A 64-bit hash eight bytes at a time (a multiply-xorshift mix): only to
+// find candidates, which are then compared byte for byte.
+std::uint64_t hash_bytes(std::string_view b) noexcept {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ b.size();
+    std::size_t i = 0;
+    for (; i + 8 <= b.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, b.data() + i, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    for (; i < b.size(); ++i) h = (h ^ static_cast<std::uint8_t>(b[i])) * 0x94D049BB133111EBull;
+    return h ^ (h >> 29);
+}
+
+}  // namespace
+
+std::uint64_t dedupe_table::first_pass(const tensor_view& t, std::string_view bytes) noexcept {
+    const std::uint64_t h = hash_bytes(bytes);
+    std::uint64_t found = none;
+    for (const entry& e : seen_) {
+        if (e.hash == h && e.bytes.size() == bytes.size() && e.tensor.data_type() == t.data_type() &&
+            tensor_walk::same_dims(e.tensor, t) && std::memcmp(e.bytes.data(), bytes.data(), bytes.size()) == 0) {
+            found = e.number;
+            break;
+        }
+    }
+    const std::uint64_t number = shared_with_.size();
+    shared_with_.push_back(found);
+    offsets_.push_back(0);
+    if (found == none) seen_.push_back({h, number, t, bytes});
+    return found;
+}
+
+}  // namespace detail
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/emitter.hpp ----
+// Internal: the writer's output stream. Measuring (no sink) it only counts
+// bytes; writing, it batches small pieces (tags, lengths, copied metadata)
+// into one buffer and hands payloads to the sink whole. After the first
+// error it writes nothing more and keeps that error.
+#ifndef ONNXVIEW_SRC_WRITE_EMITTER_HPP
+#define ONNXVIEW_SRC_WRITE_EMITTER_HPP
+
+#include <cstdint>
+#include <cstring>
+
+
+namespace onnxview {
+namespace detail {
+
+class emitter {
+public:
+    static constexpr std::size_t buffer_size = 32 * 1024;
+
+    explicit emitter(const write_sink* sink) noexcept : sink_(sink) {}
+    emitter(const emitter&) = delete;
+    emitter& operator=(const emitter&) = delete;
+
+    bool writing() const noexcept { return sink_ != nullptr; }
+    std::uint64_t position() const noexcept { return position_; }
+    error err() const noexcept { return err_; }
+
+    void bytes(const char* p, std::uint64_t n) noexcept {
+        position_ += n;
+        if (!writing() || !err_.ok()) return;
+        if (n >= buffer_size) {
+            flush();
+            send(p, n);
+            return;
+        }
+        if (n > buffer_size - used_) flush();
+        std::memcpy(buffer_ + used_, p, static_cast<std::size_t>(n));
+        used_ += static_cast<std::size_t>(n);
+    }
+    void varint(std::uint64_t v, unsigned width) noexcept {
+        char b[wire::max_varint_bytes];
+        bytes(b, wire::encode_varint(b, v, width));
+    }
+    void varint(std::uint64_t v) noexcept { varint(v, wire::varint_size(v)); }
+    void tag(std::uint32_t number, wire::wire_type type) noexcept { varint(wire::make_tag(number, type)); }
+    void zeros(std::uint64_t n) noexcept {
+        static const char none[256] = {};
+        while (n != 0) {
+            const std::uint64_t k = n < sizeof none ? n : sizeof none;
+            bytes(none, k);
+            n -= k;
+        }
+    }
+    // Appends n bytes of the file open as fd from `offset` through the
+    // sink's copy; false when it has none or cannot (nothing was emitted).
+    bool copy(int fd, std::uint64_t offset, std::uint64_t n) noexcept {
+        if (!writing() || !err_.ok() || sink_->copy == nullptr) return false;
+        flush();
+        if (!err_.ok()) return false;
+        const error e = sink_->copy(sink_->user, fd, offset, n);
+        if (e.code == errc::not_found) return false;
+        err_ = e;
+        position_ += n;
+        return true;
+    }
+    // Counts n bytes that a writing pass would emit (measuring only).
+    void skip(std::uint64_t n) noexcept { position_ += n; }
+    // The first error from now on, e.g. of producing a payload.
+    void fail(error e) noexcept {
+        if (err_.ok()) err_ = e;
+    }
+    error finish() noexcept {
+        if (writing() && err_.ok()) flush();
+        return err_;
+    }
+
+private:
+    void flush() noexcept {
+        if (used_ != 0) send(buffer_, used_);
+        used_ = 0;
+    }
+    void send(const char* p, std::uint64_t n) noexcept {
+        if (!err_.ok()) return;
+        // std::size_t is 32 bits on 32-bit hosts: hand over 1 GiB at a time.
+        while (n != 0) {
+            const std::uint64_t k = n < (std::uint64_t(1) << 30) ? n : (std::uint64_t(1) << 30);
+            err_ = sink_->write(sink_->user, p, static_cast<std::size_t>(k));
+            if (!err_.ok()) return;
+            p += k;
+            n -= k;
+        }
+    }
+
+    const write_sink* sink_;
+    std::uint64_t position_ = 0;
+    error err_;
+    std::size_t used_ = 0;
+    char buffer_[buffer_size];
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_EMITTER_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/edits.hpp ----
+// Internal: edit_options applied while pack_model walks a message: which
+// fields it leaves out, and what the root ModelProto gets at its end.
+#ifndef ONNXVIEW_SRC_WRITE_EDITS_HPP
+#define ONNXVIEW_SRC_WRITE_EDITS_HPP
+
+
+namespace onnxview {
+namespace detail {
+
+// Whether field f of message m (of type d; `root`: the ModelProto itself)
+// is left out: a doc_string when stripping, the producer fields being
+// replaced, a metadata_props entry whose key a change names.
+bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root, const wire::message& m,
+                const wire::field& f) noexcept;
+
+// Whether the walk must enter every message field (doc strings are
+// everywhere; shapes sit five levels down).
+inline bool edit_enters_all(const edit_options* e) noexcept {
+    return e != nullptr && (e->strip_doc_strings || e->dim_count != 0);
+}
+
+// The change of dim `axis` of the main-graph input or output `name`, or null.
+const dim_change* find_dim_change(const edit_options& e, std::string_view name, std::uint64_t axis) noexcept;
+
+// The content of a TensorShapeProto.Dimension `m` with its value replaced
+// by c's: its other fields (denotation, unknown ones) as they were, then
+// dim_value or dim_param. Errors: those of m's framing.
+error emit_dimension(const dim_change& c, const wire::message& m, emitter& out) noexcept;
+
+// The fields the root ModelProto gets after its own: producer fields and
+// the metadata entries set.
+void edit_appends(const edit_options& e, emitter& out) noexcept;
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_EDITS_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/edits.cpp ----
+// edit_options applied during the walk (edits.hpp).
+
+#include <cstring>
+
+
+namespace onnxview {
+namespace detail {
+
+namespace {
+
+bool is_doc_string(const schema::message_desc& d, const wire::field& f) noexcept {
+    const schema::field_desc* fd = d.find(f.number);
+    return fd != nullptr && fd->type == schema::type::string && std::strcmp(fd->name, "doc_string") == 0 &&
+           f.type == wire::wire_type::length_delimited;
+}
+
+// The key of a StringStringEntryProto occurrence (the last `key` field wins).
+std::string_view entry_key(const wire::message& parent, const wire::field& f) noexcept {
+    const result<wire::message> entry = parent.child(f);
+    if (!entry) return {};
+    return string_entry_view(entry).key();
+}
+
+void emit_string(emitter& out, std::uint32_t number, std::string_view s) noexcept {
+    out.tag(number, wire::wire_type::length_delimited);
+    out.varint(s.size());
+    out.bytes(s.data(), s.size());
+}
+
+}  // namespace
+
+bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root, const wire::message& m,
+                const wire::field& f) noexcept {
+    if (e.strip_doc_strings && is_doc_string(d, f)) return true;
+    if (!root) return false;
+    if (e.set_producer_name && f.number == model_view::field::producer_name) return true;
+    if (e.set_producer_version && f.number == model_view::field::producer_version) return true;
+    if (f.number == model_view::field::metadata_props && f.type == wire::wire_type::length_delimited &&
+        e.metadata_count != 0) {
+        const std::string_view key = entry_key(m, f);
+        for (std::size_t i = 0; i < e.metadata_count; ++i)
+            if (e.metadata[i].key == key) return true;
+    }
+    return false;
+}
+
+const dim_change* find_dim_change(const edit_options& e, std::string_view name, std::uint64_t axis) noexcept {
+    const dim_change* found = nullptr;
+    for (std::size_t i = 0; i < e.dim_count; ++i)
+        if (e.dims[i].value_name == name && e.dims[i].axis == axis) found = &e.dims[i];  // the last one wins
+    return found;
+}
+
+error emit_dimension(const dim_change& c, const wire::message& m, emitter& out) noexcept {
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f;
+    while (!r.at_end()) {
+        const char* at = r.position();
+        if (error e = r.next(f)) return e;
+        if (f.number == dimension_view::field::dim_value || f.number == dimension_view::field::dim_param) continue;
+        out.bytes(at, static_cast<std::uint64_t>(r.position() - at));
+    }
+    if (c.is_param) {
+        emit_string(out, dimension_view::field::dim_param, c.param);
+    } else {
+        out.tag(dimension_view::field::dim_value, wire::wire_type::varint);
+        out.varint(static_cast<std::uint64_t>(c.value));
+    }
+    return error();
+}
+
+void edit_appends(const edit_options& e, emitter& out) noexcept {
+    if (e.set_producer_name) emit_string(out, model_view::field::producer_name, e.producer_name);
+    if (e.set_producer_version) emit_string(out, model_view::field::producer_version, e.producer_version);
+    for (std::size_t i = 0; i < e.metadata_count; ++i) {
+        const metadata_change& c = e.metadata[i];
+        if (c.remove) continue;
+        // A later change of the same key wins, as it would applied one by one.
+        bool later = false;
+        for (std::size_t j = i + 1; j < e.metadata_count; ++j) later |= e.metadata[j].key == c.key;
+        if (later) continue;
+        out.tag(model_view::field::metadata_props, wire::wire_type::length_delimited);
+        out.varint(wire::length_delimited_size(1, c.key.size()) + wire::length_delimited_size(2, c.value.size()));
+        emit_string(out, 1, c.key);
+        emit_string(out, 2, c.value);
+    }
+}
+
+}  // namespace detail
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/raw_payload.hpp ----
+// Internal: a tensor's payload in raw_data layout (little-endian elements,
+// sub-byte elements packed low bits first, complex as real then imaginary),
+// produced in chunks from any storage: raw and external payloads as they
+// are, FLOAT/DOUBLE/COMPLEX typed fields block by block, the other typed
+// fields through a small buffer. Nothing the size of the payload is held.
+#ifndef ONNXVIEW_SRC_WRITE_RAW_PAYLOAD_HPP
+#define ONNXVIEW_SRC_WRITE_RAW_PAYLOAD_HPP
+
+#include <cstddef>
+
+
+namespace onnxview {
+namespace detail {
+
+// Calls chunk(user, data, size) for consecutive pieces of d's payload in
+// raw_data layout, byte_size bytes in all; stops at the first error chunk
+// returns. Errors: bad_data_type for STRING, payload_size_mismatch when the
+// typed field holds fewer entries than validated.
+error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const char* data, std::size_t size),
+                         void* user) noexcept;
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_RAW_PAYLOAD_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/pack.cpp ----
+// pack_model (onnxview/write.hpp): the model re-emitted from its own bytes,
+// tensors moved, aligned or converted, everything else copied.
+//
+// Layout. A message on the way to a tensor is re-emitted with a new length
+// prefix whose width is fixed before its content is written; the content's
+// size depends on alignment padding, which depends on absolute offsets,
+// which depend on the widths before it. Measuring passes therefore repeat
+// until no width grows (widths only grow, so this ends; a width larger than
+// its length needs is written as a padded varint). The writing pass lays out
+// exactly what the last measuring pass counted.
+#include <vector>
+
+
+namespace onnxview {
+
+namespace {
+
+using detail::emitter;
+
+constexpr std::uint64_t protobuf_limit = 0x7FFFFFFF;  // libprotobuf refuses larger messages
+constexpr std::uint32_t padding_tag_bytes = wire::tag_size(pack_padding_field);
+
+// A re-emitted message's length prefix: its size and width, in the order
+// the walk meets the messages (the same in every pass).
+struct length_record {
+    std::uint64_t size = 0;
+    std::uint8_t width = 0;
+};
+
+enum class target : std::uint8_t { keep, inline_raw, external };
+
+struct settings {
+    std::uint64_t threshold;
+    std::uint64_t inline_align;
+    std::uint64_t external_align;
+};
+
+struct pass {
+    const pack_options& po;
+    settings s;
+    const external_payload_source* source;
+    emitter& model;
+    emitter& external;
+    std::vector<length_record, detail::heap_allocator<length_record>>& records;
+    bool first = true;        // records are appended, and external payloads checked
+    std::size_t next_record = 0;
+    bool grew = false;        // a width grew: measure again
+    std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
+    std::string_view model_bytes{};  // the whole input, where source_fd copies start
+    detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
+    bool strip = false;                      // edits: doc strings are left out
+    std::string_view io_name{};              // edits: the main-graph input or output being walked
+    bool in_io = false;
+    const dim_change* dim_override = nullptr;  // edits: the Dimension about to be walked is replaced
+    std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
+    pack_stats stats{};
+};
+
+bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
+
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) noexcept { return (v + a - 1) & ~(a - 1); }
+
+std::uint64_t distance(const char* from, const char* to) noexcept { return static_cast<std::uint64_t>(to - from); }
+
+// The bytes of a decimal number, for external_data offsets and lengths.
+unsigned decimal(char* out, std::uint64_t v) noexcept {
+    char digits[20];
+    unsigned n = 0;
+    do {
+        digits[n++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    for (unsigned i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
+    return n;
+}
+
+// An unknown length-delimited field of exactly `total` bytes (total >= the
+// tag and one length byte): the alignment padding.
+void emit_padding(emitter& out, std::uint64_t total) noexcept {
+    out.tag(pack_padding_field, wire::wire_type::length_delimited);
+    const std::uint64_t rest = total - padding_tag_bytes;
+    unsigned width = 1;
+    while (wire::varint_size(rest - width) > width) ++width;
+    out.varint(rest - width, width);
+    out.zeros(rest - width);
+}
+
+// Padding that makes a payload starting `header` bytes from now begin at a
+// multiple of `align`: 0, or at least the smallest padding field.
+std::uint64_t padding_for(std::uint64_t position, std::uint64_t header, std::uint64_t align) noexcept {
+    if (align <= 1) return 0;
+    std::uint64_t pad = (align - (position + header) % align) % align;
+    while (pad != 0 && pad < padding_tag_bytes + 1u) pad += align;
+    return pad;
+}
+
+struct chunk_target {
+    emitter* out;
+};
+error chunk_to(void* user, const char* data, std::size_t size) noexcept {
+    static_cast<chunk_target*>(user)->out->bytes(data, size);
+    return static_cast<chunk_target*>(user)->out->err();
+}
+
+// The payload of t (byte_size bytes in raw_data layout) into out.
+error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_info& si) noexcept {
+    const bool needs_source = si.kind == storage_kind::external;
+    if (!out.writing() && !(needs_source && p.first)) {
+        out.skip(si.byte_size);
+        return error();
+    }
+    result<tensor_data> d = tensor_data::make(t, needs_source ? p.source : nullptr);
+    if (!d) return d.err();
+    if (!out.writing()) {  // first pass: the external payload is there
+        out.skip(si.byte_size);
+        return error();
+    }
+    const std::uint64_t before = out.position();
+    const char* const bytes = d->bytes().data();
+    const bool in_model = d->storage() == storage_kind::raw && p.po.source_fd != nullptr &&
+                          bytes >= p.model_bytes.data() &&
+                          distance(p.model_bytes.data(), bytes) + si.byte_size <= p.model_bytes.size();
+    chunk_target ct{&out};
+    if (in_model && out.copy(*p.po.source_fd, distance(p.model_bytes.data(), bytes), si.byte_size)) {
+        if (error e = out.err()) return e;
+    } else if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) {
+        return e;
+    }
+    if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
+    if (p.po.payload_written != nullptr && d->storage() != storage_kind::typed)
+        p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
+    if (p.po.progress != nullptr) p.po.progress(p.po.user, p.model.position() + p.external.position(), p.total);
+    return error();
+}
+
+target choose(const pass& p, const storage_info& si) noexcept {
+    const bool large = si.byte_size >= p.s.threshold;
+    if (!p.po.external_location.empty()) {
+        if (large) return target::external;
+        if (si.kind == storage_kind::external) return target::inline_raw;
+    } else if (si.kind == storage_kind::external) {
+        return p.po.internalize ? target::inline_raw : target::keep;
+    }
+    if (si.kind == storage_kind::typed) return p.po.keep_typed ? target::keep : target::inline_raw;
+    return large && p.s.inline_align > 1 ? target::inline_raw : target::keep;
+}
+
+// The fields a re-emitted tensor drops: its payload fields, earlier
+// padding, and, when the payload was or becomes external, the entries
+// saying where it lives (rewritten or no longer true).
+bool dropped(std::uint32_t number, const storage_info& si, target to) noexcept {
+    const bool relocated = si.kind == storage_kind::external || to == target::external;
+    return number == tensor_view::field::raw_data || number == static_cast<std::uint32_t>(si.field) ||
+           number == pack_padding_field ||
+           (relocated && (number == tensor_view::field::data_location || number == tensor_view::field::external_data));
+}
+
+// Copies the fields of m that `keep(number)` keeps, consecutive ones as one range.
+template <class Keep>
+error copy_fields(emitter& out, const wire::message& m, Keep keep) noexcept {
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    const char* from = m.begin();
+    wire::field f;
+    while (!r.at_end()) {
+        const char* at = r.position();
+        if (error e = r.next(f)) return e;
+        if (keep(f.number)) continue;
+        out.bytes(from, distance(from, at));
+        from = r.position();
+    }
+    out.bytes(from, distance(from, m.end()));
+    return error();
+}
+
+void emit_entry(emitter& out, std::string_view key, const char* value, unsigned value_size) noexcept {
+    const std::uint64_t size = wire::length_delimited_size(1, key.size()) + wire::length_delimited_size(2, value_size);
+    out.tag(tensor_view::field::external_data, wire::wire_type::length_delimited);
+    out.varint(size);
+    out.tag(1, wire::wire_type::length_delimited);
+    out.varint(key.size());
+    out.bytes(key.data(), key.size());
+    out.tag(2, wire::wire_type::length_delimited);
+    out.varint(value_size);
+    out.bytes(value, value_size);
+}
+
+// Where t's payload goes in the external file: after the payloads so far,
+// aligned, or (dedupe) the range of an identical earlier payload.
+error place_external(pass& p, const tensor_view& t, const storage_info& si, std::uint64_t& offset) noexcept {
+    const bool contiguous = si.kind == storage_kind::raw || si.kind == storage_kind::external;
+    std::uint64_t number = 0, original = detail::dedupe_table::none;
+    if (p.dedupe != nullptr && contiguous) {
+        number = p.next_external++;
+        if (p.first) {
+            const result<tensor_data> d =
+                tensor_data::make(t, si.kind == storage_kind::external ? p.source : nullptr);
+            if (!d) return d.err();
+            original = p.dedupe->first_pass(t, d->bytes());
+        } else {
+            original = p.dedupe->shared_with(number);
+        }
+    }
+    if (original != detail::dedupe_table::none) {
+        offset = p.dedupe->offset(original);
+        ++p.stats.deduplicated;
+    } else {
+        offset = align_up(p.external.position(), p.s.external_align);
+        p.external.zeros(offset - p.external.position());
+        if (error e = emit_payload(p, p.external, t, si)) return e;
+    }
+    if (p.dedupe != nullptr && contiguous) p.dedupe->set_offset(number, offset);
+    return error();
+}
+
+// The content of one TensorProto occurrence.
+// A tensor kept as it is: its bytes, less its doc_string when stripping.
+error keep_tensor(pass& p, const wire::message& m) noexcept {
+    ++p.stats.kept;
+    if (tensor_view(result<wire::message>(m)).data_location() == location_kind::external) ++p.stats.external_kept;
+    if (!p.strip) {
+        p.model.bytes(m.begin(), distance(m.begin(), m.end()));
+        return error();
+    }
+    return copy_fields(p.model, m, [](std::uint32_t n) { return n != tensor_view::field::doc_string; });
+}
+
+// `merged`: the tensor is one of several occurrences of a singular field,
+// which protobuf merges, so its payload stays where it is.
+error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
+    if (merged) return keep_tensor(p, m);
+    ++p.stats.tensors;
+    const tensor_view t{result<wire::message>(m)};
+    const result<storage_info> described = describe_storage(t);
+    if (!t.ok() || !described || described->kind == storage_kind::none || described->byte_size == 0)
+        return keep_tensor(p, m);
+    const storage_info& si = *described;
+    const target to = choose(p, si);
+    tensor_walk::occurrences occ;
+    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
+    const bool unchanged_layout = !p.strip || occ.count[tensor_view::field::doc_string] == 0;
+    if (to == target::keep ||
+        (to == target::inline_raw && si.kind == storage_kind::raw && occ.count[tensor_view::field::raw_data] == 1 &&
+         unchanged_layout && (p.model.position() + distance(m.begin(), t.raw_data().data())) % align == 0))
+        return keep_tensor(p, m);  // already where it should be
+    const bool strip = p.strip;
+    if (error e = copy_fields(p.model, m, [&](std::uint32_t n) {
+            return !dropped(n, si, to) && !(strip && n == tensor_view::field::doc_string);
+        }))
+        return e;
+    if (to == target::external) {
+        std::uint64_t offset = 0;
+        if (error e = place_external(p, t, si, offset)) return e;
+        char number[20];
+        emit_entry(p.model, "location", p.po.external_location.data(),
+                   static_cast<unsigned>(p.po.external_location.size()));
+        emit_entry(p.model, "offset", number, decimal(number, offset));
+        emit_entry(p.model, "length", number, decimal(number, si.byte_size));
+        p.model.tag(tensor_view::field::data_location, wire::wire_type::varint);
+        p.model.varint(static_cast<std::uint64_t>(location_kind::external));
+        ++p.stats.externalized;
+        return error();
+    }
+    const std::uint64_t header = wire::tag_size(tensor_view::field::raw_data) + wire::varint_size(si.byte_size);
+    const std::uint64_t pad = padding_for(p.model.position(), header, align);
+    if (pad != 0) emit_padding(p.model, pad);
+    p.model.tag(tensor_view::field::raw_data, wire::wire_type::length_delimited);
+    p.model.varint(si.byte_size);
+    if (error e = emit_payload(p, p.model, t, si)) return e;
+    if (si.kind == storage_kind::typed) ++p.stats.converted;
+    else if (si.kind == storage_kind::external) ++p.stats.internalized;
+    else ++p.stats.aligned;
+    return error();
+}
+
+error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept;
+
+// One followed field: its tag as it was, a length prefix of the recorded
+// width, and its re-emitted content.
+error walk_child(pass& p, const wire::message& parent, const schema::message_desc& parent_desc, const wire::field& f,
+                 const schema::message_desc& d, bool merged) noexcept {
+    const result<wire::message> child = parent.child(f);
+    if (!child) return child.err();
+    const dim_change* const replaced = p.dim_override;
+    p.dim_override = nullptr;
+    const bool io = p.po.edits != nullptr && p.po.edits->dim_count != 0 && &parent_desc == &schema::msg_GraphProto &&
+                    parent.depth() == 1 && (f.number == graph_view::field::input || f.number == graph_view::field::output);
+    if (io) {
+        p.in_io = true;
+        p.io_name = value_info_view(child).name();
+    }
+    const char* tag_end = f.tag;
+    std::uint32_t number;
+    wire::wire_type type;
+    if (wire::decode_tag(tag_end, f.payload, number, type) != errc::ok) return error(errc::truncated, parent.offset_of(f.tag));
+    p.model.bytes(f.tag, distance(f.tag, tag_end));
+    if (p.first) p.records.push_back({f.raw, static_cast<std::uint8_t>(distance(tag_end, f.payload))});
+    const std::size_t index = p.next_record++;
+    p.model.varint(p.records[index].size, p.records[index].width);
+    const std::uint64_t start = p.model.position();
+    error e;
+    if (replaced != nullptr) {
+        ++p.stats.dims_set;
+        e = detail::emit_dimension(*replaced, *child, p.model);
+    } else {
+        e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
+    }
+    if (io) p.in_io = false;
+    if (e) return e;
+    length_record& r = p.records[index];
+    const std::uint64_t size = p.model.position() - start;
+    if (p.model.writing()) {
+        if (size != r.size) return error(errc::invalid_argument, parent.offset_of(f.tag));  // a pass disagreed
+        return error();
+    }
+    r.size = size;
+    if (wire::varint_size(size) > r.width) {
+        r.width = static_cast<std::uint8_t>(wire::varint_size(size));
+        p.grew = true;
+    }
+    return error();
+}
+
+error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept {
+    tensor_walk::occurrences occ;
+    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
+    // The shape of a main-graph input or output: ModelProto, GraphProto,
+    // ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto.
+    const bool io_shape = p.in_io && &d == &schema::msg_TensorShapeProto && m.depth() == 5;
+    std::uint64_t axis = 0;
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    const char* from = m.begin();
+    wire::field f;
+    while (!r.at_end()) {
+        const char* at = r.position();
+        if (error e = r.next(f)) return e;
+        if (p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) {
+            p.model.bytes(from, distance(from, at));
+            from = r.position();
+            continue;
+        }
+        const schema::message_desc* child = tensor_walk::followed(d, f, occ);
+        bool merged = false;
+        if (child == nullptr && detail::edit_enters_all(p.po.edits)) {
+            child = tensor_walk::any_message(d, f);
+            merged = child != nullptr;  // only a merged singular message is not followed for tensors
+        }
+        if (child == nullptr) continue;
+        if (io_shape && f.number == tensor_shape_view::field::dim)
+            p.dim_override = detail::find_dim_change(*p.po.edits, p.io_name, axis++);
+        p.model.bytes(from, distance(from, f.tag));
+        if (error e = walk_child(p, m, d, f, *child, merged)) return e;
+        from = r.position();
+    }
+    p.model.bytes(from, distance(from, m.end()));
+    if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
+    return p.model.err();
+}
+
+error run_pass(pass& p, const wire::message& root) noexcept {
+    p.next_record = 0;
+    p.next_external = 0;
+    p.grew = false;
+    p.stats = pack_stats{};
+    if (error e = walk_message(p, root, schema::msg_ModelProto)) return e;
+    if (error e = p.model.finish()) return e;
+    return p.external.finish();
+}
+
+}  // namespace
+
+error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
+                 const write_sink& model_out, const write_sink* external_out, pack_stats* stats) noexcept {
+    const settings s{po.threshold == 0 ? 1024 : po.threshold, po.inline_align == 0 ? 64 : po.inline_align,
+                     po.external_align == 0 ? 4096 : po.external_align};
+    if (!is_power_of_two(s.inline_align) || !is_power_of_two(s.external_align)) return errc::invalid_argument;
+    if (!po.external_location.empty() && (external_out == nullptr || external_out->write == nullptr))
+        return errc::invalid_argument;
+    if (model_out.write == nullptr) return errc::invalid_argument;
+    const detail::heap memory(po.read_options.memory);
+    std::vector<length_record, detail::heap_allocator<length_record>> records{
+        detail::heap_allocator<length_record>(memory)};
+    const wire::message root =
+        wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
+
+    detail::dedupe_table dedupe(memory);
+    std::uint32_t passes = 0;
+    std::uint64_t model_size = 0, external_size = 0;
+    for (bool first = true;; first = false) {
+        emitter counted_model(nullptr), counted_external(nullptr);
+        pass p{po, s, source, counted_model, counted_external, records};
+        p.first = first;
+        p.model_bytes = model;
+        p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
+        if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+        if (error e = run_pass(p, root)) return e;
+        ++passes;
+        model_size = counted_model.position();
+        external_size = counted_external.position();
+        if (!p.grew) break;
+    }
+    if (model_size > protobuf_limit && !po.allow_over_2gib) return error(errc::message_too_large, model_size);
+
+    emitter written_model(&model_out), written_external(external_out);
+    pass p{po, s, source, written_model, written_external, records};
+    p.first = false;
+    p.model_bytes = model;
+    p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
+    if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+    p.total = model_size + external_size;
+    if (error e = run_pass(p, root)) return e;
+    if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
+    p.stats.passes = passes;
+    p.stats.model_bytes = written_model.position();
+    p.stats.external_bytes = written_external.position();
+    if (stats != nullptr) *stats = p.stats;
+    return error();
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/raw_payload.cpp ----
+// A tensor's payload in raw_data layout, in chunks (raw_payload.hpp).
+
+namespace onnxview {
+namespace detail {
+
+namespace {
+
+void store_le(char* out, std::uint64_t v, unsigned bytes) noexcept {
+    for (unsigned i = 0; i < bytes; ++i) out[i] = static_cast<char>(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+}  // namespace
+
+error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const char* data, std::size_t size),
+                         void* user) noexcept {
+    if (d.type() == 0 || d.info().kind == element_kind::string) return error(errc::bad_data_type, d.describe().offset);
+    if (d.empty()) return error();
+    if (d.storage() == storage_kind::raw || d.storage() == storage_kind::external)
+        return chunk(user, d.bytes().data(), d.bytes().size());
+    const byte_blocks blocks = d.blocks();
+    if (blocks.ok()) {  // fixed-width typed entries are little-endian on the wire already
+        for (std::string_view b : blocks)
+            if (error e = chunk(user, b.data(), b.size())) return e;
+        return blocks.err();
+    }
+    const data_type_info& info = d.info();
+    const unsigned part_bytes = info.part_bits() / 8;
+    const bool complex = info.kind == element_kind::complex;
+    char buffer[4096];
+    std::size_t used = 0;
+    unsigned sub = 0;  // sub-byte elements already in buffer[used]
+    element_cursor c(d);
+    std::uint64_t lo = 0, hi = 0, n = 0;
+    while (c.next(lo, hi)) {
+        ++n;
+        if (used + 16 > sizeof buffer) {
+            if (error e = chunk(user, buffer, used)) return e;
+            used = 0;
+        }
+        if (info.sub_byte()) {
+            if (sub == 0) buffer[used] = 0;
+            buffer[used] = static_cast<char>(static_cast<std::uint8_t>(buffer[used]) | (lo << (sub * info.bits)));
+            if (++sub == info.elements_per_entry) sub = 0, ++used;
+            continue;
+        }
+        store_le(buffer + used, lo, part_bytes);
+        used += part_bytes;
+        if (complex) {
+            store_le(buffer + used, hi, part_bytes);
+            used += part_bytes;
+        }
+    }
+    if (sub != 0) ++used;  // the last byte, its high bits zero
+    if (n != d.size()) return error(errc::payload_size_mismatch, d.describe().offset);
+    return used != 0 ? chunk(user, buffer, used) : error();
+}
+
+}  // namespace detail
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/sink.cpp ----
+// memory_sink (onnxview/sink.hpp); fd_sink is the io layer's.
+#include <cstring>
+
+
+namespace onnxview {
+
+namespace {
+error write_memory(void* user, const char* data, std::size_t size) noexcept {
+    auto* s = static_cast<memory_sink_state*>(user);
+    if (size > s->capacity - s->used) return errc::buffer_too_small;
+    if (size != 0) std::memcpy(s->buffer + s->used, data, size);
+    s->used += size;
+    return error();
+}
+}  // namespace
+
+write_sink memory_sink(memory_sink_state& state) noexcept {
+    write_sink s;
+    s.user = &state;
+    s.write = write_memory;
+    return s;
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/tensor_walk.cpp ----
+// Which fields lead to TensorProtos (tensor_walk.hpp).
+
+namespace onnxview {
+namespace tensor_walk {
+
+namespace {
+
+constexpr std::size_t max_messages = 64;
+
+struct holders {
+    const schema::message_desc* message[max_messages] = {};
+    bool holds[max_messages] = {};
+    std::size_t count = 0;
+};
+
+// A fixed point over the schema: a message holds a tensor when one of its
+// message fields is TensorProto or holds one (the schema is cyclic: graphs
+// hold nodes hold attributes hold graphs).
+holders compute() noexcept {
+    holders h;
+    for (const schema::message_desc* d : schema::all_messages()) {
+        if (h.count == max_messages) break;
+        h.message[h.count] = d;
+        h.holds[h.count++] = d == &schema::msg_TensorProto;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t i = 0; i < h.count; ++i) {
+            if (h.holds[i]) continue;
+            for (const schema::field_desc& fd : h.message[i]->all_fields()) {
+                if (fd.type != schema::type::message) continue;
+                for (std::size_t j = 0; j < h.count; ++j)
+                    if (h.message[j] == fd.message && h.holds[j]) h.holds[i] = true;
+            }
+            changed |= h.holds[i];
+        }
+    }
+    return h;
+}
+
+}  // namespace
+
+bool holds_tensor(const schema::message_desc& d) noexcept {
+    static const holders h = compute();
+    for (std::size_t i = 0; i < h.count; ++i)
+        if (h.message[i] == &d) return h.holds[i];
+    return false;
+}
+
+const schema::message_desc* followed(const schema::message_desc& d, const wire::field& f,
+                                     const occurrences& occ) noexcept {
+    const schema::field_desc* fd = d.find(f.number);
+    if (fd == nullptr || fd->type != schema::type::message || f.type != wire::wire_type::length_delimited)
+        return nullptr;
+    if (!holds_tensor(*fd->message)) return nullptr;
+    if (!fd->repeated() && (f.number >= 64 || occ.count[f.number] != 1)) return nullptr;
+    return fd->message;
+}
+
+const schema::message_desc* any_message(const schema::message_desc& d, const wire::field& f) noexcept {
+    const schema::field_desc* fd = d.find(f.number);
+    if (fd == nullptr || fd->type != schema::type::message || f.type != wire::wire_type::length_delimited)
+        return nullptr;
+    return fd->message;
+}
+
+}  // namespace tensor_walk
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_IO
 // ---- src/capi/handle.hpp ----
 // The C API's handles: what a caller's onnxview_graph, onnxview_node, ...

@@ -23,6 +23,8 @@ const subcommand subcommands[] = {
     {dump_command_line, run_dump},
     {tensor_command_line, run_tensor},
     {doctor_command_line, run_doctor},
+    {pack_command_line, run_pack},
+    {edit_command_line, run_edit},
 };
 
 std::string usage() {

@@ -38,6 +38,14 @@ option text(const char* long_name, char short_name, const char* value_name, cons
     return o;
 }
 
+option text_list(const char* long_name, char short_name, const char* value_name, std::vector<const char*>& target,
+                 const char* expects, const char* help) {
+    option o = named(long_name, short_name, value_name, help, option::kind::text);
+    o.list_target = &target;
+    o.text_expects = expects;
+    return o;
+}
+
 option number(const char* long_name, char short_name, const char* value_name, std::uint64_t& target,
               std::uint64_t min, std::uint64_t max, const char* help) {
     option o = named(long_name, short_name, value_name, help, option::kind::number);
@@ -152,7 +160,8 @@ parse_outcome parse_arguments(const command_line& cl, int argc, const char* cons
             else if (i + 1 < argc) value = argv[++i];
             if (found->what == option::kind::text) {
                 if (value == nullptr) return usage_error(std::string(spelled) + " needs " + found->text_expects);
-                *found->text_target = value;
+                if (found->list_target != nullptr) found->list_target->push_back(value);
+                else *found->text_target = value;
                 continue;
             }
             std::uint64_t n = 0;

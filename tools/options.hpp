@@ -31,6 +31,7 @@ struct option {
     kind what = kind::flag;
     bool* flag_target = nullptr;
     const char** text_target = nullptr;
+    std::vector<const char*>* list_target = nullptr;  // text_list: every occurrence, in order
     const char* text_expects = nullptr;  // "a message name": the error says "--type needs a message name"
     std::uint64_t* number_target = nullptr;
     std::uint64_t min = 0;  // accepted range of a number, inclusive
@@ -42,6 +43,9 @@ option flag(const char* long_name, char short_name, bool& target, const char* he
 // The value, as given, into `target` (it points into argv).
 option text(const char* long_name, char short_name, const char* value_name, const char*& target,
             const char* expects, const char* help);
+// Every value given, in command-line order (the option may repeat).
+option text_list(const char* long_name, char short_name, const char* value_name, std::vector<const char*>& target,
+                 const char* expects, const char* help);
 // A decimal number from `min` to `max` into `target`.
 option number(const char* long_name, char short_name, const char* value_name, std::uint64_t& target,
               std::uint64_t min, std::uint64_t max, const char* help);

@@ -151,6 +151,8 @@ int run_check(int argc, char** argv);
 int run_dump(int argc, char** argv);
 int run_tensor(int argc, char** argv);
 int run_doctor(int argc, char** argv);
+int run_pack(int argc, char** argv);
+int run_edit(int argc, char** argv);
 // Their command lines, for `onnxview --help` (the targets are not used).
 struct command_line;
 command_line info_command_line();
@@ -158,6 +160,8 @@ command_line check_command_line();
 command_line dump_command_line();
 command_line tensor_command_line();
 command_line doctor_command_line();
+command_line pack_command_line();
+command_line edit_command_line();
 
 }  // namespace onnxview_cli
 

@@ -119,6 +119,10 @@ enum class errc : std::uint8_t {
     external_rest_of_file_mismatch, // payload_size_mismatch: no length, rest of the file != expected
     external_too_many_files,        // external_limit: more than max_external_files
     external_too_many_bytes,        // external_limit: more than max_external_bytes
+    // --- writing (onnxview/write.hpp) -------------------------------------
+    message_too_large,     // an output message over 2 GiB - 1 bytes, which libprotobuf cannot read
+    tensor_mismatch,       // two models' tensors differ (same_tensors)
+    io_write_failed,       // io_error: the system refused to write (write, WriteFile)
 };
 
 // Short stable identifier, e.g. "truncated". Never null.

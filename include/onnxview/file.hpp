@@ -46,6 +46,32 @@ namespace detail {
 struct file_access;
 }
 
+// Gives the system back the whole pages of [data, data + size) that a
+// streaming reader is done with (MADV_PAGEOUT where Linux has it; a no-op
+// elsewhere). Never discards content, so any memory may be passed; mapped
+// file pages are read back on the next access.
+void release_pages(const void* data, std::size_t size) noexcept;
+
+// A file open for reading by descriptor, for sinks that copy between files
+// (write_sink::copy; pack_options::source_fd). Move-only; closes on
+// destruction.
+class read_descriptor {
+public:
+    read_descriptor() noexcept = default;
+    read_descriptor(const read_descriptor&) = delete;
+    read_descriptor& operator=(const read_descriptor&) = delete;
+    read_descriptor(read_descriptor&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+    read_descriptor& operator=(read_descriptor&& other) noexcept;
+    ~read_descriptor();
+    // Errors: invalid_argument (null path), io_open_failed with errno.
+    static result<read_descriptor> open(const char* path) noexcept;
+    int fd() const noexcept { return fd_; }
+    const int* get() const noexcept { return fd_ >= 0 ? &fd_ : nullptr; }
+
+private:
+    int fd_ = -1;
+};
+
 // The bytes of one whole file, and the ownership of whatever holds them (a
 // mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
 // Move-only RAII; hold it by value (40 bytes on 64-bit hosts; the object

@@ -20,9 +20,12 @@
 #include "onnxview/field_path.hpp"
 #include "onnxview/json_format.hpp"
 #include "onnxview/metadata_reads.hpp"
+#include "onnxview/output_file.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/sparse_data.hpp"
 #include "onnxview/text_format.hpp"
 #include "onnxview/verify.hpp"
+#include "onnxview/wire_encode.hpp"
+#include "onnxview/write.hpp"
 
 #endif  // ONNXVIEW_ONNXVIEW_HPP

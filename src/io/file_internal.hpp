@@ -75,6 +75,19 @@ struct beneath_options {
 result<mapped_file> open_beneath(const char* base, std::string_view relative,
                                  const beneath_options& options) noexcept;
 
+// One write(2) (_write on Windows) of at most `size` bytes, retried on
+// EINTR: the bytes written (> 0), or -1 with errno in sys_error (ENOSPC when
+// the system wrote nothing without saying why).
+long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept;
+// One copy_file_range of at most `size` bytes from `offset` of in_fd to the
+// position of out_fd: the bytes copied (> 0), 0 when the call is not
+// available for these files (nothing was copied), or -1 with errno in
+// sys_error.
+long long copy_some(int in_fd, std::uint64_t offset, int out_fd, std::size_t size, int& sys_error) noexcept;
+// A descriptor open for reading, or -1 with errno in sys_error; close_fd closes it.
+int open_for_reading(const char* path, int& sys_error) noexcept;
+void close_fd(int fd) noexcept;
+
 }  // namespace detail
 }  // namespace onnxview
 

@@ -201,6 +201,56 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), opts);
 }
 
+namespace detail {
+long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept {
+    for (;;) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n >= 0 || errno != EINTR) {
+            sys_error = n < 0 ? errno : n == 0 ? ENOSPC : 0;
+            return n > 0 ? n : -1;
+        }
+    }
+}
+long long copy_some(int in_fd, std::uint64_t offset, int out_fd, std::size_t size, int& sys_error) noexcept {
+#if defined(__linux__) && defined(__GLIBC__)
+    for (;;) {
+        off_t from = static_cast<off_t>(offset);
+        const ssize_t n = ::copy_file_range(in_fd, &from, out_fd, nullptr, size, 0);
+        if (n > 0) return n;
+        if (n == 0 || errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) return 0;
+        if (errno == EINTR) continue;
+        sys_error = errno;
+        return -1;
+    }
+#else
+    (void)in_fd, (void)offset, (void)out_fd, (void)size, (void)sys_error;
+    return 0;
+#endif
+}
+
+int open_for_reading(const char* path, int& sys_error) noexcept {
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    sys_error = fd < 0 ? errno : 0;
+    return fd;
+}
+
+void close_fd(int fd) noexcept { (void)::close(fd); }
+
+}  // namespace detail
+
+void release_pages(const void* data, std::size_t size) noexcept {
+#ifdef MADV_PAGEOUT
+    // Whole pages inside the range only; MADV_PAGEOUT reclaims without
+    // discarding (unlike MADV_DONTNEED on a private buffer).
+    const std::uintptr_t page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+    const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + size) / page * page;
+    if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_PAGEOUT);
+#else
+    (void)data, (void)size;
+#endif
+}
+
 }  // namespace onnxview
 
 #endif  // !_WIN32

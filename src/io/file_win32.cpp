@@ -9,8 +9,11 @@
 #ifndef NOMINMAX
 #define NOMINMAX
 #endif
+#include <fcntl.h>
+#include <io.h>
 #include <windows.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -248,6 +251,26 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     ::CloseHandle(h);
     return r;
 }
+
+namespace detail {
+long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept {
+    const int n = ::_write(fd, data, static_cast<unsigned>(size));
+    sys_error = n < 0 ? errno : n == 0 ? ENOSPC : 0;
+    return n > 0 ? n : -1;
+}
+long long copy_some(int, std::uint64_t, int, std::size_t, int&) noexcept { return 0; }
+
+int open_for_reading(const char* path, int& sys_error) noexcept {
+    const int fd = ::_open(path, _O_RDONLY | _O_BINARY);
+    sys_error = fd < 0 ? errno : 0;
+    return fd;
+}
+
+void close_fd(int fd) noexcept { (void)::_close(fd); }
+
+}  // namespace detail
+
+void release_pages(const void* data, std::size_t size) noexcept { (void)data, (void)size; }
 
 }  // namespace onnxview
 

@@ -72,9 +72,12 @@ constexpr errc_text texts[] = {
     {"external_rest_of_file_mismatch", "no length, and the rest of the file differs from dims x element size", errc::payload_size_mismatch},
     {"external_too_many_files", "more external files than max_external_files", errc::external_limit},
     {"external_too_many_bytes", "external files larger in total than max_external_bytes", errc::external_limit},
+    {"message_too_large", "message over 2 GiB - 1 bytes, which libprotobuf cannot read", errc::ok},
+    {"tensor_mismatch", "the tensors differ", errc::ok},
+    {"io_write_failed", "cannot write the file", errc::io_error},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
-static_assert(text_count == static_cast<std::size_t>(errc::external_too_many_bytes) + 1,
+static_assert(text_count == static_cast<std::size_t>(errc::io_write_failed) + 1,
               "every errc needs a text");
 }  // namespace
 

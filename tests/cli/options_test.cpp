@@ -184,3 +184,21 @@ TEST_CASE("options: --help and the command overview are written from the table")
           "                                a sample\n"
           "                                second line\n");
 }
+
+TEST_CASE("options: text_list keeps every occurrence, in order") {
+    std::vector<const char*> values;
+    const char* file = nullptr;
+    const command_line cl{"edit", "s", "d\n", "e\n",
+                          {text_list("metadata", 'm', "KEY=VALUE", values, "KEY=VALUE or KEY", "set a key")},
+                          {{"FILE", &file}}};
+    const char* argv[] = {"edit", "--metadata", "a=1", "f.onnx", "-m", "b", "--metadata=c=3"};
+    REQUIRE(parse_arguments(cl, 7, argv).what == status::run);
+    REQUIRE(values.size() == 3);
+    CHECK(std::string(values[0]) == "a=1");
+    CHECK(std::string(values[1]) == "b");
+    CHECK(std::string(values[2]) == "c=3");
+    const char* missing[] = {"edit", "f.onnx", "--metadata"};
+    const parse_outcome r = parse_arguments(cl, 3, missing);
+    CHECK(r.what == status::usage_error);
+    CHECK(r.message == "--metadata needs KEY=VALUE or KEY");
+}

@@ -1,0 +1,86 @@
+// fuzz/fuzz_pack.cpp - arbitrary bytes packed as an ONNX model
+// (onnxview/write.hpp), in place and with external data.
+//
+// The writer's contract, checked here: a model that verifies packs without
+// error (unless it needs external bytes this target does not have), the
+// output verifies, holds the same tensors bit for bit (same_tensors), and
+// packing the output again changes nothing; with edits (doc strings
+// stripped, producer, metadata and dims of input x set) too, but for the
+// last. Bytes that do not verify may
+// fail to pack, but must not crash it.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_check.hpp"
+#include "onnxview/verify.hpp"
+#include "onnxview/write.hpp"
+
+namespace {
+
+using namespace onnxview;
+
+error append(void* user, const char* data, std::size_t size) noexcept {
+    static_cast<std::string*>(user)->append(data, size);
+    return error();
+}
+
+result<std::string_view> fetch(void* user, const tensor_view& t, std::uint64_t expected) noexcept {
+    const std::string& file = *static_cast<const std::string*>(user);
+    const std::uint64_t offset = find_external_location(t).offset;
+    if (offset > file.size() || file.size() - offset < expected) return errc::external_range_past_end;
+    return std::string_view(file.data() + offset, static_cast<std::size_t>(expected));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size > (1u << 20)) return 0;
+    const std::string in(reinterpret_cast<const char*>(data), size);
+    const bool valid = verify(data, size, schema::msg_ModelProto, options{}).ok();
+    // Edits (onnxview edit) on top of packing: the tensors survive them.
+    {
+        const metadata_change changes[] = {{"k", "v", false}, {"gone", "", true}};
+        edit_options edits{};
+        edits.strip_doc_strings = true;
+        edits.set_producer_name = true;
+        edits.producer_name = "fuzz";
+        edits.metadata = changes;
+        edits.metadata_count = 2;
+        const dim_change dims[] = {{"x", 0, true, 0, "N"}, {"x", 1, false, 3, {}}};
+        edits.dims = dims;
+        edits.dim_count = 2;
+        pack_options po{};
+        po.edits = &edits;
+        std::string model;
+        const write_sink ms{&model, append};
+        const error e = pack_model(in, nullptr, po, ms, nullptr);
+        if (valid) {
+            FUZZ_CHECK(e.ok());
+            FUZZ_CHECK(verify(model.data(), model.size(), schema::msg_ModelProto, options{}).ok());
+            FUZZ_CHECK(same_tensors(in, nullptr, model, nullptr).ok());
+        }
+    }
+    for (int external = 0; external < 2; ++external) {
+        std::string model, weights;
+        const write_sink ms{&model, append};
+        const write_sink ws{&weights, append};
+        pack_options po{};
+        po.threshold = 16;
+        if (external) po.external_location = "w.bin";
+        const error e = pack_model(in, nullptr, po, ms, &ws);
+        if (!valid) continue;
+        if (e.code == errc::invalid_argument) continue;  // an external tensor of the input: no source here
+        FUZZ_CHECK(e.ok());
+        FUZZ_CHECK(verify(model.data(), model.size(), schema::msg_ModelProto, options{}).ok());
+        const external_payload_source src{&weights, fetch};
+        FUZZ_CHECK(same_tensors(in, nullptr, model, external ? &src : nullptr).ok());
+        std::string again;
+        const write_sink as{&again, append};
+        pack_options repack{};
+        repack.threshold = 16;
+        FUZZ_CHECK(pack_model(model, nullptr, repack, as, nullptr).ok());
+        if (!external) FUZZ_CHECK(again == model);
+    }
+    return 0;
+}

@@ -1,0 +1,185 @@
+// onnxview/write.hpp - a streaming writer of ONNX models: the model is
+// re-emitted from its own bytes, copying every byte range that does not
+// change and re-emitting only the messages that do (TensorProtos and the
+// messages that hold them), with their length prefixes recomputed.
+//
+//   onnxview::pack_options po{};                  // all-zero: the defaults
+//   po.external_location = "net.data";            // weights >= 1 KiB to net.data
+//   onnxview::write_sink model_out = onnxview::fd_sink(&model_fd);
+//   onnxview::write_sink data_out = onnxview::fd_sink(&data_fd);
+//   onnxview::pack_stats st;
+//   onnxview::error e = onnxview::pack_model(bytes, &source, po, model_out, &data_out, &st);
+//
+// How. Sizes are computed before anything is written: measuring passes walk
+// the message tree (payloads are skipped by their lengths) until every
+// length prefix has its width; the writing pass then emits the same layout.
+// No payload is ever held in memory: raw_data and external payloads are
+// handed to the sink straight from the source bytes (or copied file to file,
+// pack_options::source_fd), typed fields are
+// converted through a 4 KiB buffer (writes are batched in 32 KiB). Memory,
+// from options::memory: 16 bytes per re-emitted message, and with dedupe
+// about 80 bytes per external payload.
+//
+// Meaning. The output parses, under libprotobuf and onnxview, to the same
+// messages as the input except for where tensor payloads live:
+//   - alignment: before the raw_data of a tensor that is re-emitted, an
+//     unknown field (number pack_padding_field, wire type length-delimited,
+//     zero bytes) pads raw_data's first byte to a multiple of the alignment
+//     in the output file. Unknown fields are kept and ignored by every
+//     protobuf reader; pack drops its own earlier padding when it re-emits
+//     a tensor. raw_data moves after the tensor's other fields (field
+//     order carries no meaning in protobuf); a repeated raw_data keeps only
+//     its last occurrence, the one that counts.
+//   - typed fields (float_data, int32_data for FLOAT16 ..., int64_data, ...)
+//     become raw_data, little-endian, element for element (keep_typed off).
+//   - external: data_location EXTERNAL with `location`, `offset` and
+//     `length` entries; the payload goes to the external sink at an offset
+//     that is a multiple of external_align.
+// Tensors left as they are: STRING tensors, tensors whose payload does not
+// validate (tensor_storage.hpp), and a singular tensor field (attribute `t`,
+// a sparse tensor's `values`) that occurs more than once in its message,
+// since protobuf merges those occurrences. Everything else, unknown fields
+// included, is copied byte for byte.
+//
+// Errors (nothing more is written after one): the wire errors of a
+// malformed model, those of fetching an external payload, message_too_large
+// when the model would exceed 2 GiB - 1 bytes (libprotobuf's limit) without
+// allow_over_2gib, invalid_argument for alignments that are not powers of
+// two or an external sink missing when one is needed, and whatever a sink
+// returns (io_write_failed from fd_sink, buffer_too_small from memory_sink).
+#ifndef ONNXVIEW_WRITE_HPP
+#define ONNXVIEW_WRITE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "onnxview/error.hpp"
+#include "onnxview/options.hpp"
+#include "onnxview/sink.hpp"
+#include "onnxview/tensor_storage.hpp"
+
+namespace onnxview {
+
+// The field number pack_model's alignment padding uses in TensorProto: the
+// largest protobuf allows, so that no ONNX release will give it a meaning.
+constexpr std::uint32_t pack_padding_field = (1u << 29) - 1;
+
+// One change of the model's metadata_props: set `key` to `value` (an entry
+// with that key is replaced; the new one comes after the others), or remove
+// every entry with that key.
+struct metadata_change {
+    std::string_view key;
+    std::string_view value;
+    bool remove = false;
+};
+
+// One dimension of a main-graph input's or output's tensor shape, set to a
+// number (dim_value) or a name (dim_param); its denotation is kept.
+struct dim_change {
+    std::string_view value_name;  // the graph input or output
+    std::uint64_t axis = 0;       // the dim's position in the shape
+    bool is_param = false;
+    std::int64_t value = 0;       // dim_value, when !is_param
+    std::string_view param;       // dim_param, when is_param
+};
+
+// Changes of a model's own fields, made while it streams through
+// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
+struct edit_options {
+    // Every doc_string field, in every message, is left out.
+    bool strip_doc_strings = false;
+    // ModelProto.producer_name and producer_version, replaced when set.
+    bool set_producer_name = false;
+    bool set_producer_version = false;
+    std::string_view producer_name;
+    std::string_view producer_version;
+    const metadata_change* metadata = nullptr;
+    std::size_t metadata_count = 0;
+    const dim_change* dims = nullptr;
+    std::size_t dim_count = 0;
+};
+
+// What pack_model changes. All-zero means the defaults.
+struct pack_options {
+    // Tensors of at least this many payload bytes are aligned, or moved to
+    // the external sink. 0: 1024 (onnx's convert_model_to_external_data).
+    std::uint64_t threshold = 0;
+    // raw_data of such tensors kept in the model starts at a multiple of
+    // this in the output (a power of two). 0: 64; 1: no alignment.
+    std::uint64_t inline_align = 0;
+    // Non-empty: tensors of at least `threshold` bytes go to the external
+    // sink, referenced by this location (relative to the model's directory);
+    // smaller external tensors come back into the model.
+    std::string_view external_location;
+    // Payload offsets in the external sink are multiples of this (a power
+    // of two). 0: 4096.
+    std::uint64_t external_align = 0;
+    // With an external_location: a payload identical to an earlier one
+    // (same data type, dims and bytes; raw_data or external payloads)
+    // shares its range of the external file. onnx.load, onnx.checker and
+    // onnxruntime read such models (tests/oracle/pack_oracle.py).
+    bool dedupe = false;
+    // External tensors come back into the model (ignored with an
+    // external_location).
+    bool internalize = false;
+    // Typed fields stay as they are (not converted to raw_data).
+    bool keep_typed = false;
+    // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
+    bool allow_over_2gib = false;
+    // The model's own file open for reading (read_descriptor, file.hpp):
+    // raw_data payloads are then copied from it by the sinks that can
+    // (write_sink::copy) without passing through memory. Null: none.
+    const int* source_fd = nullptr;
+    // Called after each payload range taken from the source or an external
+    // file has been written: the moment to drop its mapped pages
+    // (release_pages, file.hpp). May be null.
+    void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
+    // Called after each payload, and once at the end, with the bytes written
+    // so far and the bytes to write in all (model and external file). May
+    // be null.
+    void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
+    void* user = nullptr;  // passed to payload_written and progress
+    // Edits of the model's own fields (null: none). With edits, the
+    // tensor options above still apply; set inline_align 1 and keep_typed
+    // to leave tensors as they are.
+    const edit_options* edits = nullptr;
+    // Limits and memory: max_message_depth, memory.
+    options read_options{};
+};
+
+struct pack_stats {
+    std::uint64_t model_bytes = 0;       // written to the model sink
+    std::uint64_t external_bytes = 0;    // written to the external sink (padding included)
+    std::uint64_t tensors = 0;           // TensorProtos seen
+    std::uint64_t aligned = 0;           // re-emitted with padding before raw_data
+    std::uint64_t converted = 0;         // typed fields turned into raw_data
+    std::uint64_t externalized = 0;      // now in the external sink
+    std::uint64_t internalized = 0;      // were external, now raw_data in the model
+    std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
+    std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
+    std::uint64_t kept = 0;              // copied as they were
+    std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
+    std::uint32_t passes = 0;            // measuring passes before the writing one
+};
+
+// Writes the model `model` (a whole ModelProto) to `model_out`, tensors
+// changed as `po` asks; external payloads of the input are fetched through
+// `source` (null: the model has none, or they are kept as references).
+// `external_out` receives the external file when po.external_location is
+// set. Linear in the model's bytes; see the top of this file.
+error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
+                 const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
+
+// Whether two models hold the same tensors, in the same order (the tensors
+// pack_model visits): same name, data type, dims and element bit patterns,
+// wherever each payload lives. ok, or not_found at the first difference
+// (offset: that tensor in `b`), or the error of reading either. For
+// `onnxview pack --verify`. Linear in the payloads.
+error same_tensors(std::string_view a, const external_payload_source* source_a, std::string_view b,
+                   const external_payload_source* source_b, const options& opts = {},
+                   std::uint64_t* compared = nullptr) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_WRITE_HPP

@@ -1,0 +1,430 @@
+// pack_model (onnxview/write.hpp): the model re-emitted from its own bytes,
+// tensors moved, aligned or converted, everything else copied.
+//
+// Layout. A message on the way to a tensor is re-emitted with a new length
+// prefix whose width is fixed before its content is written; the content's
+// size depends on alignment padding, which depends on absolute offsets,
+// which depend on the widths before it. Measuring passes therefore repeat
+// until no width grows (widths only grow, so this ends; a width larger than
+// its length needs is written as a padded varint). The writing pass lays out
+// exactly what the last measuring pass counted.
+#include <vector>
+
+#include "../io/heap.hpp"
+#include "dedupe.hpp"
+#include "edits.hpp"
+#include "emitter.hpp"
+#include "onnxview/model.hpp"
+#include "onnxview/tensor_data.hpp"
+#include "onnxview/write.hpp"
+#include "raw_payload.hpp"
+#include "tensor_walk.hpp"
+
+namespace onnxview {
+
+namespace {
+
+using detail::emitter;
+
+constexpr std::uint64_t protobuf_limit = 0x7FFFFFFF;  // libprotobuf refuses larger messages
+constexpr std::uint32_t padding_tag_bytes = wire::tag_size(pack_padding_field);
+
+// A re-emitted message's length prefix: its size and width, in the order
+// the walk meets the messages (the same in every pass).
+struct length_record {
+    std::uint64_t size = 0;
+    std::uint8_t width = 0;
+};
+
+enum class target : std::uint8_t { keep, inline_raw, external };
+
+struct settings {
+    std::uint64_t threshold;
+    std::uint64_t inline_align;
+    std::uint64_t external_align;
+};
+
+struct pass {
+    const pack_options& po;
+    settings s;
+    const external_payload_source* source;
+    emitter& model;
+    emitter& external;
+    std::vector<length_record, detail::heap_allocator<length_record>>& records;
+    bool first = true;        // records are appended, and external payloads checked
+    std::size_t next_record = 0;
+    bool grew = false;        // a width grew: measure again
+    std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
+    std::string_view model_bytes{};  // the whole input, where source_fd copies start
+    detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
+    bool strip = false;                      // edits: doc strings are left out
+    std::string_view io_name{};              // edits: the main-graph input or output being walked
+    bool in_io = false;
+    const dim_change* dim_override = nullptr;  // edits: the Dimension about to be walked is replaced
+    std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
+    pack_stats stats{};
+};
+
+bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
+
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) noexcept { return (v + a - 1) & ~(a - 1); }
+
+std::uint64_t distance(const char* from, const char* to) noexcept { return static_cast<std::uint64_t>(to - from); }
+
+// The bytes of a decimal number, for external_data offsets and lengths.
+unsigned decimal(char* out, std::uint64_t v) noexcept {
+    char digits[20];
+    unsigned n = 0;
+    do {
+        digits[n++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    for (unsigned i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
+    return n;
+}
+
+// An unknown length-delimited field of exactly `total` bytes (total >= the
+// tag and one length byte): the alignment padding.
+void emit_padding(emitter& out, std::uint64_t total) noexcept {
+    out.tag(pack_padding_field, wire::wire_type::length_delimited);
+    const std::uint64_t rest = total - padding_tag_bytes;
+    unsigned width = 1;
+    while (wire::varint_size(rest - width) > width) ++width;
+    out.varint(rest - width, width);
+    out.zeros(rest - width);
+}
+
+// Padding that makes a payload starting `header` bytes from now begin at a
+// multiple of `align`: 0, or at least the smallest padding field.
+std::uint64_t padding_for(std::uint64_t position, std::uint64_t header, std::uint64_t align) noexcept {
+    if (align <= 1) return 0;
+    std::uint64_t pad = (align - (position + header) % align) % align;
+    while (pad != 0 && pad < padding_tag_bytes + 1u) pad += align;
+    return pad;
+}
+
+struct chunk_target {
+    emitter* out;
+};
+error chunk_to(void* user, const char* data, std::size_t size) noexcept {
+    static_cast<chunk_target*>(user)->out->bytes(data, size);
+    return static_cast<chunk_target*>(user)->out->err();
+}
+
+// The payload of t (byte_size bytes in raw_data layout) into out.
+error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_info& si) noexcept {
+    const bool needs_source = si.kind == storage_kind::external;
+    if (!out.writing() && !(needs_source && p.first)) {
+        out.skip(si.byte_size);
+        return error();
+    }
+    result<tensor_data> d = tensor_data::make(t, needs_source ? p.source : nullptr);
+    if (!d) return d.err();
+    if (!out.writing()) {  // first pass: the external payload is there
+        out.skip(si.byte_size);
+        return error();
+    }
+    const std::uint64_t before = out.position();
+    const char* const bytes = d->bytes().data();
+    const bool in_model = d->storage() == storage_kind::raw && p.po.source_fd != nullptr &&
+                          bytes >= p.model_bytes.data() &&
+                          distance(p.model_bytes.data(), bytes) + si.byte_size <= p.model_bytes.size();
+    chunk_target ct{&out};
+    if (in_model && out.copy(*p.po.source_fd, distance(p.model_bytes.data(), bytes), si.byte_size)) {
+        if (error e = out.err()) return e;
+    } else if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) {
+        return e;
+    }
+    if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
+    if (p.po.payload_written != nullptr && d->storage() != storage_kind::typed)
+        p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
+    if (p.po.progress != nullptr) p.po.progress(p.po.user, p.model.position() + p.external.position(), p.total);
+    return error();
+}
+
+target choose(const pass& p, const storage_info& si) noexcept {
+    const bool large = si.byte_size >= p.s.threshold;
+    if (!p.po.external_location.empty()) {
+        if (large) return target::external;
+        if (si.kind == storage_kind::external) return target::inline_raw;
+    } else if (si.kind == storage_kind::external) {
+        return p.po.internalize ? target::inline_raw : target::keep;
+    }
+    if (si.kind == storage_kind::typed) return p.po.keep_typed ? target::keep : target::inline_raw;
+    return large && p.s.inline_align > 1 ? target::inline_raw : target::keep;
+}
+
+// The fields a re-emitted tensor drops: its payload fields, earlier
+// padding, and, when the payload was or becomes external, the entries
+// saying where it lives (rewritten or no longer true).
+bool dropped(std::uint32_t number, const storage_info& si, target to) noexcept {
+    const bool relocated = si.kind == storage_kind::external || to == target::external;
+    return number == tensor_view::field::raw_data || number == static_cast<std::uint32_t>(si.field) ||
+           number == pack_padding_field ||
+           (relocated && (number == tensor_view::field::data_location || number == tensor_view::field::external_data));
+}
+
+// Copies the fields of m that `keep(number)` keeps, consecutive ones as one range.
+template <class Keep>
+error copy_fields(emitter& out, const wire::message& m, Keep keep) noexcept {
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    const char* from = m.begin();
+    wire::field f;
+    while (!r.at_end()) {
+        const char* at = r.position();
+        if (error e = r.next(f)) return e;
+        if (keep(f.number)) continue;
+        out.bytes(from, distance(from, at));
+        from = r.position();
+    }
+    out.bytes(from, distance(from, m.end()));
+    return error();
+}
+
+void emit_entry(emitter& out, std::string_view key, const char* value, unsigned value_size) noexcept {
+    const std::uint64_t size = wire::length_delimited_size(1, key.size()) + wire::length_delimited_size(2, value_size);
+    out.tag(tensor_view::field::external_data, wire::wire_type::length_delimited);
+    out.varint(size);
+    out.tag(1, wire::wire_type::length_delimited);
+    out.varint(key.size());
+    out.bytes(key.data(), key.size());
+    out.tag(2, wire::wire_type::length_delimited);
+    out.varint(value_size);
+    out.bytes(value, value_size);
+}
+
+// Where t's payload goes in the external file: after the payloads so far,
+// aligned, or (dedupe) the range of an identical earlier payload.
+error place_external(pass& p, const tensor_view& t, const storage_info& si, std::uint64_t& offset) noexcept {
+    const bool contiguous = si.kind == storage_kind::raw || si.kind == storage_kind::external;
+    std::uint64_t number = 0, original = detail::dedupe_table::none;
+    if (p.dedupe != nullptr && contiguous) {
+        number = p.next_external++;
+        if (p.first) {
+            const result<tensor_data> d =
+                tensor_data::make(t, si.kind == storage_kind::external ? p.source : nullptr);
+            if (!d) return d.err();
+            original = p.dedupe->first_pass(t, d->bytes());
+        } else {
+            original = p.dedupe->shared_with(number);
+        }
+    }
+    if (original != detail::dedupe_table::none) {
+        offset = p.dedupe->offset(original);
+        ++p.stats.deduplicated;
+    } else {
+        offset = align_up(p.external.position(), p.s.external_align);
+        p.external.zeros(offset - p.external.position());
+        if (error e = emit_payload(p, p.external, t, si)) return e;
+    }
+    if (p.dedupe != nullptr && contiguous) p.dedupe->set_offset(number, offset);
+    return error();
+}
+
+// The content of one TensorProto occurrence.
+// A tensor kept as it is: its bytes, less its doc_string when stripping.
+error keep_tensor(pass& p, const wire::message& m) noexcept {
+    ++p.stats.kept;
+    if (tensor_view(result<wire::message>(m)).data_location() == location_kind::external) ++p.stats.external_kept;
+    if (!p.strip) {
+        p.model.bytes(m.begin(), distance(m.begin(), m.end()));
+        return error();
+    }
+    return copy_fields(p.model, m, [](std::uint32_t n) { return n != tensor_view::field::doc_string; });
+}
+
+// `merged`: the tensor is one of several occurrences of a singular field,
+// which protobuf merges, so its payload stays where it is.
+error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
+    if (merged) return keep_tensor(p, m);
+    ++p.stats.tensors;
+    const tensor_view t{result<wire::message>(m)};
+    const result<storage_info> described = describe_storage(t);
+    if (!t.ok() || !described || described->kind == storage_kind::none || described->byte_size == 0)
+        return keep_tensor(p, m);
+    const storage_info& si = *described;
+    const target to = choose(p, si);
+    tensor_walk::occurrences occ;
+    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
+    const bool unchanged_layout = !p.strip || occ.count[tensor_view::field::doc_string] == 0;
+    if (to == target::keep ||
+        (to == target::inline_raw && si.kind == storage_kind::raw && occ.count[tensor_view::field::raw_data] == 1 &&
+         unchanged_layout && (p.model.position() + distance(m.begin(), t.raw_data().data())) % align == 0))
+        return keep_tensor(p, m);  // already where it should be
+    const bool strip = p.strip;
+    if (error e = copy_fields(p.model, m, [&](std::uint32_t n) {
+            return !dropped(n, si, to) && !(strip && n == tensor_view::field::doc_string);
+        }))
+        return e;
+    if (to == target::external) {
+        std::uint64_t offset = 0;
+        if (error e = place_external(p, t, si, offset)) return e;
+        char number[20];
+        emit_entry(p.model, "location", p.po.external_location.data(),
+                   static_cast<unsigned>(p.po.external_location.size()));
+        emit_entry(p.model, "offset", number, decimal(number, offset));
+        emit_entry(p.model, "length", number, decimal(number, si.byte_size));
+        p.model.tag(tensor_view::field::data_location, wire::wire_type::varint);
+        p.model.varint(static_cast<std::uint64_t>(location_kind::external));
+        ++p.stats.externalized;
+        return error();
+    }
+    const std::uint64_t header = wire::tag_size(tensor_view::field::raw_data) + wire::varint_size(si.byte_size);
+    const std::uint64_t pad = padding_for(p.model.position(), header, align);
+    if (pad != 0) emit_padding(p.model, pad);
+    p.model.tag(tensor_view::field::raw_data, wire::wire_type::length_delimited);
+    p.model.varint(si.byte_size);
+    if (error e = emit_payload(p, p.model, t, si)) return e;
+    if (si.kind == storage_kind::typed) ++p.stats.converted;
+    else if (si.kind == storage_kind::external) ++p.stats.internalized;
+    else ++p.stats.aligned;
+    return error();
+}
+
+error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept;
+
+// One followed field: its tag as it was, a length prefix of the recorded
+// width, and its re-emitted content.
+error walk_child(pass& p, const wire::message& parent, const schema::message_desc& parent_desc, const wire::field& f,
+                 const schema::message_desc& d, bool merged) noexcept {
+    const result<wire::message> child = parent.child(f);
+    if (!child) return child.err();
+    const dim_change* const replaced = p.dim_override;
+    p.dim_override = nullptr;
+    const bool io = p.po.edits != nullptr && p.po.edits->dim_count != 0 && &parent_desc == &schema::msg_GraphProto &&
+                    parent.depth() == 1 && (f.number == graph_view::field::input || f.number == graph_view::field::output);
+    if (io) {
+        p.in_io = true;
+        p.io_name = value_info_view(child).name();
+    }
+    const char* tag_end = f.tag;
+    std::uint32_t number;
+    wire::wire_type type;
+    if (wire::decode_tag(tag_end, f.payload, number, type) != errc::ok) return error(errc::truncated, parent.offset_of(f.tag));
+    p.model.bytes(f.tag, distance(f.tag, tag_end));
+    if (p.first) p.records.push_back({f.raw, static_cast<std::uint8_t>(distance(tag_end, f.payload))});
+    const std::size_t index = p.next_record++;
+    p.model.varint(p.records[index].size, p.records[index].width);
+    const std::uint64_t start = p.model.position();
+    error e;
+    if (replaced != nullptr) {
+        ++p.stats.dims_set;
+        e = detail::emit_dimension(*replaced, *child, p.model);
+    } else {
+        e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
+    }
+    if (io) p.in_io = false;
+    if (e) return e;
+    length_record& r = p.records[index];
+    const std::uint64_t size = p.model.position() - start;
+    if (p.model.writing()) {
+        if (size != r.size) return error(errc::invalid_argument, parent.offset_of(f.tag));  // a pass disagreed
+        return error();
+    }
+    r.size = size;
+    if (wire::varint_size(size) > r.width) {
+        r.width = static_cast<std::uint8_t>(wire::varint_size(size));
+        p.grew = true;
+    }
+    return error();
+}
+
+error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept {
+    tensor_walk::occurrences occ;
+    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
+    // The shape of a main-graph input or output: ModelProto, GraphProto,
+    // ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto.
+    const bool io_shape = p.in_io && &d == &schema::msg_TensorShapeProto && m.depth() == 5;
+    std::uint64_t axis = 0;
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    const char* from = m.begin();
+    wire::field f;
+    while (!r.at_end()) {
+        const char* at = r.position();
+        if (error e = r.next(f)) return e;
+        if (p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) {
+            p.model.bytes(from, distance(from, at));
+            from = r.position();
+            continue;
+        }
+        const schema::message_desc* child = tensor_walk::followed(d, f, occ);
+        bool merged = false;
+        if (child == nullptr && detail::edit_enters_all(p.po.edits)) {
+            child = tensor_walk::any_message(d, f);
+            merged = child != nullptr;  // only a merged singular message is not followed for tensors
+        }
+        if (child == nullptr) continue;
+        if (io_shape && f.number == tensor_shape_view::field::dim)
+            p.dim_override = detail::find_dim_change(*p.po.edits, p.io_name, axis++);
+        p.model.bytes(from, distance(from, f.tag));
+        if (error e = walk_child(p, m, d, f, *child, merged)) return e;
+        from = r.position();
+    }
+    p.model.bytes(from, distance(from, m.end()));
+    if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
+    return p.model.err();
+}
+
+error run_pass(pass& p, const wire::message& root) noexcept {
+    p.next_record = 0;
+    p.next_external = 0;
+    p.grew = false;
+    p.stats = pack_stats{};
+    if (error e = walk_message(p, root, schema::msg_ModelProto)) return e;
+    if (error e = p.model.finish()) return e;
+    return p.external.finish();
+}
+
+}  // namespace
+
+error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
+                 const write_sink& model_out, const write_sink* external_out, pack_stats* stats) noexcept {
+    const settings s{po.threshold == 0 ? 1024 : po.threshold, po.inline_align == 0 ? 64 : po.inline_align,
+                     po.external_align == 0 ? 4096 : po.external_align};
+    if (!is_power_of_two(s.inline_align) || !is_power_of_two(s.external_align)) return errc::invalid_argument;
+    if (!po.external_location.empty() && (external_out == nullptr || external_out->write == nullptr))
+        return errc::invalid_argument;
+    if (model_out.write == nullptr) return errc::invalid_argument;
+    const detail::heap memory(po.read_options.memory);
+    std::vector<length_record, detail::heap_allocator<length_record>> records{
+        detail::heap_allocator<length_record>(memory)};
+    const wire::message root =
+        wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
+
+    detail::dedupe_table dedupe(memory);
+    std::uint32_t passes = 0;
+    std::uint64_t model_size = 0, external_size = 0;
+    for (bool first = true;; first = false) {
+        emitter counted_model(nullptr), counted_external(nullptr);
+        pass p{po, s, source, counted_model, counted_external, records};
+        p.first = first;
+        p.model_bytes = model;
+        p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
+        if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+        if (error e = run_pass(p, root)) return e;
+        ++passes;
+        model_size = counted_model.position();
+        external_size = counted_external.position();
+        if (!p.grew) break;
+    }
+    if (model_size > protobuf_limit && !po.allow_over_2gib) return error(errc::message_too_large, model_size);
+
+    emitter written_model(&model_out), written_external(external_out);
+    pass p{po, s, source, written_model, written_external, records};
+    p.first = false;
+    p.model_bytes = model;
+    p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
+    if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+    p.total = model_size + external_size;
+    if (error e = run_pass(p, root)) return e;
+    if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
+    p.stats.passes = passes;
+    p.stats.model_bytes = written_model.position();
+    p.stats.external_bytes = written_external.position();
+    if (stats != nullptr) *stats = p.stats;
+    return error();
+}
+
+}  // namespace onnxview

@@ -1,0 +1,151 @@
+#!/bin/bash
+# `onnxview pack`: exit codes, what it writes, and that nothing is left
+# behind when it fails. python3-onnx, protoc and onnxruntime check the
+# outputs themselves in tests/oracle/pack_oracle.py.
+# Usage: pack_test.sh ONNXVIEW SOURCE_ROOT
+set -u
+exe=$1
+root=$2
+data=$root/testdata
+fixtures=$root/tests/cli/doctor_fixtures.py
+# shellcheck source=harness.sh
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
+
+out=$tmp/o
+mkdir -p "$out"
+# only NAME FILE...: the output directory holds exactly these files.
+only() {
+    local name=$1
+    shift
+    local want got
+    want=$(printf '%s\n' "$@" | sort)
+    got=$(cd "$out" && ls -A | sort)
+    [ "$got" = "$want" ] || fail "$name: directory holds '$(echo $got)', expected '$(echo $want)'"
+}
+# aligned NAME FILE GROUP ALIGN: every payload of GROUP ("" embedded, else an
+# external location) in FILE starts at a multiple of ALIGN, by onnxview doctor.
+aligned() {
+    "$exe" doctor --json "$2" >"$tmp/doctor" 2>&1 || { fail "$1: doctor $(cat "$tmp/doctor")"; return; }
+    $py - "$tmp/doctor" "$3" "$4" <<'PY' || fail "$1: payloads not aligned to $4"
+import json, sys
+z = json.load(open(sys.argv[1]))["zero_copy"]
+group = z["embedded"] if sys.argv[2] == "" else [e for e in z["external"] if e["location"] == sys.argv[2]][0]
+a = group["aligned"][sys.argv[3]]["tensors"]
+assert a == group["all"]["tensors"] == group["zero_copy"]["tensors"] and a > 0, group
+PY
+}
+
+# --- writing -----------------------------------------------------------------
+run "pack inline" 0 pack "$data/small_cnn_inline.onnx" "$out/a.onnx" --threshold 1 --verify &&
+    grep -q "^verified: 11 tensors equal bit for bit$" "$tmp/out" &&
+    grep -q "^packed '.*small_cnn_inline.onnx' -> '.*a.onnx': 11 tensors (" "$tmp/out" || fail "pack inline: $(cat "$tmp/out")"
+aligned "pack inline --threshold 1" "$out/a.onnx" "" 64
+[ -s "$tmp/err" ] && fail "pack inline: stderr is not a terminal, yet: $(cat "$tmp/err")"
+run "pack inline checks" 0 check "$out/a.onnx"
+only "pack inline" a.onnx
+
+run "pack --external" 0 pack "$data/small_cnn_inline.onnx" "$out/b.onnx" --external b.data --align 65536 --verify
+aligned "pack --external --align 65536" "$out/b.onnx" b.data 65536
+only "pack --external" a.onnx b.onnx b.data
+run "pack --internalize" 0 pack "$out/b.onnx" "$out/c.onnx" --internalize --inline-align 4096
+cmp -s "$out/c.onnx" "$out/a.onnx" && fail "--inline-align 4096 wrote the 64-aligned file"
+run "pack --internalize --verify" 0 pack "$out/b.onnx" "$out/d.onnx" --internalize --verify
+run "pack of a packed model" 0 pack "$out/a.onnx" "$out/e.onnx" --threshold 1
+cmp -s "$out/a.onnx" "$out/e.onnx" || fail "pack of a packed model changed it"
+rm -f "$out"/[abcde].onnx "$out/b.data"
+run "pack --keep-typed" 0 pack "$data/tensors_all_types.onnx" "$out/t.onnx" --keep-typed
+grep -q " 0 converted from typed fields" "$tmp/out" || fail "--keep-typed: $(cat "$tmp/out")"
+run "pack typed" 0 pack "$data/tensors_all_types.onnx" "$out/t.onnx" --verify
+grep -q " 16 converted from typed fields" "$tmp/out" || fail "typed: $(cat "$tmp/out")"
+rm -f "$out/t.onnx"
+
+# --dedupe: testdata's small_cnn has no repeated weights, so it changes nothing there.
+run "pack --dedupe" 0 pack "$data/small_cnn_inline.onnx" "$out/f.onnx" --external f.data --dedupe --verify &&
+    grep -q "(0 sharing a range)" "$tmp/out" || fail "--dedupe: $(cat "$tmp/out")"
+rm -f "$out/f.onnx" "$out/f.data"
+run "--dedupe without --external" 2 pack "$data/small_cnn_inline.onnx" "$out/f.onnx" --dedupe
+
+# --- refusals: usage (2), and nothing written ---------------------------------
+cp "$data/small_cnn_inline.onnx" "$out/in.onnx"
+run "OUT is IN" 2 pack "$out/in.onnx" "$out/in.onnx" && grep -q "is the input" "$tmp/err" || fail "OUT is IN: $(cat "$tmp/err")"
+run "OUT is IN by another path" 2 pack "$out/in.onnx" "$out/../o/in.onnx"
+cmp -s "$out/in.onnx" "$data/small_cnn_inline.onnx" || fail "OUT is IN: the input changed"
+run "--align 3" 2 pack "$out/in.onnx" "$out/x.onnx" --align 3 && grep -q "power of two" "$tmp/err" || fail "--align 3"
+run "--inline-align 0" 2 pack "$out/in.onnx" "$out/x.onnx" --inline-align 0
+run "--external with a directory" 2 pack "$out/in.onnx" "$out/x.onnx" --external sub/x.data
+run "--external and --internalize" 2 pack "$out/in.onnx" "$out/x.onnx" --external x.data --internalize
+run "unwritable directory" 2 pack "$out/in.onnx" "$tmp/missing/x.onnx" &&
+    grep -q "^onnxview pack: cannot create a file in the directory of '.*x.onnx': .*(No such file or directory)$" "$tmp/err" ||
+    fail "unwritable directory: $(cat "$tmp/err")"
+printf 'not a model at all' >"$tmp/text.onnx"
+run "not a model" 1 pack "$tmp/text.onnx" "$out/x.onnx"
+run "missing input" 2 pack "$tmp/none.onnx" "$out/x.onnx"
+only "refusals" in.onnx
+
+# External references kept as they are would break in another directory.
+run "external kept, other directory" 2 pack "$data/small_cnn.onnx" "$out/x.onnx" &&
+    grep -q "^onnxview pack: 2 external tensors would keep locations relative to the directory of '.*small_cnn.onnx', not of OUT: write OUT there, or use --internalize or --external NAME$" "$tmp/err" ||
+    fail "external kept: $(cat "$tmp/err")"
+run "external kept, internalized" 0 pack "$data/small_cnn.onnx" "$out/x.onnx" --internalize --verify
+rm -f "$out/x.onnx"
+
+# An external file that cannot be read.
+cp "$data/small_cnn.onnx" "$out/ext.onnx"
+run "missing external file" 2 pack "$out/ext.onnx" "$out/x.onnx" --internalize &&
+    grep -q "^onnxview pack: cannot read the external data of '.*ext.onnx': " "$tmp/err" || fail "missing external: $(cat "$tmp/err")"
+only "missing external file" in.onnx ext.onnx
+rm -f "$out/ext.onnx"
+
+# Disk full: a file-size limit makes write() fail (EFBIG) part way.
+(ulimit -f 8 && trap '' XFSZ && "$exe" pack "$data/small_cnn_inline.onnx" "$out/x.onnx" --inline-align 4096 --threshold 1) \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+n=$((n + 1))
+[ "$rc" = 2 ] && grep -q "^onnxview pack: cannot write '.*x.onnx': cannot write the file (File too large)$" "$tmp/err" ||
+    fail "file size limit: exit $rc, $(cat "$tmp/err")"
+only "file size limit" in.onnx
+
+
+# --- edit ----------------------------------------------------------------------
+run "edit" 0 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --metadata k=v --producer p:3 --strip-doc-strings &&
+    grep -q "^edited '.*small_cnn_inline.onnx' -> '.*e.onnx': [0-9]* bytes$" "$tmp/out" || fail "edit: $(cat "$tmp/out")"
+run "edit info" 0 info --json "$out/e.onnx" &&
+    $py -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["producer_name"] == "p" and d["producer_version"] == "3", d' "$tmp/out" ||
+    fail "edit: producer not set"
+run "edit keeps the tensors" 0 pack "$out/e.onnx" "$out/e2.onnx" --verify
+rm -f "$out/e.onnx" "$out/e2.onnx"
+run "edit --set-dim" 0 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --set-dim image:0=batch --set-dim image:2=64
+run "edit --set-dim info" 0 info "$out/e.onnx" && grep -q "^  image: FLOAT\[batch,3,64,32\]$" "$tmp/out" ||
+    fail "--set-dim: $(cat "$tmp/out")"
+rm -f "$out/e.onnx"
+run "edit --set-dim: no such dim" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --set-dim image:4=1
+run "edit --set-dim: malformed" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --set-dim image=1
+run "edit: nothing to change" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx"
+run "edit: a metadata change without a key" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --metadata =v
+run "edit: OUT is IN" 2 edit "$out/in.onnx" "$out/in.onnx" --strip-doc-strings
+run "edit: not a model" 1 edit "$tmp/text.onnx" "$out/e.onnx" --strip-doc-strings
+only "edit refusals" in.onnx
+
+# A model over 2 GiB stays whole only when asked: libprotobuf cannot read it.
+if $py "$fixtures" big "$tmp/big.onnx" 2>/dev/null; then
+    run "over 2 GiB" 2 pack "$tmp/big.onnx" "$out/x.onnx" &&
+        grep -q "^onnxview pack: OUT would be [0-9]* bytes, over 2 GiB, which libprotobuf-based readers cannot open; use --external NAME, or --allow-over-2gib$" "$tmp/err" ||
+        fail "over 2 GiB: $(cat "$tmp/err")"
+    only "over 2 GiB" in.onnx
+    # SIGTERM part way through writing 2 GiB: the temporary files go with the process.
+    n=$((n + 1))
+    timeout -s TERM 0.5 "$exe" pack "$tmp/big.onnx" "$out/x.onnx" --external x.data >/dev/null 2>&1
+    rc=$?
+    if [ "$rc" = 124 ]; then
+        only "SIGTERM while writing" in.onnx
+    else
+        echo "note: pack finished (exit $rc) before SIGTERM; the signal path is not checked"
+        rm -f "$out/x.onnx" "$out/x.data"
+    fi
+    rm -f "$tmp/big.onnx"
+else
+    echo "note: cannot write a 2 GiB sparse file here; the over-2-GiB refusal is not checked"
+fi
+
+echo "$n runs, $fails failures"
+[ "$fails" = 0 ]

@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""Checks `onnxview edit` against python3-onnx making the same edit.
+
+  edit_oracle.py --onnxview BUILD/tools/onnxview [--corpus DIR] [--limit N]
+
+For every model of testdata/ and every model.onnx of the corpus (default
+/usr/share/libonnx-testdata/data) that python3-onnx loads, each edit below is
+made twice, by `onnxview edit` and by python3-onnx on the loaded model (then
+onnx.save), and `protoc --decode=onnx.ModelProto` of the two files must be the
+same text; onnx.checker must give onnxview's output the input's verdict.
+  metadata   --metadata onnxview.test=1 --metadata KEY=new --metadata GONE
+             (KEY: the model's first metadata key, replaced; GONE removed)
+  producer   --producer edited:2.5
+  strip      --strip-doc-strings (every doc_string of every message cleared)
+  set-dim    --set-dim X:0=batch --set-dim X:LAST=7 (X: the first main-graph
+             input whose shape has at least two dims; dim_param, dim_value)
+Exits 77 (skipped) without python onnx, protoc or the corpus.
+"""
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROTO_DIR = "/usr/include/onnx"
+
+
+def decode(path):
+    with open(path, "rb") as f:
+        p = subprocess.run(["protoc", "--decode=onnx.ModelProto", "-I", PROTO_DIR, "onnx.proto"], stdin=f,
+                           capture_output=True)
+    return p.stdout if p.returncode == 0 else None
+
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pack_oracle import checker_ok, corpus_models, prerequisites  # noqa: E402 - shared with pack's oracle
+
+
+def strip(msg):
+    for fd, value in msg.ListFields():
+        if fd.name == "doc_string":
+            msg.ClearField("doc_string")
+        elif fd.message_type is not None:
+            if fd.label == fd.LABEL_REPEATED:
+                for v in value:
+                    strip(v)
+            else:
+                strip(value)
+
+
+def set_metadata(model, changes):
+    for key, value in changes:
+        kept = [(e.key, e.value) for e in model.metadata_props if e.key != key]
+        del model.metadata_props[:]
+        for k, v in kept:
+            e = model.metadata_props.add()
+            e.key, e.value = k, v
+        if value is not None:
+            e = model.metadata_props.add()
+            e.key, e.value = key, value
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--onnxview", required=True)
+    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
+    ap.add_argument("--limit", type=int, default=0)
+    args = ap.parse_args()
+    onnx = prerequisites()
+    if onnx is None:
+        return SKIP
+    corpus = corpus_models(args.corpus, args.limit)
+    if not corpus:
+        print(f"SKIP: no model.onnx under {args.corpus}")
+        return SKIP
+    models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + corpus
+    failures, done = [], 0
+    for src in models:
+        try:
+            base = onnx.load(src, load_external_data=False)
+        except Exception:  # noqa: BLE001 - not loadable by onnx: nothing to compare with
+            continue
+        first_key = base.metadata_props[0].key if base.metadata_props else "absent.key"
+        edits = {
+            "metadata": (["--metadata", "onnxview.test=1", "--metadata", f"{first_key}=new", "--metadata", "GONE"],
+                         lambda m: set_metadata(m, [("onnxview.test", "1"), (first_key, "new"), ("GONE", None)])),
+            "producer": (["--producer", "edited:2.5"],
+                         lambda m: (setattr(m, "producer_name", "edited"), setattr(m, "producer_version", "2.5"))),
+            "strip": (["--strip-doc-strings"], strip),
+        }
+        # The first main-graph input with a tensor shape of at least two dims:
+        # dim 0 becomes a name, the last a number.
+        shaped = [i for i in base.graph.input
+                  if i.type.HasField("tensor_type") and i.type.tensor_type.HasField("shape")
+                  and len(i.type.tensor_type.shape.dim) >= 2]
+        if shaped:
+            target = shaped[0].name
+            last = len(shaped[0].type.tensor_type.shape.dim) - 1
+
+            def set_dims(m, target=target, last=last):
+                for i in list(m.graph.input) + list(m.graph.output):
+                    if i.name == target:
+                        i.type.tensor_type.shape.dim[0].dim_param = "batch"
+                        i.type.tensor_type.shape.dim[last].dim_value = 7
+            edits["set-dim"] = (["--set-dim", f"{target}:0=batch", "--set-dim", f"{target}:{last}=7"], set_dims)
+        want_checker = checker_ok(onnx, src)
+        with tempfile.TemporaryDirectory() as work:
+            # External files stay referenced: they go next to the outputs.
+            for f in os.listdir(os.path.dirname(src)):
+                full = os.path.join(os.path.dirname(src), f)
+                if os.path.isfile(full) and not f.endswith(".onnx"):
+                    shutil.copy(full, os.path.join(work, f))
+            shutil.copy(src, os.path.join(work, "in.onnx"))  # edited next to its external files
+            local = os.path.join(work, "in.onnx")
+            for name, (flags, python_edit) in edits.items():
+                ours, theirs = os.path.join(work, "ours.onnx"), os.path.join(work, "theirs.onnx")
+                p = subprocess.run([args.onnxview, "edit", local, ours, *flags], capture_output=True, text=True)
+                if p.returncode != 0:
+                    failures.append((src, f"{name}: exit {p.returncode}: {p.stderr.strip()}"))
+                    continue
+                m = onnx.load(src, load_external_data=False)
+                python_edit(m)
+                with open(theirs, "wb") as f:
+                    f.write(m.SerializeToString())
+                a, b = decode(ours), decode(theirs)
+                if a is None or a != b:
+                    failures.append((src, f"{name}: protoc --decode differs from python3-onnx's edit"))
+                if checker_ok(onnx, ours) != want_checker:
+                    failures.append((src, f"{name}: onnx.checker changed its verdict"))
+        done += 1
+    for m, why in failures:
+        print(f"FAIL {m}: {why}")
+    print(f"{done} models edited three or four ways, each compared with python3-onnx's edit; {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

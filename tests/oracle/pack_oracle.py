@@ -1,0 +1,456 @@
+#!/usr/bin/python3
+"""Checks `onnxview pack` against python3-onnx, protoc and onnxruntime.
+
+  pack_oracle.py --onnxview BUILD/tools/onnxview [--corpus DIR] [--limit N]
+                 [--ort-dir DIR] [--ort-limit N]
+
+For every model.onnx under the corpus (default /usr/share/libonnx-testdata/data,
+1,072 models), every model of testdata/ and one made here with repeated
+weights, four outputs are made:
+  inline    pack IN A.onnx                          (raw_data aligned to 64 B)
+  external  pack IN B.onnx --external B.data        (offsets aligned to 4 KiB)
+  back      pack B.onnx C.onnx --internalize
+  dedupe    pack IN D.onnx --external D.data --dedupe (repeated payloads share a range)
+and each must
+  1. load with onnx.load (external data included) and pass onnx.checker
+     exactly when the input does;
+  2. hold the same tensors: numpy_helper.to_array of every tensor (initializers,
+     sparse initializers, tensor attributes, in every graph and function)
+     equals the input's bit for bit, dtype and shape included;
+  3. decode with `protoc --decode=onnx.ModelProto` to the input's text once the
+     payload fields (raw_data, the typed fields, data_location, external_data)
+     and pack's padding field are left out.
+It also counts, with `onnxview doctor --json`, the payloads onnxview hands out
+as zero-copy spans before and after (all data types).
+
+With --ort-dir (a directory holding node_modules/onnxruntime-node; default
+$ONNXRUNTIME_NODE_DIR, else /opt/onnxruntime-node, where scripts/install-deps.sh
+puts it) the models
+of testdata/ and the corpus's node tests that onnxruntime runs are run before
+and after each pack (tests/oracle/ort_run.js); the outputs must be identical
+bit for bit, and within onnx's backend-test tolerance (rtol 1e-3, atol 1e-7)
+of the test's reference outputs where it ships them.
+
+Exits 77 (skipped, with a message) when python onnx, protoc or the corpus is absent.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROTO_DIR = "/usr/include/onnx"
+PAYLOAD_LINE = re.compile(r"^\s*(raw_data|float_data|int32_data|int64_data|double_data|uint64_data|data_location|536870911):")
+
+
+def tensors_of(onnx, model):
+    """Every TensorProto of a model, in a fixed order, with a path for messages."""
+    out = []
+
+    def attrs(prefix, node):
+        for a in node.attribute:
+            p = f"{prefix}.{a.name}"
+            if a.HasField("t"):
+                out.append((p + ".t", a.t))
+            for i, t in enumerate(a.tensors):
+                out.append((f"{p}.tensors[{i}]", t))
+            if a.HasField("sparse_tensor"):
+                out.append((p + ".sparse.values", a.sparse_tensor.values))
+                out.append((p + ".sparse.indices", a.sparse_tensor.indices))
+            if a.HasField("g"):
+                graph(p + ".g", a.g)
+            for i, g in enumerate(a.graphs):
+                graph(f"{p}.graphs[{i}]", g)
+
+    def graph(prefix, g):
+        for t in g.initializer:
+            out.append((f"{prefix}.initializer.{t.name}", t))
+        for i, s in enumerate(g.sparse_initializer):
+            out.append((f"{prefix}.sparse[{i}].values", s.values))
+            out.append((f"{prefix}.sparse[{i}].indices", s.indices))
+        for i, n in enumerate(g.node):
+            attrs(f"{prefix}.node[{i}]", n)
+
+    graph("graph", model.graph)
+    for f in model.functions:
+        for i, n in enumerate(f.node):
+            attrs(f"function.{f.name}.node[{i}]", n)
+    return out
+
+
+def arrays(onnx, model):
+    from onnx import numpy_helper
+    result = {}
+    for path, t in tensors_of(onnx, model):
+        try:
+            a = numpy_helper.to_array(t)
+            result[path] = (str(a.dtype), a.shape, repr(a.tolist()) if a.dtype == object else a.tobytes())
+        except Exception:  # noqa: BLE001 - numpy_helper cannot read it (e.g. complex typed): not compared
+            result[path] = None
+    return result
+
+
+def normalised_text(path):
+    with open(path, "rb") as f:
+        p = subprocess.run(["protoc", f"--decode=onnx.ModelProto", "-I", PROTO_DIR, "onnx.proto"],
+                           stdin=f, capture_output=True)
+    if p.returncode != 0:
+        return None
+    lines, skip_depth = [], None
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        depth = len(line) - len(line.lstrip())
+        if skip_depth is not None:
+            if depth == skip_depth and line.strip() == "}":
+                skip_depth = None
+            continue
+        if line.strip() == "external_data {":
+            skip_depth = depth
+            continue
+        if PAYLOAD_LINE.match(line):
+            continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def load(onnx, path):
+    try:
+        return onnx.load(path), None
+    except Exception as e:  # noqa: BLE001
+        return None, str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def checker_ok(onnx, model):
+    try:
+        onnx.checker.check_model(model)
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def float_zero_copy(path, threshold=1024):
+    """FLOAT initializers of the main graph with at least `threshold` payload bytes,
+    and how many of them start at a file offset that is a multiple of 4 (the
+    alignment tensor_data::as_span<float> needs; files are mapped page-aligned)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
+    from doctor_fixtures import fields  # the wire reader the doctor tests use: payloads as (start, end)
+    with open(path, "rb") as f:
+        b = f.read()
+    total = aligned = 0
+    for n, t, v in fields(b, 0, len(b)):
+        if n != 7 or t != 2:
+            continue
+        for gn, gt, gv in fields(b, v[0], v[1]):
+            if gn != 5 or gt != 2:
+                continue
+            dtype, raw, offset, length, external = 0, None, 0, None, False
+            for tn, tt, tv in fields(b, gv[0], gv[1]):
+                if tn == 2 and tt == 0:
+                    dtype = tv
+                elif tn == 9 and tt == 2:
+                    raw = tv
+                elif tn == 14 and tt == 0:
+                    external = tv == 1
+                elif tn == 13 and tt == 2:
+                    kv = {kn: b[kv_[0]:kv_[1]] for kn, kt, kv_ in fields(b, tv[0], tv[1]) if kt == 2}
+                    if kv.get(1) == b"offset":
+                        offset = int(kv.get(2, b"0"))
+                    elif kv.get(1) == b"length":
+                        length = int(kv.get(2, b"0"))
+            if dtype != 1:
+                continue
+            if external and length is not None and length >= threshold:
+                total += 1
+                aligned += offset % 4 == 0
+            elif not external and raw is not None and raw[1] - raw[0] >= threshold:
+                total += 1
+                aligned += raw[0] % 4 == 0
+    return aligned, total
+
+
+def zero_copy(exe, path):
+    p = subprocess.run([exe, "doctor", "--json", path], capture_output=True, text=True)
+    try:
+        z = json.loads(p.stdout)["zero_copy"]
+    except (ValueError, KeyError):
+        return 0, 0
+    groups = [z["embedded"]] + list(z["external"])
+    return (sum(g["zero_copy"]["tensors"] for g in groups) + z["typed"]["zero_copy"]["tensors"],
+            sum(g["all"]["tensors"] for g in groups) + z["typed"]["all"]["tensors"])
+
+
+def pack(exe, *args):
+    p = subprocess.run([exe, "pack", *args], capture_output=True, text=True)
+    return p.returncode, (p.stdout + p.stderr).strip()
+
+
+def check_model(onnx, exe, src, work, counts, failures):
+    base_text = normalised_text(src)
+    model, why = load(onnx, src)
+    if model is None:
+        counts["unloadable"] += 1
+        return None
+    want = arrays(onnx, model)
+    want_checker = checker_ok(onnx, model)
+    # The input's external files, next to the packed copies that keep references.
+    for f in os.listdir(os.path.dirname(src)):
+        full = os.path.join(os.path.dirname(src), f)
+        if os.path.isfile(full) and not f.endswith(".onnx"):
+            shutil.copy(full, os.path.join(work, f))
+    # Packed next to a copy of the input: external references stay valid.
+    local = os.path.join(work, "in.onnx")
+    shutil.copy(src, local)
+    outs = {"inline": os.path.join(work, "a.onnx"), "external": os.path.join(work, "b.onnx"),
+            "back": os.path.join(work, "c.onnx"), "dedupe": os.path.join(work, "d.onnx")}
+    steps = [("inline", [local, outs["inline"]]),
+             ("external", [local, outs["external"], "--external", "b.data"]),
+             ("back", [outs["external"], outs["back"], "--internalize"]),
+             ("dedupe", [local, outs["dedupe"], "--external", "d.data", "--dedupe"])]
+    for name, args in steps:
+        rc, out = pack(exe, *args)
+        if rc != 0:
+            failures.append((src, f"{name}: pack exit {rc}: {out}"))
+            return None
+        got_model, why = load(onnx, outs[name])
+        if got_model is None:
+            failures.append((src, f"{name}: onnx.load refuses the output: {why}"))
+            continue
+        if checker_ok(onnx, got_model) != want_checker:
+            failures.append((src, f"{name}: onnx.checker {'rejects' if want_checker else 'accepts'} the output"))
+        got = arrays(onnx, got_model)
+        if set(got) != set(want):
+            failures.append((src, f"{name}: tensors differ: {sorted(set(got) ^ set(want))[:3]}"))
+            continue
+        for k, v in want.items():
+            if v is None:
+                counts["not_compared"] += 1
+                continue
+            if got[k] != v:
+                failures.append((src, f"{name}: {k} differs (dtype/shape/bytes)"))
+            else:
+                counts["tensors"] += 1
+        if base_text is not None and normalised_text(outs[name]) != base_text:
+            failures.append((src, f"{name}: protoc --decode differs beyond tensor payloads"))
+    before = zero_copy(exe, src)
+    for key, idx in (("before", before), ("inline", zero_copy(exe, outs["inline"])),
+                     ("external", zero_copy(exe, outs["external"]))):
+        counts["zero_copy_" + key] += idx[0]
+    counts["payloads"] += before[1]
+    float_before = float_zero_copy(src)
+    counts["float_large"] += float_before[1]
+    counts["float_before"] += float_before[0]
+    counts["float_inline"] += float_zero_copy(outs["inline"])[0]
+    counts["float_external"] += float_zero_copy(outs["external"])[0]
+    counts["models"] += 1
+    return outs
+
+
+def ort_case(ort_dir, models, inputs_json, work):
+    spec = os.path.join(work, "ort.json")
+    with open(spec, "w") as f:
+        json.dump({"models": models, "inputs": inputs_json}, f)
+    p = subprocess.run(["node", os.path.join(ROOT, "tests", "oracle", "ort_run.js"), spec],
+                       capture_output=True, text=True, cwd=ort_dir, timeout=300)
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        return {"error": (p.stdout + p.stderr).strip()[:300]}
+
+
+def inputs_from(onnx, model, test_dir):
+    """Inputs of a test: its input_*.pb, or generated for the model's graph inputs."""
+    import numpy as np
+    from onnx import numpy_helper
+    inits = {t.name for t in model.graph.initializer}
+    names = [i.name for i in model.graph.input if i.name not in inits]
+    out = []
+    pbs = sorted(glob.glob(os.path.join(test_dir, "test_data_set_0", "input_*.pb"))) if test_dir else []
+    if pbs:
+        for name, pb in zip(names, pbs):
+            t = onnx.TensorProto()
+            with open(pb, "rb") as f:
+                t.ParseFromString(f.read())
+            a = numpy_helper.to_array(t)
+            out.append(encode(name, a))
+        return out if len(out) == len(names) else None
+    rng = np.random.default_rng(7)
+    for i in model.graph.input:
+        if i.name in inits:
+            continue
+        tt = i.type.tensor_type
+        if not i.type.HasField("tensor_type"):
+            return None
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in tt.shape.dim]
+        dtype = onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type) if hasattr(onnx.helper, "tensor_dtype_to_np_dtype") \
+            else onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[tt.elem_type]
+        a = rng.standard_normal(dims).astype(dtype)
+        out.append(encode(i.name, a))
+    return out
+
+
+ORT_TYPES = {"float32": "float32", "float64": "float64", "int64": "int64", "int32": "int32", "int8": "int8",
+             "uint8": "uint8", "bool": "bool", "int16": "int16", "uint16": "uint16", "float16": "float16"}
+
+
+def encode(name, a):
+    import base64
+    t = ORT_TYPES.get(str(a.dtype))
+    if t is None:
+        return None
+    return {"name": name, "type": t, "dims": list(a.shape), "data": base64.b64encode(a.tobytes()).decode()}
+
+
+def reference_outputs(onnx, test_dir):
+    from onnx import numpy_helper
+    refs = []
+    for pb in sorted(glob.glob(os.path.join(test_dir, "test_data_set_0", "output_*.pb"))):
+        t = onnx.TensorProto()
+        with open(pb, "rb") as f:
+            t.ParseFromString(f.read())
+        refs.append(numpy_helper.to_array(t))
+    return refs
+
+
+def prerequisites():
+    """python3-onnx, or None after printing why the oracle is skipped (it, protoc or onnx.proto missing)."""
+    try:
+        import onnx
+    except ImportError as e:
+        print(f"SKIP: python3-onnx is not installed ({e})")
+        return None
+    if shutil.which("protoc") is None or not os.path.exists(os.path.join(PROTO_DIR, "onnx.proto")):
+        print("SKIP: protoc or /usr/include/onnx/onnx.proto is absent")
+        return None
+    return onnx
+
+
+def corpus_models(root, limit):
+    """The corpus's model.onnx files, sorted; with a limit, that many spread over it."""
+    models = sorted(glob.glob(os.path.join(root, "**", "model.onnx"), recursive=True))
+    if limit:
+        models = models[:: max(1, len(models) // limit)][:limit]
+    return models
+
+
+def repeated_weights(onnx, directory):
+    """A model whose initializers repeat (same type, dims and bytes, and the same
+    bytes under other dims), for --dedupe: shared external ranges must load,
+    check and run like separate ones."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+    w = (np.arange(1024, dtype=np.float32) / 1024).reshape(32, 32)
+    inits = [numpy_helper.from_array(w, "a"), numpy_helper.from_array(w.copy(), "b"),
+             numpy_helper.from_array(w.reshape(1024), "c"), numpy_helper.from_array(w + 1, "d"),
+             numpy_helper.from_array(np.array([1024], dtype=np.int64), "shape")]
+    nodes = [helper.make_node("MatMul", ["x", "a"], ["y1"]), helper.make_node("MatMul", ["y1", "b"], ["y2"]),
+             helper.make_node("MatMul", ["y2", "d"], ["y3"]), helper.make_node("Reshape", ["y3", "shape"], ["y4"]),
+             helper.make_node("Add", ["y4", "c"], ["z"])]
+    g = helper.make_graph(nodes, "repeated", [helper.make_tensor_value_info("x", 1, [32, 32])],
+                          [helper.make_tensor_value_info("z", 1, [1024])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    path = os.path.join(directory, "repeated_weights.onnx")
+    onnx.save(m, path)
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--onnxview", required=True)
+    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
+    ap.add_argument("--limit", type=int, default=0, help="at most N corpus models (0: all)")
+    ap.add_argument("--ort-dir", default=os.environ.get("ONNXRUNTIME_NODE_DIR", "/opt/onnxruntime-node"))
+    ap.add_argument("--ort-limit", type=int, default=0, help="at most N node tests under onnxruntime (0: all)")
+    args = ap.parse_args()
+    onnx = prerequisites()
+    if onnx is None:
+        return SKIP
+    import numpy as np
+    synthetic = tempfile.TemporaryDirectory()
+    models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + [repeated_weights(onnx, synthetic.name)]
+    corpus = corpus_models(args.corpus, args.limit)
+    if not corpus:
+        print(f"SKIP: no model.onnx under {args.corpus}")
+        return SKIP
+    counts = {k: 0 for k in ("models", "tensors", "not_compared", "unloadable", "payloads", "zero_copy_before",
+                             "zero_copy_inline", "zero_copy_external", "float_large", "float_before", "float_inline",
+                             "float_external", "ort_models", "ort_ref_disagree", "ort_skipped", "ort_ref")}
+    failures, notes = [], []
+    ort = bool(args.ort_dir) and shutil.which("node") is not None and \
+        os.path.isdir(os.path.join(args.ort_dir, "node_modules", "onnxruntime-node"))
+    ort_runs = 0
+    for src in models + corpus:
+        with tempfile.TemporaryDirectory() as work:
+            outs = check_model(onnx, args.onnxview, src, work, counts, failures)
+            if not ort or outs is None or (args.ort_limit and ort_runs >= args.ort_limit and src in corpus):
+                continue
+            model, _ = load(onnx, src)
+            test_dir = os.path.dirname(src) if src in corpus else None
+            try:
+                ins = inputs_from(onnx, model, test_dir)
+            except Exception:  # noqa: BLE001 - inputs that are not plain tensors (sequences, ...)
+                ins = None
+            if ins is None or any(i is None for i in ins):
+                counts["ort_skipped"] += 1
+                continue
+            ort_runs += 1
+            r = ort_case(args.ort_dir, [src, outs["inline"], outs["external"], outs["back"], outs["dedupe"]], ins, work)
+            if "error" in r or r["results"][0].get("error"):
+                counts["ort_skipped"] += 1  # onnxruntime does not run the original
+                continue
+            first = r["results"][0]["outputs"]
+            for name, res in zip(("inline", "external", "back", "dedupe"), r["results"][1:]):
+                if res.get("error") or res["outputs"] != first:
+                    failures.append((src, f"onnxruntime: {name} output differs: {res.get('error', '')[:200]}"))
+            counts["ort_models"] += 1
+            random_ops = {"Bernoulli", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
+                          "Multinomial", "Dropout"}
+            if test_dir and not any(n.op_type in random_ops for n in model.graph.node):
+                import base64
+                try:
+                    refs = reference_outputs(onnx, test_dir)
+                except Exception:  # noqa: BLE001 - reference outputs that are not plain tensors
+                    refs = []
+                for ref, got in zip(refs, first):
+                    if got["type"] is None:
+                        continue
+                    a = np.frombuffer(base64.b64decode(got["data"]), dtype=ref.dtype).reshape(ref.shape) \
+                        if ref.dtype != object else None
+                    if a is not None and ref.dtype.kind in "fc":
+                        # onnxruntime itself may disagree with onnx's reference on the original
+                        # model (the packed ones are compared bit for bit with it above).
+                        if not np.allclose(a, ref, rtol=1e-3, atol=1e-7, equal_nan=True):
+                            notes.append(f"{src}: onnxruntime differs from the reference outputs, before "
+                                         "packing too")
+                            counts["ort_ref_disagree"] += 1
+                            continue
+                    counts["ort_ref"] += 1
+    for n in notes:
+        print(f"note: {n}")
+    for m, why in failures:
+        print(f"FAIL {m}: {why}")
+    print(f"{counts['models']} models packed four ways ({counts['unloadable']} not loadable by onnx, skipped); "
+          f"{counts['tensors']} tensor comparisons equal, {counts['not_compared']} not readable by numpy_helper")
+    print(f"zero-copy payloads (onnxview doctor, all types): before {counts['zero_copy_before']} of "
+          f"{counts['payloads']}, after pack --inline-align 64 {counts['zero_copy_inline']}, after pack --external "
+          f"{counts['zero_copy_external']}")
+    print(f"FLOAT initializers of at least 1 KiB ({counts['float_large']}) at a 4-byte aligned offset, read "
+          f"from the files here: before {counts['float_before']}, after pack --inline-align 64 "
+          f"{counts['float_inline']}, after pack --external {counts['float_external']}")
+    if ort:
+        print(f"onnxruntime: {counts['ort_models']} models identical before and after every pack "
+              f"({counts['ort_ref']} outputs within the reference tolerance, {counts['ort_ref_disagree']} where "
+              f"onnxruntime disagrees with the reference on the original model); {counts['ort_skipped']} not run")
+    else:
+        print("onnxruntime: not run (no --ort-dir with node_modules/onnxruntime-node, or no node)")
+    print(f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

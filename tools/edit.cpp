@@ -1,0 +1,138 @@
+// tools/edit.cpp - `onnxview edit`: a model's own fields changed while its
+// bytes stream through (onnxview/write.hpp's edit_options), tensors copied
+// as they are; written atomically as `pack` writes.
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onnxview/model_file.hpp"
+#include "onnxview/output_file.hpp"
+#include "onnxview/write.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "write_output.hpp"
+
+namespace onnxview_cli {
+namespace {
+
+using namespace onnxview;
+
+struct arguments {
+    const char* in = nullptr;
+    const char* out = nullptr;
+    std::vector<const char*> metadata;
+    std::vector<const char*> dims;
+    const char* producer = nullptr;
+    bool strip_doc_strings = false;
+    bool allow_over_2gib = false;
+};
+
+command_line make_command_line(arguments& a) {
+    return {"edit",
+            "change a model's metadata, producer or doc strings,\n"
+            "its weights streamed through untouched",
+            "Writes IN to OUT with the changes asked for; everything else, tensor payloads\n"
+            "included, is copied byte for byte, streamed in bounded memory whatever the\n"
+            "model's size. OUT is written to a temporary file and renamed into place when\n"
+            "complete. A changed metadata entry or producer field comes after the model's\n"
+            "other fields (field order carries no meaning in protobuf).\n",
+            "exit status: 0 written, 1 IN is not a valid model, 2 usage or I/O error\n",
+            {text_list("metadata", 0, "KEY=VALUE", a.metadata, "KEY=VALUE, or KEY to remove it",
+                       "set metadata_props KEY to VALUE (replacing an entry with that key);\n"
+                       "KEY alone removes it; may repeat"),
+             text("producer", 0, "NAME[:VERSION]", a.producer, "NAME or NAME:VERSION",
+                  "set producer_name (and producer_version)"),
+             text_list("set-dim", 0, "NAME:AXIS=VALUE", a.dims, "NAME:AXIS=VALUE (a number or a name)",
+                       "set dim AXIS of the main graph's input or output NAME to VALUE:\n"
+                       "digits give dim_value, anything else dim_param; may repeat"),
+             flag("strip-doc-strings", 0, a.strip_doc_strings, "leave out every doc_string, in every message"),
+             flag("allow-over-2gib", 0, a.allow_over_2gib,
+                  "write OUT even when it exceeds 2 GiB, which libprotobuf cannot read")},
+            {{"IN", &a.in}, {"OUT", &a.out}}};
+}
+
+}  // namespace
+
+command_line edit_command_line() {
+    static arguments unused;
+    return make_command_line(unused);
+}
+
+int run_edit(int argc, char** argv) {
+    arguments a;
+    int code = exit_ok;
+    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
+    std::vector<metadata_change> changes;
+    for (const char* m : a.metadata) {
+        const std::string_view s(m);
+        const std::size_t eq = s.find('=');
+        metadata_change c;
+        c.key = s.substr(0, eq);
+        if (eq == std::string_view::npos) c.remove = true;
+        else c.value = s.substr(eq + 1);
+        if (c.key.empty()) return write_failure("edit", "--metadata needs a key: '" + std::string(m) + "'", exit_usage);
+        changes.push_back(c);
+    }
+    edit_options edits{};
+    edits.strip_doc_strings = a.strip_doc_strings;
+    if (a.producer != nullptr) {
+        const std::string_view p(a.producer);
+        const std::size_t colon = p.find(':');
+        edits.set_producer_name = true;
+        edits.producer_name = p.substr(0, colon);
+        if (colon != std::string_view::npos) {
+            edits.set_producer_version = true;
+            edits.producer_version = p.substr(colon + 1);
+        }
+    }
+    edits.metadata = changes.data();
+    edits.metadata_count = changes.size();
+    std::vector<dim_change> dims;
+    for (const char* d : a.dims) {
+        const std::string_view s(d);
+        const std::size_t eq = s.find('=');
+        const std::size_t colon = eq == std::string_view::npos ? eq : s.rfind(':', eq);
+        dim_change c;
+        std::uint64_t axis = 0;
+        if (colon == std::string_view::npos || colon == 0 || !parse_u64(s.substr(colon + 1, eq - colon - 1), axis) ||
+            eq + 1 == s.size())
+            return write_failure("edit", "--set-dim needs NAME:AXIS=VALUE, not '" + std::string(d) + "'", exit_usage);
+        c.value_name = s.substr(0, colon);
+        c.axis = axis;
+        const std::string_view value = s.substr(eq + 1);
+        std::uint64_t number = 0;
+        if (parse_u64(value, number) && number <= static_cast<std::uint64_t>(INT64_MAX)) {
+            c.value = static_cast<std::int64_t>(number);
+        } else {
+            c.is_param = true;
+            c.param = value;
+        }
+        dims.push_back(c);
+    }
+    edits.dims = dims.data();
+    edits.dim_count = dims.size();
+    if (!edits.strip_doc_strings && a.producer == nullptr && changes.empty() && dims.empty())
+        return write_failure("edit", "nothing to change: give --metadata, --producer, --set-dim or --strip-doc-strings",
+                             exit_usage);
+
+    pack_options po{};
+    po.inline_align = 1;  // tensors stay where they are
+    po.keep_typed = true;
+    po.allow_over_2gib = a.allow_over_2gib;
+    po.edits = &edits;
+    // Every --set-dim must name a dim that exists (distinct changes; a
+    // repeated one counts once).
+    std::uint64_t distinct = 0;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        bool later = false;
+        for (std::size_t j = i + 1; j < dims.size(); ++j)
+            later |= dims[j].value_name == dims[i].value_name && dims[j].axis == dims[i].axis;
+        distinct += !later;
+    }
+    return write_model("edit", a.in, a.out, po, nullptr, false, distinct);
+}
+
+}  // namespace onnxview_cli

@@ -1,0 +1,207 @@
+// tools/write_output.cpp - writing a model atomically (write_output.hpp).
+#include "write_output.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "onnxview/external_data.hpp"
+#include "onnxview/model_file.hpp"
+#include "onnxview/output_file.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+
+namespace onnxview_cli {
+namespace {
+
+using namespace onnxview;
+
+// The temporary files a signal must remove.
+const char* volatile pending[2] = {nullptr, nullptr};
+
+extern "C" void remove_pending(int sig) {
+    for (const char* volatile& p : pending)
+        if (p != nullptr) std::remove(p);
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+struct pack_state {
+    const mapped_file* input = nullptr;
+    progress_line* line = nullptr;
+};
+
+// Payload pages of the input are not needed again: give them back, so that
+// the resident set stays small whatever the model's size. The model file's
+// own mapping is read-only, so dropping its pages (MADV_DONTNEED) keeps them
+// in the page cache; other memory (external files, maybe heap copies) goes
+// through release_pages, which never discards.
+void payload_written(void* user, const char* data, std::size_t size) {
+    const mapped_file& in = *static_cast<pack_state*>(user)->input;
+    if (in.kind() == mapped_file::storage::mapped && data >= in.data() && size <= in.size() &&
+        static_cast<std::size_t>(data - in.data()) <= in.size() - size) {
+        (void)in.advise(access_hint::dontneed, static_cast<std::uint64_t>(data - in.data()), size);
+        return;
+    }
+    release_pages(data, size);
+}
+
+void show_progress(void* user, std::uint64_t done, std::uint64_t total) {
+    static_cast<pack_state*>(user)->line->update(done, total);
+}
+
+std::string directory_of(const char* path) {
+    const std::string p(path);
+    const std::size_t slash = p.find_last_of("/\\");
+    return slash == std::string::npos ? std::string() : p.substr(0, slash + 1);
+}
+
+bool same_file(const char* a, const char* b) {
+    std::error_code ec;
+    return std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
+bool same_directory(const char* a, const char* b) {
+    const std::string da = directory_of(a), db = directory_of(b);
+    std::error_code ec;
+    return da == db || (std::filesystem::equivalent(da.empty() ? "." : da, db.empty() ? "." : db, ec) && !ec);
+}
+
+std::string system_text(error e) {
+    std::string s = errc_message(e.code);
+    if (e.sys_errno != 0) s += std::string(" (") + std::strerror(e.sys_errno) + ")";
+    return s;
+}
+
+}  // namespace
+
+int write_failure(const char* cmd, const std::string& message, int code) {
+    print_error(cmd, message);
+    return code;
+}
+
+int write_model(const char* cmd, const char* in, const char* out_path, pack_options po, const char* external,
+                bool verify, std::uint64_t dims_expected) {
+    if (same_file(in, out_path) || std::string_view(in) == out_path)
+        return write_failure(cmd, "OUT '" + std::string(out_path) + "' is the input; write to another file", exit_usage);
+    const std::string external_path = external ? directory_of(out_path) + external : std::string();
+    if (external != nullptr && same_file(in, external_path.c_str()))
+        return write_failure(cmd, "--external '" + external_path + "' is the input; choose another name", exit_usage);
+    options opts{};
+    opts.verify = true;
+    opts.file_hint = access_hint::sequential;  // payloads are read front to back, once
+    model_file mf;
+    int code = exit_ok;
+    if (!open_model(cmd, in, opts, mf, code)) return code;
+
+    result<output_file> created = output_file::create(out_path);
+    if (!created)
+        return write_failure(cmd, "cannot create a file in the directory of '" + std::string(out_path) + "': " + system_text(created.err()),
+                    exit_usage);
+    output_file* out = &created.value();
+    output_file data;
+    if (external != nullptr) {
+        result<output_file> d = output_file::create(external_path.c_str());
+        if (!d) return write_failure(cmd, "cannot create '" + external_path + "': " + system_text(d.err()), exit_usage);
+        data = std::move(d.value());
+    }
+    pending[0] = out->temp_path();
+    pending[1] = external ? data.temp_path() : nullptr;
+    // The paths die with this function: the handler must not see them after.
+    struct forget_pending {
+        ~forget_pending() { pending[0] = pending[1] = nullptr; }
+    } forget;
+    std::signal(SIGINT, remove_pending);
+    std::signal(SIGTERM, remove_pending);
+
+    if (external != nullptr) po.external_location = external;
+    po.payload_written = payload_written;
+    // Payloads are copied file to file where the system can (copy_file_range).
+    result<read_descriptor> input_fd = read_descriptor::open(in);
+    if (input_fd) po.source_fd = input_fd.value().get();
+    progress_line line(cmd);
+    pack_state state{&mf.file(), &line};
+    po.progress = show_progress;
+    po.user = &state;
+    const external_payload_source source = mf.external();
+    const write_sink model_sink = out->sink();
+    const write_sink data_sink = external ? data.sink() : write_sink{};
+    pack_stats st;
+    const error e = pack_model(mf.bytes(), &source, po, model_sink, external ? &data_sink : nullptr, &st);
+    line.finish();
+    if (e) {
+        if (e.code == errc::io_write_failed)
+            return write_failure(cmd, "cannot write '" + std::string(out_path) + "': " + system_text(e), exit_usage);
+        if (e.code == errc::message_too_large)
+            return write_failure(cmd, "OUT would be " + std::to_string(e.offset) +
+                            " bytes, over 2 GiB, which libprotobuf-based readers cannot open; use --external NAME, "
+                            "or --allow-over-2gib",
+                        exit_usage);
+        if (errc_group(e.code) == errc::io_error || errc_group(e.code) == errc::external_path_unsafe ||
+            errc_group(e.code) == errc::external_out_of_bounds || errc_group(e.code) == errc::external_bad_entry)
+            return write_failure(cmd, "cannot read the external data of '" + std::string(in) + "': " +
+                            describe(e, mf.bytes().data(), mf.bytes().size()) +
+                            (e.sys_errno ? std::string(" (") + std::strerror(e.sys_errno) + ")" : std::string()),
+                        exit_usage);
+        return write_failure(cmd, "'" + std::string(in) + "': " + describe(e, mf.bytes().data(), mf.bytes().size()), exit_findings);
+    }
+    if (st.dims_set < dims_expected)
+        return write_failure(cmd, "--set-dim: " + std::to_string(dims_expected - st.dims_set) +
+                                      " of the dims named is not in a main-graph input or output of '" + in + "'",
+                             exit_usage);
+    if (st.external_kept != 0 && !same_directory(in, out_path))
+        return write_failure(cmd,
+                             std::to_string(st.external_kept) +
+                                 " external tensors would keep locations relative to the directory of '" +
+                                 std::string(in) + "', not of OUT: write OUT there" +
+                                 (std::strcmp(cmd, "pack") == 0 ? ", or use --internalize or --external NAME" : ""),
+                             exit_usage);
+    pending[1] = nullptr;  // commit frees the temporary path
+    if (external != nullptr)
+        if (error c = data.commit()) return write_failure(cmd, "cannot write '" + external_path + "': " + system_text(c), exit_usage);
+    // Until OUT is in place the external file it names goes with it.
+    pending[1] = external ? external_path.c_str() : nullptr;
+    if (verify) {
+        options check{};
+        check.model_path = out_path;  // external data resolves next to OUT
+        result<model_file> written = model_file::open(out->temp_path(), check);
+        error v = written ? written.value().model_error() : written.err();
+        std::uint64_t compared = 0;
+        if (!v) {
+            const external_payload_source written_source = written.value().external();
+            v = same_tensors(mf.bytes(), &source, written.value().bytes(), &written_source, {}, &compared);
+        }
+        if (v) {
+            if (external != nullptr) std::remove(external_path.c_str());
+            return write_failure(cmd, "verify: the output differs from '" + std::string(in) + "': " + describe(v), exit_findings);
+        }
+        std::printf("verified: %llu tensors equal bit for bit\n", static_cast<unsigned long long>(compared));
+    }
+    pending[0] = nullptr;  // commit frees the temporary path
+    if (error c = out->commit()) {
+        if (external != nullptr) std::remove(external_path.c_str());
+        return write_failure(cmd, "cannot write '" + std::string(out_path) + "': " + system_text(c), exit_usage);
+    }
+    pending[0] = pending[1] = nullptr;
+    (void)forget;
+    if (std::strcmp(cmd, "pack") != 0) {
+        std::printf("%sed '%s' -> '%s': %llu bytes\n", cmd, in, out_path, static_cast<unsigned long long>(st.model_bytes));
+        return exit_ok;
+    }
+    std::printf("packed '%s' -> '%s': %llu tensors (%llu aligned, %llu converted from typed fields, %llu moved to "
+                "external data (%llu sharing a range), %llu brought back, %llu kept); %llu bytes",
+                in, out_path, static_cast<unsigned long long>(st.tensors), static_cast<unsigned long long>(st.aligned),
+                static_cast<unsigned long long>(st.converted), static_cast<unsigned long long>(st.externalized),
+                static_cast<unsigned long long>(st.deduplicated), static_cast<unsigned long long>(st.internalized), static_cast<unsigned long long>(st.kept),
+                static_cast<unsigned long long>(st.model_bytes));
+    if (external != nullptr)
+        std::printf(", '%s' %llu bytes", external_path.c_str(), static_cast<unsigned long long>(st.external_bytes));
+    std::printf("\n");
+    return exit_ok;
+}
+
+
+}  // namespace onnxview_cli

@@ -1,0 +1,31 @@
+// tools/write_output.hpp - what the commands that write a model share
+// (`pack`, `edit`): the input opened and verified, OUT (and an external
+// file next to it) written through temporary files that are renamed into
+// place when complete and removed on an error or SIGINT/SIGTERM, payload
+// pages given back as they are written, a progress line, one-line errors.
+#ifndef ONNXVIEW_TOOLS_WRITE_OUTPUT_HPP
+#define ONNXVIEW_TOOLS_WRITE_OUTPUT_HPP
+
+#include <cstdint>
+#include <string>
+
+#include "onnxview/write.hpp"
+
+namespace onnxview_cli {
+
+// Prints "onnxview CMD: MESSAGE" and returns code.
+int write_failure(const char* cmd, const std::string& message, int code);
+
+// Writes IN to OUT through pack_model with `po` (its sinks, progress and
+// source descriptor are set here); `external`, when not null, is the name of
+// the external file in OUT's directory (po.external_location). With `verify`
+// OUT is read back and its tensors compared with IN's before it is renamed
+// into place. `dims_expected`: the dims po.edits must change (fewer is an
+// error: a --set-dim named none). Prints a summary line and returns the
+// exit code.
+int write_model(const char* cmd, const char* in, const char* out, onnxview::pack_options po, const char* external,
+                bool verify = false, std::uint64_t dims_expected = 0);
+
+}  // namespace onnxview_cli
+
+#endif  // ONNXVIEW_TOOLS_WRITE_OUTPUT_HPP
