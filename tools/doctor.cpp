@@ -53,7 +53,11 @@ command_line make_command_line(arguments& a) {
             "With --duplicates, also tensors stored more than once (same data type, dims\n"
             "and values, in any storage) and the bytes the extra copies take; this reads\n"
             "the payloads of tensors that share data type and dims, where the rest of\n"
-            "doctor reads metadata only. Duplicates are not findings.\n",
+            "doctor reads metadata only. Duplicates are not findings.\n"
+            "\n"
+            "Last, the onnxview pack command that fixes what doctor found, when pack\n"
+            "can: payloads of at least 1 KiB copied for their alignment, typed fields,\n"
+            "a file over 2 GiB, duplicated tensors of at least 1 KiB.\n",
             "exit status: 0 a healthy model, 1 findings (not a model, or external data\n"
             "problems), 2 usage or I/O error\n",
             {flag("json", 0, a.json, "one JSON object on stdout, for scripts"),
@@ -83,7 +87,47 @@ std::string over_2gib_note(std::uint64_t size) {
     return "the file is " + n(size) +
            " bytes, over 2 GiB: readers built on libprotobuf (onnx.load, onnx.checker, ONNX Runtime, "
            "protoc) refuse a message over 2 GiB; onnxview reads it. Store the weights as external data "
-           "(onnx.save_model(..., save_as_external_data=True)) for the others";
+           "for the others (onnxview pack --external, below)";
+}
+
+// A command that makes the model better for readers, and why.
+struct fix {
+    std::string command;
+    std::string why;
+};
+
+// The pack command for each problem doctor found that pack solves. OUT and
+// NAME are suggestions next to the model: "m.onnx" -> "m.packed.onnx",
+// "m.packed.data".
+std::vector<fix> fixes_for(const char* path, std::uint64_t size, const zero_copy_report& z,
+                           const duplicate_report* dup) {
+    std::string stem = path;
+    if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".onnx") == 0) stem.resize(stem.size() - 5);
+    const std::size_t slash = stem.find_last_of("/\\");
+    std::string pack = "onnxview pack ";
+    text_quote(pack, path);
+    pack += " ";
+    text_quote(pack, stem + ".packed.onnx");
+    std::string external = pack + " --external ";
+    text_quote(external, (slash == std::string::npos ? stem : stem.substr(slash + 1)) + ".packed.data");
+    bool external_unaligned = false;
+    for (const auto& kv : z.external) external_unaligned = external_unaligned || kv.second.packable.tensors > 0;
+    std::vector<fix> out;
+    if (size > protobuf_limit) {
+        out.push_back({external, "moves the weights to an external file, so that every reader opens the model"});
+    } else if (z.embedded.packable.tensors > 0 || z.typed.packable.tensors > 0) {
+        out.push_back({pack, "aligns raw_data payloads of at least 1 KiB to 64 bytes and turns typed fields into "
+                             "raw_data, so that they are used in place"});
+    }
+    if (external_unaligned && size <= protobuf_limit)
+        out.push_back({external, "rewrites the external data with every payload at a 4 KiB boundary"});
+    std::uint64_t dedupable = 0;  // pack --dedupe shares ranges of the payloads it moves
+    if (dup != nullptr)
+        for (const duplicate_group& g : dup->groups) dedupable += g.bytes >= pack_threshold ? g.wasted() : 0;
+    if (dedupable > 0)
+        out.push_back({external + " --dedupe", "stores each duplicated tensor of at least 1 KiB once (" +
+                                                   n(dedupable) + " bytes saved)"});
+    return out;
 }
 
 std::uint64_t finding_count(const zero_copy_report& z) { return z.problems.size(); }
@@ -124,7 +168,9 @@ void text_duplicates(std::string& o, const duplicate_report& r) {
     o += "\n";
     for (std::size_t i = 0; i < r.groups.size() && i < duplicate_groups_shown; ++i) {
         const duplicate_group& g = r.groups[i];
-        o += "  " + g.data_type + " " + dims_text(g.dims) + ", " + n(g.bytes) + " bytes x " + n(g.tensors.size()) + ":";
+        o += "  " + g.data_type + " " + dims_text(g.dims) + ", " + n(g.bytes) + " bytes x " + n(g.tensors.size());
+        if (g.stored != g.tensors.size()) o += " (stored " + n(g.stored) + (g.stored == 1 ? " time)" : " times)");
+        o += ":";
         for (std::size_t k = 0; k < g.tensors.size(); ++k) o += (k ? ", " : " ") + g.tensors[k];
         o += "\n";
     }
@@ -134,6 +180,7 @@ void text_duplicates(std::string& o, const duplicate_report& r) {
 
 void print_text(const char* path, std::uint64_t size, const diagnosis& d, const tensor_census& c,
                 const zero_copy_report& z, const duplicate_report* dup) {
+    const std::vector<fix> fixes = fixes_for(path, size, z, dup);
     std::string o = "file: " + q(path) + " (" + n(size) + " bytes)\n";
     o += "diagnosis: " + diagnosis_line(d, path) + "\n";
     o += "parameters: " + parameters(c.all) + "\n";
@@ -174,6 +221,7 @@ void print_text(const char* path, std::uint64_t size, const diagnosis& d, const 
         o += "external data problems (" + n(z.problems.size()) + "):\n";
         for (const external_problem& p : z.problems) o += "  " + p.kind + ": " + p.message + "\n";
     }
+    for (const fix& f : fixes) o += "fix: " + f.command + "\n  " + f.why + "\n";
     o += "findings: " + n(finding_count(z)) + "\n";
     std::fwrite(o.data(), 1, o.size(), stdout);
 }
@@ -242,6 +290,7 @@ void json_duplicates(json_writer& w, const duplicate_report& r) {
         w.begin_array();
         for (const std::string& t : g.tensors) w.value(std::string_view(t));
         w.end_array();
+        w.field("stored", g.stored);
         w.field("wasted_bytes", g.wasted());
         w.end_object();
     }
@@ -317,6 +366,15 @@ void print_json(const char* path, std::uint64_t size, const diagnosis& d, const 
             w.field("location", p.location);
             w.field("tensor", p.tensor);
             w.field("message", p.message);
+            w.end_object();
+        }
+        w.end_array();
+        w.key("fixes");
+        w.begin_array();
+        for (const fix& f : fixes_for(path, size, *z, dup)) {
+            w.begin_object();
+            w.field("command", f.command);
+            w.field("why", f.why);
             w.end_object();
         }
         w.end_array();

@@ -172,8 +172,16 @@ duplicate_report find_duplicates(const tensor_census& census, const char* model_
                 g.data_type = data_type_name(shape.first.first);
                 g.dims = shape.first.second;
                 g.bytes = k.front()->data.describe().byte_size;
-                for (const candidate* c : k) g.tensors.push_back(census_label(census.tensors[c->index]));
-                r.redundant_copies += k.size() - 1;
+                std::vector<const char*> ranges;  // payload addresses: equal for a shared range
+                for (const candidate* c : k) {
+                    g.tensors.push_back(census_label(census.tensors[c->index]));
+                    const char* at = direct_bytes(c->data) ? c->data.bytes().data() : nullptr;
+                    if (at == nullptr || std::find(ranges.begin(), ranges.end(), at) == ranges.end()) {
+                        ++g.stored;
+                        if (at != nullptr) ranges.push_back(at);
+                    }
+                }
+                r.redundant_copies += g.stored - 1;
                 r.wasted_bytes += g.wasted();
                 r.groups.push_back(std::move(g));
             }

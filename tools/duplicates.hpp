@@ -20,12 +20,15 @@ struct duplicate_group {
     std::vector<std::int64_t> dims;
     std::uint64_t bytes = 0;       // of one copy (raw_data layout)
     std::vector<std::string> tensors;  // how a person finds each: 'w', Constant 'c', ...
-    std::uint64_t wasted() const { return bytes * (tensors.size() - 1); }
+    // Distinct payload ranges among them: tensors that already share one
+    // range of a file (onnxview pack --dedupe) waste nothing.
+    std::uint64_t stored = 0;
+    std::uint64_t wasted() const { return bytes * (stored - 1); }
 };
 
 struct duplicate_report {
     std::vector<duplicate_group> groups;  // most wasted bytes first
-    std::uint64_t redundant_copies = 0;   // tensors beyond the first of each group
+    std::uint64_t redundant_copies = 0;   // stored payloads beyond the first of each group
     std::uint64_t wasted_bytes = 0;
     std::uint64_t bytes_read = 0;         // payload bytes hashed or compared
     std::uint64_t unreadable = 0;         // candidates whose payload could not be read (not compared)

@@ -68,6 +68,7 @@ void classify_bytes(payload_group& g, const tensor_data& d, std::uint64_t offset
     } else {
         g.copied.add(bytes);
         ++g.copy_reasons[copy_reason(d, e)];
+        if (e.code == errc::unaligned && bytes >= pack_threshold) g.packable.add(bytes);
     }
 }
 
@@ -149,8 +150,12 @@ public:
             case storage_kind::typed: {
                 const std::uint64_t bytes = d->describe().byte_size;
                 out.typed.all.add(bytes);
-                if (natural_span_error(*d).ok()) out.typed.zero_copy.add(bytes);
-                else out.typed.copied.add(bytes);
+                if (natural_span_error(*d).ok()) {
+                    out.typed.zero_copy.add(bytes);
+                } else {
+                    out.typed.copied.add(bytes);
+                    if (bytes >= pack_threshold) out.typed.packable.add(bytes);
+                }
                 break;
             }
             case storage_kind::none: ++out.empty; break;

@@ -31,6 +31,9 @@ struct payload_group {
     count_and_bytes zero_copy;  // as_span() of the natural type succeeds
     count_and_bytes copied;     // it does not: the reader copies (copy_to, scalars)
     std::map<std::string, std::uint64_t> copy_reasons;  // why, with how many tensors
+    // Copied for their alignment alone and at least pack_threshold bytes:
+    // what `onnxview pack` aligns with its defaults.
+    count_and_bytes packable;
     bool read_into_memory = false;  // external file under external_copy_below: read, not mapped
     std::int64_t file_size = -1;    // external: the file's size once opened
 };
@@ -40,7 +43,11 @@ struct typed_group {
     count_and_bytes all;
     count_and_bytes zero_copy;  // FLOAT/DOUBLE/COMPLEX stored as one packed chunk
     count_and_bytes copied;
+    count_and_bytes packable;   // copied, at least pack_threshold bytes: pack makes them raw_data
 };
+
+// The payload size from which `onnxview pack` aligns and converts by default.
+constexpr std::uint64_t pack_threshold = 1024;
 
 // A problem with one external tensor, and the file it names.
 struct external_problem {

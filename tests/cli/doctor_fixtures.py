@@ -332,7 +332,8 @@ def tied(d):
     """tied.onnx: one FLOAT [4,4] stored as raw_data, in float_data, as
     external data, in a Constant node and in a tensor attribute of a node;
     the same bytes with dims [16] and other values with dims [4,4] are not
-    duplicates of it. Two INT64 [2] tensors that are.
+    duplicates of it. Two INT64 [2] tensors that are. tied_1k.onnx: two
+    FLOAT [512] initializers with the same values (what pack --dedupe shares).
     int4.onnx (wire bytes: this onnx predates INT4): three INT4 [3] that
     are duplicates, two in raw_data whose padding nibbles differ and one in
     int32_data, and one that is not."""
@@ -360,6 +361,13 @@ def tied(d):
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
     open(os.path.join(d, "tied.onnx"), "wb").write(model.SerializeToString())
+    big = np.arange(512, dtype=np.float32)  # 2 KiB, over pack's threshold
+    graph = helper.make_graph([helper.make_node("Add", ["a", "b"], ["y"])], "tied_1k", [],
+                              [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [512])],
+                              [numpy_helper.from_array(big, "a"), numpy_helper.from_array(big, "b")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    open(os.path.join(d, "tied_1k.onnx"), "wb").write(model.SerializeToString())
     int4 = [vfield(1, 3) + vfield(2, 22) + field(8, name.encode()) + payload
             for name, payload in (("q_a", field(9, b"\x21\x03")), ("q_b", field(9, b"\x21\xf3")),
                                   ("q_c", field(5, enc_varint(0x21) + enc_varint(0x03))),

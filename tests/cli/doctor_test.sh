@@ -80,6 +80,19 @@ run "doctor --duplicates int4" 0 doctor --duplicates "$tmp/tied/int4.onnx"
 has "doctor --duplicates int4" "$tmp/out" "  INT4 [3], 2 bytes x 3: 'q_a', 'q_b', 'q_c'"
 run "doctor --duplicates small_cnn" 0 doctor --duplicates "$data/small_cnn.onnx"
 has "doctor --duplicates small_cnn" "$tmp/out" "duplicates (same data type, dims and values; 0 payload bytes read): none"
+# --- the pack commands doctor suggests, and that they do what it says -------------
+cp "$data/small_cnn_inline.onnx" "$tmp/tied/inline.onnx"
+run "doctor inline fix" 0 doctor "$tmp/tied/inline.onnx" &&
+    has "doctor inline fix" "$tmp/out" "fix: onnxview pack $tmp/tied/inline.onnx $tmp/tied/inline.packed.onnx"
+run "pack as doctor says" 0 pack "$tmp/tied/inline.onnx" "$tmp/tied/inline.packed.onnx" &&
+    run "doctor after the fix" 0 doctor "$tmp/tied/inline.packed.onnx" &&
+    ! grep -q "^fix:" "$tmp/out" || fail "doctor still suggests a fix after it: $(grep '^fix' "$tmp/out")"
+run "doctor --duplicates tied_1k" 0 doctor --duplicates "$tmp/tied/tied_1k.onnx" &&
+    has "doctor --duplicates tied_1k" "$tmp/out" "fix: onnxview pack $tmp/tied/tied_1k.onnx $tmp/tied/tied_1k.packed.onnx --external tied_1k.packed.data --dedupe"
+run "pack --dedupe as doctor says" 0 pack "$tmp/tied/tied_1k.onnx" "$tmp/tied/tied_1k.packed.onnx" --external tied_1k.packed.data --dedupe &&
+    run "doctor --duplicates after dedupe" 0 doctor --duplicates "$tmp/tied/tied_1k.packed.onnx" &&
+    has "doctor --duplicates after dedupe" "$tmp/out" "  FLOAT [512], 2048 bytes x 2 (stored 1 time): 'a', 'b'" &&
+    ! grep -q "^fix:" "$tmp/out" || fail "doctor suggests a fix after dedupe: $(grep '^fix' "$tmp/out")"
 # Without --duplicates no payload is read and nothing is said of them.
 run "doctor tied" 0 doctor --json "$tmp/tied/tied.onnx" &&
     $py -c 'import json, sys; assert "duplicates" not in json.load(open(sys.argv[1]))' "$tmp/out" ||
