@@ -49,7 +49,10 @@ apt-get install "${apt_opts[@]}" "${packages[@]}"
 # onnxruntime for the pack interop test (tests/oracle/pack_oracle.py): the
 # npm package ships its CPU binaries; its install script would fetch GPU
 # providers from a host CI cannot reach, so it is skipped.
-apt-get install "${apt_opts[@]}" nodejs npm
+# Machines that already have Node.js (from NodeSource, whose nodejs bundles
+# npm and conflicts with Debian's npm package) keep it.
+command -v node >/dev/null || apt-get install "${apt_opts[@]}" nodejs
+command -v npm >/dev/null || apt-get install "${apt_opts[@]}" npm
 ort_dir=${ONNXRUNTIME_NODE_DIR:-/opt/onnxruntime-node}
 mkdir -p "$ort_dir"
 (cd "$ort_dir" && npm install --ignore-scripts --no-audit --no-fund onnxruntime-node)
