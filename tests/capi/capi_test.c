@@ -5,7 +5,11 @@
  *
  * Expected values are those of python3-onnx (testdata/summaries/, the
  * oracle summaries) and protoc (the .txtpb files of testdata/golden/). Prints one line per
- * failed check and "capi_test: N checks, M failed"; exit 1 on failure. */
+ * failed check and "capi_test: N checks, M failed"; exit 1 on failure.
+ *
+ * One file of over 600 lines: C has no test framework here to register
+ * checks from several translation units, and the checks share the opened
+ * models, the counting allocator and the check macro. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,9 @@
  *
  * tests/capi/summary_oracle.py compares the output with
  * tests/oracle/export_summary.py (python3-onnx) file by file. Section for
- * section this follows tests/model/summary.cpp, the C++ API's half. */
+ * section this follows tests/model/summary.cpp, the C++ API's half; like
+ * it, one file of over 600 lines, so that the summary's sections read in
+ * the order the oracle prints them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
