@@ -7339,6 +7339,9 @@ constexpr std::uint64_t length_delimited_size(std::uint32_t number, std::uint64_
 // since protobuf merges those occurrences. Everything else, unknown fields
 // included, is copied byte for byte.
 //
+// Edits (edit_options) change the model's own fields on the way; a rename
+// replaces each renamed string where it is (check_renames for its errors).
+//
 // Errors (nothing more is written after one): the wire errors of a
 // malformed model, those of fetching an external payload, message_too_large
 // when the model would exceed 2 GiB - 1 bytes (libprotobuf's limit) without
@@ -7378,6 +7381,26 @@ struct dim_change {
     std::string_view param;       // dim_param, when is_param
 };
 
+// One value name of the main graph renamed everywhere it is referenced:
+// graph inputs, outputs and value_info, initializer names (TensorProto.name;
+// the payload is copied as it is), sparse initializers (their values' name),
+// node inputs and outputs, quantization_annotation (tensor_name and the
+// values of quant_parameter_tensor_names), and the references inside
+// subgraphs (attributes `g` and `graphs`, at any depth) and training graphs
+// (TrainingInfoProto initialization and algorithm: the main graph's scope
+// reaches them). A graph that declares old_name itself (as an input, an
+// initializer, a sparse initializer or a node output) shadows it: in that
+// graph and those nested in it, old_name means the inner value and stays.
+// Binding keys of training_info name main-graph initializers and are
+// renamed; binding values name a training graph's values and follow that
+// graph's scope. Model-local functions have their own scope: untouched.
+// Each string is replaced where it is, so field order is kept.
+// All changes apply at once; see check_renames() for what is refused.
+struct name_change {
+    std::string_view old_name;
+    std::string_view new_name;
+};
+
 // Changes of a model's own fields, made while it streams through
 // (`onnxview edit`); tensors are left to pack_options. All-zero: none.
 struct edit_options {
@@ -7392,6 +7415,8 @@ struct edit_options {
     std::size_t metadata_count = 0;
     const dim_change* dims = nullptr;
     std::size_t dim_count = 0;
+    const name_change* renames = nullptr;
+    std::size_t rename_count = 0;
 };
 
 // What pack_model changes. All-zero means the defaults.
@@ -7452,6 +7477,7 @@ struct pack_stats {
     std::uint64_t internalized = 0;      // were external, now raw_data in the model
     std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
     std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
+    std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
     std::uint64_t kept = 0;              // copied as they were
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
     std::uint32_t passes = 0;            // measuring passes before the writing one
@@ -7464,6 +7490,40 @@ struct pack_stats {
 // set. Linear in the model's bytes; see the top of this file.
 error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
                  const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
+
+// Why a set of name changes cannot be made (check_renames).
+enum class rename_problem : std::uint8_t {
+    none,
+    empty_old_name,     // "" is the name of an absent optional input, not a value
+    empty_new_name,
+    old_name_repeated,  // two changes of one name
+    new_name_repeated,  // two names changed to one
+    chained,            // a new_name is another change's old_name (changes apply at once)
+    not_in_main_graph,  // old_name is not a value name of the main graph
+    new_name_in_use,    // new_name is already a name of the main graph, or of a
+                        // subgraph or training graph the change reaches (it
+                        // would capture the references renamed there)
+};
+
+// One sentence for people, e.g. "is not a value name of the main graph".
+// Never null.
+const char* rename_problem_message(rename_problem p) noexcept;
+
+struct rename_check {
+    rename_problem problem = rename_problem::none;
+    std::size_t change = 0;    // the refused change: its index in edit_options::renames
+    std::size_t other = 0;     // old_name_repeated, new_name_repeated, chained: the other change
+    std::uint64_t offset = 0;  // new_name_in_use: the byte of the model where the name is
+};
+
+// Whether the renames of `e` can be made on `model` (a whole ModelProto):
+// ok with check->problem set (none when they can), or the error of reading
+// a malformed model. pack_model makes the same check and refuses (before
+// writing anything) with invalid_argument, or not_found for
+// not_in_main_graph, offset as in rename_check; this gives the details.
+// Linear in the model's metadata (payloads are skipped) times the changes.
+error check_renames(std::string_view model, const edit_options& e, rename_check* check,
+                    const options& opts = {}) noexcept;
 
 // Whether two models hold the same tensors, in the same order (the tensors
 // pack_model visits): same name, data type, dims and element bit patterns,
@@ -15056,9 +15116,9 @@ bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root,
                 const wire::field& f) noexcept;
 
 // Whether the walk must enter every message field (doc strings are
-// everywhere; shapes sit five levels down).
+// everywhere; shapes sit five levels down; names are in every graph).
 inline bool edit_enters_all(const edit_options* e) noexcept {
-    return e != nullptr && (e->strip_doc_strings || e->dim_count != 0);
+    return e != nullptr && (e->strip_doc_strings || e->dim_count != 0 || e->rename_count != 0);
 }
 
 // The change of dim `axis` of the main-graph input or output `name`, or null.
@@ -15200,6 +15260,100 @@ error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const 
 #endif  // ONNXVIEW_SRC_WRITE_RAW_PAYLOAD_HPP
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/rename.hpp ----
+// Internal: edit_options::renames applied while pack_model walks the model.
+// The walk tells the renamer each message it enters and leaves; the renamer
+// keeps what each one is (a graph in the main graph's scope, one of its
+// nodes, a training binding, ...) and, for each graph, which changes reach
+// it (not shadowed by a declaration of its own or of an enclosing graph),
+// so that it can say of each string field whether it is a name to replace.
+// On the way it records what check_renames() refuses: a change whose
+// old_name the main graph never uses, a new_name already used where the
+// change reaches.
+#ifndef ONNXVIEW_SRC_WRITE_RENAME_HPP
+#define ONNXVIEW_SRC_WRITE_RENAME_HPP
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+
+namespace onnxview {
+namespace detail {
+
+class renamer {
+public:
+    // `e` and its changes must outlive the renamer. Memory: a few bytes per
+    // change and per open message, and one byte per change per open graph.
+    renamer(const edit_options& e, const heap& memory) noexcept;
+
+    // What the list of changes alone refuses: empty names, repeats, chains.
+    rename_check check_list() const noexcept;
+    // Everything refused, once a pass has walked the whole model.
+    rename_check verdict() const noexcept;
+
+    // The walk enters occurrence f of a message field of `parent`, the
+    // message it walks; every enter() is followed by one leave(). Errors:
+    // those of reading a graph's declarations.
+    error enter(const wire::message& parent, const wire::field& f) noexcept;
+    void leave() noexcept;
+
+    // The new content of field f of the message being walked (`m`), when f
+    // is a value name that a change renames here; else null.
+    const std::string_view* replacement(const wire::message& m, const wire::field& f) noexcept;
+    // Whether the message being walked has fields replacement() may change.
+    bool may_rename() const noexcept;
+
+private:
+    enum class role : std::uint8_t {
+        other,               // holds no value names of the scope
+        model,               // the root ModelProto
+        graph,               // a graph in the main graph's scope
+        value_info,          // a graph's input, output or value_info
+        node,
+        attribute,           // of a node in scope: its graphs are subgraphs
+        initializer,         // a graph's initializer, or a sparse initializer's values
+        sparse_initializer,
+        annotation,          // a graph's quantization_annotation
+        annotation_entry,    // one of its quant_parameter_tensor_names
+        training,            // a TrainingInfoProto
+        binding,             // one of its initialization_binding or update_binding entries
+    };
+    struct frame {
+        role what = role::other;
+        bool main = false;          // the main graph or one of its own messages
+        bool owns_flags = false;    // flags pushed by this frame, popped when it ends
+        std::size_t flags = 0;      // the changes in effect: flags_[flags, flags + count)
+    };
+
+    frame current() const noexcept;
+    // Pushes `f`, owning the changes in effect in the graph made of field
+    // `number` of `parent`: occurrence `only`, or (null) all of them, as
+    // protobuf merges a singular field's. Those are the changes in effect at
+    // `outer` less those the graph declares.
+    error push_scope(frame f, const wire::message& parent, std::uint32_t number, const wire::field* only,
+                     std::size_t outer) noexcept;
+    void shadow(std::size_t flags, std::string_view declared) noexcept;
+
+    const name_change* changes_;
+    std::size_t count_;
+    std::vector<frame, heap_allocator<frame>> frames_;
+    // One byte per change and scope, 1 when the change is in effect; the
+    // first `count_` bytes are the model level's (all in effect).
+    std::vector<std::uint8_t, heap_allocator<std::uint8_t>> flags_;
+    std::vector<std::uint8_t, heap_allocator<std::uint8_t>> used_in_main_;
+    std::vector<std::uint64_t, heap_allocator<std::uint64_t>> conflict_at_;  // none: not seen
+};
+
+// Field f again, its tag as it was, with `content` as its payload.
+void emit_renamed(emitter& out, const wire::field& f, std::string_view content) noexcept;
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_RENAME_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/pack.cpp ----
 // pack_model (onnxview/write.hpp): the model re-emitted from its own bytes,
 // tensors moved, aligned or converted, everything else copied.
@@ -15255,6 +15409,7 @@ struct pass {
     std::string_view io_name{};              // edits: the main-graph input or output being walked
     bool in_io = false;
     const dim_change* dim_override = nullptr;  // edits: the Dimension about to be walked is replaced
+    detail::renamer* renames = nullptr;        // edits: value names renamed
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     pack_stats stats{};
 };
@@ -15358,17 +15513,24 @@ bool dropped(std::uint32_t number, const storage_info& si, target to) noexcept {
            (relocated && (number == tensor_view::field::data_location || number == tensor_view::field::external_data));
 }
 
-// Copies the fields of m that `keep(number)` keeps, consecutive ones as one range.
+// Copies the fields of m that `keep(number)` keeps, consecutive ones as one
+// range; a name the renames change is replaced.
 template <class Keep>
-error copy_fields(emitter& out, const wire::message& m, Keep keep) noexcept {
+error copy_fields(pass& p, emitter& out, const wire::message& m, Keep keep) noexcept {
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     const char* from = m.begin();
     wire::field f;
     while (!r.at_end()) {
         const char* at = r.position();
         if (error e = r.next(f)) return e;
-        if (keep(f.number)) continue;
+        const bool kept = keep(f.number);
+        const std::string_view* renamed = kept && p.renames != nullptr ? p.renames->replacement(m, f) : nullptr;
+        if (kept && renamed == nullptr) continue;
         out.bytes(from, distance(from, at));
+        if (renamed != nullptr) {
+            detail::emit_renamed(out, f, *renamed);
+            ++p.stats.names_renamed;
+        }
         from = r.position();
     }
     out.bytes(from, distance(from, m.end()));
@@ -15420,11 +15582,12 @@ error place_external(pass& p, const tensor_view& t, const storage_info& si, std:
 error keep_tensor(pass& p, const wire::message& m) noexcept {
     ++p.stats.kept;
     if (tensor_view(result<wire::message>(m)).data_location() == location_kind::external) ++p.stats.external_kept;
-    if (!p.strip) {
+    if (!p.strip && !(p.renames != nullptr && p.renames->may_rename())) {
         p.model.bytes(m.begin(), distance(m.begin(), m.end()));
         return error();
     }
-    return copy_fields(p.model, m, [](std::uint32_t n) { return n != tensor_view::field::doc_string; });
+    const bool strip = p.strip;
+    return copy_fields(p, p.model, m, [=](std::uint32_t n) { return !strip || n != tensor_view::field::doc_string; });
 }
 
 // `merged`: the tensor is one of several occurrences of a singular field,
@@ -15441,13 +15604,14 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
-    const bool unchanged_layout = !p.strip || occ.count[tensor_view::field::doc_string] == 0;
+    const bool unchanged_layout = (!p.strip || occ.count[tensor_view::field::doc_string] == 0) &&
+                                  !(p.renames != nullptr && p.renames->may_rename());
     if (to == target::keep ||
         (to == target::inline_raw && si.kind == storage_kind::raw && occ.count[tensor_view::field::raw_data] == 1 &&
          unchanged_layout && (p.model.position() + distance(m.begin(), t.raw_data().data())) % align == 0))
         return keep_tensor(p, m);  // already where it should be
     const bool strip = p.strip;
-    if (error e = copy_fields(p.model, m, [&](std::uint32_t n) {
+    if (error e = copy_fields(p, p.model, m, [&](std::uint32_t n) {
             return !dropped(n, si, to) && !(strip && n == tensor_view::field::doc_string);
         }))
         return e;
@@ -15501,6 +15665,8 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
     const std::size_t index = p.next_record++;
     p.model.varint(p.records[index].size, p.records[index].width);
     const std::uint64_t start = p.model.position();
+    if (p.renames != nullptr)
+        if (error e = p.renames->enter(parent, f)) return e;
     error e;
     if (replaced != nullptr) {
         ++p.stats.dims_set;
@@ -15509,6 +15675,7 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
         e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
     }
     if (io) p.in_io = false;
+    if (p.renames != nullptr) p.renames->leave();
     if (e) return e;
     length_record& r = p.records[index];
     const std::uint64_t size = p.model.position() - start;
@@ -15543,6 +15710,13 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
             from = r.position();
             continue;
         }
+        if (const std::string_view* renamed = p.renames != nullptr ? p.renames->replacement(m, f) : nullptr) {
+            p.model.bytes(from, distance(from, at));
+            detail::emit_renamed(p.model, f, *renamed);
+            ++p.stats.names_renamed;
+            from = r.position();
+            continue;
+        }
         const schema::message_desc* child = tensor_walk::followed(d, f, occ);
         bool merged = false;
         if (child == nullptr && detail::edit_enters_all(p.po.edits)) {
@@ -15560,6 +15734,14 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
     return p.model.err();
 }
+
+// pack_model's refusal of renames check_renames() refuses.
+error rename_error(const rename_check& c) noexcept {
+    if (c.problem == rename_problem::none) return error();
+    return error(c.problem == rename_problem::not_in_main_graph ? errc::not_found : errc::invalid_argument, c.offset);
+}
+
+const edit_options no_edits{};
 
 error run_pass(pass& p, const wire::message& root) noexcept {
     p.next_record = 0;
@@ -15588,6 +15770,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
 
     detail::dedupe_table dedupe(memory);
+    const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
+    detail::renamer renames(edits, memory);
+    if (error e = rename_error(renames.check_list())) return e;
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
@@ -15597,7 +15782,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         p.model_bytes = model;
         p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+        if (edits.rename_count != 0) p.renames = &renames;
         if (error e = run_pass(p, root)) return e;
+        if (error e = rename_error(renames.verdict())) return e;
         ++passes;
         model_size = counted_model.position();
         external_size = counted_external.position();
@@ -15611,6 +15798,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     p.model_bytes = model;
     p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
     if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+    if (edits.rename_count != 0) p.renames = &renames;
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
@@ -15618,6 +15806,35 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     p.stats.model_bytes = written_model.position();
     p.stats.external_bytes = written_external.position();
     if (stats != nullptr) *stats = p.stats;
+    return error();
+}
+
+error check_renames(std::string_view model, const edit_options& e, rename_check* check, const options& opts) noexcept {
+    const detail::heap memory(opts.memory);
+    edit_options only{};
+    only.renames = e.renames;
+    only.rename_count = e.rename_count;
+    detail::renamer renames(only, memory);
+    rename_check c = renames.check_list();
+    if (c.problem == rename_problem::none && only.rename_count != 0) {
+        // One measuring pass with tensors left as they are: payloads are
+        // skipped, never read.
+        pack_options po{};
+        po.inline_align = 1;
+        po.keep_typed = true;
+        po.edits = &only;
+        po.read_options = opts;
+        std::vector<length_record, detail::heap_allocator<length_record>> records{
+            detail::heap_allocator<length_record>(memory)};
+        emitter counted_model(nullptr), counted_external(nullptr);
+        pass p{po, settings{1024, 1, 4096}, nullptr, counted_model, counted_external, records};
+        p.model_bytes = model;
+        p.renames = &renames;
+        if (error err = run_pass(p, wire::message::root(model.data(), model.size(), opts.max_message_depth)))
+            return err;
+        c = renames.verdict();
+    }
+    if (check != nullptr) *check = c;
     return error();
 }
 
@@ -15680,6 +15897,241 @@ error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const 
     if (sub != 0) ++used;  // the last byte, its high bits zero
     if (n != d.size()) return error(errc::payload_size_mismatch, d.describe().offset);
     return used != 0 ? chunk(user, buffer, used) : error();
+}
+
+}  // namespace detail
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/rename.cpp ----
+// edit_options::renames applied during the walk (rename.hpp).
+
+
+namespace onnxview {
+
+const char* rename_problem_message(rename_problem p) noexcept {
+    switch (p) {
+    case rename_problem::none: return "can be made";
+    case rename_problem::empty_old_name: return "renames the empty name, which marks an absent optional input";
+    case rename_problem::empty_new_name: return "gives an empty name";
+    case rename_problem::old_name_repeated: return "renames a name that another change renames too";
+    case rename_problem::new_name_repeated: return "gives a name that another change gives too";
+    case rename_problem::chained:
+        return "gives a name that another change renames (changes apply at once: chains and swaps are refused)";
+    case rename_problem::not_in_main_graph: return "renames a name that is not a value name of the main graph";
+    case rename_problem::new_name_in_use:
+        return "gives a name already used in the main graph, or in a subgraph or training graph the change "
+               "reaches (its references would be captured)";
+    }
+    return "unknown rename problem";
+}
+
+namespace detail {
+
+namespace {
+
+constexpr std::uint64_t not_seen = ~std::uint64_t(0);
+
+}  // namespace
+
+renamer::renamer(const edit_options& e, const heap& memory) noexcept
+    : changes_(e.renames),
+      count_(e.renames == nullptr ? 0 : e.rename_count),
+      frames_(heap_allocator<frame>(memory)),
+      flags_(count_, 1, heap_allocator<std::uint8_t>(memory)),
+      used_in_main_(count_, 0, heap_allocator<std::uint8_t>(memory)),
+      conflict_at_(count_, not_seen, heap_allocator<std::uint64_t>(memory)) {}
+
+rename_check renamer::check_list() const noexcept {
+    rename_check c;
+    for (std::size_t i = 0; i < count_ && c.problem == rename_problem::none; ++i) {
+        c.change = i;
+        if (changes_[i].old_name.empty()) c.problem = rename_problem::empty_old_name;
+        else if (changes_[i].new_name.empty()) c.problem = rename_problem::empty_new_name;
+        for (std::size_t j = 0; j < count_ && c.problem == rename_problem::none; ++j) {
+            c.other = j;
+            if (j < i && changes_[j].old_name == changes_[i].old_name) c.problem = rename_problem::old_name_repeated;
+            else if (j < i && changes_[j].new_name == changes_[i].new_name) c.problem = rename_problem::new_name_repeated;
+            else if (j != i && changes_[j].old_name == changes_[i].new_name) c.problem = rename_problem::chained;
+        }
+    }
+    if (c.problem == rename_problem::none) c = rename_check{};
+    return c;
+}
+
+rename_check renamer::verdict() const noexcept {
+    rename_check c = check_list();
+    for (std::size_t i = 0; i < count_ && c.problem == rename_problem::none; ++i) {
+        c.change = i;
+        if (!used_in_main_[i]) {
+            c.problem = rename_problem::not_in_main_graph;
+        } else if (conflict_at_[i] != not_seen) {
+            c.problem = rename_problem::new_name_in_use;
+            c.offset = conflict_at_[i];
+        }
+    }
+    if (c.problem == rename_problem::none) c = rename_check{};
+    return c;
+}
+
+renamer::frame renamer::current() const noexcept {
+    if (!frames_.empty()) return frames_.back();
+    frame root;
+    root.what = role::model;
+    return root;
+}
+
+void renamer::shadow(std::size_t flags, std::string_view declared) noexcept {
+    for (std::size_t i = 0; i < count_; ++i)
+        if (changes_[i].old_name == declared) flags_[flags + i] = 0;
+}
+
+error renamer::push_scope(frame f, const wire::message& parent, std::uint32_t number, const wire::field* only,
+                          std::size_t outer) noexcept {
+    f.owns_flags = true;
+    f.flags = flags_.size();
+    for (std::size_t i = 0; i < count_; ++i) flags_.push_back(flags_[outer + i]);
+    frames_.push_back(f);
+    // A graph's declarations (SSA): its inputs, initializers, sparse
+    // initializers and node outputs, wherever they sit in it.
+    auto declare = [&](const wire::field& occurrence) -> error {
+        const result<wire::message> m = parent.child(occurrence);
+        if (!m) return m.err();
+        const graph_view graph{m};
+        for (const value_info_view& v : graph.input()) shadow(f.flags, v.name());
+        for (const tensor_view& t : graph.initializer()) shadow(f.flags, t.name());
+        for (const sparse_tensor_view& s : graph.sparse_initializer()) shadow(f.flags, s.values().name());
+        for (const node_view& n : graph.node())
+            for (std::string_view out : n.output()) shadow(f.flags, out);
+        return error();
+    };
+    if (only != nullptr) return declare(*only);
+    wire::reader r(parent.base(), parent.begin(), parent.end(), parent.depth(), parent.max_depth());
+    wire::field occurrence;
+    while (!r.at_end()) {
+        if (error e = r.next(occurrence)) return e;
+        if (occurrence.number == number && occurrence.type == wire::wire_type::length_delimited)
+            if (error e = declare(occurrence)) return e;
+    }
+    return error();
+}
+
+error renamer::enter(const wire::message& parent, const wire::field& f) noexcept {
+    const frame at = current();
+    frame next;
+    next.flags = at.flags;
+    next.main = at.main;
+    const std::uint32_t n = f.number;
+    switch (at.what) {
+    case role::model:
+        next.flags = 0;
+        if (n == model_view::field::graph) {
+            next.what = role::graph;  // every change is in effect in the main graph
+            next.main = true;
+        } else if (n == model_view::field::training_info) {
+            next.what = role::training;
+        }
+        break;
+    case role::graph:
+        if (n == graph_view::field::input || n == graph_view::field::output || n == graph_view::field::value_info)
+            next.what = role::value_info;
+        else if (n == graph_view::field::initializer) next.what = role::initializer;
+        else if (n == graph_view::field::sparse_initializer) next.what = role::sparse_initializer;
+        else if (n == graph_view::field::node) next.what = role::node;
+        else if (n == graph_view::field::quantization_annotation) next.what = role::annotation;
+        break;
+    case role::node:
+        if (n == node_view::field::attribute) next.what = role::attribute;
+        break;
+    case role::attribute:
+        if (n == attribute_view::field::g || n == attribute_view::field::graphs) {
+            next.what = role::graph;
+            next.main = false;
+            return push_scope(next, parent, n, n == attribute_view::field::graphs ? &f : nullptr, at.flags);
+        }
+        break;
+    case role::sparse_initializer:
+        if (n == sparse_tensor_view::field::values) next.what = role::initializer;
+        break;
+    case role::annotation:
+        if (n == tensor_annotation_view::field::quant_parameter_tensor_names) next.what = role::annotation_entry;
+        break;
+    case role::training:
+        if (n == training_info_view::field::initialization || n == training_info_view::field::algorithm) {
+            next.what = role::graph;
+            return push_scope(next, parent, n, nullptr, 0);
+        }
+        // A binding's value names a value of the graph it binds:
+        // initialization's for initialization_binding, algorithm's for
+        // update_binding.
+        if (n == training_info_view::field::initialization_binding) {
+            next.what = role::binding;
+            return push_scope(next, parent, training_info_view::field::initialization, nullptr, 0);
+        }
+        if (n == training_info_view::field::update_binding) {
+            next.what = role::binding;
+            return push_scope(next, parent, training_info_view::field::algorithm, nullptr, 0);
+        }
+        break;
+    default:
+        break;
+    }
+    frames_.push_back(next);
+    return error();
+}
+
+void renamer::leave() noexcept {
+    if (frames_.back().owns_flags) flags_.resize(frames_.back().flags);
+    frames_.pop_back();
+}
+
+bool renamer::may_rename() const noexcept {
+    const role r = current().what;
+    return count_ != 0 && (r == role::value_info || r == role::node || r == role::initializer ||
+                           r == role::annotation || r == role::annotation_entry || r == role::binding);
+}
+
+const std::string_view* renamer::replacement(const wire::message& m, const wire::field& f) noexcept {
+    if (count_ == 0 || f.type != wire::wire_type::length_delimited) return nullptr;
+    const frame at = current();
+    std::size_t flags = at.flags;
+    const std::uint32_t n = f.number;
+    bool name = false;
+    switch (at.what) {
+    case role::value_info: name = n == value_info_view::field::name; break;
+    case role::node: name = n == node_view::field::input || n == node_view::field::output; break;
+    case role::initializer: name = n == tensor_view::field::name; break;
+    case role::annotation: name = n == tensor_annotation_view::field::tensor_name; break;
+    case role::annotation_entry: name = n == string_entry_view::field::value; break;
+    case role::binding:
+        // The key names an initializer of the main graph.
+        name = n == string_entry_view::field::key || n == string_entry_view::field::value;
+        if (n == string_entry_view::field::key) flags = 0;
+        break;
+    default: break;
+    }
+    if (!name) return nullptr;
+    const std::string_view s = f.bytes();
+    const std::string_view* found = nullptr;
+    for (std::size_t i = 0; i < count_; ++i) {
+        if (!flags_[flags + i]) continue;
+        if (s == changes_[i].old_name) {
+            if (found == nullptr) found = &changes_[i].new_name;
+            if (at.main) used_in_main_[i] = 1;
+        }
+        if (s == changes_[i].new_name && conflict_at_[i] == not_seen) conflict_at_[i] = m.offset_of(f.tag);
+    }
+    return found;
+}
+
+void emit_renamed(emitter& out, const wire::field& f, std::string_view content) noexcept {
+    const char* tag_end = f.tag;
+    std::uint32_t number;
+    wire::wire_type type;
+    (void)wire::decode_tag(tag_end, f.payload, number, type);  // the reader decoded it already
+    out.bytes(f.tag, static_cast<std::uint64_t>(tag_end - f.tag));
+    out.varint(content.size());
+    out.bytes(content.data(), content.size());
 }
 
 }  // namespace detail

@@ -25,6 +25,7 @@ struct arguments {
     const char* out = nullptr;
     std::vector<const char*> metadata;
     std::vector<const char*> dims;
+    std::vector<const char*> renames;
     const char* producer = nullptr;
     bool strip_doc_strings = false;
     bool allow_over_2gib = false;
@@ -32,7 +33,7 @@ struct arguments {
 
 command_line make_command_line(arguments& a) {
     return {"edit",
-            "change a model's metadata, producer or doc strings,\n"
+            "change a model's metadata, producer, doc strings, dims or value names,\n"
             "its weights streamed through untouched",
             "Writes IN to OUT with the changes asked for; everything else, tensor payloads\n"
             "included, is copied byte for byte, streamed in bounded memory whatever the\n"
@@ -48,6 +49,13 @@ command_line make_command_line(arguments& a) {
              text_list("set-dim", 0, "NAME:AXIS=VALUE", a.dims, "NAME:AXIS=VALUE (a number or a name)",
                        "set dim AXIS of the main graph's input or output NAME to VALUE:\n"
                        "digits give dim_value, anything else dim_param; may repeat"),
+             text_list("rename", 0, "OLD=NEW", a.renames, "OLD=NEW",
+                       "rename the main graph's value OLD to NEW everywhere it is referenced:\n"
+                       "inputs, outputs, value_info, initializers, node inputs and outputs,\n"
+                       "quantization annotations, training bindings, and subgraphs and\n"
+                       "training graphs that do not declare OLD themselves (functions keep\n"
+                       "their own names); may repeat: all apply at once, and NEW may not be\n"
+                       "a name already used where the rename reaches"),
              flag("strip-doc-strings", 0, a.strip_doc_strings, "leave out every doc_string, in every message"),
              flag("allow-over-2gib", 0, a.allow_over_2gib,
                   "write OUT even when it exceeds 2 GiB, which libprotobuf cannot read")},
@@ -114,8 +122,20 @@ int run_edit(int argc, char** argv) {
     }
     edits.dims = dims.data();
     edits.dim_count = dims.size();
-    if (!edits.strip_doc_strings && a.producer == nullptr && changes.empty() && dims.empty())
-        return write_failure("edit", "nothing to change: give --metadata, --producer, --set-dim or --strip-doc-strings",
+    std::vector<name_change> renames;
+    for (const char* r : a.renames) {
+        const std::string_view s(r);
+        const std::size_t eq = s.find('=');
+        if (eq == std::string_view::npos)
+            return write_failure("edit", "--rename needs OLD=NEW, not '" + std::string(r) + "'", exit_usage);
+        renames.push_back({s.substr(0, eq), s.substr(eq + 1)});
+    }
+    edits.renames = renames.data();
+    edits.rename_count = renames.size();
+    if (!edits.strip_doc_strings && a.producer == nullptr && changes.empty() && dims.empty() && renames.empty())
+        return write_failure("edit",
+                             "nothing to change: give --metadata, --producer, --set-dim, --rename or "
+                             "--strip-doc-strings",
                              exit_usage);
 
     pack_options po{};

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "onnxview/external_data.hpp"
+#include "onnxview/field_path.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/output_file.hpp"
 #include "output.hpp"
@@ -76,6 +77,30 @@ std::string system_text(error e) {
     return s;
 }
 
+std::string rename_text(const name_change& c) {
+    return "--rename " + std::string(c.old_name) + "=" + std::string(c.new_name);
+}
+
+// Why pack_model refused po.edits->renames, or "" when it did not.
+std::string rename_failure(const pack_options& po, std::string_view model) {
+    rename_check c;
+    if (po.edits == nullptr || po.edits->rename_count == 0 || check_renames(model, *po.edits, &c) ||
+        c.problem == rename_problem::none)
+        return std::string();
+    std::string s = rename_text(po.edits->renames[c.change]) + ": " + rename_problem_message(c.problem);
+    if (c.problem == rename_problem::old_name_repeated || c.problem == rename_problem::new_name_repeated ||
+        c.problem == rename_problem::chained)
+        s += " (" + rename_text(po.edits->renames[c.other]) + ")";
+    if (c.problem == rename_problem::new_name_in_use) {
+        s += " (at byte " + std::to_string(c.offset);
+        char path[512];
+        const auto n = field_path_at(model.data(), model.size(), c.offset, schema::msg_ModelProto, path, sizeof path);
+        if (n.ok() && path[0] != '\0') s += std::string(" in ") + path;
+        s += ")";
+    }
+    return s;
+}
+
 }  // namespace
 
 int write_failure(const char* cmd, const std::string& message, int code) {
@@ -133,6 +158,8 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
     const error e = pack_model(mf.bytes(), &source, po, model_sink, external ? &data_sink : nullptr, &st);
     line.finish();
     if (e) {
+        const std::string refused = rename_failure(po, mf.bytes());
+        if (!refused.empty()) return write_failure(cmd, refused, exit_usage);
         if (e.code == errc::io_write_failed)
             return write_failure(cmd, "cannot write '" + std::string(out_path) + "': " + system_text(e), exit_usage);
         if (e.code == errc::message_too_large)

@@ -41,6 +41,9 @@
 // since protobuf merges those occurrences. Everything else, unknown fields
 // included, is copied byte for byte.
 //
+// Edits (edit_options) change the model's own fields on the way; a rename
+// replaces each renamed string where it is (check_renames for its errors).
+//
 // Errors (nothing more is written after one): the wire errors of a
 // malformed model, those of fetching an external payload, message_too_large
 // when the model would exceed 2 GiB - 1 bytes (libprotobuf's limit) without
@@ -84,6 +87,26 @@ struct dim_change {
     std::string_view param;       // dim_param, when is_param
 };
 
+// One value name of the main graph renamed everywhere it is referenced:
+// graph inputs, outputs and value_info, initializer names (TensorProto.name;
+// the payload is copied as it is), sparse initializers (their values' name),
+// node inputs and outputs, quantization_annotation (tensor_name and the
+// values of quant_parameter_tensor_names), and the references inside
+// subgraphs (attributes `g` and `graphs`, at any depth) and training graphs
+// (TrainingInfoProto initialization and algorithm: the main graph's scope
+// reaches them). A graph that declares old_name itself (as an input, an
+// initializer, a sparse initializer or a node output) shadows it: in that
+// graph and those nested in it, old_name means the inner value and stays.
+// Binding keys of training_info name main-graph initializers and are
+// renamed; binding values name a training graph's values and follow that
+// graph's scope. Model-local functions have their own scope: untouched.
+// Each string is replaced where it is, so field order is kept.
+// All changes apply at once; see check_renames() for what is refused.
+struct name_change {
+    std::string_view old_name;
+    std::string_view new_name;
+};
+
 // Changes of a model's own fields, made while it streams through
 // (`onnxview edit`); tensors are left to pack_options. All-zero: none.
 struct edit_options {
@@ -98,6 +121,8 @@ struct edit_options {
     std::size_t metadata_count = 0;
     const dim_change* dims = nullptr;
     std::size_t dim_count = 0;
+    const name_change* renames = nullptr;
+    std::size_t rename_count = 0;
 };
 
 // What pack_model changes. All-zero means the defaults.
@@ -158,6 +183,7 @@ struct pack_stats {
     std::uint64_t internalized = 0;      // were external, now raw_data in the model
     std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
     std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
+    std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
     std::uint64_t kept = 0;              // copied as they were
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
     std::uint32_t passes = 0;            // measuring passes before the writing one
@@ -170,6 +196,40 @@ struct pack_stats {
 // set. Linear in the model's bytes; see the top of this file.
 error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
                  const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
+
+// Why a set of name changes cannot be made (check_renames).
+enum class rename_problem : std::uint8_t {
+    none,
+    empty_old_name,     // "" is the name of an absent optional input, not a value
+    empty_new_name,
+    old_name_repeated,  // two changes of one name
+    new_name_repeated,  // two names changed to one
+    chained,            // a new_name is another change's old_name (changes apply at once)
+    not_in_main_graph,  // old_name is not a value name of the main graph
+    new_name_in_use,    // new_name is already a name of the main graph, or of a
+                        // subgraph or training graph the change reaches (it
+                        // would capture the references renamed there)
+};
+
+// One sentence for people, e.g. "is not a value name of the main graph".
+// Never null.
+const char* rename_problem_message(rename_problem p) noexcept;
+
+struct rename_check {
+    rename_problem problem = rename_problem::none;
+    std::size_t change = 0;    // the refused change: its index in edit_options::renames
+    std::size_t other = 0;     // old_name_repeated, new_name_repeated, chained: the other change
+    std::uint64_t offset = 0;  // new_name_in_use: the byte of the model where the name is
+};
+
+// Whether the renames of `e` can be made on `model` (a whole ModelProto):
+// ok with check->problem set (none when they can), or the error of reading
+// a malformed model. pack_model makes the same check and refuses (before
+// writing anything) with invalid_argument, or not_found for
+// not_in_main_graph, offset as in rename_check; this gives the details.
+// Linear in the model's metadata (payloads are skipped) times the changes.
+error check_renames(std::string_view model, const edit_options& e, rename_check* check,
+                    const options& opts = {}) noexcept;
 
 // Whether two models hold the same tensors, in the same order (the tensors
 // pack_model visits): same name, data type, dims and element bit patterns,

@@ -18,6 +18,7 @@
 #include "onnxview/tensor_data.hpp"
 #include "onnxview/write.hpp"
 #include "raw_payload.hpp"
+#include "rename.hpp"
 #include "tensor_walk.hpp"
 
 namespace onnxview {
@@ -61,6 +62,7 @@ struct pass {
     std::string_view io_name{};              // edits: the main-graph input or output being walked
     bool in_io = false;
     const dim_change* dim_override = nullptr;  // edits: the Dimension about to be walked is replaced
+    detail::renamer* renames = nullptr;        // edits: value names renamed
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     pack_stats stats{};
 };
@@ -164,17 +166,24 @@ bool dropped(std::uint32_t number, const storage_info& si, target to) noexcept {
            (relocated && (number == tensor_view::field::data_location || number == tensor_view::field::external_data));
 }
 
-// Copies the fields of m that `keep(number)` keeps, consecutive ones as one range.
+// Copies the fields of m that `keep(number)` keeps, consecutive ones as one
+// range; a name the renames change is replaced.
 template <class Keep>
-error copy_fields(emitter& out, const wire::message& m, Keep keep) noexcept {
+error copy_fields(pass& p, emitter& out, const wire::message& m, Keep keep) noexcept {
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     const char* from = m.begin();
     wire::field f;
     while (!r.at_end()) {
         const char* at = r.position();
         if (error e = r.next(f)) return e;
-        if (keep(f.number)) continue;
+        const bool kept = keep(f.number);
+        const std::string_view* renamed = kept && p.renames != nullptr ? p.renames->replacement(m, f) : nullptr;
+        if (kept && renamed == nullptr) continue;
         out.bytes(from, distance(from, at));
+        if (renamed != nullptr) {
+            detail::emit_renamed(out, f, *renamed);
+            ++p.stats.names_renamed;
+        }
         from = r.position();
     }
     out.bytes(from, distance(from, m.end()));
@@ -226,11 +235,12 @@ error place_external(pass& p, const tensor_view& t, const storage_info& si, std:
 error keep_tensor(pass& p, const wire::message& m) noexcept {
     ++p.stats.kept;
     if (tensor_view(result<wire::message>(m)).data_location() == location_kind::external) ++p.stats.external_kept;
-    if (!p.strip) {
+    if (!p.strip && !(p.renames != nullptr && p.renames->may_rename())) {
         p.model.bytes(m.begin(), distance(m.begin(), m.end()));
         return error();
     }
-    return copy_fields(p.model, m, [](std::uint32_t n) { return n != tensor_view::field::doc_string; });
+    const bool strip = p.strip;
+    return copy_fields(p, p.model, m, [=](std::uint32_t n) { return !strip || n != tensor_view::field::doc_string; });
 }
 
 // `merged`: the tensor is one of several occurrences of a singular field,
@@ -247,13 +257,14 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
-    const bool unchanged_layout = !p.strip || occ.count[tensor_view::field::doc_string] == 0;
+    const bool unchanged_layout = (!p.strip || occ.count[tensor_view::field::doc_string] == 0) &&
+                                  !(p.renames != nullptr && p.renames->may_rename());
     if (to == target::keep ||
         (to == target::inline_raw && si.kind == storage_kind::raw && occ.count[tensor_view::field::raw_data] == 1 &&
          unchanged_layout && (p.model.position() + distance(m.begin(), t.raw_data().data())) % align == 0))
         return keep_tensor(p, m);  // already where it should be
     const bool strip = p.strip;
-    if (error e = copy_fields(p.model, m, [&](std::uint32_t n) {
+    if (error e = copy_fields(p, p.model, m, [&](std::uint32_t n) {
             return !dropped(n, si, to) && !(strip && n == tensor_view::field::doc_string);
         }))
         return e;
@@ -307,6 +318,8 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
     const std::size_t index = p.next_record++;
     p.model.varint(p.records[index].size, p.records[index].width);
     const std::uint64_t start = p.model.position();
+    if (p.renames != nullptr)
+        if (error e = p.renames->enter(parent, f)) return e;
     error e;
     if (replaced != nullptr) {
         ++p.stats.dims_set;
@@ -315,6 +328,7 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
         e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
     }
     if (io) p.in_io = false;
+    if (p.renames != nullptr) p.renames->leave();
     if (e) return e;
     length_record& r = p.records[index];
     const std::uint64_t size = p.model.position() - start;
@@ -349,6 +363,13 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
             from = r.position();
             continue;
         }
+        if (const std::string_view* renamed = p.renames != nullptr ? p.renames->replacement(m, f) : nullptr) {
+            p.model.bytes(from, distance(from, at));
+            detail::emit_renamed(p.model, f, *renamed);
+            ++p.stats.names_renamed;
+            from = r.position();
+            continue;
+        }
         const schema::message_desc* child = tensor_walk::followed(d, f, occ);
         bool merged = false;
         if (child == nullptr && detail::edit_enters_all(p.po.edits)) {
@@ -366,6 +387,14 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
     return p.model.err();
 }
+
+// pack_model's refusal of renames check_renames() refuses.
+error rename_error(const rename_check& c) noexcept {
+    if (c.problem == rename_problem::none) return error();
+    return error(c.problem == rename_problem::not_in_main_graph ? errc::not_found : errc::invalid_argument, c.offset);
+}
+
+const edit_options no_edits{};
 
 error run_pass(pass& p, const wire::message& root) noexcept {
     p.next_record = 0;
@@ -394,6 +423,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
 
     detail::dedupe_table dedupe(memory);
+    const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
+    detail::renamer renames(edits, memory);
+    if (error e = rename_error(renames.check_list())) return e;
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
@@ -403,7 +435,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         p.model_bytes = model;
         p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+        if (edits.rename_count != 0) p.renames = &renames;
         if (error e = run_pass(p, root)) return e;
+        if (error e = rename_error(renames.verdict())) return e;
         ++passes;
         model_size = counted_model.position();
         external_size = counted_external.position();
@@ -417,6 +451,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     p.model_bytes = model;
     p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
     if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+    if (edits.rename_count != 0) p.renames = &renames;
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
@@ -424,6 +459,35 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     p.stats.model_bytes = written_model.position();
     p.stats.external_bytes = written_external.position();
     if (stats != nullptr) *stats = p.stats;
+    return error();
+}
+
+error check_renames(std::string_view model, const edit_options& e, rename_check* check, const options& opts) noexcept {
+    const detail::heap memory(opts.memory);
+    edit_options only{};
+    only.renames = e.renames;
+    only.rename_count = e.rename_count;
+    detail::renamer renames(only, memory);
+    rename_check c = renames.check_list();
+    if (c.problem == rename_problem::none && only.rename_count != 0) {
+        // One measuring pass with tensors left as they are: payloads are
+        // skipped, never read.
+        pack_options po{};
+        po.inline_align = 1;
+        po.keep_typed = true;
+        po.edits = &only;
+        po.read_options = opts;
+        std::vector<length_record, detail::heap_allocator<length_record>> records{
+            detail::heap_allocator<length_record>(memory)};
+        emitter counted_model(nullptr), counted_external(nullptr);
+        pass p{po, settings{1024, 1, 4096}, nullptr, counted_model, counted_external, records};
+        p.model_bytes = model;
+        p.renames = &renames;
+        if (error err = run_pass(p, wire::message::root(model.data(), model.size(), opts.max_message_depth)))
+            return err;
+        c = renames.verdict();
+    }
+    if (check != nullptr) *check = c;
     return error();
 }
 
