@@ -14,6 +14,15 @@ same text; onnx.checker must give onnxview's output the input's verdict.
   strip      --strip-doc-strings (every doc_string of every message cleared)
   set-dim    --set-dim X:0=batch --set-dim X:LAST=7 (X: the first main-graph
              input whose shape has at least two dims; dim_param, dim_value)
+  rename     --rename OLD=NEW for the first graph input, output, initializer
+             and sparse initializer and the first main-graph value a subgraph
+             refers to, all at once; python3-onnx renames them in the loaded
+             protobuf with the same scope rules (rename_in_place below)
+The rename case also runs on models made here with onnx.helper (If and Loop
+bodies using outer values, a body input shadowing one, a nested subgraph,
+training info, a quantization annotation, sparse initializers), and, with
+onnxruntime-node (--ort-dir, as pack_oracle.py), the runnable ones run before
+and after with renamed inputs: outputs must be identical bit for bit.
 Exits 77 (skipped) without python onnx, protoc or the corpus.
 """
 import argparse
@@ -38,6 +47,7 @@ def decode(path):
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pack_oracle import checker_ok, corpus_models, prerequisites  # noqa: E402 - shared with pack's oracle
+from rename_oracle import rename_case, rename_models, rename_ort  # noqa: E402
 
 
 def strip(msg):
@@ -69,6 +79,7 @@ def main():
     ap.add_argument("--onnxview", required=True)
     ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--ort-dir", default=os.environ.get("ONNXRUNTIME_NODE_DIR", "/opt/onnxruntime-node"))
     args = ap.parse_args()
     onnx = prerequisites()
     if onnx is None:
@@ -77,8 +88,10 @@ def main():
     if not corpus:
         print(f"SKIP: no model.onnx under {args.corpus}")
         return SKIP
-    models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + corpus
-    failures, done = [], 0
+    synthetic = tempfile.TemporaryDirectory()
+    made = rename_models(onnx, synthetic.name)
+    models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + made + corpus
+    failures, done, renamed, ort_runs = [], 0, 0, 0
     for src in models:
         try:
             base = onnx.load(src, load_external_data=False)
@@ -107,6 +120,12 @@ def main():
                         i.type.tensor_type.shape.dim[0].dim_param = "batch"
                         i.type.tensor_type.shape.dim[last].dim_value = 7
             edits["set-dim"] = (["--set-dim", f"{target}:0=batch", "--set-dim", f"{target}:{last}=7"], set_dims)
+        rename = rename_case(base)
+        if rename:
+            edits["rename"] = rename
+            renamed += 1
+        if src in made:  # made for the rename case alone
+            edits = {"rename": rename}
         want_checker = checker_ok(onnx, src)
         with tempfile.TemporaryDirectory() as work:
             # External files stay referenced: they go next to the outputs.
@@ -131,10 +150,16 @@ def main():
                     failures.append((src, f"{name}: protoc --decode differs from python3-onnx's edit"))
                 if checker_ok(onnx, ours) != want_checker:
                     failures.append((src, f"{name}: onnx.checker changed its verdict"))
+                if name == "rename" and (src in made or src not in corpus) and args.ort_dir:
+                    ran, why = rename_ort(onnx, args.ort_dir, src, ours, flags, work)
+                    ort_runs += ran
+                    if why:
+                        failures.append((src, f"rename under onnxruntime: {why}"))
         done += 1
     for m, why in failures:
         print(f"FAIL {m}: {why}")
-    print(f"{done} models edited three or four ways, each compared with python3-onnx's edit; {len(failures)} failures")
+    print(f"{done} models edited up to five ways ({renamed} with renames, {ort_runs} of them run under onnxruntime "
+          f"before and after), each compared with python3-onnx's edit; {len(failures)} failures")
     return 1 if failures else 0
 
 
