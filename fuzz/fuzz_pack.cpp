@@ -6,8 +6,9 @@
 // output verifies, holds the same tensors bit for bit (same_tensors), and
 // packing the output again changes nothing; with edits (doc strings
 // stripped, producer, metadata and dims of input x set) too, but for the
-// last. Bytes that do not verify may
-// fail to pack, but must not crash it.
+// last. Renaming x is refused exactly when check_renames() says so, and
+// when renaming it back is accepted too the tensors are the input's again.
+// Bytes that do not verify may fail to pack, but must not crash it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -30,6 +31,24 @@ result<std::string_view> fetch(void* user, const tensor_view& t, std::uint64_t e
     const std::uint64_t offset = find_external_location(t).offset;
     if (offset > file.size() || file.size() - offset < expected) return errc::external_range_past_end;
     return std::string_view(file.data() + offset, static_cast<std::size_t>(expected));
+}
+
+// `from` with the value c.old_name renamed (tensors left as they are).
+error rename(const std::string& from, const name_change& c, std::string& to) noexcept {
+    edit_options edits{};
+    edits.renames = &c;
+    edits.rename_count = 1;
+    rename_check check;
+    const error checked = check_renames(from, edits, &check);
+    pack_options po{};
+    po.inline_align = 1;
+    po.keep_typed = true;
+    po.edits = &edits;
+    const write_sink ms{&to, append};
+    const error e = pack_model(from, nullptr, po, ms, nullptr);
+    FUZZ_CHECK(checked.ok() || !e.ok());
+    if (checked.ok()) FUZZ_CHECK(e.ok() == (check.problem == rename_problem::none));
+    return e;
 }
 
 }  // namespace
@@ -59,6 +78,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             FUZZ_CHECK(e.ok());
             FUZZ_CHECK(verify(model.data(), model.size(), schema::msg_ModelProto, options{}).ok());
             FUZZ_CHECK(same_tensors(in, nullptr, model, nullptr).ok());
+        }
+    }
+    if (valid) {
+        std::string there, back;
+        if (rename(in, {"x", "fuzz.x"}, there).ok()) {
+            FUZZ_CHECK(verify(there.data(), there.size(), schema::msg_ModelProto, options{}).ok());
+            if (rename(there, {"fuzz.x", "x"}, back).ok()) FUZZ_CHECK(same_tensors(in, nullptr, back, nullptr).ok());
         }
     }
     for (int external = 0; external < 2; ++external) {

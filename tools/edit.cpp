@@ -39,7 +39,10 @@ command_line make_command_line(arguments& a) {
             "included, is copied byte for byte, streamed in bounded memory whatever the\n"
             "model's size. OUT is written to a temporary file and renamed into place when\n"
             "complete. A changed metadata entry or producer field comes after the model's\n"
-            "other fields (field order carries no meaning in protobuf).\n",
+            "other fields (field order carries no meaning in protobuf); a renamed name stays\n"
+            "where it was. A --rename that cannot be made is refused (exit 2), nothing\n"
+            "written: OLD empty or not a value name of the main graph, NEW empty or in use,\n"
+            "two renames of one name or to one name, chains and swaps.\n",
             "exit status: 0 written, 1 IN is not a valid model, 2 usage or I/O error\n",
             {text_list("metadata", 0, "KEY=VALUE", a.metadata, "KEY=VALUE, or KEY to remove it",
                        "set metadata_props KEY to VALUE (replacing an entry with that key);\n"

@@ -120,6 +120,24 @@ run "edit --set-dim info" 0 info "$out/e.onnx" && grep -q "^  image: FLOAT\[batc
 rm -f "$out/e.onnx"
 run "edit --set-dim: no such dim" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --set-dim image:4=1
 run "edit --set-dim: malformed" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --set-dim image=1
+run "edit --rename" 0 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --rename image=pixels --rename conv1.weight=w1
+run "edit --rename info" 0 info "$out/e.onnx" && grep -q "^  pixels: FLOAT\[N,3,32,32\]$" "$tmp/out" ||
+    fail "--rename: $(cat "$tmp/out")"
+run "edit --rename tensor" 0 tensor "$out/e.onnx" w1 && grep -q "^name: w1$" "$tmp/out" && grep -q "^shape: \[8,3,3,3\]$" "$tmp/out" ||
+    fail "--rename: the initializer: $(cat "$tmp/out")"
+run "edit --rename keeps the payloads" 0 pack "$out/e.onnx" "$out/e2.onnx" --inline-align 1 --keep-typed
+rm -f "$out/e.onnx" "$out/e2.onnx"
+run "edit --rename: no such name" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --rename nothing=x &&
+    grep -q "^onnxview edit: --rename nothing=x: renames a name that is not a value name of the main graph$" "$tmp/err" ||
+    fail "--rename: $(cat "$tmp/err")"
+run "edit --rename: name in use" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --rename image=conv1 &&
+    grep -q "^onnxview edit: --rename image=conv1: gives a name already used .* (at byte [0-9]* in graph.node\[0\].output\[0\])$" "$tmp/err" ||
+    fail "--rename: $(cat "$tmp/err")"
+run "edit --rename: a swap" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --rename image=conv1 --rename conv1=image &&
+    grep -q "^onnxview edit: --rename image=conv1: gives a name that another change renames .* (--rename conv1=image)$" "$tmp/err" ||
+    fail "--rename: $(cat "$tmp/err")"
+run "edit --rename: the empty name" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --rename =x
+run "edit --rename: no NEW" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --rename image
 run "edit: nothing to change" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx"
 run "edit: a metadata change without a key" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --metadata =v
 run "edit: OUT is IN" 2 edit "$out/in.onnx" "$out/in.onnx" --strip-doc-strings
