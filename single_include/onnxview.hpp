@@ -7415,6 +7415,9 @@ struct edit_options {
     std::size_t metadata_count = 0;
     const dim_change* dims = nullptr;
     std::size_t dim_count = 0;
+    // Applied at once; each name compared with every change, so the cost
+    // is the model's names times rename_count. dims name the inputs and
+    // outputs by their names in the input.
     const name_change* renames = nullptr;
     std::size_t rename_count = 0;
 };
@@ -7505,8 +7508,8 @@ enum class rename_problem : std::uint8_t {
                         // would capture the references renamed there)
 };
 
-// One sentence for people, e.g. "is not a value name of the main graph".
-// Never null.
+// One sentence for people, to follow a change's OLD=NEW, e.g. "renames a
+// name that is not a value name of the main graph". Never null.
 const char* rename_problem_message(rename_problem p) noexcept;
 
 struct rename_check {
