@@ -72,6 +72,15 @@ run "OUT is IN by another path" 2 pack "$out/in.onnx" "$out/../o/in.onnx"
 cmp -s "$out/in.onnx" "$data/small_cnn_inline.onnx" || fail "OUT is IN: the input changed"
 run "--align 3" 2 pack "$out/in.onnx" "$out/x.onnx" --align 3 && grep -q "power of two" "$tmp/err" || fail "--align 3"
 run "--inline-align 0" 2 pack "$out/in.onnx" "$out/x.onnx" --inline-align 0
+run "--external is OUT" 2 pack "$out/in.onnx" "$out/x.onnx" --external x.onnx &&
+    grep -q "is OUT; choose another name" "$tmp/err" || fail "--external is OUT: $(cat "$tmp/err")"
+run "external data of IN as OUT's data" 0 pack "$out/in.onnx" "$out/ext.onnx" --external ext.data
+cp "$out/ext.data" "$tmp/ext.data.before"
+run "--external is IN's data" 2 pack "$out/ext.onnx" "$out/x.onnx" --external ext.data &&
+    grep -q "holds the external data 'ext.data' of" "$tmp/err" || fail "--external is IN's data: $(cat "$tmp/err")"
+run "OUT is IN's data" 2 pack "$out/ext.onnx" "$out/ext.data"
+cmp -s "$out/ext.data" "$tmp/ext.data.before" || fail "IN's external data changed"
+rm -f "$out/ext.onnx" "$out/ext.data"
 run "--external with a directory" 2 pack "$out/in.onnx" "$out/x.onnx" --external sub/x.data
 run "--external and --internalize" 2 pack "$out/in.onnx" "$out/x.onnx" --external x.data --internalize
 run "unwritable directory" 2 pack "$out/in.onnx" "$tmp/missing/x.onnx" &&
