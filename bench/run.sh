@@ -24,7 +24,7 @@ for m in meta weights packed huge; do
   [ -f "$CACHE/$m.onnx" ] || "$PY" "$ROOT/scripts/make_bench_models.py" --out "$CACHE" --only $m
 done
 [ -d "$BUILD" ] || meson setup "$BUILD" "$ROOT" -Dbenchmarks=enabled
-ninja -C "$BUILD" bench/onnxview_bench
+ninja -C "$BUILD" bench/onnxview_bench tools/onnxview
 EXE=$BUILD/bench/onnxview_bench
 
 # Workloads 1-3, 6 and the graph.name() loop: one process, warm pages. The
@@ -59,6 +59,16 @@ COMPETITORS=$("$EXE" --list-competitors)
     done
   done
 done
+
+# `onnxview pack` against `cp` of the same bytes, and the Python package's
+# open against onnx.load: fresh processes, after the timings above.
+[ "${SKIP_PACK:-0}" = 1 ] ||
+  bash "$ROOT/bench/pack_vs_cp.sh" "$BUILD/tools/onnxview" "$CACHE/weights.onnx" "$CACHE/huge.onnx" > "$OUT/pack.md"
+if [ "${SKIP_PYTHON:-0}" != 1 ] && [ -d "$BUILD/python/onnxview" ]; then
+  ninja -C "$BUILD"
+  PYTHONPATH="$BUILD/python" "$PY" "$ROOT/bench/python_open.py" --runs 3 --external \
+    "$CACHE/weights.onnx" "$CACHE/meta.onnx" "$CACHE/huge.onnx" > "$OUT/python.md"
+fi
 
 "$PY" "$ROOT/bench/report.py" --out "$OUT" --command "bench/run.sh $*" > "$ROOT/bench/RESULTS.md"
 echo "wrote bench/RESULTS.md"

@@ -7450,12 +7450,16 @@ struct pack_options {
     // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
     bool allow_over_2gib = false;
     // The model's own file open for reading (read_descriptor, file.hpp):
-    // raw_data payloads are then copied from it by the sinks that can
-    // (write_sink::copy) without passing through memory. Null: none.
+    // ranges of it of 32 KiB or more (payloads, tensors copied as they are)
+    // are then copied from it by the sinks that can (write_sink::copy)
+    // without passing through memory. Null: none.
     const int* source_fd = nullptr;
-    // Called after each payload range taken from the source or an external
-    // file has been written: the moment to drop its mapped pages
-    // (release_pages, file.hpp). May be null.
+    // Called with ranges of the input that the walk is done with: of the
+    // model's bytes, every 4 MiB of progress (each range written or
+    // counted, and the bytes before it), and each external payload once
+    // written: the moment to drop their mapped pages (release_pages,
+    // file.hpp). Ranges may be read again later (dropped pages are read
+    // back). May be null.
     void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
     // Called after each payload, and once at the end, with the bytes written
     // so far and the bytes to write in all (model and external file). May
@@ -15001,21 +15005,37 @@ std::uint64_t dedupe_table::first_pass(const tensor_view& t, std::string_view by
 // bytes; writing, it batches small pieces (tags, lengths, copied metadata)
 // into one buffer and hands payloads to the sink whole. After the first
 // error it writes nothing more and keeps that error.
+//
+// Bytes of the input model (its `source`) are copied file to file when they
+// are large and the sink can, and the input's pages behind the last ones
+// written or counted are given back (source::written) every few MiB:
+// whatever the walk copies, and from where, the resident set stays bounded.
 #ifndef ONNXVIEW_SRC_WRITE_EMITTER_HPP
 #define ONNXVIEW_SRC_WRITE_EMITTER_HPP
 
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 
 namespace onnxview {
 namespace detail {
 
+// The input model's bytes, and what may be done with them.
+struct source {
+    std::string_view bytes;
+    const int* fd = nullptr;  // the file `bytes` holds, open for reading (null: none)
+    void (*written)(void* user, const char* data, std::size_t size) = nullptr;
+    void* user = nullptr;
+};
+
 class emitter {
 public:
     static constexpr std::size_t buffer_size = 32 * 1024;
+    // Pages of the source are given back in runs of at least this size.
+    static constexpr std::uint64_t release_run = 4u << 20;
 
-    explicit emitter(const write_sink* sink) noexcept : sink_(sink) {}
+    explicit emitter(const write_sink* sink, const source* from = nullptr) noexcept : sink_(sink), source_(from) {}
     emitter(const emitter&) = delete;
     emitter& operator=(const emitter&) = delete;
 
@@ -15024,20 +15044,18 @@ public:
     error err() const noexcept { return err_; }
 
     void bytes(const char* p, std::uint64_t n) noexcept {
-        position_ += n;
-        if (!writing() || !err_.ok()) return;
-        if (n >= buffer_size) {
-            flush();
-            send(p, n);
+        if (source_ == nullptr || !inside_source(p, n)) {
+            plain(p, n);
             return;
         }
-        if (n > buffer_size - used_) flush();
-        std::memcpy(buffer_ + used_, p, static_cast<std::size_t>(n));
-        used_ += static_cast<std::size_t>(n);
+        const std::uint64_t offset = static_cast<std::uint64_t>(p - source_->bytes.data());
+        if (n < buffer_size || source_->fd == nullptr || !copy(*source_->fd, offset, n)) plain(p, n);
+        if (offset + n > consumed_) consumed_ = offset + n;
+        release(false);
     }
     void varint(std::uint64_t v, unsigned width) noexcept {
         char b[wire::max_varint_bytes];
-        bytes(b, wire::encode_varint(b, v, width));
+        plain(b, wire::encode_varint(b, v, width));
     }
     void varint(std::uint64_t v) noexcept { varint(v, wire::varint_size(v)); }
     void tag(std::uint32_t number, wire::wire_type type) noexcept { varint(wire::make_tag(number, type)); }
@@ -15045,7 +15063,7 @@ public:
         static const char none[256] = {};
         while (n != 0) {
             const std::uint64_t k = n < sizeof none ? n : sizeof none;
-            bytes(none, k);
+            plain(none, k);
             n -= k;
         }
     }
@@ -15069,10 +15087,23 @@ public:
     }
     error finish() noexcept {
         if (writing() && err_.ok()) flush();
+        release(true);
         return err_;
     }
 
 private:
+    void plain(const char* p, std::uint64_t n) noexcept {
+        position_ += n;
+        if (!writing() || !err_.ok()) return;
+        if (n >= buffer_size) {
+            flush();
+            send(p, n);
+            return;
+        }
+        if (n > buffer_size - used_) flush();
+        std::memcpy(buffer_ + used_, p, static_cast<std::size_t>(n));
+        used_ += static_cast<std::size_t>(n);
+    }
     void flush() noexcept {
         if (used_ != 0) send(buffer_, used_);
         used_ = 0;
@@ -15088,8 +15119,31 @@ private:
             n -= k;
         }
     }
+    bool inside_source(const char* p, std::uint64_t n) const noexcept {
+        const std::string_view b = source_->bytes;
+        return p >= b.data() && static_cast<std::uint64_t>(p - b.data()) <= b.size() &&
+               n <= b.size() - static_cast<std::uint64_t>(p - b.data());
+    }
+    // Gives back the source's pages up to the end of the last range written
+    // or counted (all of them when `all`), once there is a run of them.
+    void release(bool all) noexcept {
+        if (source_ == nullptr || source_->written == nullptr || consumed_ <= released_) return;
+        if (!all && consumed_ - released_ < release_run) return;
+        const char* from = source_->bytes.data() + released_;
+        std::uint64_t n = consumed_ - released_;
+        released_ = consumed_;
+        while (n != 0) {  // std::size_t is 32 bits on 32-bit hosts
+            const std::uint64_t k = n < (std::uint64_t(1) << 30) ? n : (std::uint64_t(1) << 30);
+            source_->written(source_->user, from, static_cast<std::size_t>(k));
+            from += k;
+            n -= k;
+        }
+    }
 
     const write_sink* sink_;
+    const source* source_;
+    std::uint64_t consumed_ = 0;  // the source's bytes up to the end of the last range written or counted
+    std::uint64_t released_ = 0;  // ... and of those, given back
     std::uint64_t position_ = 0;
     error err_;
     std::size_t used_ = 0;
@@ -15406,7 +15460,6 @@ struct pass {
     std::size_t next_record = 0;
     bool grew = false;        // a width grew: measure again
     std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
-    std::string_view model_bytes{};  // the whole input, where source_fd copies start
     detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
     bool strip = false;                      // edits: doc strings are left out
     std::string_view io_name{};              // edits: the main-graph input or output being walked
@@ -15477,18 +15530,12 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
         return error();
     }
     const std::uint64_t before = out.position();
-    const char* const bytes = d->bytes().data();
-    const bool in_model = d->storage() == storage_kind::raw && p.po.source_fd != nullptr &&
-                          bytes >= p.model_bytes.data() &&
-                          distance(p.model_bytes.data(), bytes) + si.byte_size <= p.model_bytes.size();
+    // A raw_data payload is bytes of the source: the emitter copies it file
+    // to file and gives its pages back.
     chunk_target ct{&out};
-    if (in_model && out.copy(*p.po.source_fd, distance(p.model_bytes.data(), bytes), si.byte_size)) {
-        if (error e = out.err()) return e;
-    } else if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) {
-        return e;
-    }
+    if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) return e;
     if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
-    if (p.po.payload_written != nullptr && d->storage() != storage_kind::typed)
+    if (p.po.payload_written != nullptr && d->storage() == storage_kind::external)
         p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
     if (p.po.progress != nullptr) p.po.progress(p.po.user, p.model.position() + p.external.position(), p.total);
     return error();
@@ -15772,6 +15819,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const wire::message root =
         wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
 
+    const detail::source from{model, po.source_fd, po.payload_written, po.user};
     detail::dedupe_table dedupe(memory);
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     detail::renamer renames(edits, memory);
@@ -15779,10 +15827,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
-        emitter counted_model(nullptr), counted_external(nullptr);
+        emitter counted_model(nullptr, &from), counted_external(nullptr);
         pass p{po, s, source, counted_model, counted_external, records};
         p.first = first;
-        p.model_bytes = model;
         p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
         if (edits.rename_count != 0) p.renames = &renames;
@@ -15795,10 +15842,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     }
     if (model_size > protobuf_limit && !po.allow_over_2gib) return error(errc::message_too_large, model_size);
 
-    emitter written_model(&model_out), written_external(external_out);
+    emitter written_model(&model_out, &from), written_external(external_out, &from);
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
-    p.model_bytes = model;
     p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
     if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
     if (edits.rename_count != 0) p.renames = &renames;

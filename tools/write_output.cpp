@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,7 @@
 #include "onnxview/output_file.hpp"
 #include "output.hpp"
 #include "progress.hpp"
+#include "tensor_census.hpp"
 
 namespace onnxview_cli {
 namespace {
@@ -71,6 +73,20 @@ bool same_directory(const char* a, const char* b) {
     return da == db || (std::filesystem::equivalent(da.empty() ? "." : da, db.empty() ? "." : db, ec) && !ec);
 }
 
+// The external data file of one of the input's tensors that `path` is, or
+// "": replacing that file would change the input.
+std::string input_data_at(const model_file& mf, const char* in, const char* path) {
+    std::set<std::string_view> seen;
+    for (const census_tensor& c : take_census(mf.model()).tensors) {
+        if (c.t.data_location() != location_kind::external) continue;
+        const std::string_view location = find_external_location(c.t).location;
+        if (!seen.insert(location).second) continue;
+        const std::string file = directory_of(in) + std::string(location);
+        if (same_file(file.c_str(), path)) return std::string(location);
+    }
+    return std::string();
+}
+
 std::string system_text(error e) {
     std::string s = errc_message(e.code);
     if (e.sys_errno != 0) s += std::string(" (") + std::strerror(e.sys_errno) + ")";
@@ -115,12 +131,22 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
     const std::string external_path = external ? directory_of(out_path) + external : std::string();
     if (external != nullptr && same_file(in, external_path.c_str()))
         return write_failure(cmd, "--external '" + external_path + "' is the input; choose another name", exit_usage);
+    // Both would be renamed onto one path, the model last: its data lost.
+    if (external != nullptr && (external_path == out_path || same_file(out_path, external_path.c_str())))
+        return write_failure(cmd, "--external '" + external_path + "' is OUT; choose another name", exit_usage);
     options opts{};
     opts.verify = true;
     opts.file_hint = access_hint::sequential;  // payloads are read front to back, once
     model_file mf;
     int code = exit_ok;
     if (!open_model(cmd, in, opts, mf, code)) return code;
+    for (const char* target : {out_path, external ? external_path.c_str() : nullptr}) {
+        const std::string data = target ? input_data_at(mf, in, target) : std::string();
+        if (!data.empty())
+            return write_failure(cmd, "'" + std::string(target) + "' holds the external data '" + data + "' of '" + in +
+                                          "'; write to another file",
+                                 exit_usage);
+    }
 
     result<output_file> created = output_file::create(out_path);
     if (!created)

@@ -156,12 +156,16 @@ struct pack_options {
     // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
     bool allow_over_2gib = false;
     // The model's own file open for reading (read_descriptor, file.hpp):
-    // raw_data payloads are then copied from it by the sinks that can
-    // (write_sink::copy) without passing through memory. Null: none.
+    // ranges of it of 32 KiB or more (payloads, tensors copied as they are)
+    // are then copied from it by the sinks that can (write_sink::copy)
+    // without passing through memory. Null: none.
     const int* source_fd = nullptr;
-    // Called after each payload range taken from the source or an external
-    // file has been written: the moment to drop its mapped pages
-    // (release_pages, file.hpp). May be null.
+    // Called with ranges of the input that the walk is done with: of the
+    // model's bytes, every 4 MiB of progress (each range written or
+    // counted, and the bytes before it), and each external payload once
+    // written: the moment to drop their mapped pages (release_pages,
+    // file.hpp). Ranges may be read again later (dropped pages are read
+    // back). May be null.
     void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
     // Called after each payload, and once at the end, with the bytes written
     // so far and the bytes to write in all (model and external file). May

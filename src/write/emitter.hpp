@@ -2,11 +2,17 @@
 // bytes; writing, it batches small pieces (tags, lengths, copied metadata)
 // into one buffer and hands payloads to the sink whole. After the first
 // error it writes nothing more and keeps that error.
+//
+// Bytes of the input model (its `source`) are copied file to file when they
+// are large and the sink can, and the input's pages behind the last ones
+// written or counted are given back (source::written) every few MiB:
+// whatever the walk copies, and from where, the resident set stays bounded.
 #ifndef ONNXVIEW_SRC_WRITE_EMITTER_HPP
 #define ONNXVIEW_SRC_WRITE_EMITTER_HPP
 
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #include "onnxview/sink.hpp"
 #include "onnxview/wire_encode.hpp"
@@ -14,11 +20,21 @@
 namespace onnxview {
 namespace detail {
 
+// The input model's bytes, and what may be done with them.
+struct source {
+    std::string_view bytes;
+    const int* fd = nullptr;  // the file `bytes` holds, open for reading (null: none)
+    void (*written)(void* user, const char* data, std::size_t size) = nullptr;
+    void* user = nullptr;
+};
+
 class emitter {
 public:
     static constexpr std::size_t buffer_size = 32 * 1024;
+    // Pages of the source are given back in runs of at least this size.
+    static constexpr std::uint64_t release_run = 4u << 20;
 
-    explicit emitter(const write_sink* sink) noexcept : sink_(sink) {}
+    explicit emitter(const write_sink* sink, const source* from = nullptr) noexcept : sink_(sink), source_(from) {}
     emitter(const emitter&) = delete;
     emitter& operator=(const emitter&) = delete;
 
@@ -27,20 +43,18 @@ public:
     error err() const noexcept { return err_; }
 
     void bytes(const char* p, std::uint64_t n) noexcept {
-        position_ += n;
-        if (!writing() || !err_.ok()) return;
-        if (n >= buffer_size) {
-            flush();
-            send(p, n);
+        if (source_ == nullptr || !inside_source(p, n)) {
+            plain(p, n);
             return;
         }
-        if (n > buffer_size - used_) flush();
-        std::memcpy(buffer_ + used_, p, static_cast<std::size_t>(n));
-        used_ += static_cast<std::size_t>(n);
+        const std::uint64_t offset = static_cast<std::uint64_t>(p - source_->bytes.data());
+        if (n < buffer_size || source_->fd == nullptr || !copy(*source_->fd, offset, n)) plain(p, n);
+        if (offset + n > consumed_) consumed_ = offset + n;
+        release(false);
     }
     void varint(std::uint64_t v, unsigned width) noexcept {
         char b[wire::max_varint_bytes];
-        bytes(b, wire::encode_varint(b, v, width));
+        plain(b, wire::encode_varint(b, v, width));
     }
     void varint(std::uint64_t v) noexcept { varint(v, wire::varint_size(v)); }
     void tag(std::uint32_t number, wire::wire_type type) noexcept { varint(wire::make_tag(number, type)); }
@@ -48,7 +62,7 @@ public:
         static const char none[256] = {};
         while (n != 0) {
             const std::uint64_t k = n < sizeof none ? n : sizeof none;
-            bytes(none, k);
+            plain(none, k);
             n -= k;
         }
     }
@@ -72,10 +86,23 @@ public:
     }
     error finish() noexcept {
         if (writing() && err_.ok()) flush();
+        release(true);
         return err_;
     }
 
 private:
+    void plain(const char* p, std::uint64_t n) noexcept {
+        position_ += n;
+        if (!writing() || !err_.ok()) return;
+        if (n >= buffer_size) {
+            flush();
+            send(p, n);
+            return;
+        }
+        if (n > buffer_size - used_) flush();
+        std::memcpy(buffer_ + used_, p, static_cast<std::size_t>(n));
+        used_ += static_cast<std::size_t>(n);
+    }
     void flush() noexcept {
         if (used_ != 0) send(buffer_, used_);
         used_ = 0;
@@ -91,8 +118,31 @@ private:
             n -= k;
         }
     }
+    bool inside_source(const char* p, std::uint64_t n) const noexcept {
+        const std::string_view b = source_->bytes;
+        return p >= b.data() && static_cast<std::uint64_t>(p - b.data()) <= b.size() &&
+               n <= b.size() - static_cast<std::uint64_t>(p - b.data());
+    }
+    // Gives back the source's pages up to the end of the last range written
+    // or counted (all of them when `all`), once there is a run of them.
+    void release(bool all) noexcept {
+        if (source_ == nullptr || source_->written == nullptr || consumed_ <= released_) return;
+        if (!all && consumed_ - released_ < release_run) return;
+        const char* from = source_->bytes.data() + released_;
+        std::uint64_t n = consumed_ - released_;
+        released_ = consumed_;
+        while (n != 0) {  // std::size_t is 32 bits on 32-bit hosts
+            const std::uint64_t k = n < (std::uint64_t(1) << 30) ? n : (std::uint64_t(1) << 30);
+            source_->written(source_->user, from, static_cast<std::size_t>(k));
+            from += k;
+            n -= k;
+        }
+    }
 
     const write_sink* sink_;
+    const source* source_;
+    std::uint64_t consumed_ = 0;  // the source's bytes up to the end of the last range written or counted
+    std::uint64_t released_ = 0;  // ... and of those, given back
     std::uint64_t position_ = 0;
     error err_;
     std::size_t used_ = 0;

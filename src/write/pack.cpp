@@ -56,7 +56,6 @@ struct pass {
     std::size_t next_record = 0;
     bool grew = false;        // a width grew: measure again
     std::uint64_t total = 0;  // writing: the bytes of both outputs, as measured
-    std::string_view model_bytes{};  // the whole input, where source_fd copies start
     detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
     bool strip = false;                      // edits: doc strings are left out
     std::string_view io_name{};              // edits: the main-graph input or output being walked
@@ -127,18 +126,12 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
         return error();
     }
     const std::uint64_t before = out.position();
-    const char* const bytes = d->bytes().data();
-    const bool in_model = d->storage() == storage_kind::raw && p.po.source_fd != nullptr &&
-                          bytes >= p.model_bytes.data() &&
-                          distance(p.model_bytes.data(), bytes) + si.byte_size <= p.model_bytes.size();
+    // A raw_data payload is bytes of the source: the emitter copies it file
+    // to file and gives its pages back.
     chunk_target ct{&out};
-    if (in_model && out.copy(*p.po.source_fd, distance(p.model_bytes.data(), bytes), si.byte_size)) {
-        if (error e = out.err()) return e;
-    } else if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) {
-        return e;
-    }
+    if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) return e;
     if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
-    if (p.po.payload_written != nullptr && d->storage() != storage_kind::typed)
+    if (p.po.payload_written != nullptr && d->storage() == storage_kind::external)
         p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
     if (p.po.progress != nullptr) p.po.progress(p.po.user, p.model.position() + p.external.position(), p.total);
     return error();
@@ -422,6 +415,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const wire::message root =
         wire::message::root(model.data(), model.size(), po.read_options.max_message_depth);
 
+    const detail::source from{model, po.source_fd, po.payload_written, po.user};
     detail::dedupe_table dedupe(memory);
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     detail::renamer renames(edits, memory);
@@ -429,10 +423,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
-        emitter counted_model(nullptr), counted_external(nullptr);
+        emitter counted_model(nullptr, &from), counted_external(nullptr);
         pass p{po, s, source, counted_model, counted_external, records};
         p.first = first;
-        p.model_bytes = model;
         p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
         if (edits.rename_count != 0) p.renames = &renames;
@@ -445,10 +438,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     }
     if (model_size > protobuf_limit && !po.allow_over_2gib) return error(errc::message_too_large, model_size);
 
-    emitter written_model(&model_out), written_external(external_out);
+    emitter written_model(&model_out, &from), written_external(external_out, &from);
     pass p{po, s, source, written_model, written_external, records};
     p.first = false;
-    p.model_bytes = model;
     p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
     if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
     if (edits.rename_count != 0) p.renames = &renames;

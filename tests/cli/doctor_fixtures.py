@@ -4,7 +4,7 @@ the wire bytes here, independently of onnxview.
 
     doctor_fixtures.py payloads MODEL     expected zero-copy figures (JSON)
     doctor_fixtures.py external DIR       models with external data problems
-    doctor_fixtures.py big PATH           a valid model over 2 GiB (a sparse file)
+    doctor_fixtures.py big PATH [MIB]     a valid model over 2 GiB, or of MIB MiB (a sparse file)
     doctor_fixtures.py duplicates MODEL   expected duplicate groups (JSON), per python3-onnx
     doctor_fixtures.py tied DIR           a model storing one tensor five ways, and a near miss
 
@@ -231,11 +231,11 @@ def external(d):
     ]))
 
 
-def big(path):
-    """A model whose one UINT8 initializer holds 2 GiB + 16 bytes of zeros:
-    its raw_data is the last field, so the file ends with it and most of it
-    is a hole."""
-    n = 2**31 + 16
+def big(path, mib=None):
+    """A model whose one UINT8 initializer holds 2 GiB + 16 bytes of zeros
+    (or MIB MiB): its raw_data is the last field, so the file ends with it
+    and most of it is a hole."""
+    n = 2**31 + 16 if mib is None else int(mib) << 20
     head = vfield(1, n) + vfield(2, 2) + field(8, b"w")
     tensor_len = len(head) + 1 + len(enc_varint(n)) + n
     graph_head = field(1, field(1, b"w") + field(2, b"y") + field(4, b"Identity")) + field(2, b"g") + \
@@ -377,4 +377,4 @@ def tied(d):
 
 if __name__ == "__main__":
     {"payloads": payloads, "external": external, "big": big, "duplicates": duplicates,
-     "tied": tied}[sys.argv[1]](sys.argv[2])
+     "tied": tied}[sys.argv[1]](*sys.argv[2:])

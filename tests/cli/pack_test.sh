@@ -72,6 +72,15 @@ run "OUT is IN by another path" 2 pack "$out/in.onnx" "$out/../o/in.onnx"
 cmp -s "$out/in.onnx" "$data/small_cnn_inline.onnx" || fail "OUT is IN: the input changed"
 run "--align 3" 2 pack "$out/in.onnx" "$out/x.onnx" --align 3 && grep -q "power of two" "$tmp/err" || fail "--align 3"
 run "--inline-align 0" 2 pack "$out/in.onnx" "$out/x.onnx" --inline-align 0
+run "--external is OUT" 2 pack "$out/in.onnx" "$out/x.onnx" --external x.onnx &&
+    grep -q "is OUT; choose another name" "$tmp/err" || fail "--external is OUT: $(cat "$tmp/err")"
+run "external data of IN as OUT's data" 0 pack "$out/in.onnx" "$out/ext.onnx" --external ext.data
+cp "$out/ext.data" "$tmp/ext.data.before"
+run "--external is IN's data" 2 pack "$out/ext.onnx" "$out/x.onnx" --external ext.data &&
+    grep -q "holds the external data 'ext.data' of" "$tmp/err" || fail "--external is IN's data: $(cat "$tmp/err")"
+run "OUT is IN's data" 2 pack "$out/ext.onnx" "$out/ext.data"
+cmp -s "$out/ext.data" "$tmp/ext.data.before" || fail "IN's external data changed"
+rm -f "$out/ext.onnx" "$out/ext.data"
 run "--external with a directory" 2 pack "$out/in.onnx" "$out/x.onnx" --external sub/x.data
 run "--external and --internalize" 2 pack "$out/in.onnx" "$out/x.onnx" --external x.data --internalize
 run "unwritable directory" 2 pack "$out/in.onnx" "$tmp/missing/x.onnx" &&
@@ -143,6 +152,22 @@ run "edit: a metadata change without a key" 2 edit "$data/small_cnn_inline.onnx"
 run "edit: OUT is IN" 2 edit "$out/in.onnx" "$out/in.onnx" --strip-doc-strings
 run "edit: not a model" 1 edit "$tmp/text.onnx" "$out/e.onnx" --strip-doc-strings
 only "edit refusals" in.onnx
+
+# Bounded memory: pages of the input are given back once written, also where
+# tensors are copied as they are (edit), so the peak resident set stays far
+# below the model's size.
+if [ -x /usr/bin/time ] && $py "$fixtures" big "$tmp/large.onnx" 512; then
+    for args in "edit --metadata k=v" "pack --threshold 1" "pack --external x.data"; do
+        n=$((n + 1))
+        /usr/bin/time -f %M -o "$tmp/rss" "$exe" ${args%% *} "$tmp/large.onnx" "$out/x.onnx" ${args#* } >/dev/null 2>"$tmp/err" ||
+            fail "$args of 512 MiB: $(cat "$tmp/err")"
+        [ "$(tail -1 "$tmp/rss")" -lt 131072 ] || fail "$args of 512 MiB: peak RSS $(tail -1 "$tmp/rss") KiB, over 128 MiB"
+        rm -f "$out/x.onnx" "$out/x.data"
+    done
+    rm -f "$tmp/large.onnx"
+else
+    echo "note: no /usr/bin/time (Debian: time) or no room for 512 MiB; peak memory is not checked"
+fi
 
 # A model over 2 GiB stays whole only when asked: libprotobuf cannot read it.
 if $py "$fixtures" big "$tmp/big.onnx" 2>/dev/null; then

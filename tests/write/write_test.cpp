@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../wire_builder.hpp"
@@ -423,4 +424,46 @@ TEST_CASE("pack with edits: set_dim changes a main-graph input's dim, keeps its 
     CHECK(!ds[1].has_dim_param());
     const tensor_shape_view unchanged = (*gv.value_info().begin()).type().tensor_type().shape();
     CHECK((*unchanged.dim().begin()).dim_value() == 1);
+}
+
+namespace {
+// The ranges payload_written was given, as offsets into `base`.
+struct released_ranges {
+    const char* base = nullptr;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  // [begin, end)
+    std::uint64_t covered_from_start() const {
+        std::uint64_t end = 0;
+        for (const auto& r : ranges)
+            if (r.first <= end && r.second > end) end = r.second;
+        return end;
+    }
+};
+void note_release(void* user, const char* data, std::size_t size) {
+    auto& r = *static_cast<released_ranges*>(user);
+    r.ranges.emplace_back(static_cast<std::uint64_t>(data - r.base), static_cast<std::uint64_t>(data - r.base) + size);
+}
+}  // namespace
+
+TEST_CASE("pack: every byte of the model is given back to payload_written, tensors copied as they are too") {
+    // 3 x 3 MiB payloads: more than one 4 MiB run, kept as they are (edit's
+    // settings) or aligned (pack's).
+    const std::string in = model_with({raw_tensor("a", 3 << 18), raw_tensor("b", 3 << 18), raw_tensor("c", 3 << 18)});
+    for (const bool kept : {true, false}) {
+        released_ranges seen;
+        seen.base = in.data();
+        pack_options po{};
+        if (kept) {
+            po.inline_align = 1;
+            po.keep_typed = true;
+        }
+        po.payload_written = note_release;
+        po.user = &seen;
+        const packed out = pack(in, po);
+        REQUIRE(out.err.ok());
+        CHECK(out.stats.kept == (kept ? 3u : 0u));
+        for (const auto& r : seen.ranges) CHECK(r.second <= in.size());
+        CHECK(seen.covered_from_start() == in.size());
+        // Given back as it goes, not only at the end.
+        CHECK(seen.ranges.size() >= 2);
+    }
 }
