@@ -473,7 +473,6 @@ error check_renames(std::string_view model, const edit_options& e, rename_check*
             detail::heap_allocator<length_record>(memory)};
         emitter counted_model(nullptr), counted_external(nullptr);
         pass p{po, settings{1024, 1, 4096}, nullptr, counted_model, counted_external, records};
-        p.model_bytes = model;
         p.renames = &renames;
         if (error err = run_pass(p, wire::message::root(model.data(), model.size(), opts.max_message_depth)))
             return err;
