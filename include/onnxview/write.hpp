@@ -101,6 +101,7 @@ enum class extract_problem : std::uint8_t {
 // What pack_model extracted, or why it refused (extract_request::report).
 struct extract_report {
     extract_problem problem = extract_problem::none;
+    // Views into the model's or the request's bytes.
     std::string_view name;  // the value the problem is about
     std::string_view node;  // the node that needs or computes it (its name, else its first output), if any
     std::uint64_t nodes = 0;         // main-graph nodes kept
