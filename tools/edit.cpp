@@ -56,8 +56,9 @@ command_line make_command_line(arguments& a) {
                   "inputs and outputs become the names given, in that order. Nodes\n"
                   "whose subgraphs use outer values keep those values' producers.\n"
                   "INPUTS may be empty; '\\' before ':' or ',' makes it part of a name.\n"
-                  "Each name needs a type (graph input, output or value_info): run\n"
-                  "onnx.shape_inference.infer_shapes first to cut at intermediates"),
+                  "Each name needs a complete type (graph input, output or value_info,\n"
+                  "as onnx.checker requires): run onnx.shape_inference.infer_shapes\n"
+                  "first to cut at intermediates without value_info"),
              flag("strip-doc-strings", 0, a.strip_doc_strings, "leave out every doc_string, in every message"),
              flag("allow-over-2gib", 0, a.allow_over_2gib,
                   "write OUT even when it exceeds 2 GiB, which libprotobuf cannot read")},
@@ -127,9 +128,9 @@ std::string describe_extract_problem(const onnxview::extract_report& r) {
         return name + " is one of INPUTS, yet " + node +
                ", needed for OUTPUTS, computes it: give the node's other outputs as INPUTS too";
     case extract_problem::no_type:
-        return name + " has no type in the model (no graph input, output or value_info with one), which onnx.checker "
-                      "requires of a graph input or output: add its value_info first (onnx.shape_inference.infer_shapes "
-                      "infers them), or cut at another value";
+        return name + " has no complete type in the model (a graph input, output or value_info whose type has "
+                      "elem_type and shape), which onnx.checker requires of a graph input or output: add its value_info "
+                      "first (onnx.shape_inference.infer_shapes infers them), or cut at another value";
     case extract_problem::none: break;
     }
     return "refused";

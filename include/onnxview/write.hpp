@@ -94,8 +94,9 @@ enum class extract_problem : std::uint8_t {
     missing_input,    // `name`, a graph input that is not among the inputs given, is needed (by `node`)
     undefined_value,  // `name` is needed (by `node`) but nothing in the main graph defines it
     input_computed,   // `name` is given as an input, yet `node`, needed for the outputs, computes it
-    no_type,          // `name` has no ValueInfoProto with a type (graph input, output or value_info) to
-                      // become an input or output of the result: onnx.checker requires one
+    no_type,          // `name` has no ValueInfoProto (graph input, output or value_info) with a complete
+                      // type (a tensor type with elem_type and shape, ...) to become an input or output of
+                      // the result: onnx.checker requires one
 };
 
 // What pack_model extracted, or why it refused (extract_request::report).
@@ -122,8 +123,11 @@ struct extract_report {
 //     subgraphs too); an initializer that is itself an output stays.
 //   - graph inputs and outputs: one per name, in the order given, each the
 //     ValueInfoProto of that name copied as it is, from graph.input, then
-//     value_info, then graph.output (for an output: graph.output first); it
-//     must have a type. They come after the graph's other fields.
+//     value_info, then graph.output (for an output: graph.output first); its
+//     type must be complete, as onnx.checker wants of main-graph inputs and
+//     outputs. They come after the graph's other fields. Before IR version
+//     4, kept initializers that were graph inputs stay inputs too, after
+//     the ones given (onnx.checker requires it).
 //   - functions: those a kept node calls (domain, name, overload), and the
 //     ones their nodes call, transitively, in the model's order.
 //   - opset_import: the default domain ("" or "ai.onnx") always, and the

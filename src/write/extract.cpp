@@ -80,6 +80,7 @@ public:
         : memory_(memory), report_(report), max_depth_(o.max_graph_depth != 0 ? o.max_graph_depth : 32) {}
 
     error run(const model_view& model, const graph_view& g, const extract_request& r);
+    std::size_t given(std::string_view name) const { return given_.count(name); }
 
 private:
     heap memory_;  // before every member that allocates
@@ -264,12 +265,25 @@ error selector::run(const model_view& model, const graph_view& g, const extract_
 
 // Where the ValueInfoProto of `name` is: the first field of `order` (graph
 // input, output, value_info) that has one, its occurrence there, and
-// whether it has a type.
+// whether its type is complete.
 struct found_value {
     std::uint32_t field = 0;
     std::size_t index = 0;
     bool typed = false;
 };
+// onnx's check_value_info for a main-graph input or output: a type whose
+// outermost kind is complete (a tensor type with elem_type and shape, ...).
+bool complete_type(const value_info_view& v) noexcept {
+    if (!v.has_type()) return false;
+    const type_view t = v.type();
+    if (t.has_tensor_type()) return t.tensor_type().has_elem_type() && t.tensor_type().has_shape();
+    if (t.has_sparse_tensor_type()) return t.sparse_tensor_type().has_elem_type() && t.sparse_tensor_type().has_shape();
+    if (t.has_sequence_type()) return t.sequence_type().has_elem_type();
+    if (t.has_optional_type()) return t.optional_type().has_elem_type();
+    if (t.has_map_type()) return t.map_type().has_key_type() && t.map_type().has_value_type();
+    return t.has_opaque_type();
+}
+
 found_value find_value(const graph_view& g, std::string_view name, const std::uint32_t (&order)[3]) noexcept {
     for (std::uint32_t field : order) {
         const message_range<value_info_view> range = field == graph_view::field::input    ? g.input()
@@ -277,7 +291,7 @@ found_value find_value(const graph_view& g, std::string_view name, const std::ui
                                                                                          : g.value_info();
         std::size_t index = 0;
         for (const value_info_view& v : range) {
-            if (v.name() == name) return {field, index, v.has_type()};
+            if (v.name() == name) return {field, index, complete_type(v)};
             ++index;
         }
     }
@@ -322,8 +336,11 @@ error extraction::select(std::string_view model, const extract_request& r, const
     fields_.reserve(9);
     add(graph_view::field::node, false).keep.assign(s.kept_nodes.begin(), s.kept_nodes.end());
     field_keep& initializers = add(graph_view::field::initializer, false);
-    for (const tensor_view& t : g.initializer())
+    name_set kept_initializers{heap_allocator<std::string_view>(memory_)};
+    for (const tensor_view& t : g.initializer()) {
         initializers.keep.push_back(s.used.count(t.name()) != 0 || s.outputs.count(t.name()) != 0);
+        if (initializers.keep.back() != 0) kept_initializers.insert(t.name());
+    }
     field_keep& sparse = add(graph_view::field::sparse_initializer, false);
     for (const sparse_tensor_view& t : g.sparse_initializer())
         sparse.keep.push_back(s.used.count(t.values().name()) != 0 || s.outputs.count(t.values().name()) != 0);
@@ -362,6 +379,16 @@ error extraction::select(std::string_view model, const extract_request& r, const
         if (error e = place(r.inputs[i], input_order, graph_view::field::input)) return e;
     for (std::size_t i = 0; i < r.output_count; ++i)
         if (error e = place(r.outputs[i], output_order, graph_view::field::output)) return e;
+    // Before IR version 4 every initializer must be a graph input too: the
+    // kept ones that were stay, after the inputs given.
+    if (mv.ir_version() < 4) {
+        std::size_t index = 0;
+        for (const value_info_view& v : g.input()) {
+            if (kept_initializers.count(v.name()) != 0 && s.given(v.name()) == 0)
+                io_.push_back({graph_view::field::input, index, graph_view::field::input, wire::field{}});
+            ++index;
+        }
+    }
     return error();
 }
 

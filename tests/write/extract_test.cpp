@@ -21,8 +21,11 @@ namespace {
 using names = std::vector<std::string>;
 
 wire_builder value(const std::string& name, bool typed = true) {
+    wire_builder dim, shape;
+    dim.field_varint(1, 4);
+    shape.field_message(1, dim);
     wire_builder tensor_type;
-    tensor_type.field_varint(1, 1);  // FLOAT
+    tensor_type.field_varint(1, 1).field_message(2, shape);  // FLOAT[4]
     wire_builder type;
     type.field_message(1, tensor_type);
     wire_builder v;
@@ -86,6 +89,7 @@ struct cut {
     error err;
     std::string model;
     extract_report report;
+    pack_stats stats;
 };
 
 cut extract(const std::string& in, const names& inputs, const names& outputs, edit_options edits = {}) {
@@ -103,7 +107,7 @@ cut extract(const std::string& in, const names& inputs, const names& outputs, ed
     po.keep_typed = true;
     po.edits = &edits;
     const write_sink sink{&c.model, append};
-    c.err = pack_model(in, nullptr, po, sink, nullptr);
+    c.err = pack_model(in, nullptr, po, sink, nullptr, &c.stats);
     return c;
 }
 
@@ -280,10 +284,13 @@ TEST_CASE("extract: other edits apply to the new inputs and outputs") {
     edits.dims = dims;
     edits.dim_count = 1;
     edits.strip_doc_strings = true;
-    // value("a") has no shape: the dim is not there to change, and nothing fails.
+    // `a` comes from value_info, where --set-dim does not reach, and becomes an input, where it does.
     const cut c = extract(in, {"a"}, {"b"}, edits);
     REQUIRE(c.err.ok());
-    CHECK(summarize(c.model).inputs == names{"a"});
+    CHECK(c.stats.dims_set == 1);
+    const graph_view g = parse_model(c.model.data(), c.model.size()).graph();
+    CHECK((*(*g.input().begin()).type().tensor_type().shape().dim().begin()).dim_param() == "N");
+    CHECK((*(*g.value_info().begin()).type().tensor_type().shape().dim().begin()).dim_value() == 4);
 }
 
 TEST_CASE("extract: refusals name the value") {
@@ -315,6 +322,12 @@ TEST_CASE("extract: refusals name the value") {
     wire_builder no_value_info;
     no_value_info.field_message(1, node("Relu", {"x"}, {"a"})).field_message(11, value("x"));
     CHECK(extract(model(no_value_info), {"x"}, {"a"}).report.problem == extract_problem::no_type);
+    wire_builder tensor_type, type, shapeless;  // FLOAT, no shape: incomplete for onnx.checker
+    tensor_type.field_varint(1, 1);
+    type.field_message(1, tensor_type);
+    shapeless.field_bytes(1, "a").field_message(2, type);
+    no_value_info.field_message(13, shapeless);
+    CHECK(extract(model(no_value_info), {"x"}, {"a"}).report.problem == extract_problem::no_type);
 
     // A node needed for one output computes a value given as an input.
     wire_builder split;
@@ -343,4 +356,23 @@ TEST_CASE("extract: refusals name the value") {
     wire_builder none;
     none.field_varint(1, 8);
     CHECK(extract(none.str(), {"x"}, {"c"}).report.problem == extract_problem::no_graph);
+}
+
+TEST_CASE("extract: before IR version 4, kept initializers that were graph inputs stay inputs") {
+    wire_builder g;
+    g.field_message(1, node("Add", {"x", "w"}, {"a"})).field_message(1, node("Neg", {"v"}, {"b"}))
+        .field_message(5, tensor("w", 1.0f)).field_message(5, tensor("v", 2.0f)).field_message(11, value("x"))
+        .field_message(11, value("w")).field_message(11, value("v")).field_message(12, value("a"))
+        .field_message(12, value("b"));
+    wire_builder m;
+    m.field_varint(1, 3).field_message(7, g).field_message(8, opset("", 8));
+    const cut c = extract(m.str(), {"x"}, {"a"});
+    REQUIRE(c.err.ok());
+    const summary s = summarize(c.model);
+    CHECK(s.inputs == names{"x", "w"});
+    CHECK(s.initializers == names{"w"});
+    // From IR version 4 on, as onnx's extractor: only the inputs given.
+    const cut v4 = extract(model(g), {"x"}, {"a"});
+    REQUIRE(v4.err.ok());
+    CHECK(summarize(v4.model).inputs == names{"x"});
 }
