@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "../model/function_key.hpp"
 #include "onnxview/model.hpp"
 #include "tensor_walk.hpp"
 
@@ -33,27 +34,8 @@ using name_index = std::unordered_map<std::string_view, std::size_t, std::hash<s
 
 constexpr std::size_t no_node = ~std::size_t(0);
 
-// The domain an opset_import or a node names: "ai.onnx" is the default "".
-std::string_view opset_domain(std::string_view domain) noexcept {
-    return domain == "ai.onnx" ? std::string_view() : domain;
-}
-
-// What identifies the function a node calls: domain, name, overload, joined
-// by NUL bytes, which no ONNX identifier holds.
-struct call_key {
-    std::string_view domain, name, overload;
-    bool operator==(const call_key& o) const noexcept {
-        return domain == o.domain && name == o.name && overload == o.overload;
-    }
-};
-struct call_key_hash {
-    std::size_t operator()(const call_key& k) const noexcept {
-        const std::hash<std::string_view> h;
-        return h(k.domain) ^ (h(k.name) * 31u) ^ (h(k.overload) * 131u);
-    }
-};
-using function_index = std::unordered_map<call_key, std::size_t, call_key_hash, std::equal_to<call_key>,
-                                          heap_allocator<std::pair<const call_key, std::size_t>>>;
+using function_index = std::unordered_map<function_key, std::size_t, function_key_hash, std::equal_to<function_key>,
+                                          heap_allocator<std::pair<const function_key, std::size_t>>>;
 
 // A name still to be resolved, and the node that needs it (no_node: an output).
 struct need {
@@ -119,7 +101,7 @@ private:
     list<node_view> nodes_{heap_allocator<node_view>(memory_)};
     list<function_view> functions_{heap_allocator<function_view>(memory_)};
     name_index producer_{heap_allocator<std::pair<const std::string_view, std::size_t>>(memory_)};
-    function_index function_of_{heap_allocator<std::pair<const call_key, std::size_t>>(memory_)};
+    function_index function_of_{heap_allocator<std::pair<const function_key, std::size_t>>(memory_)};
     name_set given_{heap_allocator<std::string_view>(memory_)};
     name_set graph_inputs_{heap_allocator<std::string_view>(memory_)};
     name_set declared_{heap_allocator<std::string_view>(memory_)};      // graph inputs, outputs, value_info
@@ -199,8 +181,8 @@ error selector::resolve(const need& w) {
 // The domain of n and of the nodes in its subgraphs, and the functions they call.
 error selector::calls(const node_view& n, std::uint32_t depth) {
     if (depth > max_depth_) return error(errc::depth_exceeded, n.wire_message().offset_of(n.wire_message().begin()));
-    domains.insert(opset_domain(n.domain()));
-    const auto f = function_of_.find(call_key{n.domain(), n.op_type(), n.overload()});
+    domains.insert(domain_key(n.domain()));
+    const auto f = function_of_.find(function_key{n.domain(), n.op_type(), n.overload()});
     if (f != function_of_.end() && kept_functions[f->second] == 0) {
         kept_functions[f->second] = 1;
         function_work_.push_back(f->second);
@@ -246,7 +228,7 @@ error selector::run(const model_view& model, const graph_view& g, const extract_
 
     for (const function_view& f : model.functions()) {
         if (!f.ok()) return f.err();
-        function_of_.emplace(call_key{f.domain(), f.name(), f.overload()}, functions_.size());
+        function_of_.emplace(function_key{f.domain(), f.name(), f.overload()}, functions_.size());
         functions_.push_back(f);
     }
     kept_functions.assign(functions_.size(), 0);
@@ -356,7 +338,7 @@ error extraction::select(std::string_view model, const extract_request& r, const
     add(model_view::field::functions, true).keep.assign(s.kept_functions.begin(), s.kept_functions.end());
     field_keep& opsets = add(model_view::field::opset_import, true);
     for (const opset_id_view& op : mv.opset_import()) {
-        const std::string_view domain = opset_domain(op.domain());
+        const std::string_view domain = domain_key(op.domain());
         opsets.keep.push_back(domain.empty() || s.domains.count(domain) != 0);
         report.opsets += opsets.keep.back();
     }
