@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "../new_counter.hpp"
+#include "../tally_memory.hpp"
 #include "../wire_builder.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/verify.hpp"
@@ -92,7 +94,8 @@ struct cut {
     pack_stats stats;
 };
 
-cut extract(const std::string& in, const names& inputs, const names& outputs, edit_options edits = {}) {
+cut extract(const std::string& in, const names& inputs, const names& outputs, edit_options edits = {},
+            const allocator& memory = {}) {
     std::vector<std::string_view> in_views(inputs.begin(), inputs.end()), out_views(outputs.begin(), outputs.end());
     cut c;
     extract_request r{};
@@ -106,6 +109,7 @@ cut extract(const std::string& in, const names& inputs, const names& outputs, ed
     po.inline_align = 1;
     po.keep_typed = true;
     po.edits = &edits;
+    po.read_options.memory = memory;
     const write_sink sink{&c.model, append};
     c.err = pack_model(in, nullptr, po, sink, nullptr, &c.stats);
     return c;
@@ -375,4 +379,50 @@ TEST_CASE("extract: before IR version 4, kept initializers that were graph input
     const cut v4 = extract(model(g), {"x"}, {"a"});
     REQUIRE(v4.err.ok());
     CHECK(summarize(v4.model).inputs == names{"x"});
+}
+
+TEST_CASE("extract: every allocation goes through options::memory, and all of it comes back") {
+    wire_builder then_branch;
+    then_branch.field_message(1, node("Neg", {"o"}, {"t"})).field_message(12, value("t"));
+    wire_builder g;
+    g.field_message(1, node("Relu", {"x"}, {"o"}))
+        .field_message(1, with_graph(node("If", {"x"}, {"r"}), "then_branch", then_branch))
+        .field_message(1, node("F", {"r"}, {"a"}, "local")).field_message(11, value("x"))
+        .field_message(12, value("a")).field_message(13, value("r"));
+    wire_builder extra;
+    extra.field_message(8, opset("local", 1)).field_message(25, function("F", "local", {node("Relu", {"x"}, {"y"})}));
+    const std::string in = model(g, {extra});
+    const cut plain = extract(in, {"x"}, {"a"});
+    REQUIRE(plain.err.ok());
+    onnxview_test::tally_memory memory;
+    const names inputs{"x"}, outputs{"a", "r"};
+    const unsigned long before = onnxview_test::new_calls();
+    cut counted;
+    {
+        // The names and the output string are allocated before counting starts.
+        counted.model.reserve(1 << 16);
+        std::vector<std::string_view> in_views(inputs.begin(), inputs.end()), out_views(outputs.begin(), outputs.end());
+        extract_request r{};
+        r.inputs = in_views.data();
+        r.input_count = 1;
+        r.outputs = out_views.data();
+        r.output_count = 2;
+        edit_options edits{};
+        edits.extract = &r;
+        pack_options po{};
+        po.inline_align = 1;
+        po.keep_typed = true;
+        po.edits = &edits;
+        po.read_options.memory = memory.hooks();
+        const write_sink sink{&counted.model, append};
+        onnxview_test::counting_new counting;
+        counted.err = pack_model(in, nullptr, po, sink, nullptr);
+    }
+    CHECK(onnxview_test::new_calls() == before);
+    REQUIRE(counted.err.ok());
+    CHECK(memory.requests > 0);
+    CHECK(memory.live_blocks == 0);
+    CHECK(memory.live_bytes == 0);
+    CHECK(summarize(counted.model).nodes == names{"o_node", "r_node", "a_node"});
+    CHECK(summarize(counted.model).outputs == names{"a", "r"});
 }
