@@ -37,7 +37,7 @@ def decode(path):
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pack_oracle import checker_ok, corpus_models, prerequisites  # noqa: E402 - shared with pack's oracle
+from pack_oracle import checker_ok, setup  # noqa: E402 - shared with pack's oracle
 
 
 def strip(msg):
@@ -65,18 +65,10 @@ def set_metadata(model, changes):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--onnxview", required=True)
-    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
-    ap.add_argument("--limit", type=int, default=0)
-    args = ap.parse_args()
-    onnx = prerequisites()
-    if onnx is None:
+    ready = setup(argparse.ArgumentParser())
+    if ready is None:
         return SKIP
-    corpus = corpus_models(args.corpus, args.limit)
-    if not corpus:
-        print(f"SKIP: no model.onnx under {args.corpus}")
-        return SKIP
+    args, onnx, corpus = ready
     models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + corpus
     failures, done = [], 0
     for src in models:

@@ -44,7 +44,7 @@ SKIP = 77
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pack_oracle import RANDOM_OPS, checker_ok, corpus_models, inputs_from, ort_case, prerequisites  # noqa: E402
+from pack_oracle import RANDOM_OPS, checker_ok, inputs_from, ort_case, setup  # noqa: E402
 
 
 def escape(name):
@@ -278,21 +278,11 @@ def ort_compare(onnx, ort_dir, model, inputs, outputs, ours, theirs, onnx_right,
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--onnxview", required=True)
-    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
-    ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--ort-dir", default=os.environ.get("ONNXRUNTIME_NODE_DIR", "/opt/onnxruntime-node"))
-    ap.add_argument("--ort-limit", type=int, default=40, help="at most N corpus cuts under onnxruntime (0: all)")
-    args = ap.parse_args()
-    onnx = prerequisites()
-    if onnx is None:
+    ready = setup(argparse.ArgumentParser(), ort_limit=40)
+    if ready is None:
         return SKIP
+    args, onnx, corpus = ready
     from onnx.utils import Extractor
-    corpus = corpus_models(args.corpus, args.limit)
-    if not corpus:
-        print(f"SKIP: no model.onnx under {args.corpus}")
-        return SKIP
     ort = bool(args.ort_dir) and shutil.which("node") is not None and \
         os.path.isdir(os.path.join(args.ort_dir, "node_modules", "onnxruntime-node"))
     sources = [(p, None) for p in sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx")))]

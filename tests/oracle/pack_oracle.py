@@ -332,6 +332,25 @@ def prerequisites():
     return onnx
 
 
+def setup(ap, ort_limit=0):
+    """The writer oracles' options parsed (--onnxview, --corpus, --limit, --ort-dir, --ort-limit) with python3-onnx
+    and the corpus's models: (args, onnx, corpus), or None after printing why the oracle is skipped."""
+    ap.add_argument("--onnxview", required=True)
+    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
+    ap.add_argument("--limit", type=int, default=0, help="at most N corpus models (0: all)")
+    ap.add_argument("--ort-dir", default=os.environ.get("ONNXRUNTIME_NODE_DIR", "/opt/onnxruntime-node"))
+    ap.add_argument("--ort-limit", type=int, default=ort_limit, help="at most N runs under onnxruntime (0: all)")
+    args = ap.parse_args()
+    onnx = prerequisites()
+    if onnx is None:
+        return None
+    corpus = corpus_models(args.corpus, args.limit)
+    if not corpus:
+        print(f"SKIP: no model.onnx under {args.corpus}")
+        return None
+    return args, onnx, corpus
+
+
 def corpus_models(root, limit):
     """The corpus's model.onnx files, sorted; with a limit, that many spread over it."""
     models = sorted(glob.glob(os.path.join(root, "**", "model.onnx"), recursive=True))

@@ -94,8 +94,10 @@ struct cut {
     pack_stats stats;
 };
 
+// `memory`: options::memory, and no call of the global operator new allowed
+// while pack_model runs.
 cut extract(const std::string& in, const names& inputs, const names& outputs, edit_options edits = {},
-            const allocator& memory = {}) {
+            onnxview_test::tally_memory* memory = nullptr) {
     std::vector<std::string_view> in_views(inputs.begin(), inputs.end()), out_views(outputs.begin(), outputs.end());
     cut c;
     extract_request r{};
@@ -109,9 +111,19 @@ cut extract(const std::string& in, const names& inputs, const names& outputs, ed
     po.inline_align = 1;
     po.keep_typed = true;
     po.edits = &edits;
-    po.read_options.memory = memory;
     const write_sink sink{&c.model, append};
-    c.err = pack_model(in, nullptr, po, sink, nullptr, &c.stats);
+    if (memory == nullptr) {
+        c.err = pack_model(in, nullptr, po, sink, nullptr, &c.stats);
+        return c;
+    }
+    po.read_options.memory = memory->hooks();
+    c.model.reserve(1 << 16);  // the sink appends without allocating
+    const unsigned long before = onnxview_test::new_calls();
+    {
+        onnxview_test::counting_new counting;
+        c.err = pack_model(in, nullptr, po, sink, nullptr, &c.stats);
+    }
+    CHECK(onnxview_test::new_calls() == before);
     return c;
 }
 
@@ -392,33 +404,8 @@ TEST_CASE("extract: every allocation goes through options::memory, and all of it
     wire_builder extra;
     extra.field_message(8, opset("local", 1)).field_message(25, function("F", "local", {node("Relu", {"x"}, {"y"})}));
     const std::string in = model(g, {extra});
-    const cut plain = extract(in, {"x"}, {"a"});
-    REQUIRE(plain.err.ok());
     onnxview_test::tally_memory memory;
-    const names inputs{"x"}, outputs{"a", "r"};
-    const unsigned long before = onnxview_test::new_calls();
-    cut counted;
-    {
-        // The names and the output string are allocated before counting starts.
-        counted.model.reserve(1 << 16);
-        std::vector<std::string_view> in_views(inputs.begin(), inputs.end()), out_views(outputs.begin(), outputs.end());
-        extract_request r{};
-        r.inputs = in_views.data();
-        r.input_count = 1;
-        r.outputs = out_views.data();
-        r.output_count = 2;
-        edit_options edits{};
-        edits.extract = &r;
-        pack_options po{};
-        po.inline_align = 1;
-        po.keep_typed = true;
-        po.edits = &edits;
-        po.read_options.memory = memory.hooks();
-        const write_sink sink{&counted.model, append};
-        onnxview_test::counting_new counting;
-        counted.err = pack_model(in, nullptr, po, sink, nullptr);
-    }
-    CHECK(onnxview_test::new_calls() == before);
+    const cut counted = extract(in, {"x"}, {"a", "r"}, {}, &memory);
     REQUIRE(counted.err.ok());
     CHECK(memory.requests > 0);
     CHECK(memory.live_blocks == 0);
