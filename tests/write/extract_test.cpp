@@ -91,6 +91,7 @@ struct cut {
     error err;
     std::string model;
     extract_report report;
+    std::string name, node;  // report's, which may point into the request
     pack_stats stats;
 };
 
@@ -114,6 +115,8 @@ cut extract(const std::string& in, const names& inputs, const names& outputs, ed
     const write_sink sink{&c.model, append};
     if (memory == nullptr) {
         c.err = pack_model(in, nullptr, po, sink, nullptr, &c.stats);
+        c.name = std::string(c.report.name);
+        c.node = std::string(c.report.node);
         return c;
     }
     po.read_options.memory = memory->hooks();
@@ -269,7 +272,7 @@ TEST_CASE("extract: a subgraph's outer-scope names keep their producers, shadowi
     const cut missing = extract(in, {"cond"}, {"r"});
     CHECK(missing.err.code == errc::not_found);
     CHECK(missing.report.problem == extract_problem::missing_input);
-    CHECK(missing.report.name == "x");
+    CHECK(missing.name == "x");
 }
 
 TEST_CASE("extract: functions called by kept nodes, transitively, and the opsets kept nodes use") {
@@ -316,8 +319,8 @@ TEST_CASE("extract: refusals name the value") {
         const cut c = extract(in, inputs, outputs);
         CHECK(c.err.code == code);
         CHECK(c.report.problem == p);
-        CHECK(c.report.name == name);
-        CHECK(c.report.node == node);
+        CHECK(c.name == name);
+        CHECK(c.node == node);
         CHECK(c.model.empty());
     };
     refused({"x"}, {}, errc::invalid_argument, extract_problem::no_outputs, "");
@@ -334,7 +337,7 @@ TEST_CASE("extract: refusals name the value") {
     const cut no_type = extract(untyped_model, {"x"}, {"c2"});
     CHECK(no_type.err.code == errc::invalid_argument);
     CHECK(no_type.report.problem == extract_problem::no_type);
-    CHECK(no_type.report.name == "c2");
+    CHECK(no_type.name == "c2");
     wire_builder no_value_info;
     no_value_info.field_message(1, node("Relu", {"x"}, {"a"})).field_message(11, value("x"));
     CHECK(extract(model(no_value_info), {"x"}, {"a"}).report.problem == extract_problem::no_type);
@@ -353,8 +356,8 @@ TEST_CASE("extract: refusals name the value") {
     const cut computed = extract(split_model, {"x", "p"}, {"q"});
     CHECK(computed.err.code == errc::invalid_argument);
     CHECK(computed.report.problem == extract_problem::input_computed);
-    CHECK(computed.report.name == "p");
-    CHECK(computed.report.node == "p_node");
+    CHECK(computed.name == "p");
+    CHECK(computed.node == "p_node");
 
     // A broken model: a node reads a value nothing defines.
     wire_builder broken;
@@ -363,7 +366,7 @@ TEST_CASE("extract: refusals name the value") {
     const cut undefined = extract(broken_model, {}, {"a"});
     CHECK(undefined.err.code == errc::not_found);
     CHECK(undefined.report.problem == extract_problem::undefined_value);
-    CHECK(undefined.report.name == "ghost");
+    CHECK(undefined.name == "ghost");
 
     // Two occurrences of the graph field merge under protobuf: refused.
     wire_builder twice;
