@@ -8,6 +8,7 @@
 // stripped, producer, metadata and dims of input x set) too, but for the
 // last. Renaming x is refused exactly when check_renames() says so, and
 // when renaming it back is accepted too the tensors are the input's again.
+// An extraction (x to y) verifies and extracting it again changes nothing.
 // Bytes that do not verify may fail to pack, but must not crash it.
 #include <cstddef>
 #include <cstdint>
@@ -85,6 +86,37 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (rename(in, {"x", "fuzz.x"}, there).ok()) {
             FUZZ_CHECK(verify(there.data(), there.size(), schema::msg_ModelProto, options{}).ok());
             if (rename(there, {"fuzz.x", "x"}, back).ok()) FUZZ_CHECK(same_tensors(in, nullptr, back, nullptr).ok());
+        }
+    }
+    // Extraction of x -> y: refused with a reason, or a model that verifies,
+    // holds the tensors it kept unchanged, and that the same cut leaves as it is.
+    {
+        const std::string_view inputs[] = {"x"}, outputs[] = {"y"};
+        extract_report report;
+        extract_request cut{};
+        cut.inputs = inputs;
+        cut.input_count = 1;
+        cut.outputs = outputs;
+        cut.output_count = 1;
+        cut.report = &report;
+        edit_options edits{};
+        edits.extract = &cut;
+        pack_options po{};
+        po.inline_align = 1;
+        po.keep_typed = true;
+        po.edits = &edits;
+        std::string model;
+        const write_sink ms{&model, append};
+        const error e = pack_model(in, nullptr, po, ms, nullptr);
+        if (valid && e.ok()) {
+            FUZZ_CHECK(report.problem == extract_problem::none);
+            FUZZ_CHECK(verify(model.data(), model.size(), schema::msg_ModelProto, options{}).ok());
+            std::string again;
+            const write_sink as{&again, append};
+            FUZZ_CHECK(pack_model(model, nullptr, po, as, nullptr).ok());
+            FUZZ_CHECK(again == model);
+        } else if (valid) {
+            FUZZ_CHECK(report.problem != extract_problem::none || e.code == errc::depth_exceeded);
         }
     }
     for (int external = 0; external < 2; ++external) {

@@ -7381,6 +7381,71 @@ struct dim_change {
     std::string_view param;       // dim_param, when is_param
 };
 
+// Why extract_request was refused (extract_report::problem).
+enum class extract_problem : std::uint8_t {
+    none = 0,
+    no_outputs,       // no output names given
+    no_graph,         // the model's graph is absent, or occurs more than once (protobuf would merge the occurrences)
+    unknown_name,     // `name` is no graph input, output, value_info, initializer or node output of the main graph
+    repeated_name,    // `name` is given twice among the inputs, or twice among the outputs
+    missing_input,    // `name`, a graph input that is not among the inputs given, is needed (by `node`)
+    undefined_value,  // `name` is needed (by `node`) but nothing in the main graph defines it
+    input_computed,   // `name` is given as an input, yet `node`, needed for the outputs, computes it
+    no_type,          // `name` has no ValueInfoProto (graph input, output or value_info) with a complete
+                      // type (a tensor type with elem_type and shape, ...) to become an input or output of
+                      // the result: onnx.checker requires one
+};
+
+// What pack_model extracted, or why it refused (extract_request::report).
+struct extract_report {
+    extract_problem problem = extract_problem::none;
+    // Views into the model's or the request's bytes.
+    std::string_view name;  // the value the problem is about
+    std::string_view node;  // the node that needs or computes it (its name, else its first output), if any
+    std::uint64_t nodes = 0;         // main-graph nodes kept
+    std::uint64_t nodes_before = 0;  // main-graph nodes of the input
+    std::uint64_t initializers = 0;  // dense and sparse initializers kept
+    std::uint64_t functions = 0;     // model-local functions kept
+    std::uint64_t opsets = 0;        // opset_import entries kept
+};
+
+// A cut of the main graph (`onnxview edit --extract`): the model that
+// computes `outputs` from `inputs`, as onnx.utils.extract_model cuts it.
+//   - nodes: those that compute an output, found backwards from the outputs
+//     and stopping at the inputs given, in their original order; a node
+//     whose subgraphs (If, Loop, Scan bodies) use outer-scope values also
+//     needs their producers (shadowing respected).
+//   - initializers, sparse initializers, value_info and quantization
+//     annotations: those whose name a kept node reads or writes (in its
+//     subgraphs too); an initializer that is itself an output stays.
+//   - graph inputs and outputs: one per name, in the order given, each the
+//     ValueInfoProto of that name copied as it is, from graph.input, then
+//     value_info, then graph.output (for an output: graph.output first); its
+//     type must be complete, as onnx.checker wants of main-graph inputs and
+//     outputs. They come after the graph's other fields. Before IR version
+//     4, kept initializers that were graph inputs stay inputs too, after
+//     the ones given (onnx.checker requires it).
+//   - functions: those a kept node calls (domain, name, overload), and the
+//     ones their nodes call, transitively, in the model's order.
+//   - opset_import: the default domain ("" or "ai.onnx") always, and the
+//     domain of every kept node, of the nodes in its subgraphs and of the
+//     nodes of kept functions (onnx.checker and onnxruntime need a
+//     model-level import for each).
+// Everything else (ir_version, metadata, graph name, doc strings,
+// training_info, unknown fields, payloads) is carried over as it is. The
+// selection is computed before writing, over views of the model: memory
+// from options::memory, linear in the number of names. Errors:
+// invalid_argument (no_outputs, no_graph, repeated_name, input_computed,
+// no_type) or not_found (unknown_name, missing_input, undefined_value), the
+// problem and its names in `report`.
+struct extract_request {
+    const std::string_view* inputs = nullptr;
+    std::size_t input_count = 0;
+    const std::string_view* outputs = nullptr;
+    std::size_t output_count = 0;
+    extract_report* report = nullptr;  // filled in by pack_model when not null
+};
+
 // One value name of the main graph renamed everywhere it is referenced:
 // graph inputs, outputs and value_info, initializer names (TensorProto.name;
 // the payload is copied as it is), sparse initializers (their values' name),
@@ -7420,6 +7485,9 @@ struct edit_options {
     // outputs by their names in the input.
     const name_change* renames = nullptr;
     std::size_t rename_count = 0;
+    // The main graph cut down to a subgraph (null: none). Not with renames
+    // (invalid_argument): make them in a second edit.
+    const extract_request* extract = nullptr;
 };
 
 // What pack_model changes. All-zero means the defaults.
@@ -12589,6 +12657,43 @@ result<sparse_data> model_file::sparse_tensor(const sparse_tensor_view& s) noexc
 
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_IO
+// ---- src/model/function_key.hpp ----
+// Internal: how a node names the model-local function it calls, and the
+// domain an opset import or a node names, as the checker and the writer's
+// extraction both resolve them (onnx 1.12: a function is found by domain,
+// name and overload; "ai.onnx" is the default domain "").
+#ifndef ONNXVIEW_SRC_MODEL_FUNCTION_KEY_HPP
+#define ONNXVIEW_SRC_MODEL_FUNCTION_KEY_HPP
+
+#include <cstddef>
+#include <functional>
+#include <string_view>
+
+namespace onnxview {
+namespace detail {
+
+struct function_key {
+    std::string_view domain, name, overload;
+    bool operator==(const function_key& o) const noexcept {
+        return domain == o.domain && name == o.name && overload == o.overload;
+    }
+};
+struct function_key_hash {
+    std::size_t operator()(const function_key& k) const noexcept {
+        const std::hash<std::string_view> h;
+        return h(k.domain) * 31u + h(k.name) * 7u + h(k.overload);
+    }
+};
+
+// The domain key of an opset_import or a node: "ai.onnx" is "".
+inline std::string_view domain_key(std::string_view domain) noexcept {
+    return domain == "ai.onnx" ? std::string_view() : domain;
+}
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_MODEL_FUNCTION_KEY_HPP
 #ifndef ONNXVIEW_NO_CHECK
 // ---- src/check/checker.hpp ----
 // Internal: the model checker's state, shared by the files of src/check/.
@@ -12632,26 +12737,13 @@ using opset_map = std::unordered_map<std::string_view, std::int64_t, std::hash<s
                                      std::equal_to<std::string_view>,
                                      detail::heap_allocator<std::pair<const std::string_view, std::int64_t>>>;
 
-struct function_key {
-    std::string_view domain, name, overload;
-    bool operator==(const function_key& o) const noexcept {
-        return domain == o.domain && name == o.name && overload == o.overload;
-    }
-};
-struct function_key_hash {
-    std::size_t operator()(const function_key& k) const noexcept {
-        const std::hash<std::string_view> h;
-        return h(k.domain) * 31u + h(k.name) * 7u + h(k.overload);
-    }
-};
+using detail::function_key;
+using detail::function_key_hash;
 
 // Appends s to out in single quotes; bytes below 0x20, 0x7F, ' and \ as \xNN.
 void quote(text& out, std::string_view s);
 
-// The domain key of an opset_import or a node: "ai.onnx" is "".
-inline std::string_view domain_key(std::string_view domain) noexcept {
-    return domain == "ai.onnx" ? std::string_view() : domain;
-}
+using detail::domain_key;
 
 class checker {
 public:
@@ -15289,6 +15381,471 @@ void edit_appends(const edit_options& e, emitter& out) noexcept {
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/extract.hpp ----
+// Internal: edit_options::extract. The selection is computed once, before
+// the passes, over views of the model; the walk then asks, field by field,
+// which occurrences of the main graph's and the ModelProto's repeated
+// fields stay, and re-emits the new graph inputs and outputs at the end of
+// the main graph.
+#ifndef ONNXVIEW_SRC_WRITE_EXTRACT_HPP
+#define ONNXVIEW_SRC_WRITE_EXTRACT_HPP
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+
+namespace onnxview {
+namespace detail {
+
+class extraction {
+public:
+    explicit extraction(const heap& memory) noexcept;
+
+    // Computes what `r` keeps of `model` (a whole ModelProto), filling in
+    // r.report. Errors: see extract_request (write.hpp), and those of
+    // reading the model.
+    error select(std::string_view model, const extract_request& r, const options& o) noexcept;
+
+    // Before each pass: occurrence counts start again.
+    void restart() noexcept;
+    // Whether occurrence f of m (type d) is left out. Called for every field
+    // of the root ModelProto and of the main graph, in order; input and
+    // output occurrences are always left out (emitted again, io_field).
+    bool drops(const schema::message_desc& d, const wire::message& m, const wire::field& f) noexcept;
+    static bool is_main_graph(const schema::message_desc& d, const wire::message& m) noexcept {
+        return &d == &schema::msg_GraphProto && m.depth() == 1;
+    }
+    // The new graph inputs then outputs: the ValueInfoProto occurrence of the
+    // main graph each one copies (seen by drops() this pass) and the field
+    // number it gets.
+    std::size_t io_count() const noexcept { return io_.size(); }
+    const wire::field& io_field(std::size_t k) const noexcept { return io_[k].field; }
+    std::uint32_t io_number(std::size_t k) const noexcept { return io_[k].number; }
+
+private:
+    // Which occurrences of one repeated field stay.
+    struct field_keep {
+        field_keep(std::uint32_t n, bool r, const heap& memory) noexcept
+            : number(n), root(r), keep(heap_allocator<std::uint8_t>(memory)) {}
+        std::uint32_t number;
+        bool root;  // a ModelProto field, else a main-graph one
+        std::vector<std::uint8_t, heap_allocator<std::uint8_t>> keep;
+        std::size_t seen = 0;
+    };
+    struct io_source {
+        std::uint32_t source = 0;  // graph.input, output or value_info
+        std::size_t index = 0;     // the occurrence of that field
+        std::uint32_t number = 0;  // graph.input or graph.output in the result
+        wire::field field{};
+    };
+    field_keep* find(std::uint32_t number, bool root) noexcept;
+
+    heap memory_;
+    std::vector<field_keep, heap_allocator<field_keep>> fields_;
+    std::vector<io_source, heap_allocator<io_source>> io_;
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_EXTRACT_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/extract.cpp ----
+// edit_options::extract (extract.hpp): the selection over views, and the
+// walk's questions about it.
+//
+// The search follows onnx.utils.extract_model (onnx 1.12): backwards from
+// each output through the nodes that produce a needed name, stopping at the
+// inputs given; kept nodes stay in graph order, and initializers and
+// value_info stay when a kept node reads or writes their name. Beyond it:
+// names a kept node's subgraphs take from outer scopes are needed too
+// (onnx's extractor leaves their producers out), and a cut that would need
+// a graph input not given, or a value nothing defines, is refused instead
+// of written.
+
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+
+namespace onnxview {
+namespace detail {
+
+namespace {
+
+template <class T>
+using list = std::vector<T, heap_allocator<T>>;
+using name_set = std::unordered_set<std::string_view, std::hash<std::string_view>, std::equal_to<std::string_view>,
+                                    heap_allocator<std::string_view>>;
+using name_index = std::unordered_map<std::string_view, std::size_t, std::hash<std::string_view>,
+                                      std::equal_to<std::string_view>,
+                                      heap_allocator<std::pair<const std::string_view, std::size_t>>>;
+
+constexpr std::size_t no_node = ~std::size_t(0);
+
+using function_index = std::unordered_map<function_key, std::size_t, function_key_hash, std::equal_to<function_key>,
+                                          heap_allocator<std::pair<const function_key, std::size_t>>>;
+
+// A name still to be resolved, and the node that needs it (no_node: an output).
+struct need {
+    std::string_view name;
+    std::size_t node;
+};
+
+// Calls fn(graph) for each graph attribute of n (g and graphs); stops at an error.
+template <class Fn>
+error for_each_subgraph(const node_view& n, Fn fn) {
+    for (const attribute_view& a : n.attribute()) {
+        if (!a.ok()) return a.err();
+        if (a.has_g())
+            if (error e = fn(a.g())) return e;
+        for (const graph_view& g : a.graphs())
+            if (error e = fn(g)) return e;
+    }
+    return error();
+}
+
+class selector {
+public:
+    selector(const heap& memory, extract_report& report, const options& o)
+        : memory_(memory), report_(report), max_depth_(o.max_graph_depth != 0 ? o.max_graph_depth : 32) {}
+
+    error run(const model_view& model, const graph_view& g, const extract_request& r);
+    std::size_t given(std::string_view name) const { return given_.count(name); }
+
+private:
+    heap memory_;  // before every member that allocates
+    extract_report& report_;
+    std::uint32_t max_depth_;
+
+public:
+    list<std::uint8_t> kept_nodes{heap_allocator<std::uint8_t>(memory_)};
+    list<std::uint8_t> kept_functions{heap_allocator<std::uint8_t>(memory_)};
+    name_set used{heap_allocator<std::string_view>(memory_)};      // read or written by what is kept
+    name_set outputs{heap_allocator<std::string_view>(memory_)};
+    name_set domains{heap_allocator<std::string_view>(memory_)};   // of kept nodes, anywhere
+
+private:
+    error fail(extract_problem p, std::string_view name, std::size_t node, errc code) {
+        report_.problem = p;
+        report_.name = name;
+        std::uint64_t offset = 0;
+        if (node != no_node) {
+            const node_view& n = nodes_[node];
+            report_.node = !n.name().empty() || n.output().size() == 0 ? n.name() : *n.output().begin();
+            offset = n.wire_message().offset_of(n.wire_message().begin());
+        }
+        return error(code, offset);
+    }
+    error index(const graph_view& g);
+    error resolve(const need& w);
+    error outer_names(const graph_view& g, std::size_t node, std::uint32_t depth);
+    bool defined_inside(std::string_view name) const {
+        for (const name_set& s : scopes_)
+            if (s.count(name) != 0) return true;
+        return false;
+    }
+    error calls(const node_view& n, std::uint32_t depth);
+
+    list<node_view> nodes_{heap_allocator<node_view>(memory_)};
+    list<function_view> functions_{heap_allocator<function_view>(memory_)};
+    name_index producer_{heap_allocator<std::pair<const std::string_view, std::size_t>>(memory_)};
+    function_index function_of_{heap_allocator<std::pair<const function_key, std::size_t>>(memory_)};
+    name_set given_{heap_allocator<std::string_view>(memory_)};
+    name_set graph_inputs_{heap_allocator<std::string_view>(memory_)};
+    name_set declared_{heap_allocator<std::string_view>(memory_)};      // graph inputs, outputs, value_info
+    name_set initializers_{heap_allocator<std::string_view>(memory_)};  // dense and sparse
+    list<need> work_{heap_allocator<need>(memory_)};
+    list<name_set> scopes_{heap_allocator<name_set>(memory_)};  // the subgraphs being searched, outermost first
+    list<std::size_t> function_work_{heap_allocator<std::size_t>(memory_)};
+};
+
+error selector::index(const graph_view& g) {
+    for (const node_view& n : g.node()) {
+        if (!n.ok()) return n.err();
+        for (std::string_view out : n.output())
+            if (!out.empty()) producer_.emplace(out, nodes_.size());  // the first producer, in a broken model
+        nodes_.push_back(n);
+    }
+    for (const value_info_view& v : g.input()) {
+        graph_inputs_.insert(v.name());
+        declared_.insert(v.name());
+    }
+    for (const value_info_view& v : g.output()) declared_.insert(v.name());
+    for (const value_info_view& v : g.value_info()) declared_.insert(v.name());
+    for (const tensor_view& t : g.initializer()) initializers_.insert(t.name());
+    for (const sparse_tensor_view& s : g.sparse_initializer()) initializers_.insert(s.values().name());
+    return error();
+}
+
+// The names a subgraph of node `node` takes from outside itself: read by its
+// nodes or named as its outputs, and defined neither in it nor in a
+// subgraph around it (its inputs, initializers and node outputs).
+error selector::outer_names(const graph_view& g, std::size_t node, std::uint32_t depth) {
+    if (!g.ok()) return g.err();
+    if (depth > max_depth_) return error(errc::depth_exceeded, g.wire_message().offset_of(g.wire_message().begin()));
+    scopes_.emplace_back(heap_allocator<std::string_view>(memory_));
+    name_set& scope = scopes_.back();
+    for (const value_info_view& v : g.input()) scope.insert(v.name());
+    for (const tensor_view& t : g.initializer()) scope.insert(t.name());
+    for (const sparse_tensor_view& s : g.sparse_initializer()) scope.insert(s.values().name());
+    for (const node_view& n : g.node())
+        for (std::string_view out : n.output()) scope.insert(out);
+    for (const node_view& n : g.node()) {
+        if (!n.ok()) return n.err();
+        for (std::string_view in : n.input())
+            if (!in.empty() && !defined_inside(in)) work_.push_back({in, node});
+        if (error e = for_each_subgraph(n, [&](const graph_view& sub) { return outer_names(sub, node, depth + 1); }))
+            return e;
+    }
+    for (const value_info_view& v : g.output())
+        if (!defined_inside(v.name())) work_.push_back({v.name(), node});
+    scopes_.pop_back();
+    return error();
+}
+
+error selector::resolve(const need& w) {
+    if (w.name.empty() || given_.count(w.name) != 0) return error();
+    const auto p = producer_.find(w.name);
+    if (p != producer_.end()) {
+        const std::size_t k = p->second;
+        if (kept_nodes[k] != 0) return error();
+        kept_nodes[k] = 1;
+        const node_view& n = nodes_[k];
+        for (std::string_view in : n.input()) {
+            used.insert(in);
+            work_.push_back({in, k});
+        }
+        for (std::string_view out : n.output()) used.insert(out);
+        const std::size_t before = work_.size();
+        if (error e = for_each_subgraph(n, [&](const graph_view& g) { return outer_names(g, k, 1); })) return e;
+        for (std::size_t i = before; i < work_.size(); ++i) used.insert(work_[i].name);
+        return error();
+    }
+    if (initializers_.count(w.name) != 0) return error();
+    if (graph_inputs_.count(w.name) != 0) return fail(extract_problem::missing_input, w.name, w.node, errc::not_found);
+    return fail(extract_problem::undefined_value, w.name, w.node, errc::not_found);
+}
+
+// The domain of n and of the nodes in its subgraphs, and the functions they call.
+error selector::calls(const node_view& n, std::uint32_t depth) {
+    if (depth > max_depth_) return error(errc::depth_exceeded, n.wire_message().offset_of(n.wire_message().begin()));
+    domains.insert(domain_key(n.domain()));
+    const auto f = function_of_.find(function_key{n.domain(), n.op_type(), n.overload()});
+    if (f != function_of_.end() && kept_functions[f->second] == 0) {
+        kept_functions[f->second] = 1;
+        function_work_.push_back(f->second);
+    }
+    return for_each_subgraph(n, [&](const graph_view& g) -> error {
+        if (!g.ok()) return g.err();
+        for (const node_view& sub : g.node())
+            if (error e = calls(sub, depth + 1)) return e;
+        return error();
+    });
+}
+
+error selector::run(const model_view& model, const graph_view& g, const extract_request& r) {
+    if (r.output_count == 0) return fail(extract_problem::no_outputs, {}, no_node, errc::invalid_argument);
+    if (error e = index(g)) return e;
+    kept_nodes.assign(nodes_.size(), 0);
+    const auto known = [&](std::string_view name) {
+        return producer_.count(name) != 0 || declared_.count(name) != 0 || initializers_.count(name) != 0;
+    };
+    for (std::size_t i = 0; i < r.input_count; ++i) {
+        if (!known(r.inputs[i])) return fail(extract_problem::unknown_name, r.inputs[i], no_node, errc::not_found);
+        if (!given_.insert(r.inputs[i]).second)
+            return fail(extract_problem::repeated_name, r.inputs[i], no_node, errc::invalid_argument);
+    }
+    for (std::size_t i = 0; i < r.output_count; ++i) {
+        if (!known(r.outputs[i])) return fail(extract_problem::unknown_name, r.outputs[i], no_node, errc::not_found);
+        if (!outputs.insert(r.outputs[i]).second)
+            return fail(extract_problem::repeated_name, r.outputs[i], no_node, errc::invalid_argument);
+        work_.push_back({r.outputs[i], no_node});
+    }
+    while (!work_.empty()) {
+        const need w = work_.back();
+        work_.pop_back();
+        if (error e = resolve(w)) return e;
+    }
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+        if (kept_nodes[k] == 0) continue;
+        ++report_.nodes;
+        for (std::string_view out : nodes_[k].output())
+            if (given_.count(out) != 0) return fail(extract_problem::input_computed, out, k, errc::invalid_argument);
+    }
+    report_.nodes_before = nodes_.size();
+
+    for (const function_view& f : model.functions()) {
+        if (!f.ok()) return f.err();
+        function_of_.emplace(function_key{f.domain(), f.name(), f.overload()}, functions_.size());
+        functions_.push_back(f);
+    }
+    kept_functions.assign(functions_.size(), 0);
+    for (std::size_t k = 0; k < nodes_.size(); ++k)
+        if (kept_nodes[k] != 0)
+            if (error e = calls(nodes_[k], 1)) return e;
+    while (!function_work_.empty()) {
+        const std::size_t f = function_work_.back();
+        function_work_.pop_back();
+        ++report_.functions;
+        for (const node_view& n : functions_[f].node())
+            if (error e = calls(n, 1)) return e;
+    }
+    return error();
+}
+
+// Where the ValueInfoProto of `name` is: the first field of `order` (graph
+// input, output, value_info) that has one, its occurrence there, and
+// whether its type is complete.
+struct found_value {
+    std::uint32_t field = 0;
+    std::size_t index = 0;
+    bool typed = false;
+};
+// onnx's check_value_info for a main-graph input or output: a type whose
+// outermost kind is complete (a tensor type with elem_type and shape, ...).
+bool complete_type(const value_info_view& v) noexcept {
+    if (!v.has_type()) return false;
+    const type_view t = v.type();
+    if (t.has_tensor_type()) return t.tensor_type().has_elem_type() && t.tensor_type().has_shape();
+    if (t.has_sparse_tensor_type()) return t.sparse_tensor_type().has_elem_type() && t.sparse_tensor_type().has_shape();
+    if (t.has_sequence_type()) return t.sequence_type().has_elem_type();
+    if (t.has_optional_type()) return t.optional_type().has_elem_type();
+    if (t.has_map_type()) return t.map_type().has_key_type() && t.map_type().has_value_type();
+    return t.has_opaque_type();
+}
+
+found_value find_value(const graph_view& g, std::string_view name, const std::uint32_t (&order)[3]) noexcept {
+    for (std::uint32_t field : order) {
+        const message_range<value_info_view> range = field == graph_view::field::input    ? g.input()
+                                                     : field == graph_view::field::output ? g.output()
+                                                                                         : g.value_info();
+        std::size_t index = 0;
+        for (const value_info_view& v : range) {
+            if (v.name() == name) return {field, index, complete_type(v)};
+            ++index;
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+extraction::extraction(const heap& memory) noexcept
+    : memory_(memory), fields_(heap_allocator<field_keep>(memory_)), io_(heap_allocator<io_source>(memory_)) {}
+
+extraction::field_keep* extraction::find(std::uint32_t number, bool root) noexcept {
+    for (field_keep& f : fields_)
+        if (f.number == number && f.root == root) return &f;
+    return nullptr;
+}
+
+error extraction::select(std::string_view model, const extract_request& r, const options& o) noexcept {
+    extract_report unused;
+    extract_report& report = r.report != nullptr ? *r.report : unused;
+    report = extract_report{};
+    const wire::message root = wire::message::root(model.data(), model.size(), o.max_message_depth);
+    tensor_walk::occurrences occ;
+    if (error e = occ.collect(wire::reader(root.base(), root.begin(), root.end(), root.depth(), root.max_depth())))
+        return e;
+    const model_view mv{result<wire::message>(root)};
+    if (!mv.ok()) return mv.err();
+    if (occ.count[model_view::field::graph] != 1) {
+        report.problem = extract_problem::no_graph;
+        return errc::invalid_argument;
+    }
+    const graph_view g = mv.graph();
+    if (!g.ok()) return g.err();
+    selector s(memory_, report, o);
+    if (error e = s.run(mv, g, r)) return e;
+
+    // Each field's kept occurrences, in wire order.
+    const auto add = [&](std::uint32_t number, bool root_field) -> field_keep& {
+        fields_.emplace_back(number, root_field, memory_);
+        return fields_.back();
+    };
+    fields_.reserve(9);
+    add(graph_view::field::node, false).keep.assign(s.kept_nodes.begin(), s.kept_nodes.end());
+    field_keep& initializers = add(graph_view::field::initializer, false);
+    name_set kept_initializers{heap_allocator<std::string_view>(memory_)};
+    for (const tensor_view& t : g.initializer()) {
+        initializers.keep.push_back(s.used.count(t.name()) != 0 || s.outputs.count(t.name()) != 0);
+        if (initializers.keep.back() != 0) kept_initializers.insert(t.name());
+    }
+    field_keep& sparse = add(graph_view::field::sparse_initializer, false);
+    for (const sparse_tensor_view& t : g.sparse_initializer())
+        sparse.keep.push_back(s.used.count(t.values().name()) != 0 || s.outputs.count(t.values().name()) != 0);
+    for (std::uint8_t k : initializers.keep) report.initializers += k;
+    for (std::uint8_t k : sparse.keep) report.initializers += k;
+    field_keep& value_info = add(graph_view::field::value_info, false);
+    for (const value_info_view& v : g.value_info()) value_info.keep.push_back(s.used.count(v.name()) != 0);
+    field_keep& annotations = add(graph_view::field::quantization_annotation, false);
+    for (const tensor_annotation_view& a : g.quantization_annotation())
+        annotations.keep.push_back(s.used.count(a.tensor_name()) != 0);
+    add(graph_view::field::input, false);   // all re-emitted
+    add(graph_view::field::output, false);
+    add(model_view::field::functions, true).keep.assign(s.kept_functions.begin(), s.kept_functions.end());
+    field_keep& opsets = add(model_view::field::opset_import, true);
+    for (const opset_id_view& op : mv.opset_import()) {
+        const std::string_view domain = domain_key(op.domain());
+        opsets.keep.push_back(domain.empty() || s.domains.count(domain) != 0);
+        report.opsets += opsets.keep.back();
+    }
+
+    static constexpr std::uint32_t input_order[3] = {graph_view::field::input, graph_view::field::value_info,
+                                                     graph_view::field::output};
+    static constexpr std::uint32_t output_order[3] = {graph_view::field::output, graph_view::field::value_info,
+                                                      graph_view::field::input};
+    const auto place = [&](std::string_view name, const std::uint32_t (&order)[3], std::uint32_t number) -> error {
+        const found_value v = find_value(g, name, order);
+        if (!v.typed) {
+            report.problem = extract_problem::no_type;
+            report.name = name;
+            return errc::invalid_argument;
+        }
+        io_.push_back({v.field, v.index, number, wire::field{}});
+        return error();
+    };
+    for (std::size_t i = 0; i < r.input_count; ++i)
+        if (error e = place(r.inputs[i], input_order, graph_view::field::input)) return e;
+    for (std::size_t i = 0; i < r.output_count; ++i)
+        if (error e = place(r.outputs[i], output_order, graph_view::field::output)) return e;
+    // Before IR version 4 every initializer must be a graph input too: the
+    // kept ones that were stay, after the inputs given.
+    if (mv.ir_version() < 4) {
+        std::size_t index = 0;
+        for (const value_info_view& v : g.input()) {
+            if (kept_initializers.count(v.name()) != 0 && s.given(v.name()) == 0)
+                io_.push_back({graph_view::field::input, index, graph_view::field::input, wire::field{}});
+            ++index;
+        }
+    }
+    return error();
+}
+
+void extraction::restart() noexcept {
+    for (field_keep& f : fields_) f.seen = 0;
+}
+
+bool extraction::drops(const schema::message_desc& d, const wire::message& m, const wire::field& f) noexcept {
+    const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
+    if ((!root && !is_main_graph(d, m)) || f.type != wire::wire_type::length_delimited) return false;
+    field_keep* k = find(f.number, root);
+    if (k == nullptr) return false;
+    const std::size_t index = k->seen++;
+    if (!root)
+        for (io_source& s : io_)
+            if (s.source == f.number && s.index == index) s.field = f;
+    if (f.number == graph_view::field::input || f.number == graph_view::field::output) return !root;
+    return index >= k->keep.size() || k->keep[index] == 0;
+}
+
+}  // namespace detail
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/raw_payload.hpp ----
 // Internal: a tensor's payload in raw_data layout (little-endian elements,
 // sub-byte elements packed low bits first, complex as real then imaginary),
@@ -15467,6 +16024,7 @@ struct pass {
     const dim_change* dim_override = nullptr;  // edits: the Dimension about to be walked is replaced
     detail::renamer* renames = nullptr;        // edits: value names renamed
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
+    detail::extraction* extract = nullptr;   // edits: the main graph cut down
     pack_stats stats{};
 };
 
@@ -15692,16 +16250,18 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
 
 error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept;
 
-// One followed field: its tag as it was, a length prefix of the recorded
-// width, and its re-emitted content.
+// One followed field: its tag as it was (or for field `renumber`), a length
+// prefix of the recorded width, and its re-emitted content.
 error walk_child(pass& p, const wire::message& parent, const schema::message_desc& parent_desc, const wire::field& f,
-                 const schema::message_desc& d, bool merged) noexcept {
+                 const schema::message_desc& d, bool merged, std::uint32_t renumber = 0) noexcept {
     const result<wire::message> child = parent.child(f);
     if (!child) return child.err();
     const dim_change* const replaced = p.dim_override;
     p.dim_override = nullptr;
     const bool io = p.po.edits != nullptr && p.po.edits->dim_count != 0 && &parent_desc == &schema::msg_GraphProto &&
-                    parent.depth() == 1 && (f.number == graph_view::field::input || f.number == graph_view::field::output);
+                    parent.depth() == 1 &&
+                    ((renumber != 0 ? renumber : f.number) == graph_view::field::input ||
+                     (renumber != 0 ? renumber : f.number) == graph_view::field::output);
     if (io) {
         p.in_io = true;
         p.io_name = value_info_view(child).name();
@@ -15710,7 +16270,8 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
     std::uint32_t number;
     wire::wire_type type;
     if (wire::decode_tag(tag_end, f.payload, number, type) != errc::ok) return error(errc::truncated, parent.offset_of(f.tag));
-    p.model.bytes(f.tag, distance(f.tag, tag_end));
+    if (renumber != 0) p.model.tag(renumber, type);
+    else p.model.bytes(f.tag, distance(f.tag, tag_end));
     if (p.first) p.records.push_back({f.raw, static_cast<std::uint8_t>(distance(tag_end, f.payload))});
     const std::size_t index = p.next_record++;
     p.model.varint(p.records[index].size, p.records[index].width);
@@ -15755,7 +16316,8 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     while (!r.at_end()) {
         const char* at = r.position();
         if (error e = r.next(f)) return e;
-        if (p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) {
+        if ((p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) ||
+            (p.extract != nullptr && p.extract->drops(d, m, f))) {
             p.model.bytes(from, distance(from, at));
             from = r.position();
             continue;
@@ -15782,6 +16344,11 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     }
     p.model.bytes(from, distance(from, m.end()));
     if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
+    if (p.extract != nullptr && detail::extraction::is_main_graph(d, m))
+        for (std::size_t k = 0; k < p.extract->io_count(); ++k)
+            if (error e = walk_child(p, m, d, p.extract->io_field(k), schema::msg_ValueInfoProto, false,
+                                     p.extract->io_number(k)))
+                return e;
     return p.model.err();
 }
 
@@ -15798,6 +16365,7 @@ error run_pass(pass& p, const wire::message& root) noexcept {
     p.next_external = 0;
     p.grew = false;
     p.stats = pack_stats{};
+    if (p.extract != nullptr) p.extract->restart();
     if (error e = walk_message(p, root, schema::msg_ModelProto)) return e;
     if (error e = p.model.finish()) return e;
     return p.external.finish();
@@ -15822,17 +16390,27 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const detail::source from{model, po.source_fd, po.payload_written, po.user};
     detail::dedupe_table dedupe(memory);
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
+    if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
     detail::renamer renames(edits, memory);
     if (error e = rename_error(renames.check_list())) return e;
+    detail::extraction extraction(memory);
+    detail::extraction* const extract = edits.extract != nullptr ? &extraction : nullptr;
+    if (extract != nullptr)
+        if (error e = extract->select(model, *edits.extract, po.read_options)) return e;
+    // What every pass shares besides its emitters.
+    const auto prepare = [&](pass& p, bool first) {
+        p.first = first;
+        p.strip = edits.strip_doc_strings;
+        if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+        if (edits.rename_count != 0) p.renames = &renames;
+        p.extract = extract;
+    };
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
         emitter counted_model(nullptr, &from), counted_external(nullptr);
         pass p{po, s, source, counted_model, counted_external, records};
-        p.first = first;
-        p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
-        if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
-        if (edits.rename_count != 0) p.renames = &renames;
+        prepare(p, first);
         if (error e = run_pass(p, root)) return e;
         if (error e = rename_error(renames.verdict())) return e;
         ++passes;
@@ -15844,10 +16422,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
 
     emitter written_model(&model_out, &from), written_external(external_out, &from);
     pass p{po, s, source, written_model, written_external, records};
-    p.first = false;
-    p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
-    if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
-    if (edits.rename_count != 0) p.renames = &renames;
+    prepare(p, false);
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);

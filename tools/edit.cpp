@@ -27,6 +27,7 @@ struct arguments {
     std::vector<const char*> dims;
     std::vector<const char*> renames;
     const char* producer = nullptr;
+    const char* extract = nullptr;
     bool strip_doc_strings = false;
     bool allow_over_2gib = false;
 };
@@ -34,7 +35,7 @@ struct arguments {
 command_line make_command_line(arguments& a) {
     return {"edit",
             "change a model's metadata, producer, doc strings, dims or value names,\n"
-            "its weights streamed through untouched",
+            "or cut out a subgraph, its weights streamed through untouched",
             "Writes IN to OUT with the changes asked for; everything else, tensor payloads\n"
             "included, is copied byte for byte, streamed in bounded memory whatever the\n"
             "model's size. OUT is written to a temporary file and renamed into place when\n"
@@ -59,13 +60,92 @@ command_line make_command_line(arguments& a) {
                        "training graphs that do not declare OLD themselves (functions keep\n"
                        "their own names); may repeat: all apply at once, and NEW may not be\n"
                        "a name already used where the rename reaches"),
+             text("extract", 0, "INPUTS:OUTPUTS", a.extract, "INPUTS:OUTPUTS (comma-separated names)",
+                  "keep only the subgraph computing OUTPUTS from INPUTS (as\n"
+                  "onnx.utils.extract_model cuts it): the nodes, initializers,\n"
+                  "value_info, functions and opset imports it needs; the graph's\n"
+                  "inputs and outputs become the names given, in that order. Nodes\n"
+                  "whose subgraphs use outer values keep those values' producers.\n"
+                  "INPUTS may be empty; '\\' before ':' or ',' makes it part of a name.\n"
+                  "Each name needs a complete type (graph input, output or value_info,\n"
+                  "as onnx.checker requires): run onnx.shape_inference.infer_shapes\n"
+                  "first to cut at intermediates without value_info"),
              flag("strip-doc-strings", 0, a.strip_doc_strings, "leave out every doc_string, in every message"),
              flag("allow-over-2gib", 0, a.allow_over_2gib,
                   "write OUT even when it exceeds 2 GiB, which libprotobuf cannot read")},
             {{"IN", &a.in}, {"OUT", &a.out}}};
 }
 
+// Splits s at its unescaped ':' and each side at its unescaped ','s; a '\'
+// makes the next character part of a name. False: not one ':', or an empty
+// name (INPUTS alone may be empty).
+bool split_extract(std::string_view s, std::vector<std::string>& inputs, std::vector<std::string>& outputs) {
+    std::vector<std::string>* side = &inputs;
+    std::string name;
+    bool escaped = false, named = false;
+    const auto flush = [&]() {
+        if (name.empty() && !escaped) return false;
+        side->push_back(name);
+        name.clear();
+        escaped = false;
+        return true;
+    };
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '\\' && i + 1 < s.size()) {
+            name += s[++i];
+            escaped = true;
+        } else if (c == ',') {
+            if (!flush()) return false;
+            named = true;
+        } else if (c == ':') {
+            if (side == &outputs) return false;
+            if ((named || !name.empty() || escaped) && !flush()) return false;
+            side = &outputs;
+            named = false;
+        } else {
+            name += c;
+        }
+    }
+    return side == &outputs && flush();
+}
+
+void print_extract_report(const extract_report& r) {
+    std::printf("extracted %llu of %llu nodes, %llu initializers, %llu functions, %llu opset imports\n",
+                static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(r.nodes_before),
+                static_cast<unsigned long long>(r.initializers), static_cast<unsigned long long>(r.functions),
+                static_cast<unsigned long long>(r.opsets));
+}
+
 }  // namespace
+
+std::string describe_extract_problem(const onnxview::extract_report& r) {
+    using onnxview::extract_problem;
+    const std::string name = "'" + std::string(r.name) + "'";
+    const std::string node = "node '" + std::string(r.node) + "'";
+    switch (r.problem) {
+    case extract_problem::no_outputs: return "no OUTPUTS given";
+    case extract_problem::no_graph: return "the model has no graph, or its graph field occurs more than once";
+    case extract_problem::unknown_name:
+        return name + " is no graph input, output, value_info, initializer or node output of the main graph";
+    case extract_problem::repeated_name: return name + " is given twice";
+    case extract_problem::missing_input:
+        return name + ", a graph input, is needed" + (r.node.empty() ? std::string() : " by " + node) +
+               " but is not among INPUTS";
+    case extract_problem::undefined_value:
+        return name + " is needed" + (r.node.empty() ? std::string() : " by " + node) +
+               " but nothing in the main graph defines it";
+    case extract_problem::input_computed:
+        return name + " is one of INPUTS, yet " + node +
+               ", needed for OUTPUTS, computes it: give the node's other outputs as INPUTS too";
+    case extract_problem::no_type:
+        return name + " has no complete type in the model (a graph input, output or value_info whose type has "
+                      "elem_type and shape), which onnx.checker requires of a graph input or output: add its value_info "
+                      "first (onnx.shape_inference.infer_shapes infers them), or cut at another value";
+    case extract_problem::none: break;
+    }
+    return "refused";
+}
 
 command_line edit_command_line() {
     static arguments unused;
@@ -135,9 +215,31 @@ int run_edit(int argc, char** argv) {
     }
     edits.renames = renames.data();
     edits.rename_count = renames.size();
-    if (!edits.strip_doc_strings && a.producer == nullptr && changes.empty() && dims.empty() && renames.empty())
+    std::vector<std::string> extract_inputs, extract_outputs;
+    std::vector<std::string_view> extract_names;
+    extract_request extract{};
+    extract_report report;
+    if (a.extract != nullptr) {
+        if (!split_extract(a.extract, extract_inputs, extract_outputs))
+            return write_failure("edit", "--extract needs INPUTS:OUTPUTS (names separated by ','), not '" +
+                                             std::string(a.extract) + "'",
+                                 exit_usage);
+        for (const std::string& n : extract_inputs) extract_names.push_back(n);
+        for (const std::string& n : extract_outputs) extract_names.push_back(n);
+        extract.inputs = extract_names.data();
+        extract.input_count = extract_inputs.size();
+        extract.outputs = extract_names.data() + extract_inputs.size();
+        extract.output_count = extract_outputs.size();
+        extract.report = &report;
+        edits.extract = &extract;
+    }
+    if (!renames.empty() && a.extract != nullptr)
+        return write_failure("edit", "--rename and --extract are made in two edits: extract first, then rename",
+                             exit_usage);
+    if (!edits.strip_doc_strings && a.producer == nullptr && changes.empty() && dims.empty() && renames.empty() &&
+        a.extract == nullptr)
         return write_failure("edit",
-                             "nothing to change: give --metadata, --producer, --set-dim, --rename or "
+                             "nothing to change: give --metadata, --producer, --set-dim, --rename, --extract or "
                              "--strip-doc-strings",
                              exit_usage);
 
@@ -155,7 +257,9 @@ int run_edit(int argc, char** argv) {
             later |= dims[j].value_name == dims[i].value_name && dims[j].axis == dims[i].axis;
         distinct += !later;
     }
-    return write_model("edit", a.in, a.out, po, nullptr, false, distinct);
+    const int written = write_model("edit", a.in, a.out, po, nullptr, false, distinct);
+    if (written == exit_ok && a.extract != nullptr) print_extract_report(report);
+    return written;
 }
 
 }  // namespace onnxview_cli

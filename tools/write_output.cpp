@@ -199,6 +199,11 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
                             describe(e, mf.bytes().data(), mf.bytes().size()) +
                             (e.sys_errno ? std::string(" (") + std::strerror(e.sys_errno) + ")" : std::string()),
                         exit_usage);
+        if (po.edits != nullptr && po.edits->extract != nullptr && po.edits->extract->report != nullptr &&
+            po.edits->extract->report->problem != extract_problem::none)
+            return write_failure(cmd, "--extract: " + describe_extract_problem(*po.edits->extract->report),
+                                 po.edits->extract->report->problem == extract_problem::undefined_value ? exit_findings
+                                                                                                        : exit_usage);
         return write_failure(cmd, "'" + std::string(in) + "': " + describe(e, mf.bytes().data(), mf.bytes().size()), exit_findings);
     }
     if (st.dims_set < dims_expected)

@@ -23,6 +23,9 @@ int write_failure(const char* cmd, const std::string& message, int code);
 // into place. `dims_expected`: the dims po.edits must change (fewer is an
 // error: a --set-dim named none). Prints a summary line and returns the
 // exit code.
+// Why an extraction was refused, in one sentence (defined in edit.cpp).
+std::string describe_extract_problem(const onnxview::extract_report& r);
+
 int write_model(const char* cmd, const char* in, const char* out, onnxview::pack_options po, const char* external,
                 bool verify = false, std::uint64_t dims_expected = 0);
 

@@ -87,6 +87,71 @@ struct dim_change {
     std::string_view param;       // dim_param, when is_param
 };
 
+// Why extract_request was refused (extract_report::problem).
+enum class extract_problem : std::uint8_t {
+    none = 0,
+    no_outputs,       // no output names given
+    no_graph,         // the model's graph is absent, or occurs more than once (protobuf would merge the occurrences)
+    unknown_name,     // `name` is no graph input, output, value_info, initializer or node output of the main graph
+    repeated_name,    // `name` is given twice among the inputs, or twice among the outputs
+    missing_input,    // `name`, a graph input that is not among the inputs given, is needed (by `node`)
+    undefined_value,  // `name` is needed (by `node`) but nothing in the main graph defines it
+    input_computed,   // `name` is given as an input, yet `node`, needed for the outputs, computes it
+    no_type,          // `name` has no ValueInfoProto (graph input, output or value_info) with a complete
+                      // type (a tensor type with elem_type and shape, ...) to become an input or output of
+                      // the result: onnx.checker requires one
+};
+
+// What pack_model extracted, or why it refused (extract_request::report).
+struct extract_report {
+    extract_problem problem = extract_problem::none;
+    // Views into the model's or the request's bytes.
+    std::string_view name;  // the value the problem is about
+    std::string_view node;  // the node that needs or computes it (its name, else its first output), if any
+    std::uint64_t nodes = 0;         // main-graph nodes kept
+    std::uint64_t nodes_before = 0;  // main-graph nodes of the input
+    std::uint64_t initializers = 0;  // dense and sparse initializers kept
+    std::uint64_t functions = 0;     // model-local functions kept
+    std::uint64_t opsets = 0;        // opset_import entries kept
+};
+
+// A cut of the main graph (`onnxview edit --extract`): the model that
+// computes `outputs` from `inputs`, as onnx.utils.extract_model cuts it.
+//   - nodes: those that compute an output, found backwards from the outputs
+//     and stopping at the inputs given, in their original order; a node
+//     whose subgraphs (If, Loop, Scan bodies) use outer-scope values also
+//     needs their producers (shadowing respected).
+//   - initializers, sparse initializers, value_info and quantization
+//     annotations: those whose name a kept node reads or writes (in its
+//     subgraphs too); an initializer that is itself an output stays.
+//   - graph inputs and outputs: one per name, in the order given, each the
+//     ValueInfoProto of that name copied as it is, from graph.input, then
+//     value_info, then graph.output (for an output: graph.output first); its
+//     type must be complete, as onnx.checker wants of main-graph inputs and
+//     outputs. They come after the graph's other fields. Before IR version
+//     4, kept initializers that were graph inputs stay inputs too, after
+//     the ones given (onnx.checker requires it).
+//   - functions: those a kept node calls (domain, name, overload), and the
+//     ones their nodes call, transitively, in the model's order.
+//   - opset_import: the default domain ("" or "ai.onnx") always, and the
+//     domain of every kept node, of the nodes in its subgraphs and of the
+//     nodes of kept functions (onnx.checker and onnxruntime need a
+//     model-level import for each).
+// Everything else (ir_version, metadata, graph name, doc strings,
+// training_info, unknown fields, payloads) is carried over as it is. The
+// selection is computed before writing, over views of the model: memory
+// from options::memory, linear in the number of names. Errors:
+// invalid_argument (no_outputs, no_graph, repeated_name, input_computed,
+// no_type) or not_found (unknown_name, missing_input, undefined_value), the
+// problem and its names in `report`.
+struct extract_request {
+    const std::string_view* inputs = nullptr;
+    std::size_t input_count = 0;
+    const std::string_view* outputs = nullptr;
+    std::size_t output_count = 0;
+    extract_report* report = nullptr;  // filled in by pack_model when not null
+};
+
 // One value name of the main graph renamed everywhere it is referenced:
 // graph inputs, outputs and value_info, initializer names (TensorProto.name;
 // the payload is copied as it is), sparse initializers (their values' name),
@@ -126,6 +191,9 @@ struct edit_options {
     // outputs by their names in the input.
     const name_change* renames = nullptr;
     std::size_t rename_count = 0;
+    // The main graph cut down to a subgraph (null: none). Not with renames
+    // (invalid_argument): make them in a second edit.
+    const extract_request* extract = nullptr;
 };
 
 // What pack_model changes. All-zero means the defaults.

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "../io/heap.hpp"
+#include "../model/function_key.hpp"
 #include "onnxview/check.hpp"
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
@@ -43,26 +44,13 @@ using opset_map = std::unordered_map<std::string_view, std::int64_t, std::hash<s
                                      std::equal_to<std::string_view>,
                                      detail::heap_allocator<std::pair<const std::string_view, std::int64_t>>>;
 
-struct function_key {
-    std::string_view domain, name, overload;
-    bool operator==(const function_key& o) const noexcept {
-        return domain == o.domain && name == o.name && overload == o.overload;
-    }
-};
-struct function_key_hash {
-    std::size_t operator()(const function_key& k) const noexcept {
-        const std::hash<std::string_view> h;
-        return h(k.domain) * 31u + h(k.name) * 7u + h(k.overload);
-    }
-};
+using detail::function_key;
+using detail::function_key_hash;
 
 // Appends s to out in single quotes; bytes below 0x20, 0x7F, ' and \ as \xNN.
 void quote(text& out, std::string_view s);
 
-// The domain key of an opset_import or a node: "ai.onnx" is "".
-inline std::string_view domain_key(std::string_view domain) noexcept {
-    return domain == "ai.onnx" ? std::string_view() : domain;
-}
+using detail::domain_key;
 
 class checker {
 public:

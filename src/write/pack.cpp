@@ -14,6 +14,7 @@
 #include "dedupe.hpp"
 #include "edits.hpp"
 #include "emitter.hpp"
+#include "extract.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
 #include "onnxview/write.hpp"
@@ -63,6 +64,7 @@ struct pass {
     const dim_change* dim_override = nullptr;  // edits: the Dimension about to be walked is replaced
     detail::renamer* renames = nullptr;        // edits: value names renamed
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
+    detail::extraction* extract = nullptr;   // edits: the main graph cut down
     pack_stats stats{};
 };
 
@@ -288,16 +290,18 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
 
 error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept;
 
-// One followed field: its tag as it was, a length prefix of the recorded
-// width, and its re-emitted content.
+// One followed field: its tag as it was (or for field `renumber`), a length
+// prefix of the recorded width, and its re-emitted content.
 error walk_child(pass& p, const wire::message& parent, const schema::message_desc& parent_desc, const wire::field& f,
-                 const schema::message_desc& d, bool merged) noexcept {
+                 const schema::message_desc& d, bool merged, std::uint32_t renumber = 0) noexcept {
     const result<wire::message> child = parent.child(f);
     if (!child) return child.err();
     const dim_change* const replaced = p.dim_override;
     p.dim_override = nullptr;
     const bool io = p.po.edits != nullptr && p.po.edits->dim_count != 0 && &parent_desc == &schema::msg_GraphProto &&
-                    parent.depth() == 1 && (f.number == graph_view::field::input || f.number == graph_view::field::output);
+                    parent.depth() == 1 &&
+                    ((renumber != 0 ? renumber : f.number) == graph_view::field::input ||
+                     (renumber != 0 ? renumber : f.number) == graph_view::field::output);
     if (io) {
         p.in_io = true;
         p.io_name = value_info_view(child).name();
@@ -306,7 +310,8 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
     std::uint32_t number;
     wire::wire_type type;
     if (wire::decode_tag(tag_end, f.payload, number, type) != errc::ok) return error(errc::truncated, parent.offset_of(f.tag));
-    p.model.bytes(f.tag, distance(f.tag, tag_end));
+    if (renumber != 0) p.model.tag(renumber, type);
+    else p.model.bytes(f.tag, distance(f.tag, tag_end));
     if (p.first) p.records.push_back({f.raw, static_cast<std::uint8_t>(distance(tag_end, f.payload))});
     const std::size_t index = p.next_record++;
     p.model.varint(p.records[index].size, p.records[index].width);
@@ -351,7 +356,8 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     while (!r.at_end()) {
         const char* at = r.position();
         if (error e = r.next(f)) return e;
-        if (p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) {
+        if ((p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) ||
+            (p.extract != nullptr && p.extract->drops(d, m, f))) {
             p.model.bytes(from, distance(from, at));
             from = r.position();
             continue;
@@ -378,6 +384,11 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     }
     p.model.bytes(from, distance(from, m.end()));
     if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
+    if (p.extract != nullptr && detail::extraction::is_main_graph(d, m))
+        for (std::size_t k = 0; k < p.extract->io_count(); ++k)
+            if (error e = walk_child(p, m, d, p.extract->io_field(k), schema::msg_ValueInfoProto, false,
+                                     p.extract->io_number(k)))
+                return e;
     return p.model.err();
 }
 
@@ -394,6 +405,7 @@ error run_pass(pass& p, const wire::message& root) noexcept {
     p.next_external = 0;
     p.grew = false;
     p.stats = pack_stats{};
+    if (p.extract != nullptr) p.extract->restart();
     if (error e = walk_message(p, root, schema::msg_ModelProto)) return e;
     if (error e = p.model.finish()) return e;
     return p.external.finish();
@@ -418,17 +430,27 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const detail::source from{model, po.source_fd, po.payload_written, po.user};
     detail::dedupe_table dedupe(memory);
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
+    if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
     detail::renamer renames(edits, memory);
     if (error e = rename_error(renames.check_list())) return e;
+    detail::extraction extraction(memory);
+    detail::extraction* const extract = edits.extract != nullptr ? &extraction : nullptr;
+    if (extract != nullptr)
+        if (error e = extract->select(model, *edits.extract, po.read_options)) return e;
+    // What every pass shares besides its emitters.
+    const auto prepare = [&](pass& p, bool first) {
+        p.first = first;
+        p.strip = edits.strip_doc_strings;
+        if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
+        if (edits.rename_count != 0) p.renames = &renames;
+        p.extract = extract;
+    };
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
     for (bool first = true;; first = false) {
         emitter counted_model(nullptr, &from), counted_external(nullptr);
         pass p{po, s, source, counted_model, counted_external, records};
-        p.first = first;
-        p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
-        if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
-        if (edits.rename_count != 0) p.renames = &renames;
+        prepare(p, first);
         if (error e = run_pass(p, root)) return e;
         if (error e = rename_error(renames.verdict())) return e;
         ++passes;
@@ -440,10 +462,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
 
     emitter written_model(&model_out, &from), written_external(external_out, &from);
     pass p{po, s, source, written_model, written_external, records};
-    p.first = false;
-    p.strip = po.edits != nullptr && po.edits->strip_doc_strings;
-    if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
-    if (edits.rename_count != 0) p.renames = &renames;
+    prepare(p, false);
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "../new_counter.hpp"
+#include "../tally_memory.hpp"
 #include "../wire_builder.hpp"
 #include "check_cases.hpp"
 #include "onnxview/check.hpp"
@@ -48,33 +49,6 @@ bool operator==(const finding& a, const finding& b) {
            a.offset == b.offset;
 }
 
-// options::memory hooks over malloc that count what is outstanding without
-// allocating themselves (the global operator new is being counted meanwhile),
-// and can be told to fail from the n-th request on.
-struct tally_memory {
-    std::size_t requests = 0, live_blocks = 0, live_bytes = 0;
-    std::size_t fail_from = ~std::size_t(0);
-
-    allocator hooks() {
-        allocator a;
-        a.allocate = [](void* user, std::size_t size, std::size_t) -> void* {
-            auto& t = *static_cast<tally_memory*>(user);
-            if (t.requests++ >= t.fail_from) return nullptr;
-            ++t.live_blocks;
-            t.live_bytes += size;
-            return std::malloc(size);
-        };
-        a.deallocate = [](void* user, void* p, std::size_t size, std::size_t) {
-            auto& t = *static_cast<tally_memory*>(user);
-            --t.live_blocks;
-            t.live_bytes -= size;
-            std::free(p);
-        };
-        a.user_data = this;
-        return a;
-    }
-};
-
 std::vector<finding> collect(const std::string& bytes, const options& o, check_result& r) {
     std::vector<finding> out;
     r = check_model(bytes, o, [](void* user, const check_finding& f) {
@@ -98,7 +72,7 @@ std::vector<finding> run_check(const std::string& bytes, const options& o = opti
     CHECK(r.warnings == warnings);
     if (result) *result = r;
 
-    tally_memory memory;
+    onnxview_test::tally_memory memory;
     options with_memory = o;
     with_memory.memory = memory.hooks();
     check_result r2;
@@ -265,7 +239,7 @@ TEST_CASE("check: options::memory running out at any request throws std::bad_all
     for (const check_case& c : cases())
         if (std::string_view(c.id) == "mutually_recursive_functions") bytes = c.model;
     REQUIRE_FALSE(bytes.empty());
-    tally_memory counted;
+    onnxview_test::tally_memory counted;
     options o{};
     o.memory = counted.hooks();
     const check_result full = check_model(bytes, o, nullptr, nullptr);
@@ -273,7 +247,7 @@ TEST_CASE("check: options::memory running out at any request throws std::bad_all
     REQUIRE(counted.requests > 3);
     for (std::size_t n = 0; n < counted.requests; ++n) {
         INFO("failing from request " << n);
-        tally_memory memory;
+        onnxview_test::tally_memory memory;
         memory.fail_from = n;
         o.memory = memory.hooks();
         CHECK_THROWS_AS(check_model(bytes, o, nullptr, nullptr), std::bad_alloc);

@@ -147,7 +147,41 @@ run "edit --rename: a swap" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" -
     fail "--rename: $(cat "$tmp/err")"
 run "edit --rename: the empty name" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --rename =x
 run "edit --rename: no NEW" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --rename image
+# --extract: the subgraph and its summary; python3-onnx and onnxruntime check
+# the cuts themselves in tests/oracle/extract_oracle.py.
+run "edit --extract" 0 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --extract image:pool2 &&
+    grep -q "^extracted 6 of 12 nodes, 4 initializers, 1 functions, 2 opset imports$" "$tmp/out" ||
+    fail "--extract: $(cat "$tmp/out")"
+run "edit --extract info" 0 info "$out/e.onnx" && grep -q "^  pool2: FLOAT\[N,16,4,4\]$" "$tmp/out" &&
+    grep -q "^nodes: 6 in the main graph, 6 in all$" "$tmp/out" || fail "--extract info: $(cat "$tmp/out")"
+run "edit --extract check" 0 check "$out/e.onnx"
+run "edit --extract keeps the tensors' bytes" 0 tensor "$out/e.onnx" conv2.weight
+rm -f "$out/e.onnx"
+run "edit --extract, two inputs, with other edits" 0 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" \
+    --extract image,pool1:probs --set-dim pool1:0=batch --strip-doc-strings &&
+    grep -q "^extracted 9 of 12 nodes" "$tmp/out" || fail "--extract two inputs: $(cat "$tmp/out")"
+run "edit --extract two inputs info" 0 info "$out/e.onnx" && grep -q "^  pool1: FLOAT\[batch,8,16,16\]$" "$tmp/out" ||
+    fail "--extract with --set-dim: $(cat "$tmp/out")"
+rm -f "$out/e.onnx"
+extract_refused() {  # NAME SPEC MESSAGE: exit 2, that one-line message, nothing written
+    run "edit --extract $1" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --extract "$2" &&
+        grep -qxF "onnxview edit: --extract: $3" "$tmp/err" || fail "--extract $1: $(cat "$tmp/err")"
+}
+extract_refused "unknown name" image:nothing "'nothing' is no graph input, output, value_info, initializer or node output of the main graph"
+extract_refused "missing input" pool1:probs "'image', a graph input, is needed by node 'image_sum' but is not among INPUTS"
+extract_refused "given twice" image,image:pool2 "'image' is given twice"
+extract_refused "no type" image:relu1 "'relu1' has no complete type in the model (a graph input, output or value_info whose type has elem_type and shape), which onnx.checker requires of a graph input or output: add its value_info first (onnx.shape_inference.infer_shapes infers them), or cut at another value"
+for spec in image 'image:' 'image::pool2' 'image,:pool2' ; do
+    run "edit --extract '$spec'" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --extract "$spec" &&
+        grep -q "^onnxview edit: --extract needs INPUTS:OUTPUTS (names separated by ','), not '" "$tmp/err" ||
+        fail "--extract '$spec': $(cat "$tmp/err")"
+done
+# '\' escapes ':' and ',' inside a name: 'image\:x' is one (unknown) name.
+extract_refused "escaped" 'image\:x:pool2' "'image:x' is no graph input, output, value_info, initializer or node output of the main graph"
 run "edit: nothing to change" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx"
+run "edit: --rename with --extract" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --rename image=x --extract image:pool2 &&
+    grep -q "^onnxview edit: --rename and --extract are made in two edits: extract first, then rename$" "$tmp/err" ||
+    fail "--rename with --extract: $(cat "$tmp/err")"
 run "edit: a metadata change without a key" 2 edit "$data/small_cnn_inline.onnx" "$out/e.onnx" --metadata =v
 run "edit: OUT is IN" 2 edit "$out/in.onnx" "$out/in.onnx" --strip-doc-strings
 run "edit: not a model" 1 edit "$tmp/text.onnx" "$out/e.onnx" --strip-doc-strings

@@ -46,7 +46,7 @@ def decode(path):
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pack_oracle import checker_ok, corpus_models, prerequisites  # noqa: E402 - shared with pack's oracle
+from pack_oracle import checker_ok, setup  # noqa: E402 - shared with pack's oracle
 from rename_oracle import rename_case, rename_models, rename_ort  # noqa: E402
 
 
@@ -75,19 +75,10 @@ def set_metadata(model, changes):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--onnxview", required=True)
-    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
-    ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--ort-dir", default=os.environ.get("ONNXRUNTIME_NODE_DIR", "/opt/onnxruntime-node"))
-    args = ap.parse_args()
-    onnx = prerequisites()
-    if onnx is None:
+    ready = setup(argparse.ArgumentParser())
+    if ready is None:
         return SKIP
-    corpus = corpus_models(args.corpus, args.limit)
-    if not corpus:
-        print(f"SKIP: no model.onnx under {args.corpus}")
-        return SKIP
+    args, onnx, corpus = ready
     synthetic = tempfile.TemporaryDirectory()
     made = rename_models(onnx, synthetic.name)
     models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + made + corpus

@@ -46,6 +46,9 @@ import tempfile
 SKIP = 77
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROTO_DIR = "/usr/include/onnx"
+# Operators whose outputs differ from run to run.
+RANDOM_OPS = {"Bernoulli", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial",
+              "Dropout"}
 PAYLOAD_LINE = re.compile(r"^\s*(raw_data|float_data|int32_data|int64_data|double_data|uint64_data|data_location|536870911):")
 
 
@@ -329,6 +332,25 @@ def prerequisites():
     return onnx
 
 
+def setup(ap, ort_limit=0):
+    """The writer oracles' options parsed (--onnxview, --corpus, --limit, --ort-dir, --ort-limit) with python3-onnx
+    and the corpus's models: (args, onnx, corpus), or None after printing why the oracle is skipped."""
+    ap.add_argument("--onnxview", required=True)
+    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
+    ap.add_argument("--limit", type=int, default=0, help="at most N corpus models (0: all)")
+    ap.add_argument("--ort-dir", default=os.environ.get("ONNXRUNTIME_NODE_DIR", "/opt/onnxruntime-node"))
+    ap.add_argument("--ort-limit", type=int, default=ort_limit, help="at most N runs under onnxruntime (0: all)")
+    args = ap.parse_args()
+    onnx = prerequisites()
+    if onnx is None:
+        return None
+    corpus = corpus_models(args.corpus, args.limit)
+    if not corpus:
+        print(f"SKIP: no model.onnx under {args.corpus}")
+        return None
+    return args, onnx, corpus
+
+
 def corpus_models(root, limit):
     """The corpus's model.onnx files, sorted; with a limit, that many spread over it."""
     models = sorted(glob.glob(os.path.join(root, "**", "model.onnx"), recursive=True))
@@ -408,9 +430,7 @@ def main():
                 if res.get("error") or res["outputs"] != first:
                     failures.append((src, f"onnxruntime: {name} output differs: {res.get('error', '')[:200]}"))
             counts["ort_models"] += 1
-            random_ops = {"Bernoulli", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
-                          "Multinomial", "Dropout"}
-            if test_dir and not any(n.op_type in random_ops for n in model.graph.node):
+            if test_dir and not any(n.op_type in RANDOM_OPS for n in model.graph.node):
                 import base64
                 try:
                     refs = reference_outputs(onnx, test_dir)
