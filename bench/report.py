@@ -55,8 +55,8 @@ def main():
                 m = re.match(r"(\S+)_median\s+([\d.]+) (ms|us|ns|s)\s+([\d.]+) (ms|us|ns|s)\s+\d+(.*)", line)
                 if m:
                     b = {"aggregate_name": "median", "run_name": m.group(1), "time_unit": "ms",
-                         "real_time": float(m.group(2)) * unit[m.group(3)],
-                         "cpu_time": float(m.group(4)) * unit[m.group(5)]}
+                       "real_time": float(m.group(2)) * unit[m.group(3)],
+                       "cpu_time": float(m.group(4)) * unit[m.group(5)]}
                     n = re.search(r"nodes=([\d.]+)(k?)", m.group(6))
                     if n:
                         b["nodes"] = float(n.group(1)) * (1000 if n.group(2) else 1)
@@ -280,31 +280,32 @@ def main():
     for (wl, m), v in sorted(checks.items()):
         w(f"- {wl}/{m}: `{v}`")
     w("")
-    pack = os.path.join(args.out, "pack.md")
-    if os.path.exists(pack):
-        w("## `onnxview pack` against `cp` (`bench/pack_vs_cp.sh`)\n")
-        w("Median wall times of interleaved runs, warm page cache, output on the models' file system; every "
-          "run starts after `sync` and a pause, so that no run pays for the previous one's writeback or "
-          "deletion. pack fsyncs its outputs before renaming them into place and copies raw_data payloads "
-          "with `copy_file_range`; `cp` copies with `copy_file_range` too and does not sync, so `cp + sync` "
-          "is timed as well. `pack` aligns embedded payloads (64 B, `--allow-over-2gib` over 2 GiB), "
-          "`pack --external` moves them to a 4 KiB-aligned external file. Peak RSS: the largest VmHWM of "
-          "the pack runs (`/usr/bin/time`). Target: pack within 1.5x of `cp`, peak RSS at most 128 MiB.\n")
-        with open(pack) as f:
-            w(f.read())
-    python = os.path.join(args.out, "python.md")
-    if os.path.exists(python):
-        w("## Python: open + list names + read one tensor (`bench/python_open.py`)\n")
-        w("Each row is a fresh `/usr/bin/python3` process (numpy and the reader imported before the clock "
-          "starts): `onnxview.open` + `keys()` + `get_tensor(first).sum()` against `onnx.load` + names + "
-          "`numpy_helper.to_array(first).sum()`, and `onnx.load(load_external_data=False)` of an "
-          "external-data copy (written once; `to_array` then reads the one tensor's file). Every row's "
-          "checksum agrees with onnxview's or the row says it failed. Peak RSS growth is VmHWM over the "
-          "RSS after the imports; \"anonymous\" is the private memory still held at the end (the rest of "
-          "onnxview's growth is file pages mapped in place, shared with the page cache). Target: 100x "
-          "faster than `onnx.load`.\n")
-        with open(python) as f:
-            w(f.read())
+    # Tables written by bench/run.sh's fresh-process stages, with how they were measured.
+    def measured_table(file, title, method):
+        path = os.path.join(args.out, file)
+        if os.path.exists(path):
+            w(title + "\n")
+            w(method + "\n")
+            with open(path) as f:
+                w(f.read())
+
+    measured_table("pack.md", "## `onnxview pack` against `cp` (`bench/pack_vs_cp.sh`)",
+                   "Median wall times of interleaved runs, warm page cache, output on the models' file system; every "
+                   "run starts after `sync` and a pause, so that no run pays for the previous one's writeback or "
+                   "deletion. pack fsyncs its outputs before renaming them into place and copies raw_data payloads "
+                   "with `copy_file_range`; `cp` copies with `copy_file_range` too and does not sync, so `cp + sync` "
+                   "is timed as well. `pack` aligns embedded payloads (64 B, `--allow-over-2gib` over 2 GiB), "
+                   "`pack --external` moves them to a 4 KiB-aligned external file. Peak RSS: the largest VmHWM of "
+                   "the pack runs (`/usr/bin/time`). Target: pack within 1.5x of `cp`, peak RSS at most 128 MiB.")
+    measured_table("python.md", "## Python: open + list names + read one tensor (`bench/python_open.py`)",
+                   "Each row is a fresh `/usr/bin/python3` process (numpy and the reader imported before the clock "
+                   "starts): `onnxview.open` + `keys()` + `get_tensor(first).sum()` against `onnx.load` + names + "
+                   "`numpy_helper.to_array(first).sum()`, and `onnx.load(load_external_data=False)` of an "
+                   "external-data copy (written once; `to_array` then reads the one tensor's file). Every row's "
+                   "checksum agrees with onnxview's or the row says it failed. Peak RSS growth is VmHWM over the "
+                   "RSS after the imports; \"anonymous\" is the private memory still held at the end (the rest of "
+                   "onnxview's growth is file pages mapped in place, shared with the page cache). Target: 100x "
+                   "faster than `onnx.load`.")
     analysis = os.path.join(os.path.dirname(os.path.abspath(__file__)), "analysis.md")
     if os.path.exists(analysis):
         with open(analysis) as f:
