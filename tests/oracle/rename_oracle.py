@@ -221,13 +221,13 @@ def rename_models(onnx, directory):
     return paths
 
 
-def rename_ort(onnx, ort_dir, src, ours, flags, work):
-    """Runs src and its renamed copy `ours` under onnxruntime with the same
-    inputs (renamed for ours): (ran, why it failed or None). Not run when
-    onnxruntime is absent or does not run src."""
+def ort_same_outputs(onnx, ort_dir, src, ours, changes, work):
+    """Runs src and its edited copy `ours` under onnxruntime with the same
+    inputs (renamed for ours by `changes`, {old: new}): (ran, why it failed
+    or None); the outputs must be the same, bit for bit, under their new
+    names. Not run when onnxruntime is absent or does not run src."""
     if shutil.which("node") is None or not os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):
         return False, None
-    changes = dict(f.split("=", 1) for f in flags[1::2])
     try:
         ins = inputs_from(onnx, onnx.load(src), None)
     except Exception:  # noqa: BLE001 - inputs that are not plain tensors
@@ -240,7 +240,7 @@ def rename_ort(onnx, ort_dir, src, ours, flags, work):
     renamed = [dict(i, name=changes.get(i["name"], i["name"])) for i in ins]
     after = ort_case(ort_dir, [ours], renamed, work).get("results", [{"error": "no result"}])[0]
     if "error" in after:
-        return True, f"the renamed model does not run: {after['error'][:200]}"
+        return True, f"the edited model does not run: {after['error'][:200]}"
     if [changes.get(o["name"], o["name"]) for o in before["outputs"]] != [o["name"] for o in after["outputs"]]:
         return True, "the outputs are not renamed"
     if [(o["type"], o["dims"], o["data"]) for o in before["outputs"]] != \
