@@ -69,7 +69,8 @@ command_line make_command_line(arguments& a) {
                   "INPUTS may be empty; '\\' before ':' or ',' makes it part of a name.\n"
                   "Each name needs a complete type (graph input, output or value_info,\n"
                   "as onnx.checker requires): run onnx.shape_inference.infer_shapes\n"
-                  "first to cut at intermediates without value_info"),
+                  "first to cut at intermediates without value_info. Not with --rename:\n"
+                  "extract first, then rename in a second edit"),
              flag("strip-doc-strings", 0, a.strip_doc_strings, "leave out every doc_string, in every message"),
              flag("allow-over-2gib", 0, a.allow_over_2gib,
                   "write OUT even when it exceeds 2 GiB, which libprotobuf cannot read")},
