@@ -981,6 +981,15 @@ struct options {
     // 0: the newest schema, the one the views read.
     std::uint32_t release = 0;
 
+    // verify(): called as the walk goes, with each run of at least 4 MiB of
+    // the bytes it has passed, in order: the moment for a caller that maps
+    // a large file to drop those pages, so that verifying any model keeps
+    // the resident set small (model_file::open does it with
+    // drop_verified_pages). The walk may read some of them again (merged
+    // messages). May be null.
+    void (*verified)(void* user, const char* data, std::size_t size) = nullptr;
+    void* verified_user = nullptr;
+
     // --- Printing
     // Print at most this many bytes of each string/bytes value, followed by
     // a `# ... N bytes elided` comment. NOT protoc-identical. 0: everything.
@@ -1012,6 +1021,13 @@ struct options {
     // returns that error.
     bool keep_malformed = false;
     model_reads reads = model_reads::everything;  // model_file::open
+    // model_file::open with `verify` of a mapped file: the pages verify()
+    // has passed are dropped from the mapping as it goes (MADV_DONTNEED;
+    // the page cache keeps them, and they are mapped again when read), so
+    // the resident set stays small whatever the model's size and tensor
+    // count. For streaming jobs (onnxview pack and edit); readers that go
+    // on to read most of the model fault its pages in again.
+    bool drop_verified_pages = false;
 
     // --- External data (external_data_resolver, model_file, check_model)
     // External data is resolved in the directory of this file. model_file
@@ -5151,6 +5167,13 @@ namespace detail {
 struct file_access;
 }
 
+// How far before a byte that is read the system may map pages of a file
+// mapping along with its own: fault-around and large page-cache folios map
+// up to one aligned 2 MiB block at a time. A streaming reader that drops
+// the pages behind it drops this much more than it has passed, or the pages
+// mapped again behind its mark stay resident.
+constexpr std::uint64_t mapping_fault_span = std::uint64_t(2) << 20;
+
 // Gives the system back the whole pages of [data, data + size) that a
 // streaming reader is done with (MADV_PAGEOUT where Linux has it; a no-op
 // elsewhere). Never discards content, so any memory may be passed; mapped
@@ -8815,8 +8838,12 @@ error check_merges(const wire::message& m, const schema::message_desc& d, std::u
 // the schema of `release` (0: newest; newer fields are unknown), then refuses
 // merged singular messages nested deeper than the views and printers follow
 // (merge_too_deep). The first error and its offset; ok otherwise.
+// `verified` (may be null) gets the bytes walked, in order, in runs of at
+// least 4 MiB (options::verified).
 error validate_tree(const char* data, std::size_t size, const schema::message_desc& root,
-                    std::uint32_t max_depth, std::uint32_t release) noexcept;
+                    std::uint32_t max_depth, std::uint32_t release,
+                    void (*verified)(void* user, const char* data, std::size_t size) = nullptr,
+                    void* verified_user = nullptr) noexcept;
 
 }  // namespace schema_walk
 }  // namespace onnxview
@@ -8911,10 +8938,22 @@ struct tree {
     const char* base;
     std::uint32_t max_depth;
     std::uint32_t release;
+    void (*verified)(void* user, const char* data, std::size_t size);
+    void* verified_user;
+    const char* passed;  // verified() has been given the bytes before this
 };
 
+constexpr std::size_t verified_run = std::size_t(4) << 20;
+
+// Hands the bytes from t.passed to `to` to t.verified once they make a run.
+void pass_to(tree& t, const char* to) noexcept {
+    if (t.verified == nullptr || to <= t.passed || static_cast<std::size_t>(to - t.passed) < verified_run) return;
+    t.verified(t.verified_user, t.passed, static_cast<std::size_t>(to - t.passed));
+    t.passed = to;
+}
+
 // `merges_checked`: an ancestor's check_merges already covered this region.
-error validate_region(const tree& t, const char* b, const char* e, const schema::message_desc& d,
+error validate_region(tree& t, const char* b, const char* e, const schema::message_desc& d,
                       std::uint32_t depth, bool merges_checked) noexcept {
     wire::reader r(t.base, b, e, depth, t.max_depth);
     wire::field f;
@@ -8939,6 +8978,7 @@ error validate_region(const tree& t, const char* b, const char* e, const schema:
         } else if (fd->packable() && f.type == wire_type::length_delimited) {
             if (error err = wire::check_packed(t.base, f, fd->packed_width())) return err;
         }
+        pass_to(t, r.position());
     }
     if (merged && !merges_checked) return check_merges(wire::message(t.base, b, e, depth, t.max_depth), d, t.release);
     return error();
@@ -8947,9 +8987,10 @@ error validate_region(const tree& t, const char* b, const char* e, const schema:
 }  // namespace
 
 error validate_tree(const char* data, std::size_t size, const schema::message_desc& root,
-                    std::uint32_t max_depth, std::uint32_t release) noexcept {
+                    std::uint32_t max_depth, std::uint32_t release,
+                    void (*verified)(void* user, const char* data, std::size_t size), void* verified_user) noexcept {
     if (!data && size) return error(errc::invalid_argument, 0);
-    const tree t{data, wire::effective_max_depth(max_depth), release};
+    tree t{data, wire::effective_max_depth(max_depth), release, verified, verified_user, data};
     return validate_region(t, data, data + size, root, 0, false);
 }
 
@@ -9414,7 +9455,7 @@ namespace onnxview {
 error verify(const void* data, std::size_t size, const schema::message_desc& root,
              const options& opts) noexcept {
     return schema_walk::validate_tree(static_cast<const char*>(data), size, root, opts.max_message_depth,
-                                      opts.release);
+                                      opts.release, opts.verified, opts.verified_user);
 }
 
 }  // namespace onnxview
@@ -12600,6 +12641,20 @@ bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& 
 
 namespace onnxview {
 
+namespace {
+
+// options::verified for drop_verified_pages: the mapping's pages of bytes
+// the verification has passed go (the page cache keeps them).
+void drop_pages(void* file, const char* data, std::size_t size) noexcept {
+    const mapped_file& f = *static_cast<const mapped_file*>(file);
+    const std::uint64_t offset = static_cast<std::uint64_t>(data - f.data());
+    // Reading near the last run mapped some pages before it again.
+    const std::uint64_t start = offset > mapping_fault_span ? offset - mapping_fault_span : 0;
+    (void)f.advise(access_hint::dontneed, start, offset - start + size);
+}
+
+}  // namespace
+
 result<model_file> model_file::open(const char* path, const options& opts) noexcept {
     auto file = mapped_file::open(path, opts);
     if (!file) return file.err();
@@ -12615,7 +12670,14 @@ result<model_file> model_file::adopt(mapped_file&& file, const options& opts) no
     if (opts.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
     const std::string_view bytes = mf.file_.bytes();
     error malformed;
-    if (opts.verify) malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, opts);
+    if (opts.verify) {
+        options walk = opts;
+        if (opts.drop_verified_pages && mf.file_.kind() == mapped_file::storage::mapped && walk.verified == nullptr) {
+            walk.verified = drop_pages;
+            walk.verified_user = &mf.file_;
+        }
+        malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, walk);
+    }
     if (malformed.ok()) {
         mf.model_ = parse_model(bytes.data(), bytes.size(), opts);
         malformed = mf.model_.err();
@@ -14875,7 +14937,13 @@ struct occurrences {
     }
 };
 
+// Whether messages of type d have a singular message field, whose
+// occurrences followed() must count. GraphProto has none: its fields, all
+// of its tensors' headers, need not be read twice.
+bool counts_occurrences(const schema::message_desc& d) noexcept;
+
 // The schema message of field f of message d when the walk follows it, else null.
+// `occ` matters only when counts_occurrences(d).
 const schema::message_desc* followed(const schema::message_desc& d, const wire::field& f,
                                      const occurrences& occ) noexcept;
 
@@ -14914,7 +14982,8 @@ using tensor_list = std::vector<wire::message, detail::heap_allocator<wire::mess
 
 error collect_tensors(const wire::message& m, const schema::message_desc& d, tensor_list& out) noexcept {
     tensor_walk::occurrences occ;
-    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    if (tensor_walk::counts_occurrences(d))
+        if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     wire::field f;
     while (!r.at_end()) {
@@ -15221,8 +15290,10 @@ private:
     void release(bool all) noexcept {
         if (source_ == nullptr || source_->written == nullptr || consumed_ <= released_) return;
         if (!all && consumed_ - released_ < release_run) return;
-        const char* from = source_->bytes.data() + released_;
-        std::uint64_t n = consumed_ - released_;
+        // Reading near the last mark mapped some pages before it again.
+        const std::uint64_t start = released_ > mapping_fault_span ? released_ - mapping_fault_span : 0;
+        const char* from = source_->bytes.data() + start;
+        std::uint64_t n = consumed_ - start;
         released_ = consumed_;
         while (n != 0) {  // std::size_t is 32 bits on 32-bit hosts
             const std::uint64_t k = n < (std::uint64_t(1) << 30) ? n : (std::uint64_t(1) << 30);
@@ -16304,7 +16375,8 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
 
 error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept {
     tensor_walk::occurrences occ;
-    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    if (tensor_walk::counts_occurrences(d))
+        if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
     // The shape of a main-graph input or output: ModelProto, GraphProto,
     // ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto.
@@ -16835,6 +16907,12 @@ bool holds_tensor(const schema::message_desc& d) noexcept {
     static const holders h = compute();
     for (std::size_t i = 0; i < h.count; ++i)
         if (h.message[i] == &d) return h.holds[i];
+    return false;
+}
+
+bool counts_occurrences(const schema::message_desc& d) noexcept {
+    for (const schema::field_desc& fd : d.all_fields())
+        if (fd.type == schema::type::message && !fd.repeated()) return true;
     return false;
 }
 

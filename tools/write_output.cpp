@@ -76,6 +76,8 @@ bool same_directory(const char* a, const char* b) {
 // The external data file of one of the input's tensors that `path` is, or
 // "": replacing that file would change the input.
 std::string input_data_at(const model_file& mf, const char* in, const char* path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return std::string();  // no file there, none of the input's
     std::set<std::string_view> seen;
     for (const census_tensor& c : take_census(mf.model()).tensors) {
         if (c.t.data_location() != location_kind::external) continue;
@@ -84,6 +86,8 @@ std::string input_data_at(const model_file& mf, const char* in, const char* path
         const std::string file = directory_of(in) + std::string(location);
         if (same_file(file.c_str(), path)) return std::string(location);
     }
+    // The walk faulted in every tensor's header: drop them again.
+    (void)mf.file().advise(access_hint::dontneed);
     return std::string();
 }
 
@@ -136,6 +140,7 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
         return write_failure(cmd, "--external '" + external_path + "' is OUT; choose another name", exit_usage);
     options opts{};
     opts.verify = true;
+    opts.drop_verified_pages = true;  // the resident set stays small whatever the tensor count
     opts.file_hint = access_hint::sequential;  // payloads are read front to back, once
     model_file mf;
     int code = exit_ok;

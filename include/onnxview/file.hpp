@@ -46,6 +46,13 @@ namespace detail {
 struct file_access;
 }
 
+// How far before a byte that is read the system may map pages of a file
+// mapping along with its own: fault-around and large page-cache folios map
+// up to one aligned 2 MiB block at a time. A streaming reader that drops
+// the pages behind it drops this much more than it has passed, or the pages
+// mapped again behind its mark stay resident.
+constexpr std::uint64_t mapping_fault_span = std::uint64_t(2) << 20;
+
 // Gives the system back the whole pages of [data, data + size) that a
 // streaming reader is done with (MADV_PAGEOUT where Linux has it; a no-op
 // elsewhere). Never discards content, so any memory may be passed; mapped

@@ -93,6 +93,15 @@ struct options {
     // 0: the newest schema, the one the views read.
     std::uint32_t release = 0;
 
+    // verify(): called as the walk goes, with each run of at least 4 MiB of
+    // the bytes it has passed, in order: the moment for a caller that maps
+    // a large file to drop those pages, so that verifying any model keeps
+    // the resident set small (model_file::open does it with
+    // drop_verified_pages). The walk may read some of them again (merged
+    // messages). May be null.
+    void (*verified)(void* user, const char* data, std::size_t size) = nullptr;
+    void* verified_user = nullptr;
+
     // --- Printing
     // Print at most this many bytes of each string/bytes value, followed by
     // a `# ... N bytes elided` comment. NOT protoc-identical. 0: everything.
@@ -124,6 +133,13 @@ struct options {
     // returns that error.
     bool keep_malformed = false;
     model_reads reads = model_reads::everything;  // model_file::open
+    // model_file::open with `verify` of a mapped file: the pages verify()
+    // has passed are dropped from the mapping as it goes (MADV_DONTNEED;
+    // the page cache keeps them, and they are mapped again when read), so
+    // the resident set stays small whatever the model's size and tensor
+    // count. For streaming jobs (onnxview pack and edit); readers that go
+    // on to read most of the model fault its pages in again.
+    bool drop_verified_pages = false;
 
     // --- External data (external_data_resolver, model_file, check_model)
     // External data is resolved in the directory of this file. model_file

@@ -87,10 +87,22 @@ struct tree {
     const char* base;
     std::uint32_t max_depth;
     std::uint32_t release;
+    void (*verified)(void* user, const char* data, std::size_t size);
+    void* verified_user;
+    const char* passed;  // verified() has been given the bytes before this
 };
 
+constexpr std::size_t verified_run = std::size_t(4) << 20;
+
+// Hands the bytes from t.passed to `to` to t.verified once they make a run.
+void pass_to(tree& t, const char* to) noexcept {
+    if (t.verified == nullptr || to <= t.passed || static_cast<std::size_t>(to - t.passed) < verified_run) return;
+    t.verified(t.verified_user, t.passed, static_cast<std::size_t>(to - t.passed));
+    t.passed = to;
+}
+
 // `merges_checked`: an ancestor's check_merges already covered this region.
-error validate_region(const tree& t, const char* b, const char* e, const schema::message_desc& d,
+error validate_region(tree& t, const char* b, const char* e, const schema::message_desc& d,
                       std::uint32_t depth, bool merges_checked) noexcept {
     wire::reader r(t.base, b, e, depth, t.max_depth);
     wire::field f;
@@ -115,6 +127,7 @@ error validate_region(const tree& t, const char* b, const char* e, const schema:
         } else if (fd->packable() && f.type == wire_type::length_delimited) {
             if (error err = wire::check_packed(t.base, f, fd->packed_width())) return err;
         }
+        pass_to(t, r.position());
     }
     if (merged && !merges_checked) return check_merges(wire::message(t.base, b, e, depth, t.max_depth), d, t.release);
     return error();
@@ -123,9 +136,10 @@ error validate_region(const tree& t, const char* b, const char* e, const schema:
 }  // namespace
 
 error validate_tree(const char* data, std::size_t size, const schema::message_desc& root,
-                    std::uint32_t max_depth, std::uint32_t release) noexcept {
+                    std::uint32_t max_depth, std::uint32_t release,
+                    void (*verified)(void* user, const char* data, std::size_t size), void* verified_user) noexcept {
     if (!data && size) return error(errc::invalid_argument, 0);
-    const tree t{data, wire::effective_max_depth(max_depth), release};
+    tree t{data, wire::effective_max_depth(max_depth), release, verified, verified_user, data};
     return validate_region(t, data, data + size, root, 0, false);
 }
 

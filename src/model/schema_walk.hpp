@@ -83,8 +83,12 @@ error check_merges(const wire::message& m, const schema::message_desc& d, std::u
 // the schema of `release` (0: newest; newer fields are unknown), then refuses
 // merged singular messages nested deeper than the views and printers follow
 // (merge_too_deep). The first error and its offset; ok otherwise.
+// `verified` (may be null) gets the bytes walked, in order, in runs of at
+// least 4 MiB (options::verified).
 error validate_tree(const char* data, std::size_t size, const schema::message_desc& root,
-                    std::uint32_t max_depth, std::uint32_t release) noexcept;
+                    std::uint32_t max_depth, std::uint32_t release,
+                    void (*verified)(void* user, const char* data, std::size_t size) = nullptr,
+                    void* verified_user = nullptr) noexcept;
 
 }  // namespace schema_walk
 }  // namespace onnxview

@@ -9,6 +9,20 @@
 
 namespace onnxview {
 
+namespace {
+
+// options::verified for drop_verified_pages: the mapping's pages of bytes
+// the verification has passed go (the page cache keeps them).
+void drop_pages(void* file, const char* data, std::size_t size) noexcept {
+    const mapped_file& f = *static_cast<const mapped_file*>(file);
+    const std::uint64_t offset = static_cast<std::uint64_t>(data - f.data());
+    // Reading near the last run mapped some pages before it again.
+    const std::uint64_t start = offset > mapping_fault_span ? offset - mapping_fault_span : 0;
+    (void)f.advise(access_hint::dontneed, start, offset - start + size);
+}
+
+}  // namespace
+
 result<model_file> model_file::open(const char* path, const options& opts) noexcept {
     auto file = mapped_file::open(path, opts);
     if (!file) return file.err();
@@ -24,7 +38,14 @@ result<model_file> model_file::adopt(mapped_file&& file, const options& opts) no
     if (opts.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
     const std::string_view bytes = mf.file_.bytes();
     error malformed;
-    if (opts.verify) malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, opts);
+    if (opts.verify) {
+        options walk = opts;
+        if (opts.drop_verified_pages && mf.file_.kind() == mapped_file::storage::mapped && walk.verified == nullptr) {
+            walk.verified = drop_pages;
+            walk.verified_user = &mf.file_;
+        }
+        malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, walk);
+    }
     if (malformed.ok()) {
         mf.model_ = parse_model(bytes.data(), bytes.size(), opts);
         malformed = mf.model_.err();

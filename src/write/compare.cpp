@@ -16,7 +16,8 @@ using tensor_list = std::vector<wire::message, detail::heap_allocator<wire::mess
 
 error collect_tensors(const wire::message& m, const schema::message_desc& d, tensor_list& out) noexcept {
     tensor_walk::occurrences occ;
-    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    if (tensor_walk::counts_occurrences(d))
+        if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     wire::field f;
     while (!r.at_end()) {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "onnxview/file.hpp"
 #include "onnxview/sink.hpp"
 #include "onnxview/wire_encode.hpp"
 
@@ -128,8 +129,10 @@ private:
     void release(bool all) noexcept {
         if (source_ == nullptr || source_->written == nullptr || consumed_ <= released_) return;
         if (!all && consumed_ - released_ < release_run) return;
-        const char* from = source_->bytes.data() + released_;
-        std::uint64_t n = consumed_ - released_;
+        // Reading near the last mark mapped some pages before it again.
+        const std::uint64_t start = released_ > mapping_fault_span ? released_ - mapping_fault_span : 0;
+        const char* from = source_->bytes.data() + start;
+        std::uint64_t n = consumed_ - start;
         released_ = consumed_;
         while (n != 0) {  // std::size_t is 32 bits on 32-bit hosts
             const std::uint64_t k = n < (std::uint64_t(1) << 30) ? n : (std::uint64_t(1) << 30);

@@ -344,7 +344,8 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
 
 error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept {
     tensor_walk::occurrences occ;
-    if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
+    if (tensor_walk::counts_occurrences(d))
+        if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
     // The shape of a main-graph input or output: ModelProto, GraphProto,
     // ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto.

@@ -48,6 +48,12 @@ bool holds_tensor(const schema::message_desc& d) noexcept {
     return false;
 }
 
+bool counts_occurrences(const schema::message_desc& d) noexcept {
+    for (const schema::field_desc& fd : d.all_fields())
+        if (fd.type == schema::type::message && !fd.repeated()) return true;
+    return false;
+}
+
 const schema::message_desc* followed(const schema::message_desc& d, const wire::field& f,
                                      const occurrences& occ) noexcept {
     const schema::field_desc* fd = d.find(f.number);

@@ -34,7 +34,13 @@ struct occurrences {
     }
 };
 
+// Whether messages of type d have a singular message field, whose
+// occurrences followed() must count. GraphProto has none: its fields, all
+// of its tensors' headers, need not be read twice.
+bool counts_occurrences(const schema::message_desc& d) noexcept;
+
 // The schema message of field f of message d when the walk follows it, else null.
+// `occ` matters only when counts_occurrences(d).
 const schema::message_desc* followed(const schema::message_desc& d, const wire::field& f,
                                      const occurrences& occ) noexcept;
 

@@ -5,6 +5,7 @@ the wire bytes here, independently of onnxview.
     doctor_fixtures.py payloads MODEL     expected zero-copy figures (JSON)
     doctor_fixtures.py external DIR       models with external data problems
     doctor_fixtures.py big PATH [MIB]     a valid model over 2 GiB, or of MIB MiB (a sparse file)
+    doctor_fixtures.py many PATH MIB      a valid model of MIB MiB in UINT8 initializers of 128 KiB
     doctor_fixtures.py duplicates MODEL   expected duplicate groups (JSON), per python3-onnx
     doctor_fixtures.py tied DIR           a model storing one tensor five ways, and a near miss
 
@@ -248,6 +249,20 @@ def big(path, mib=None):
         f.truncate(len(prefix) + n)
 
 
+def many(path, mib):
+    """A model of MIB MiB in UINT8 initializers of 128 KiB of zeros each: a
+    tensor header every 128 KiB, as in models of many mid-sized weights."""
+    n = 128 << 10
+    with open(path, "wb") as f:
+        tensors = []
+        for i in range((int(mib) << 20) // n):
+            t = vfield(1, n) + vfield(2, 2) + field(8, b"w%d" % i) + field(9, bytes(n))
+            tensors.append(enc_varint(5 << 3 | 2) + enc_varint(len(t)) + t)
+        graph = field(1, field(1, b"w0") + field(2, b"y") + field(4, b"Identity")) + field(2, b"g") + \
+            field(12, field(1, b"y")) + b"".join(tensors)
+        f.write(vfield(1, 8) + field(8, vfield(2, 13)) + enc_varint(7 << 3 | 2) + enc_varint(len(graph)) + graph)
+
+
 # Types numpy_helper.to_array reads in the onnx of Debian 12 (1.12); the
 # others are compared as onnx.proto stores them: BFLOAT16 and FLOAT8 one
 # element per int32_data entry, 4- and 2-bit types packed low bits first.
@@ -376,5 +391,5 @@ def tied(d):
 
 
 if __name__ == "__main__":
-    {"payloads": payloads, "external": external, "big": big, "duplicates": duplicates,
+    {"payloads": payloads, "external": external, "big": big, "many": many, "duplicates": duplicates,
      "tied": tied}[sys.argv[1]](*sys.argv[2:])

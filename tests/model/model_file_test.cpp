@@ -12,6 +12,7 @@
 #include "onnxview/metadata_reads.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/sparse_data.hpp"
+#include "onnxview/verify.hpp"
 
 using namespace onnxview;
 
@@ -223,4 +224,83 @@ TEST_CASE("model_file model_reads::metadata reads the same values, small or big"
     CHECK(d->size() == n);
     CHECK(d->double_at(0).value() == 0);
     CHECK(d->double_at(n - 1).value() == 0);
+}
+
+namespace {
+// A model of `count` UINT8 initializers of `bytes` zeros each.
+std::string many_tensors(std::size_t count, std::size_t bytes) {
+    std::string graph;
+    for (std::size_t i = 0; i < count; ++i)
+        graph += len_field(5, "\x08" + varint(bytes) + "\x10\x02" + len_field(8, "w" + std::to_string(i)) +
+                                  len_field(9, std::string(bytes, '\0')));
+    return "\x08\x08" + len_field(7, graph);
+}
+
+struct run {
+    const char* data;
+    std::size_t size;
+};
+void note_run(void* user, const char* data, std::size_t size) {
+    static_cast<std::vector<run>*>(user)->push_back({data, size});
+}
+
+// The resident bytes of the mapping holding `p`, from /proc/self/smaps; -1
+// where there is none to read (not Linux, or an emulator's view).
+long long resident_bytes_of(const void* p) {
+    std::FILE* f = std::fopen("/proc/self/smaps", "r");
+    if (f == nullptr) return -1;
+    char line[512];
+    bool inside = false;
+    long long rss = -1;
+    const auto at = reinterpret_cast<unsigned long long>(p);
+    while (std::fgets(line, sizeof line, f) != nullptr) {
+        unsigned long long begin = 0, end = 0;
+        long long kib = 0;
+        if (std::sscanf(line, "%llx-%llx ", &begin, &end) == 2) inside = begin <= at && at < end;
+        else if (inside && std::sscanf(line, "Rss: %lld kB", &kib) == 1) rss = kib * 1024;
+    }
+    std::fclose(f);
+    return rss;
+}
+}  // namespace
+
+TEST_CASE("verify hands options::verified the bytes it has passed, in order, in runs of at least 4 MiB") {
+    const std::string model = many_tensors(48, 256 * 1024);  // 12 MiB
+    std::vector<run> runs;
+    options o;
+    o.verified = note_run;
+    o.verified_user = &runs;
+    REQUIRE(verify(model.data(), model.size(), schema::msg_ModelProto, o).ok());
+    REQUIRE(runs.size() >= 2);
+    const char* next = model.data();
+    for (const run& r : runs) {
+        CHECK(r.data == next);
+        CHECK(r.size >= (std::size_t(4) << 20));
+        next = r.data + r.size;
+    }
+    CHECK(next <= model.data() + model.size());
+    CHECK(model.data() + model.size() - next < (std::ptrdiff_t(4) << 20));
+    // Without a callback, nothing else changes.
+    CHECK(verify(model.data(), model.size()).ok());
+}
+
+TEST_CASE("model_file drop_verified_pages: the pages verify() walked leave the mapping") {
+    const temp_model f(many_tensors(192, 256 * 1024));  // 48 MiB, 192 tensor headers
+    options o;
+    o.verify = true;
+    o.drop_verified_pages = true;
+    auto mf = model_file::open(f.path.c_str(), o);
+    REQUIRE(mf.ok());
+    const long long rss = resident_bytes_of(mf->bytes().data());  // before the views read the headers again
+    std::size_t initializers = 0;
+    for (const tensor_view& t : mf->model().graph().initializer()) initializers += t.ok();
+    REQUIRE(initializers == 192);
+    if (mf->file().kind() != mapped_file::storage::mapped) return;
+    if (rss < 0) {
+        WARN("no /proc/self/smaps entry for the mapping: residency not checked");
+        return;
+    }
+    // What the last run (< 4 MiB) and the system's fault-around around it
+    // left, not the 48 MiB the headers are spread over.
+    CHECK(rss < (16ll << 20));
 }
