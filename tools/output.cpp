@@ -23,11 +23,15 @@ std::string describe(onnxview::error e, const void* data, std::size_t size,
     std::string s = onnxview::errc_message(e.code);
     s += " (";
     s += onnxview::errc_name(e.code);
-    s += ") at byte ";
-    s += std::to_string(e.offset);
-    if (data != nullptr && e.offset <= size) {
+    s += ") ";
+    return s + where(e.offset, data, size, root);
+}
+
+std::string where(std::uint64_t offset, const void* data, std::size_t size, const onnxview::schema::message_desc& root) {
+    std::string s = "at byte " + std::to_string(offset);
+    if (data != nullptr && offset <= size) {
         char path[512];
-        auto n = onnxview::field_path_at(data, size, e.offset, root, path, sizeof path);
+        auto n = onnxview::field_path_at(data, size, offset, root, path, sizeof path);
         if ((n.ok() || n.err().code == onnxview::errc::buffer_too_small) && path[0] != '\0') {
             s += " in ";
             s += path;

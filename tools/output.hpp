@@ -31,6 +31,9 @@ void print_error(const char* cmd, const std::string& message);
 std::string describe(onnxview::error e, const void* data = nullptr, std::size_t size = 0);
 std::string describe(onnxview::error e, const void* data, std::size_t size,
                      const onnxview::schema::message_desc& root);
+// "at byte N in PATH" (the field path where the model's bytes give one).
+std::string where(std::uint64_t offset, const void* data, std::size_t size,
+                  const onnxview::schema::message_desc& root = onnxview::schema::msg_ModelProto);
 
 // Opens `path` as a model_file with `options`, keep_malformed set: the bytes
 // of a malformed model stay, to be printed or checked. On failure prints one

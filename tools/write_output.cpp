@@ -10,7 +10,6 @@
 #include <string_view>
 
 #include "onnxview/external_data.hpp"
-#include "onnxview/field_path.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/output_file.hpp"
 #include "output.hpp"
@@ -112,11 +111,7 @@ std::string rename_failure(const pack_options& po, std::string_view model) {
         c.problem == rename_problem::chained)
         s += " (" + rename_text(po.edits->renames[c.other]) + ")";
     if (c.problem == rename_problem::new_name_in_use) {
-        s += " (at byte " + std::to_string(c.offset);
-        char path[512];
-        const auto n = field_path_at(model.data(), model.size(), c.offset, schema::msg_ModelProto, path, sizeof path);
-        if (n.ok() && path[0] != '\0') s += std::string(" in ") + path;
-        s += ")";
+        s += " (" + where(c.offset, model.data(), model.size()) + ")";
     }
     return s;
 }
