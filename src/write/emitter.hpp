@@ -108,16 +108,23 @@ private:
         if (used_ != 0) send(buffer_, used_);
         used_ = 0;
     }
-    void send(const char* p, std::uint64_t n) noexcept {
-        if (!err_.ok()) return;
-        // std::size_t is 32 bits on 32-bit hosts: hand over 1 GiB at a time.
+    // Calls piece(p, size) over [p, p + n) in pieces of at most 1 GiB
+    // (std::size_t is 32 bits on 32-bit hosts) until one returns false.
+    template <class Piece>
+    static void in_pieces(const char* p, std::uint64_t n, Piece piece) noexcept {
         while (n != 0) {
             const std::uint64_t k = n < (std::uint64_t(1) << 30) ? n : (std::uint64_t(1) << 30);
-            err_ = sink_->write(sink_->user, p, static_cast<std::size_t>(k));
-            if (!err_.ok()) return;
+            if (!piece(p, static_cast<std::size_t>(k))) return;
             p += k;
             n -= k;
         }
+    }
+    void send(const char* p, std::uint64_t n) noexcept {
+        if (!err_.ok()) return;
+        in_pieces(p, n, [this](const char* q, std::size_t k) {
+            err_ = sink_->write(sink_->user, q, k);
+            return err_.ok();
+        });
     }
     bool inside_source(const char* p, std::uint64_t n) const noexcept {
         const std::string_view b = source_->bytes;
@@ -131,15 +138,12 @@ private:
         if (!all && consumed_ - released_ < release_run) return;
         // Reading near the last mark mapped some pages before it again.
         const std::uint64_t start = released_ > mapping_fault_span ? released_ - mapping_fault_span : 0;
-        const char* from = source_->bytes.data() + start;
-        std::uint64_t n = consumed_ - start;
+        const source& s = *source_;
+        in_pieces(s.bytes.data() + start, consumed_ - start, [&s](const char* q, std::size_t k) {
+            s.written(s.user, q, k);
+            return true;
+        });
         released_ = consumed_;
-        while (n != 0) {  // std::size_t is 32 bits on 32-bit hosts
-            const std::uint64_t k = n < (std::uint64_t(1) << 30) ? n : (std::uint64_t(1) << 30);
-            source_->written(source_->user, from, static_cast<std::size_t>(k));
-            from += k;
-            n -= k;
-        }
     }
 
     const write_sink* sink_;
