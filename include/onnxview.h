@@ -221,6 +221,14 @@ ONNXVIEW_C_API onnxview_error onnxview_model_verify(const onnxview_model* model)
  * buffer_too_small (a NUL-terminated prefix is written). No allocation. */
 ONNXVIEW_C_API onnxview_error onnxview_field_path(const onnxview_model* model, uint64_t offset, char* out,
                                                   size_t out_size, size_t* length);
+/* Writes `e` as one line for people, NUL-terminated, as the CLI and the
+ * Python package do: "MESSAGE (NAME) at byte N[ in PATH][ (SYSTEM MESSAGE)]",
+ * e.g. "truncated input (truncated) at byte 2756 in
+ * graph.initializer[3].doc_string"; the field path when `model` (may be null)
+ * holds the offset. Returns the length of the whole line: when it is
+ * out_size or more, out holds a NUL-terminated prefix. No allocation. */
+ONNXVIEW_C_API size_t onnxview_format_error(const onnxview_model* model, onnxview_error e, char* out,
+                                            size_t out_size);
 
 /* ------------------------------------------------------------------------
  * The model (ModelProto). O(1) each. */

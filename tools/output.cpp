@@ -18,27 +18,30 @@ std::string describe(onnxview::error e, const void* data, std::size_t size) {
     return describe(e, data, size, onnxview::schema::msg_ModelProto);
 }
 
+namespace {
+
+// The text a library formatter writes (format_error and friends: they
+// return the whole length, and write a prefix when the buffer is short).
+template <class Write>
+std::string formatted(Write write) {
+    char buf[1024];
+    const std::size_t n = write(buf, sizeof buf);
+    if (n < sizeof buf) return std::string(buf, n);
+    std::string s(n, '\0');
+    write(&s[0], n + 1);
+    return s;
+}
+
+}  // namespace
+
 std::string describe(onnxview::error e, const void* data, std::size_t size,
                      const onnxview::schema::message_desc& root) {
-    std::string s = onnxview::errc_message(e.code);
-    s += " (";
-    s += onnxview::errc_name(e.code);
-    s += ") ";
-    return s + where(e.offset, data, size, root);
+    return formatted([&](char* out, std::size_t cap) { return onnxview::format_error(e, data, size, root, out, cap); });
 }
 
 std::string where(std::uint64_t offset, const void* data, std::size_t size, const onnxview::schema::message_desc& root) {
-    std::string s = "at byte " + std::to_string(offset);
-    if (data != nullptr && offset <= size) {
-        char path[512];
-        auto n = onnxview::field_path_at(data, size, offset, root, path, sizeof path);
-        if ((n.ok() || n.err().code == onnxview::errc::buffer_too_small) && path[0] != '\0') {
-            s += " in ";
-            s += path;
-            if (!n.ok()) s += "...";
-        }
-    }
-    return s;
+    return formatted(
+        [&](char* out, std::size_t cap) { return onnxview::format_error_location(offset, data, size, root, out, cap); });
 }
 
 std::string open_error_message(const char* path, onnxview::error e) {

@@ -57,12 +57,12 @@ void raise_error(onnxview::error e, const source* src, std::string_view what,
     const std::string path = field_path(e, src);
     std::string message(what);
     if (!message.empty()) message += ": ";
-    message += onnxview::errc_message(e.code);
-    message += " (";
-    message += onnxview::errc_name(e.code);
-    message += ") at byte " + std::to_string(e.offset);
-    if (!path.empty()) message += " in " + path;
-    if (e.sys_errno != 0) message += std::string(" (") + std::strerror(e.sys_errno) + ")";
+    const std::string_view bytes = src != nullptr ? src->bytes() : std::string_view();
+    const onnxview::schema::message_desc& root = src != nullptr ? *src->root : onnxview::schema::msg_ModelProto;
+    char line[1024];
+    const std::size_t n = onnxview::format_error(e, src != nullptr && e.offset != 0 ? bytes.data() : nullptr,
+                                                 bytes.size(), root, line, sizeof line);
+    message.append(line, n < sizeof line ? n : sizeof line - 1);
     if (diagnosed) message += std::string("; ") + what_it_is->line;
 
     py::object exc = py::reinterpret_borrow<py::object>(error_type)(to_str(message));

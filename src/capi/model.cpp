@@ -219,6 +219,12 @@ onnxview_error onnxview_field_path(const onnxview_model* m, uint64_t offset, cha
     return to_c(r.err());
 }
 
+size_t onnxview_format_error(const onnxview_model* m, onnxview_error e, char* out, size_t out_size) {
+    const std::string_view b = m ? m->file.bytes() : std::string_view();
+    return format_error(error(static_cast<errc>(e.code), e.offset, e.sys_errno), m ? b.data() : nullptr, b.size(),
+                        schema::msg_ModelProto, out, out_size, m ? m->opts.release : 0);
+}
+
 int64_t onnxview_model_ir_version(const onnxview_model* m) { return m ? m->file.model().ir_version() : 0; }
 onnxview_string onnxview_model_producer_name(const onnxview_model* m) {
     return to_c(m ? m->file.model().producer_name() : std::string_view());

@@ -1,6 +1,8 @@
 // Field path of a byte offset, walking the schema over the wire format.
 #include "onnxview/field_path.hpp"
 
+#include <cstring>
+
 #include "onnxview/wire.hpp"
 #include "walk.hpp"
 
@@ -30,6 +32,11 @@ struct path_writer {
         char b[24];
         const std::size_t n = text_detail::fmt_u64(b, v);
         for (std::size_t i = 0; i < n; ++i) put(b[i]);
+    }
+    // NUL-terminates what fits; returns the whole length.
+    std::size_t finish() noexcept {
+        if (cap) out[len < cap ? len : cap - 1] = '\0';
+        return len;
     }
 };
 
@@ -127,6 +134,42 @@ result<std::size_t> field_path_at(const void* data, std::size_t size, std::uint6
     if (out_size) out[w.len < out_size ? w.len : out_size - 1] = '\0';
     if (w.len >= out_size) return error(errc::buffer_too_small, w.len);
     return w.len;
+}
+
+std::size_t format_error_location(std::uint64_t offset, const void* data, std::size_t size,
+                                  const schema::message_desc& root, char* out, std::size_t out_size,
+                                  std::uint32_t release) noexcept {
+    path_writer w{out, out_size};
+    w.put("at byte ");
+    w.put_u64(offset);
+    if (data != nullptr && offset <= size) {
+        char path[512];
+        const auto n = field_path_at(data, size, offset, root, path, sizeof path, release);
+        if ((n.ok() || n.err().code == errc::buffer_too_small) && path[0] != '\0') {
+            w.put(" in ");
+            w.put(path);
+            if (!n.ok()) w.put("...");
+        }
+    }
+    return w.finish();
+}
+
+std::size_t format_error(error e, const void* data, std::size_t size, const schema::message_desc& root, char* out,
+                         std::size_t out_size, std::uint32_t release) noexcept {
+    path_writer w{out, out_size};
+    w.put(errc_message(e.code));
+    w.put(" (");
+    w.put(errc_name(e.code));
+    w.put(") ");
+    const std::size_t at = w.len;
+    w.len += format_error_location(e.offset, data, size, root, at < out_size ? out + at : nullptr,
+                                   at < out_size ? out_size - at : 0, release);
+    if (e.sys_errno != 0) {
+        w.put(" (");
+        w.put(std::strerror(e.sys_errno));
+        w.put(')');
+    }
+    return w.finish();
 }
 
 }  // namespace onnxview

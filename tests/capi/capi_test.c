@@ -203,6 +203,22 @@ static void test_open_errors(void) {
     CHECK(strcmp(path, "gr") == 0 && length == 5);
     CHECK_CODE(onnxview_field_path(m, 99, path, sizeof path, &length), ONNXVIEW_INVALID_ARGUMENT);
     CHECK_CODE(onnxview_field_path(NULL, 0, path, sizeof path, &length), ONNXVIEW_INVALID_ARGUMENT);
+    {
+        /* one line for people, with the field path when the model holds the offset */
+        onnxview_error t = {ONNXVIEW_TRUNCATED, 0, 2};
+        char line[256], expected[256];
+        const size_t n = onnxview_format_error(m, t, line, sizeof line);
+        snprintf(expected, sizeof expected, "%s (truncated) at byte 2 in graph", onnxview_errc_message(ONNXVIEW_TRUNCATED));
+        CHECK(strcmp(line, expected) == 0 && n == strlen(expected));
+        CHECK(onnxview_format_error(m, t, line, 5) == n && strlen(line) == 4 && strncmp(line, expected, 4) == 0);
+        CHECK(onnxview_format_error(NULL, t, line, sizeof line) == n - strlen(" in graph"));
+        t.offset = 99; /* past the model: no path */
+        CHECK(strstr((onnxview_format_error(m, t, line, sizeof line), line), " in ") == NULL);
+        t.code = ONNXVIEW_IO_ERROR;
+        t.sys_errno = 2;
+        onnxview_format_error(NULL, t, line, sizeof line);
+        CHECK(strstr(line, strerror(2)) != NULL && strstr(line, "(io_error) at byte 99 (") != NULL);
+    }
     onnxview_close(m);
     onnxview_close(NULL);
     CHECK_CODE(onnxview_model_error(NULL), ONNXVIEW_INVALID_ARGUMENT);
