@@ -6,6 +6,7 @@
 #include "onnxview/check.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "subcommand.hpp"
 
 namespace onnxview_cli {
 namespace {
@@ -73,17 +74,8 @@ void on_finding(void* user, const onnxview::check_finding& f) {
     s.text += '\n';
 }
 
-}  // namespace
-
-command_line check_command_line() {
-    static arguments unused;
-    return make_command_line(unused);
-}
-
-int run_check(int argc, char** argv) {
-    arguments a;
+int run(arguments& a) {
     int code = exit_ok;
-    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
     const char* path = a.model;
     const bool json = a.json;
     onnxview::options opts{};
@@ -127,5 +119,9 @@ int run_check(int argc, char** argv) {
     }
     return exit_ok;
 }
+
+}  // namespace
+
+const subcommand check_subcommand = make_subcommand<arguments, make_command_line, run>();
 
 }  // namespace onnxview_cli

@@ -15,6 +15,7 @@
 #include "duplicates.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "subcommand.hpp"
 #include "tensor_census.hpp"
 #include "zero_copy.hpp"
 
@@ -386,17 +387,7 @@ void print_json(const char* path, std::uint64_t size, const diagnosis& d, const 
     std::fwrite(w.str().data(), 1, w.str().size(), stdout);
 }
 
-}  // namespace
-
-command_line doctor_command_line() {
-    static arguments unused;
-    return make_command_line(unused);
-}
-
-int run_doctor(int argc, char** argv) {
-    arguments a;
-    int code = exit_ok;
-    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
+int run(arguments& a) {
     const char* path = a.file;
     options opts{};
     opts.keep_malformed = true;
@@ -431,5 +422,9 @@ int run_doctor(int argc, char** argv) {
     else print_text(path, bytes.size(), d, census, z, shown);
     return finding_count(z) == 0 ? exit_ok : exit_findings;
 }
+
+}  // namespace
+
+const subcommand doctor_subcommand = make_subcommand<arguments, make_command_line, run>();
 
 }  // namespace onnxview_cli

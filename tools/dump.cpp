@@ -9,6 +9,7 @@
 #include "onnxview/text_format.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "subcommand.hpp"
 
 namespace onnxview_cli {
 namespace {
@@ -42,17 +43,8 @@ command_line make_command_line(arguments& a) {
 
 void write_stdout(void*, const char* data, std::size_t n) { std::fwrite(data, 1, n, stdout); }
 
-}  // namespace
-
-command_line dump_command_line() {
-    static arguments unused;
-    return make_command_line(unused);
-}
-
-int run_dump(int argc, char** argv) {
-    arguments a;
+int run(arguments& a) {
     int code = exit_ok;
-    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
     const char* path = a.file;
     std::string type = a.type;
     if (type.find('.') == std::string::npos) type = "onnx." + type;
@@ -83,5 +75,9 @@ int run_dump(int argc, char** argv) {
     }
     return exit_ok;
 }
+
+}  // namespace
+
+const subcommand dump_subcommand = make_subcommand<arguments, make_command_line, run>();
 
 }  // namespace onnxview_cli

@@ -13,6 +13,7 @@
 #include "onnxview/write.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "subcommand.hpp"
 #include "write_output.hpp"
 
 namespace onnxview_cli {
@@ -148,15 +149,9 @@ std::string describe_extract_problem(const onnxview::extract_report& r) {
     return "refused";
 }
 
-command_line edit_command_line() {
-    static arguments unused;
-    return make_command_line(unused);
-}
+namespace {
 
-int run_edit(int argc, char** argv) {
-    arguments a;
-    int code = exit_ok;
-    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
+int run(arguments& a) {
     std::vector<metadata_change> changes;
     for (const char* m : a.metadata) {
         const std::string_view s(m);
@@ -262,5 +257,9 @@ int run_edit(int argc, char** argv) {
     if (written == exit_ok && a.extract != nullptr) print_extract_report(report);
     return written;
 }
+
+}  // namespace
+
+const subcommand edit_subcommand = make_subcommand<arguments, make_command_line, run>();
 
 }  // namespace onnxview_cli

@@ -18,8 +18,10 @@
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
+#include "onnxview/traverse.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "subcommand.hpp"
 #include "tensor_census.hpp"
 
 namespace onnxview_cli {
@@ -144,23 +146,22 @@ void add_tensor(summary& s, const tensor_view& t) {
     }
 }
 
-void walk_graph(summary& s, const graph_view& g, std::uint32_t depth);
+// Counts the main graph and the subgraphs it holds (training graphs and
+// functions are not part of the inference graph info describes).
+struct graph_counter : scope_visitor {
+    summary& s;
+    explicit graph_counter(summary& out) : s(out) {}
 
-void walk_attribute(summary& s, const attribute_view& a, std::uint32_t depth) {
-    if (a.has_g()) walk_graph(s, a.g(), depth + 1);
-    for (const graph_view& g : a.graphs()) walk_graph(s, g, depth + 1);
-}
-
-void walk_graph(summary& s, const graph_view& g, std::uint32_t depth) {
-    if (depth > 0) ++s.subgraphs;
-    s.max_depth = std::max(s.max_depth, depth);
-    for (const tensor_view& t : g.initializer()) add_tensor(s, t);
-    for (const sparse_tensor_view& t : g.sparse_initializer()) {
-        ++s.sparse_initializers;
-        (void)t;
+    bool enter(const model_scope& scope) {
+        if (scope.kind != scope_kind::main_graph && scope.kind != scope_kind::subgraph) return false;
+        if (scope.depth > 0) ++s.subgraphs;
+        s.max_depth = std::max(s.max_depth, scope.depth);
+        for (const tensor_view& t : scope.graph.initializer()) add_tensor(s, t);
+        s.sparse_initializers += scope.graph.sparse_initializer().size();
+        return true;
     }
-    for (const node_view& n : g.node()) {
-        if (depth == 0) ++s.nodes_main;
+    void node(const model_scope& scope, const node_view& n, std::uint32_t) {
+        if (scope.depth == 0) ++s.nodes_main;
         ++s.nodes_total;
         std::string op;
         if (!n.domain().empty() && n.domain() != "ai.onnx") op = str(n.domain()) + "::";
@@ -168,9 +169,8 @@ void walk_graph(summary& s, const graph_view& g, std::uint32_t depth) {
         ++s.ops[op];
         ++s.domains[n.domain().empty() ? std::string("ai.onnx") : str(n.domain())];
         if (n.op_type() == "Constant" && n.domain().empty()) ++s.constants;
-        for (const attribute_view& a : n.attribute()) walk_attribute(s, a, depth);
     }
-}
+};
 
 void resolve_external(summary& s, const char* model_path) {
     if (s.external.empty()) return;
@@ -427,17 +427,8 @@ void print_json(const char* path, std::size_t file_size, const model_view& m, co
     std::fwrite(w.str().data(), 1, w.str().size(), stdout);
 }
 
-}  // namespace
-
-command_line info_command_line() {
-    static arguments unused;
-    return make_command_line(unused);
-}
-
-int run_info(int argc, char** argv) {
-    arguments a;
+int run(arguments& a) {
     int code = exit_ok;
-    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
     const char* path = a.model;
     options opts;
     opts.verify = true;
@@ -453,12 +444,17 @@ int run_info(int argc, char** argv) {
         return exit_findings;
     }
     summary s;
-    walk_graph(s, m.graph(), 0);
+    graph_counter counter(s);
+    (void)walk_scopes(m, counter);  // verify() refused what nests deeper
     resolve_external(s, path);
     const tensor_census c = take_census(m);
     if (a.json) print_json(path, mf.bytes().size(), m, s, c);
     else print_text(path, mf.bytes().size(), m, s, c);
     return exit_ok;
 }
+
+}  // namespace
+
+const subcommand info_subcommand = make_subcommand<arguments, make_command_line, run>();
 
 }  // namespace onnxview_cli

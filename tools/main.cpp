@@ -6,30 +6,21 @@
 
 #include "options.hpp"
 #include "output.hpp"
+#include "subcommand.hpp"
 
 namespace {
 
 using namespace onnxview_cli;
 
 // In the order of `onnxview --help`.
-struct subcommand {
-    command_line (*describe)();  // its name, summary and options
-    int (*run)(int argc, char** argv);
-};
-
-const subcommand subcommands[] = {
-    {info_command_line, run_info},
-    {check_command_line, run_check},
-    {dump_command_line, run_dump},
-    {tensor_command_line, run_tensor},
-    {doctor_command_line, run_doctor},
-    {pack_command_line, run_pack},
-    {edit_command_line, run_edit},
+const subcommand* const subcommands[] = {
+    &info_subcommand, &check_subcommand, &dump_subcommand, &tensor_subcommand,
+    &doctor_subcommand, &pack_subcommand, &edit_subcommand,
 };
 
 std::string usage() {
     std::vector<command_line> commands;
-    for (const subcommand& c : subcommands) commands.push_back(c.describe());
+    for (const subcommand* c : subcommands) commands.push_back(c->describe());
     return "usage: onnxview COMMAND [OPTIONS] FILE ...\n"
            "\n"
            "Reads ONNX model files (protobuf) without a protobuf runtime.\n"
@@ -61,8 +52,8 @@ int main(int argc, char** argv) {
         std::puts("onnxview 0.1.0");
         return exit_ok;
     }
-    for (const subcommand& c : subcommands)
-        if (cmd == c.describe().command) return c.run(argc - 1, argv + 1);
+    for (const subcommand* c : subcommands)
+        if (cmd == c->describe().command) return c->run(argc - 1, argv + 1);
     std::fprintf(stderr, "onnxview: unknown command '%s' (try onnxview --help)\n", argv[1]);
     return exit_usage;
 }

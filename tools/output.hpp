@@ -148,24 +148,6 @@ private:
     bool after_key_ = false;
 };
 
-// Subcommands: argc/argv start after the subcommand name (argv[0] is it).
-int run_info(int argc, char** argv);
-int run_check(int argc, char** argv);
-int run_dump(int argc, char** argv);
-int run_tensor(int argc, char** argv);
-int run_doctor(int argc, char** argv);
-int run_pack(int argc, char** argv);
-int run_edit(int argc, char** argv);
-// Their command lines, for `onnxview --help` (the targets are not used).
-struct command_line;
-command_line info_command_line();
-command_line check_command_line();
-command_line dump_command_line();
-command_line tensor_command_line();
-command_line doctor_command_line();
-command_line pack_command_line();
-command_line edit_command_line();
-
 }  // namespace onnxview_cli
 
 #endif  // ONNXVIEW_TOOLS_OUTPUT_HPP

@@ -7,6 +7,7 @@
 #include "onnxview/write.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "subcommand.hpp"
 #include "write_output.hpp"
 
 namespace onnxview_cli {
@@ -77,17 +78,7 @@ bool power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 int fail(const std::string& message, int code) { return write_failure("pack", message, code); }
 
-}  // namespace
-
-command_line pack_command_line() {
-    static arguments unused;
-    return make_command_line(unused);
-}
-
-int run_pack(int argc, char** argv) {
-    arguments a;
-    int code = exit_ok;
-    if (!parse_command_line(make_command_line(a), argc, argv, code)) return code;
+int run(arguments& a) {
     if (!power_of_two(a.align)) return fail("--align needs a power of two, not " + std::to_string(a.align), exit_usage);
     if (!power_of_two(a.inline_align))
         return fail("--inline-align needs a power of two, not " + std::to_string(a.inline_align), exit_usage);
@@ -107,5 +98,9 @@ int run_pack(int argc, char** argv) {
     po.allow_over_2gib = a.allow_over_2gib;
     return write_model("pack", a.in, a.out, po, a.external, a.verify);
 }
+
+}  // namespace
+
+const subcommand pack_subcommand = make_subcommand<arguments, make_command_line, run>();
 
 }  // namespace onnxview_cli

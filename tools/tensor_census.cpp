@@ -12,16 +12,6 @@ namespace onnxview_cli {
 
 using namespace onnxview;
 
-const char* tensor_origin_name(tensor_origin o) {
-    switch (o) {
-        case tensor_origin::initializer: return "initializer";
-        case tensor_origin::sparse_initializer: return "sparse_initializer";
-        case tensor_origin::constant: return "constant";
-        case tensor_origin::attribute: return "attribute";
-    }
-    return "?";
-}
-
 bool tensor_size(const tensor_view& t, std::uint64_t& elements, std::uint64_t& bytes) {
     elements = 0;
     bytes = 0;
@@ -68,75 +58,32 @@ std::string census_label(const census_tensor& c) {
     return label;
 }
 
-namespace {
-
-class collector {
-public:
-    explicit collector(tensor_census& c) : c_(c) {}
-
-    void graph(const graph_view& g, std::uint32_t depth) {
-        if (depth > 100) return;  // verify() refuses deeper nesting anyway
-        for (const tensor_view& t : g.initializer()) dense(t, tensor_origin::initializer);
-        for (const sparse_tensor_view& s : g.sparse_initializer()) sparse(s, tensor_origin::sparse_initializer);
-        nodes(g.node(), depth);
-    }
-
-    template <class Nodes>
-    void nodes(const Nodes& ns, std::uint32_t depth) {
-        for (const node_view& n : ns) {
-            const bool constant = n.op_type() == "Constant" && (n.domain().empty() || n.domain() == "ai.onnx");
-            const tensor_origin origin = constant ? tensor_origin::constant : tensor_origin::attribute;
-            holder_ = n.output().size() > 0 ? *n.output().begin() : n.name();
-            for (const attribute_view& a : n.attribute()) {
-                attribute_ = a.name();
-                if (a.has_t()) dense(a.t(), origin);
-                for (const tensor_view& t : a.tensors()) dense(t, origin);
-                if (a.has_sparse_tensor()) sparse(a.sparse_tensor(), origin);
-                for (const sparse_tensor_view& s : a.sparse_tensors()) sparse(s, origin);
-                if (a.has_g()) graph(a.g(), depth + 1);
-                for (const graph_view& g : a.graphs()) graph(g, depth + 1);
-                holder_ = n.output().size() > 0 ? *n.output().begin() : n.name();  // the subgraph's nodes changed it
-            }
+tensor_census take_census(const model_view& m) {
+    tensor_census c;
+    // verify() refuses what nests deeper than the walk's limit; the census
+    // counts what lies above it.
+    (void)for_each_tensor(m, [&c](const stored_tensor& st) {
+        const bool in_node = st.origin == tensor_origin::constant || st.origin == tensor_origin::attribute;
+        census_tensor ct{st.tensor, st.origin, st.sparse_part, st.sparse_indices, {}, {}};
+        if (in_node) {
+            // The node is named after what it computes: its first output, or its name.
+            ct.node = st.holder.node.output().size() > 0 ? *st.holder.node.output().begin() : st.holder.node.name();
+            ct.attribute = st.holder.attribute.name();
         }
-    }
-
-private:
-    void dense(const tensor_view& t, tensor_origin origin) { add(t, origin, false, false); }
-
-    void sparse(const sparse_tensor_view& s, tensor_origin origin) {
-        if (s.has_values()) add(s.values(), origin, true, false);
-        if (s.has_indices()) add(s.indices(), origin, true, true);
-    }
-
-    void add(const tensor_view& t, tensor_origin origin, bool sparse_part, bool indices) {
-        const bool in_node = origin == tensor_origin::constant || origin == tensor_origin::attribute;
-        c_.tensors.push_back({t, origin, sparse_part, indices, in_node ? holder_ : std::string_view(),
-                              in_node ? attribute_ : std::string_view()});
+        c.tensors.push_back(ct);
         std::uint64_t elements = 0, bytes = 0;
-        if (!tensor_size(t, elements, bytes)) {
-            ++c_.bad_sizes;
+        if (!tensor_size(st.tensor, elements, bytes)) {
+            ++c.bad_sizes;
             return;
         }
-        if (indices) elements = 0;  // positions, not parameters
-        for (totals* s : {&c_.by_origin[static_cast<std::size_t>(origin)], &c_.by_data_type[data_type_name(t.data_type())],
-                          &c_.all}) {
+        if (st.sparse_indices) elements = 0;  // positions, not parameters
+        for (totals* s : {&c.by_origin[static_cast<std::size_t>(st.origin)],
+                          &c.by_data_type[data_type_name(st.tensor.data_type())], &c.all}) {
             ++s->tensors;
             s->elements += elements;
             s->bytes += bytes;
         }
-    }
-
-    tensor_census& c_;
-    std::string_view holder_, attribute_;  // of the node being walked
-};
-
-}  // namespace
-
-tensor_census take_census(const model_view& m) {
-    tensor_census c;
-    collector k(c);
-    if (m.has_graph()) k.graph(m.graph(), 0);
-    for (const function_view& f : m.functions()) k.nodes(f.node(), 1);
+    });
     return c;
 }
 

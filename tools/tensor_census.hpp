@@ -1,9 +1,9 @@
-// tools/tensor_census.hpp - every tensor a model stores, wherever it sits:
-// initializers, sparse initializers, the value of Constant nodes and the
-// tensor attributes of other nodes, in the main graph, every subgraph and
-// model-local functions. `info` and `doctor` count parameters and bytes from
-// it, so a model that keeps its weights in Constant nodes is not reported as
-// holding none.
+// tools/tensor_census.hpp - every tensor a model stores, wherever it sits
+// (onnxview::for_each_tensor: initializers, sparse initializers, the value
+// of Constant nodes and the tensor attributes of other nodes, in every graph
+// and model-local function), counted. `info` and `doctor` count parameters
+// and bytes from it, so a model that keeps its weights in Constant nodes is
+// not reported as holding none.
 #ifndef ONNXVIEW_TOOLS_TENSOR_CENSUS_HPP
 #define ONNXVIEW_TOOLS_TENSOR_CENSUS_HPP
 
@@ -14,18 +14,13 @@
 #include <vector>
 
 #include "onnxview/model.hpp"
+#include "onnxview/traverse.hpp"
 
 namespace onnxview_cli {
 
-// Where a tensor of the census is stored in the model.
-enum class tensor_origin : std::uint8_t {
-    initializer,         // graph.initializer
-    sparse_initializer,  // graph.sparse_initializer (values and indices)
-    constant,            // a Constant node's value / sparse_value
-    attribute,           // any other node's tensor attribute (t, tensors, sparse_tensor(s))
-};
-constexpr std::size_t tensor_origin_count = 4;
-const char* tensor_origin_name(tensor_origin o);  // "initializer", ...
+using onnxview::tensor_origin;
+using onnxview::tensor_origin_count;
+using onnxview::tensor_origin_name;
 
 // One dense tensor; a sparse tensor gives two (values, then indices), both
 // with the sparse tensor's origin and `sparse_part` set.
@@ -53,7 +48,7 @@ struct totals {
 };
 
 struct tensor_census {
-    std::vector<census_tensor> tensors;  // model order: graphs depth-first, then functions
+    std::vector<census_tensor> tensors;  // in for_each_tensor() order
     totals by_origin[tensor_origin_count];
     std::map<std::string, totals> by_data_type;  // over every origin, "FLOAT", ...
     totals all;

@@ -16,6 +16,7 @@
 #include "onnxview/tensor_data.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "subcommand.hpp"
 #include "tensor_find.hpp"
 
 namespace onnxview_cli {
@@ -57,8 +58,9 @@ command_line make_command_line(context& c) {
             "    its values tensor's name, as ONNX defines it);\n"
             "  - Constant nodes whose output is NAME, with a `value` (dense) or a\n"
             "    `sparse_value` (sparse) attribute;\n"
-            "in the main graph first, then in every subgraph (If/Loop/Scan bodies, at\n"
-            "any depth), then in the Constant nodes of model-local functions. When\n"
+            "in the main graph and training graphs first, then in every subgraph\n"
+            "(If/Loop/Scan bodies, at any depth), then in the Constant nodes of\n"
+            "model-local functions. When\n"
             "several match (e.g. the then and else branches of an If), the first is\n"
             "described and the others are listed (`also:`).\n"
             "\n"
@@ -520,17 +522,8 @@ int show_sparse(const context& c, const std::vector<match>& all) {
     return exit_ok;
 }
 
-}  // namespace
-
-command_line tensor_command_line() {
-    static context unused;
-    return make_command_line(unused);
-}
-
-int run_tensor(int argc, char** argv) {
-    context c;
+int run(context& c) {
     int code = exit_ok;
-    if (!parse_command_line(make_command_line(c), argc, argv, code)) return code;
     options opts;
     opts.verify = true;
     opts.reads = model_reads::metadata;  // to find the tensor; its own bytes are read ahead
@@ -552,5 +545,9 @@ int run_tensor(int argc, char** argv) {
     }
     return found.front().sparse ? show_sparse(c, found) : show_dense(c, found);
 }
+
+}  // namespace
+
+const subcommand tensor_subcommand = make_subcommand<context, make_command_line, run>();
 
 }  // namespace onnxview_cli

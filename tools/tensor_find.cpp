@@ -8,92 +8,47 @@ namespace {
 
 using namespace onnxview;
 
-// Collects every tensor named `name`, in model order.
-class finder {
-public:
-    explicit finder(std::string_view name) : name_(name) {}
-
-    void graph(const graph_view& g, const std::string& path, std::uint32_t depth) {
-        if (depth > 100) return;  // verify() refuses deeper nesting anyway
-        std::size_t i = 0;
-        for (const tensor_view& t : g.initializer()) {
-            if (t.name() == name_) add_dense(t, path + ".initializer[" + std::to_string(i) + "]", depth, name_);
-            ++i;
-        }
-        i = 0;
-        for (const sparse_tensor_view& s : g.sparse_initializer()) {
-            if (s.values().name() == name_)
-                add_sparse(s, path + ".sparse_initializer[" + std::to_string(i) + "]", depth, name_);
-            ++i;
-        }
-        nodes(g.node(), path, depth);
+// The attribute of a Constant named `name` that holds no tensor (value_float, ...).
+struct other_constant_finder : scope_visitor {
+    std::string_view name;
+    std::string_view found;
+    void node(const model_scope&, const node_view& n, std::uint32_t) {
+        if (!is_constant_node(n) || n.output().size() == 0 || *n.output().begin() != name) return;
+        for (const attribute_view& a : n.attribute())
+            if (!a.has_t() && !a.has_sparse_tensor()) found = a.name();
     }
-
-    template <class Nodes>
-    void nodes(const Nodes& ns, const std::string& path, std::uint32_t depth) {
-        std::size_t i = 0;
-        for (const node_view& n : ns) {
-            const bool constant = n.op_type() == "Constant" && n.domain().empty() && n.output().at(0) == name_;
-            std::size_t k = 0;
-            for (const attribute_view& a : n.attribute()) {
-                const std::string ap = path + ".node[" + std::to_string(i) + "].attribute[" + std::to_string(k) + "]";
-                if (constant && a.name() == "value" && a.has_t()) add_dense(a.t(), ap + ".t", depth, name_);
-                if (constant && a.name() == "sparse_value" && a.has_sparse_tensor())
-                    add_sparse(a.sparse_tensor(), ap + ".sparse_tensor", depth, name_);
-                if (constant && !a.has_t() && !a.has_sparse_tensor()) other_constant_ = a.name();
-                if (a.has_g()) graph(a.g(), ap + ".g", depth + 1);
-                std::size_t j = 0;
-                for (const graph_view& sg : a.graphs()) graph(sg, ap + ".graphs[" + std::to_string(j++) + "]", depth + 1);
-                ++k;
-            }
-            ++i;
-        }
-    }
-
-    void model(const model_view& m) {
-        graph(m.graph(), "graph", 0);
-        std::size_t i = 0;
-        for (const function_view& f : m.functions())
-            nodes(f.node(), "functions[" + std::to_string(i++) + "]", 1000);  // after every graph
-        std::stable_sort(found_.begin(), found_.end(),
-                         [](const match& a, const match& b) { return a.depth < b.depth; });
-    }
-
-    const std::vector<match>& found() const { return found_; }
-    // The attribute of a Constant named NAME that holds no tensor (value_float, ...).
-    std::string_view other_constant() const { return other_constant_; }
-
-private:
-    void add_dense(const tensor_view& t, std::string where, std::uint32_t depth, std::string_view name) {
-        match m;
-        m.t = t;
-        m.name = name;
-        m.where = std::move(where);
-        m.depth = depth;
-        found_.push_back(std::move(m));
-    }
-    void add_sparse(const sparse_tensor_view& s, std::string where, std::uint32_t depth, std::string_view name) {
-        match m;
-        m.sparse = true;
-        m.name = name;
-        m.s = s;
-        m.where = std::move(where);
-        m.depth = depth;
-        found_.push_back(std::move(m));
-    }
-
-    std::string_view name_;
-    std::vector<match> found_;
-    std::string_view other_constant_;
 };
 
 }  // namespace
 
 std::vector<match> find_tensors(const model_view& m, std::string_view name, std::string_view& other_constant) {
-    finder f(name);
-    f.model(m);
-    other_constant = f.other_constant();
-    return f.found();
+    std::vector<match> found;
+    (void)for_each_tensor(m, [&](const stored_tensor& st) {
+        if (st.sparse_indices) return;  // a sparse tensor is found once, by its values
+        const bool constant = st.origin == tensor_origin::constant &&
+                              (st.field == tensor_field::t || st.field == tensor_field::sparse_tensor);
+        if (constant) {
+            if (st.holder.node.output().size() == 0 || *st.holder.node.output().begin() != name) return;
+        } else if (st.origin == tensor_origin::attribute || st.tensor.name() != name) {
+            return;
+        }
+        match k;
+        k.sparse = st.sparse_part;
+        if (k.sparse) k.s = st.sparse;
+        else k.t = st.tensor;
+        k.name = name;
+        stored_tensor whole = st;  // the sparse tensor's path, not its values'
+        whole.sparse_part = false;
+        append_tensor_path(whole, k.where);
+        k.depth = st.scope->kind == scope_kind::function ? 1000 : st.scope->depth;  // functions after every graph
+        found.push_back(std::move(k));
+    });
+    std::stable_sort(found.begin(), found.end(), [](const match& a, const match& b) { return a.depth < b.depth; });
+    other_constant_finder f;
+    f.name = name;
+    (void)walk_scopes(m, f);
+    other_constant = f.found;
+    return found;
 }
 
 }  // namespace onnxview_cli

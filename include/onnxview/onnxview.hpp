@@ -2,6 +2,7 @@
 //
 //   wire.hpp, wire_message.hpp, wire_repeated.hpp   protobuf wire format
 //   model.hpp, verify.hpp                           typed views of every ONNX message
+//   traverse.hpp                                    every graph, node and stored tensor of a model
 //   tensor_data.hpp, data_types.hpp, sparse_data.hpp, float_formats.hpp
 //                                                   tensor payloads of every data type
 //   check.hpp                                       model validation (onnx.checker rules)
@@ -24,6 +25,7 @@
 #include "onnxview/model_file.hpp"
 #include "onnxview/sparse_data.hpp"
 #include "onnxview/text_format.hpp"
+#include "onnxview/traverse.hpp"
 #include "onnxview/verify.hpp"
 #include "onnxview/wire_encode.hpp"
 #include "onnxview/write.hpp"

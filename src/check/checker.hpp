@@ -129,8 +129,6 @@ private:
     void check_sparse(const sparse_tensor_view& s);
     void check_functions(const model_view& m);                                      // function_rules.cpp
     void check_function_calls(const model_view& m);
-    void collect_calls(const graph_view& g, list<std::size_t>& out, std::uint32_t depth);
-    void collect_call(const node_view& n, list<std::size_t>& out, std::uint32_t depth);
 
     const char* data_;
     std::size_t size_;

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "checker.hpp"
+#include "onnxview/traverse.hpp"
 
 namespace onnxview {
 namespace check_detail {
@@ -71,29 +72,32 @@ void checker::check_functions(const model_view& m) {
     check_function_calls(m);
 }
 
-void checker::collect_call(const node_view& n, list<std::size_t>& out, std::uint32_t depth) {
-    auto it = functions_.find(function_key{n.domain(), n.op_type(), n.overload()});
-    if (it != functions_.end()) out.push_back(it->second);
-    for (const attribute_view& a : n.attribute()) {
-        if (a.has_g()) collect_calls(a.g(), out, depth + 1);
-        for (const graph_view& g : a.graphs()) collect_calls(g, out, depth + 1);
-    }
-}
-
-void checker::collect_calls(const graph_view& g, list<std::size_t>& out, std::uint32_t depth) {
-    if (depth > max_depth_) return;
-    for (const node_view& n : g.node()) collect_call(n, out, depth);
-}
-
 // A function that reaches itself through calls would expand forever: find
 // cycles in the call graph with an iterative depth-first search.
 void checker::check_function_calls(const model_view& m) {
     if (functions_.empty()) return;
     list<function_view> fs(m.functions().begin(), m.functions().end(), mem_);
     list<list<std::size_t>> calls(mem_);
+    // The functions a function's nodes call, in its subgraphs too.
+    struct call_collector : scope_visitor {
+        const checker& c;
+        list<std::size_t>& out;
+        call_collector(const checker& k, list<std::size_t>& o) : c(k), out(o) {}
+        void node(const model_scope&, const node_view& n, std::uint32_t) {
+            const auto it = c.functions_.find(function_key{n.domain(), n.op_type(), n.overload()});
+            if (it != c.functions_.end()) out.push_back(it->second);
+        }
+    };
     for (std::size_t i = 0; i < fs.size(); ++i) {
         calls.emplace_back(mem_);
-        for (const node_view& n : fs[i].node()) collect_call(n, calls[i], 1);
+        model_scope s;
+        s.kind = scope_kind::function;
+        s.function = fs[i];
+        s.index = static_cast<std::uint32_t>(i);
+        call_collector collect(*this, calls[i]);
+        // A function's nodes count as depth 1 for the limit, as in check_graph; what nests
+        // deeper is reported as too_deep there.
+        (void)walk_scope(s, collect, max_depth_ - 1);
         std::sort(calls[i].begin(), calls[i].end());
         calls[i].erase(std::unique(calls[i].begin(), calls[i].end()), calls[i].end());
     }
