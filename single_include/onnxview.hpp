@@ -7737,7 +7737,10 @@ constexpr std::uint64_t length_delimited_size(std::uint32_t number, std::uint64_
 // validate (tensor_storage.hpp), and a singular tensor field (attribute `t`,
 // a sparse tensor's `values`) that occurs more than once in its message,
 // since protobuf merges those occurrences. Everything else, unknown fields
-// included, is copied byte for byte.
+// included, is copied byte for byte. An EXTERNAL tensor that moves
+// (external_location, internalize) is fetched through `source` even when it
+// has no elements, as every reader resolves it: a reference the source
+// refuses fails the pack with its error (no source: invalid_argument).
 //
 // Edits (edit_options) change the model's own fields on the way; a rename
 // replaces each renamed string where it is (check_renames for its errors).
@@ -16797,7 +16800,11 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
     ++p.stats.tensors;
     const tensor_view t{result<wire::message>(m)};
     const result<storage_info> described = describe_storage(t);
-    if (!t.ok() || !described || described->kind == storage_kind::none || described->byte_size == 0)
+    // Left as they are: STRING tensors (byte_size 0: no raw_data layout) and
+    // empty payloads, but for EXTERNAL ones: those still name a place in a
+    // file, which moving or internalizing them resolves as every reader does.
+    if (!t.ok() || !described || described->kind == storage_kind::none ||
+        (described->byte_size == 0 && described->kind != storage_kind::external))
         return keep_tensor(p, m);
     const storage_info& si = *described;
     const target to = choose(p, si);

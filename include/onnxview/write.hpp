@@ -39,7 +39,10 @@
 // validate (tensor_storage.hpp), and a singular tensor field (attribute `t`,
 // a sparse tensor's `values`) that occurs more than once in its message,
 // since protobuf merges those occurrences. Everything else, unknown fields
-// included, is copied byte for byte.
+// included, is copied byte for byte. An EXTERNAL tensor that moves
+// (external_location, internalize) is fetched through `source` even when it
+// has no elements, as every reader resolves it: a reference the source
+// refuses fails the pack with its error (no source: invalid_argument).
 //
 // Edits (edit_options) change the model's own fields on the way; a rename
 // replaces each renamed string where it is (check_renames for its errors).

@@ -245,7 +245,11 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
     ++p.stats.tensors;
     const tensor_view t{result<wire::message>(m)};
     const result<storage_info> described = describe_storage(t);
-    if (!t.ok() || !described || described->kind == storage_kind::none || described->byte_size == 0)
+    // Left as they are: STRING tensors (byte_size 0: no raw_data layout) and
+    // empty payloads, but for EXTERNAL ones: those still name a place in a
+    // file, which moving or internalizing them resolves as every reader does.
+    if (!t.ok() || !described || described->kind == storage_kind::none ||
+        (described->byte_size == 0 && described->kind != storage_kind::external))
         return keep_tensor(p, m);
     const storage_info& si = *described;
     const target to = choose(p, si);

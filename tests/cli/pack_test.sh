@@ -105,6 +105,27 @@ run "missing external file" 2 pack "$out/ext.onnx" "$out/x.onnx" --internalize &
 only "missing external file" in.onnx ext.onnx
 rm -f "$out/ext.onnx"
 
+# An EXTERNAL tensor without elements still names a place in a file, and every
+# command resolves it (fuzz_pack finding 7: pack moved it without reading it).
+cp "$root/fuzz/corpus/fuzz_pack/finding-empty-external-offset-near-2-64" "$out/empty.onnx"
+head -c 100 /dev/zero >"$out/weights.bin"
+past_end="offset past the end of the file"
+run "empty external: check" 1 check "$out/empty.onnx" &&
+    cat "$tmp/out" "$tmp/err" | grep -q "'w': location 'weights.bin': $past_end \[external_offset_past_end\]" ||
+    fail "empty external: check: $(cat "$tmp/out" "$tmp/err")"
+run "empty external: tensor" 1 tensor "$out/empty.onnx" w && grep -q "$past_end" "$tmp/err" ||
+    fail "empty external: tensor: $(cat "$tmp/err")"
+run "empty external: doctor" 1 doctor "$out/empty.onnx" && grep -q "too_short: tensor 'w': .*$past_end" "$tmp/out" ||
+    fail "empty external: doctor: $(cat "$tmp/out")"
+for moved in "--external x.data" --internalize; do
+    # shellcheck disable=SC2086
+    run "empty external: pack $moved" 2 pack "$out/empty.onnx" "$out/x.onnx" $moved &&
+        grep -q "^onnxview pack: cannot read the external data of '.*empty.onnx': $past_end (external_offset_past_end)" "$tmp/err" ||
+        fail "empty external: pack $moved: $(cat "$tmp/err")"
+done
+only "empty external" in.onnx empty.onnx weights.bin
+rm -f "$out/empty.onnx" "$out/weights.bin"
+
 # Disk full: a file-size limit makes write() fail (EFBIG) part way.
 (ulimit -f 8 && trap '' XFSZ && "$exe" pack "$data/small_cnn_inline.onnx" "$out/x.onnx" --inline-align 4096 --threshold 1) \
     >"$tmp/out" 2>"$tmp/err"

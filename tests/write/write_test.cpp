@@ -292,6 +292,68 @@ TEST_CASE("pack: errors") {
     }
 }
 
+// fuzz_pack finding 7 (fuzz/README.md): an EXTERNAL tensor without
+// elements still names a place in a file, and every reader resolves it
+// (tensor_data::make, check, doctor, the bindings; onnx opens the file and
+// seeks too). pack kept it as it was because it had no bytes to move, so
+// with external_location set the output went on naming the input's file at
+// an offset past its end, and its tensors were not the input's.
+TEST_CASE("pack: an empty EXTERNAL tensor is read like any other when its payload moves") {
+    wire_builder w;
+    w.packed_varint(1, {0}).field_varint(2, 1).field_bytes(8, "w");
+    w.field_message(13, wire_builder().field_bytes(1, "location").field_bytes(2, "weights.bin"));
+    w.field_message(13, wire_builder().field_bytes(1, "offset").field_bytes(2, "18446744073709551608"));
+    w.field_message(13, wire_builder().field_bytes(1, std::string("len\001\002h", 6)).field_bytes(2, "16"));
+    w.field_varint(14, 1);
+    const std::string in = model_with({w, raw_tensor("a", 300)});
+    REQUIRE(verify(in.data(), in.size(), schema::msg_ModelProto, options{}).ok());
+    memory_file file{std::string(100, '\0')};
+    const external_payload_source src{&file, fetch_memory};
+    const tensor_view t = initializers(in)[0];
+    CHECK(tensor_data::make(t, nullptr).err().code == errc::invalid_argument);
+    const errc refused = tensor_data::make(t, &src).err().code;
+    CHECK(refused == errc::external_range_past_end);
+
+    pack_options moved{};
+    moved.external_location = "w.bin";
+    pack_options internalized{};
+    internalized.internalize = true;
+    for (const pack_options& po : {moved, internalized}) {
+        CHECK(pack(in, po).err.code == errc::invalid_argument);  // no source: as for a tensor with bytes
+        std::string m, x;
+        const write_sink ms{&m, append}, xs{&x, append};
+        CHECK(pack_model(in, &src, po, ms, &xs).code == refused);  // the source's refusal
+    }
+    // Kept in place, unread, as every EXTERNAL tensor is.
+    pack_options in_place{};
+    in_place.inline_align = 1;
+    const packed kept = pack(in, in_place);
+    REQUIRE(kept.err.ok());
+    CHECK(kept.model == in);
+    CHECK(same_tensors(in, nullptr, kept.model, nullptr).ok());
+
+    SECTION("a place that resolves gives an empty inline tensor") {
+        wire_builder e;
+        e.packed_varint(1, {0}).field_varint(2, 1).field_bytes(8, "w");
+        e.field_message(13, wire_builder().field_bytes(1, "location").field_bytes(2, "weights.bin"));
+        e.field_message(13, wire_builder().field_bytes(1, "offset").field_bytes(2, "100"));
+        e.field_varint(14, 1);
+        const std::string good = model_with({e, raw_tensor("a", 300)});
+        for (const pack_options& po : {moved, internalized}) {
+            packed out;
+            const write_sink ms{&out.model, append}, xs{&out.external, append};
+            REQUIRE(pack_model(good, &src, po, ms, &xs, &out.stats).ok());
+            CHECK(out.stats.internalized == 1);
+            const tensor_view back = initializers(out.model)[0];
+            CHECK(back.data_location() != location_kind::external);
+            CHECK(back.external_data().size() == 0);
+            memory_file written{out.external};
+            const external_payload_source ws{&written, fetch_memory};
+            CHECK(same_tensors(good, &src, out.model, &ws).ok());
+        }
+    }
+}
+
 TEST_CASE("same_tensors: finds a changed payload, name or count") {
     const std::string in = model_with({raw_tensor("a", 300), raw_tensor("b", 10)});
     CHECK(same_tensors(in, nullptr, in, nullptr).ok());
