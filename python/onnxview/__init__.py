@@ -4,6 +4,7 @@
     with onnxview.open("model.onnx") as m:       # maps the file, reads nothing else
         m.ir_version, m.producer, m.opsets, m.metadata
         names = m.keys()                          # initializer names, in file order
+        every = m.tensors()                       # every stored tensor, anywhere, with its path
         w = m.get_tensor(names[0])                # read-only, zero-copy when aligned
         part = m.get_slice(names[0])[0:10]        # only those rows are read
         for node in m.graph.nodes:
@@ -23,6 +24,7 @@ from ._onnxview import (  # noqa: F401
     Model,
     Node,
     SparseTensor,
+    StoredTensor,
     TensorSlice,
     Type,
     ValueInfo,
@@ -32,6 +34,6 @@ from ._onnxview import (  # noqa: F401
 )
 
 __all__ = [
-    "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "TensorSlice", "Type",
+    "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "StoredTensor", "TensorSlice", "Type",
     "ValueInfo", "dtype_of", "load_tensor", "open",
 ]

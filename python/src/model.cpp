@@ -191,9 +191,63 @@ py::object slice_rows(const slice_ref& s, const py::object& key) {
     return picked[py::tuple(k)];
 }
 
+// One TensorProto the model stores, wherever it is (Model.tensors()).
+struct stored_ref {
+    tensor_view t;
+    source_ptr src;
+    std::string path;
+    const char* origin;
+    const char* part;  // "values", "indices", or null: a dense tensor
+    bool in_node;      // constant and attribute: held by `node`'s `attribute`
+    std::string_view node, attribute;
+};
+
+py::list tensors_of(const model_ref& m) {
+    const source_ptr& src = m.live();
+    py::list out;
+    const error e = for_each_tensor(m.model(), [&](const stored_tensor& st) {
+        stored_ref r{st.tensor, src, {}, tensor_origin_name(st.origin), nullptr, false, {}, {}};
+        append_tensor_path(st, r.path);
+        if (st.sparse_part) r.part = st.sparse_indices ? "indices" : "values";
+        if (st.origin == tensor_origin::constant || st.origin == tensor_origin::attribute) {
+            r.in_node = true;
+            r.node = st.holder.node.output().size() > 0 ? *st.holder.node.output().begin() : st.holder.node.name();
+            r.attribute = st.holder.attribute.name();
+        }
+        out.append(py::cast(std::move(r)));
+    });
+    check(e, src);
+    return out;
+}
+
 }  // namespace
 
 void register_model(py::module_& m) {
+    py::class_<stored_ref>(m, "StoredTensor",
+                           "A TensorProto the model stores, wherever it is: an initializer, a sparse\n"
+                           "initializer's values or indices, a Constant's value or another node's tensor\n"
+                           "attribute, in any graph or function (Model.tensors()).")
+        .def_readonly("path", &stored_ref::path, "where: e.g. 'graph.node[3].attribute[0].t'")
+        .def_readonly("origin", &stored_ref::origin,
+                      "'initializer', 'sparse_initializer', 'constant' or 'attribute'")
+        .def_property_readonly("name", [](const stored_ref& r) { return to_str(r.t.name()); })
+        .def_property_readonly("part", [](const stored_ref& r) -> py::object {
+            return r.part ? py::object(py::str(r.part)) : py::object(py::none());
+        }, "'values' or 'indices' for the parts of a sparse tensor, else None")
+        .def_property_readonly("node", [](const stored_ref& r) -> py::object {
+            return r.in_node ? py::object(to_str(r.node)) : py::object(py::none());
+        }, "constant and attribute: the holding node's first output (or its name), else None")
+        .def_property_readonly("attribute", [](const stored_ref& r) -> py::object {
+            return r.in_node ? py::object(to_str(r.attribute)) : py::object(py::none());
+        }, "constant and attribute: the attribute's name, else None")
+        .def_property_readonly("dtype", [](const stored_ref& r) { return decoded_dtype(r.t.data_type()); })
+        .def_property_readonly("shape", [](const stored_ref& r) { return py::tuple(py::cast(tensor_shape(r.t, r.src))); })
+        .def("array", [](const stored_ref& r) { return tensor_array(r.t, r.src); },
+             "The values, as Model.get_tensor gives them (read-only; zero-copy when aligned).")
+        .def("__repr__", [](const stored_ref& r) {
+            return to_str("<onnxview.StoredTensor " + std::string(r.origin) + " at " + r.path + ">");
+        });
+
     py::class_<finding>(m, "Finding", "One finding of Model.check().")
         .def_readonly("severity", &finding::severity, "'error' or 'warning'")
         .def_readonly("code", &finding::code, "the finding's stable identifier, e.g. 'undefined_input'")
@@ -228,6 +282,10 @@ void register_model(py::module_& m) {
                                "The main Graph.")
         .def_property_readonly("closed", [](const model_ref& r) { return !r.src; })
         .def("keys", &keys_of, "The main graph's initializer names, dense then sparse, in file order.")
+        .def("tensors", &tensors_of,
+             "Every TensorProto the model stores, as StoredTensor: in each graph (main, subgraphs\n"
+             "at any depth, training graphs) its initializers, sparse initializers and node tensor\n"
+             "attributes, then those of model-local functions. Reads metadata only.")
         .def("get_tensor", &get_tensor, py::arg("name"), py::kw_only(), py::arg("raw") = false,
              "An initializer of the main graph as a read-only NumPy array: over the file's (or the\n"
              "external file's) bytes when aligned and little-endian, else one copy. Narrow floats\n"
