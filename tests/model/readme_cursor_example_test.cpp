@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "../doc_block.hpp"
+
 // BEGIN CURSOR EXAMPLE
 #include <onnxview/cursor.hpp>
 
@@ -41,19 +43,15 @@ error count_model_nodes(const void* data, std::size_t size, std::uint64_t& nodes
 // END CURSOR EXAMPLE
 
 namespace {
+// The example as a file shows it, between its markers.
+std::string shown(const std::string& path) {
+    return onnxview::testing::doc_block(path, "// BEGIN CURSOR EXAMPLE", "// END CURSOR EXAMPLE");
+}
 std::string read(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
-}
-std::string block(const std::string& path) {
-    const std::string text = read(path);
-    const std::string begin = "// BEGIN CURSOR EXAMPLE\n", end = "// END CURSOR EXAMPLE";
-    const auto b = text.find(begin);
-    const auto e = text.find(end);
-    if (b == std::string::npos || e == std::string::npos || e < b) return "(markers missing in " + path + ")";
-    return text.substr(b + begin.size(), e - b - begin.size());
 }
 // The same count through the views.
 std::uint64_t count_with_views(const graph_view& g) {
@@ -85,7 +83,7 @@ TEST_CASE("README cursor example counts what the views count, subgraphs included
 
 TEST_CASE("README shows the cursor example exactly as compiled here") {
     const std::string root = ONNXVIEW_SOURCE_DIR;
-    const std::string here = block(root + "/tests/model/readme_cursor_example_test.cpp");
+    const std::string here = shown(root + "/tests/model/readme_cursor_example_test.cpp");
     CHECK(here.size() > 100);
-    CHECK(block(root + "/README.md") == here);
+    CHECK(shown(root + "/README.md") == here);
 }

@@ -2,9 +2,9 @@
 // that the README shows exactly this code.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "../doc_block.hpp"
 
 #include "../wire_builder.hpp"
 
@@ -34,16 +34,9 @@ bool print_shape(const void* data, std::size_t size) {
 // END README EXAMPLE
 
 namespace {
-std::string block(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    const std::string begin = "// BEGIN README EXAMPLE\n", end = "// END README EXAMPLE";
-    const auto b = text.find(begin);
-    const auto e = text.find(end);
-    if (b == std::string::npos || e == std::string::npos || e < b) return "(markers missing in " + path + ")";
-    return text.substr(b + begin.size(), e - b - begin.size());
+// The example as a file shows it, between its markers.
+std::string shown(const std::string& path) {
+    return onnxview::testing::doc_block(path, "// BEGIN README EXAMPLE", "// END README EXAMPLE");
 }
 }  // namespace
 
@@ -57,8 +50,8 @@ TEST_CASE("README example runs") {
 
 TEST_CASE("README shows the example exactly as compiled here") {
     const std::string root = ONNXVIEW_SOURCE_ROOT;
-    const std::string here = block(root + "/tests/wire/readme_example_test.cpp");
-    const std::string readme = block(root + "/README.md");
+    const std::string here = shown(root + "/tests/wire/readme_example_test.cpp");
+    const std::string readme = shown(root + "/README.md");
     CHECK(here.size() > 100);
     CHECK(readme == here);
 }
