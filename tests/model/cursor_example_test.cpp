@@ -1,5 +1,5 @@
-// The cursor example of README.md, compiled and run; a test below checks that
-// the README shows exactly this code.
+// The cursor example of docs/cpp.md, compiled and run; a test below checks
+// that docs/cpp.md shows exactly this code.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -67,7 +67,7 @@ std::uint64_t count_with_views(const graph_view& g) {
 }
 }  // namespace
 
-TEST_CASE("README cursor example counts what the views count, subgraphs included") {
+TEST_CASE("docs/cpp.md cursor example counts what the views count, subgraphs included") {
     const std::string bytes = read(std::string(ONNXVIEW_SOURCE_DIR) + "/testdata/nested_subgraphs.onnx");
     REQUIRE(!bytes.empty());
     std::uint64_t nodes = 0;
@@ -81,9 +81,9 @@ TEST_CASE("README cursor example counts what the views count, subgraphs included
     CHECK(e.code == errc::length_out_of_bounds);
 }
 
-TEST_CASE("README shows the cursor example exactly as compiled here") {
+TEST_CASE("docs/cpp.md shows the cursor example exactly as compiled here") {
     const std::string root = ONNXVIEW_SOURCE_DIR;
-    const std::string here = shown(root + "/tests/model/readme_cursor_example_test.cpp");
+    const std::string here = shown(root + "/tests/model/cursor_example_test.cpp");
     CHECK(here.size() > 100);
-    CHECK(shown(root + "/README.md") == here);
+    CHECK(shown(root + "/docs/cpp.md") == here);
 }
