@@ -1,5 +1,5 @@
-/* The C API example of README.md, compiled as C99 and run by the examples
- * suite; tests/capi/readme_check.py checks that the README shows it verbatim. */
+/* The C API example of docs/c.md, compiled as C99 and run by the examples
+ * suite; tests/capi/readme_check.py checks that docs/c.md shows it verbatim. */
 /* BEGIN C EXAMPLE */
 #include <stdio.h>
 #include <stdlib.h>

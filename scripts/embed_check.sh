@@ -7,7 +7,7 @@
 # ONNXVIEW_IMPLEMENTATION) compiles with
 #   -fno-exceptions -fno-rtti -Wall -Wextra -Wpedantic -Werror
 # under g++ and clang++, -std=c++17 and -std=c++20, and runs on a test model.
-# Then the C API from the single header: the README's C example
+# Then the C API from the single header: the C example of docs/c.md
 # (examples/read_model_c.c, -std=c99 with the same warnings) linked with
 # tests/embed/strict_impl.cpp, by gcc/g++ and clang/clang++.
 # Prints one line per case and a last line "N passed, M failed".

@@ -1,7 +1,9 @@
-"""The README's Python example runs from the source tree and prints exactly
-the output the README shows."""
+"""The Python examples of README.md and docs/python.md run from the source
+tree and print exactly the output each page shows."""
 import subprocess
 import sys
+
+import pytest
 
 from conftest import SOURCE_ROOT
 
@@ -10,10 +12,11 @@ def between(text, begin, end):
     return text[text.index(begin) + len(begin):text.index(end)]
 
 
-def test_readme_python_example_prints_what_the_readme_says():
-    readme = (SOURCE_ROOT / "README.md").read_text()
-    code = between(readme, "# BEGIN PYTHON EXAMPLE\n", "# END PYTHON EXAMPLE")
-    want = between(readme, "# BEGIN PYTHON OUTPUT\n", "# END PYTHON OUTPUT")
+@pytest.mark.parametrize("page", ["README.md", "docs/python.md"])
+def test_python_example_prints_what_the_page_says(page):
+    text = (SOURCE_ROOT / page).read_text()
+    code = between(text, "# BEGIN PYTHON EXAMPLE\n", "# END PYTHON EXAMPLE")
+    want = between(text, "# BEGIN PYTHON OUTPUT\n", "# END PYTHON OUTPUT")
     r = subprocess.run([sys.executable, "-c", code], cwd=SOURCE_ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout == want

@@ -1,10 +1,13 @@
 #!/usr/bin/python3
-"""README.md shows the C API example (examples/read_model_c.c, between its
-BEGIN/END C EXAMPLE markers) exactly as it is compiled.
+"""The documentation shows the C API examples exactly as they are compiled:
+README.md shows examples/model_facts_c.c and docs/c.md shows
+examples/read_model_c.c, each between its BEGIN/END C EXAMPLE markers.
 
   readme_check.py SOURCE_ROOT
 """
 import sys
+
+SHOWN = [("README.md", "examples/model_facts_c.c"), ("docs/c.md", "examples/read_model_c.c")]
 
 
 def block(path, begin="/* BEGIN C EXAMPLE */\n", end="/* END C EXAMPLE */"):
@@ -16,9 +19,12 @@ def block(path, begin="/* BEGIN C EXAMPLE */\n", end="/* END C EXAMPLE */"):
 
 
 root = sys.argv[1]
-here = block(f"{root}/examples/read_model_c.c")
-readme = block(f"{root}/README.md")
-if here != readme:
-    print("README.md's C API example differs from examples/read_model_c.c")
-    sys.exit(1)
-print(f"README shows examples/read_model_c.c verbatim ({here.count(chr(10))} lines)")
+failed = 0
+for doc, example in SHOWN:
+    here = block(f"{root}/{example}")
+    if block(f"{root}/{doc}") != here:
+        print(f"{doc}'s C API example differs from {example}")
+        failed += 1
+    else:
+        print(f"{doc} shows {example} verbatim ({here.count(chr(10))} lines)")
+sys.exit(1 if failed else 0)

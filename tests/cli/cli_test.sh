@@ -30,15 +30,31 @@ for cmd in info check dump tensor doctor; do
     run "$cmd unknown option" 2 $cmd --bogus "$data/small_cnn.onnx" && one_line_error "$cmd unknown option"
 done
 # Each command's usage line (written from its option table) is the one
-# `onnxview --help` lists and the one the README's command table shows.
+# `onnxview --help` lists and the one the command tables of README.md and
+# docs/cli.md show.
 run "help for the overview" 0 --help && cp "$tmp/out" "$tmp/overview"
-for cmd in info check dump tensor doctor; do
+for cmd in info check dump tensor doctor pack edit; do
     run "$cmd --help usage" 0 $cmd --help
     synopsis=$(sed -n '1s/^usage: onnxview //p' "$tmp/out")
     grep -qxF "  $synopsis" "$tmp/overview" || grep -qF "  $synopsis " "$tmp/overview" ||
         fail "onnxview --help does not list '$synopsis'"
-    grep -qF "| \`onnxview $synopsis\` |" "$root/README.md" || fail "README.md command table lacks '$synopsis'"
+    for page in README.md docs/cli.md; do
+        grep -qF "| \`onnxview $synopsis\` |" "$root/$page" || fail "$page command table lacks '$synopsis'"
+    done
 done
+# The README's command-line example, each line as written, from a directory
+# laid out as after the README's first command (build/tools/onnxview,
+# testdata/); every line must succeed.
+ex=$tmp/readme_example
+mkdir -p "$ex/build/tools" && ln -s "$root/testdata" "$ex/testdata" &&
+    ln -s "$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")" "$ex/build/tools/onnxview"
+example=$(sed -n '/^# BEGIN CLI EXAMPLE$/,/^# END CLI EXAMPLE$/p' "$root/README.md" | grep '^build/tools/onnxview ')
+[ "$(printf '%s\n' "$example" | grep -c .)" -ge 5 ] || fail "README.md: no CLI example between its markers"
+while IFS= read -r line; do
+    n=$((n + 1))
+    (cd "$ex" && eval "$line") >"$tmp/out" 2>"$tmp/err" ||
+        { fail "README.md CLI example failed: $line"; sed 's/^/    stderr: /' "$tmp/err" | head -5; }
+done <<<"$example"
 # Option syntax: --name=VALUE, -- before operands, a flag given a value.
 run "check --max-findings=1" 0 check --max-findings=1 "$data/small_cnn.onnx" &&
     grep -q '^0 errors' "$tmp/out" || fail "check --max-findings=1: output"

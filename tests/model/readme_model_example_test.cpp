@@ -2,9 +2,9 @@
 // the README shows exactly this code.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "../doc_block.hpp"
 
 // BEGIN MODEL EXAMPLE
 #include <cstdio>
@@ -31,16 +31,9 @@ int list_and_sum(const char* path, std::string_view name) {
 // END MODEL EXAMPLE
 
 namespace {
-std::string block(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    const std::string begin = "// BEGIN MODEL EXAMPLE\n", end = "// END MODEL EXAMPLE";
-    const auto b = text.find(begin);
-    const auto e = text.find(end);
-    if (b == std::string::npos || e == std::string::npos || e < b) return "(markers missing in " + path + ")";
-    return text.substr(b + begin.size(), e - b - begin.size());
+// The example as a file shows it, between its markers.
+std::string shown(const std::string& path) {
+    return onnxview::testing::doc_block(path, "// BEGIN MODEL EXAMPLE", "// END MODEL EXAMPLE");
 }
 }  // namespace
 
@@ -53,7 +46,7 @@ TEST_CASE("README model example runs, external weights included") {
 
 TEST_CASE("README shows the model example exactly as compiled here") {
     const std::string root = ONNXVIEW_SOURCE_DIR;
-    const std::string here = block(root + "/tests/model/readme_model_example_test.cpp");
+    const std::string here = shown(root + "/tests/model/readme_model_example_test.cpp");
     CHECK(here.size() > 100);
-    CHECK(block(root + "/README.md") == here);
+    CHECK(shown(root + "/README.md") == here);
 }

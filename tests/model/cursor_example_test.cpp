@@ -1,10 +1,12 @@
-// The cursor example of README.md, compiled and run; a test below checks that
-// the README shows exactly this code.
+// The cursor example of docs/cpp.md, compiled and run; a test below checks
+// that docs/cpp.md shows exactly this code.
 #include <catch2/catch.hpp>
 
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include "../doc_block.hpp"
 
 // BEGIN CURSOR EXAMPLE
 #include <onnxview/cursor.hpp>
@@ -41,19 +43,15 @@ error count_model_nodes(const void* data, std::size_t size, std::uint64_t& nodes
 // END CURSOR EXAMPLE
 
 namespace {
+// The example as a file shows it, between its markers.
+std::string shown(const std::string& path) {
+    return onnxview::testing::doc_block(path, "// BEGIN CURSOR EXAMPLE", "// END CURSOR EXAMPLE");
+}
 std::string read(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
-}
-std::string block(const std::string& path) {
-    const std::string text = read(path);
-    const std::string begin = "// BEGIN CURSOR EXAMPLE\n", end = "// END CURSOR EXAMPLE";
-    const auto b = text.find(begin);
-    const auto e = text.find(end);
-    if (b == std::string::npos || e == std::string::npos || e < b) return "(markers missing in " + path + ")";
-    return text.substr(b + begin.size(), e - b - begin.size());
 }
 // The same count through the views.
 std::uint64_t count_with_views(const graph_view& g) {
@@ -69,7 +67,7 @@ std::uint64_t count_with_views(const graph_view& g) {
 }
 }  // namespace
 
-TEST_CASE("README cursor example counts what the views count, subgraphs included") {
+TEST_CASE("docs/cpp.md cursor example counts what the views count, subgraphs included") {
     const std::string bytes = read(std::string(ONNXVIEW_SOURCE_DIR) + "/testdata/nested_subgraphs.onnx");
     REQUIRE(!bytes.empty());
     std::uint64_t nodes = 0;
@@ -83,9 +81,9 @@ TEST_CASE("README cursor example counts what the views count, subgraphs included
     CHECK(e.code == errc::length_out_of_bounds);
 }
 
-TEST_CASE("README shows the cursor example exactly as compiled here") {
+TEST_CASE("docs/cpp.md shows the cursor example exactly as compiled here") {
     const std::string root = ONNXVIEW_SOURCE_DIR;
-    const std::string here = block(root + "/tests/model/readme_cursor_example_test.cpp");
+    const std::string here = shown(root + "/tests/model/cursor_example_test.cpp");
     CHECK(here.size() > 100);
-    CHECK(block(root + "/README.md") == here);
+    CHECK(shown(root + "/docs/cpp.md") == here);
 }

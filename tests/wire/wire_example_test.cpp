@@ -1,14 +1,14 @@
-// The wire-layer example of README.md, compiled and run. A test below checks
-// that the README shows exactly this code.
+// The wire-layer example of docs/cpp.md, compiled and run. A test below checks
+// that docs/cpp.md shows exactly this code.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "../doc_block.hpp"
 
 #include "../wire_builder.hpp"
 
-// BEGIN README EXAMPLE
+// BEGIN WIRE EXAMPLE
 #include <cstdio>
 #include <onnxview/wire_repeated.hpp>
 
@@ -31,23 +31,16 @@ bool print_shape(const void* data, std::size_t size) {
     for (std::int64_t d : dims) std::printf("dim: %lld\n", static_cast<long long>(d));
     return dims.err().ok();
 }
-// END README EXAMPLE
+// END WIRE EXAMPLE
 
 namespace {
-std::string block(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    const std::string begin = "// BEGIN README EXAMPLE\n", end = "// END README EXAMPLE";
-    const auto b = text.find(begin);
-    const auto e = text.find(end);
-    if (b == std::string::npos || e == std::string::npos || e < b) return "(markers missing in " + path + ")";
-    return text.substr(b + begin.size(), e - b - begin.size());
+// The example as a file shows it, between its markers.
+std::string shown(const std::string& path) {
+    return onnxview::testing::doc_block(path, "// BEGIN WIRE EXAMPLE", "// END WIRE EXAMPLE");
 }
 }  // namespace
 
-TEST_CASE("README example runs") {
+TEST_CASE("docs/cpp.md wire example runs") {
     using onnxview::testing::wire_builder;
     const std::string ok = wire_builder().field_bytes(1, "input").packed_varint(2, {1, 3}).field_varint(2, 224).str();
     CHECK(print_shape(ok.data(), ok.size()));
@@ -55,10 +48,10 @@ TEST_CASE("README example runs") {
     CHECK_FALSE(print_shape(bad.data(), bad.size()));
 }
 
-TEST_CASE("README shows the example exactly as compiled here") {
+TEST_CASE("docs/cpp.md shows the wire example exactly as compiled here") {
     const std::string root = ONNXVIEW_SOURCE_ROOT;
-    const std::string here = block(root + "/tests/wire/readme_example_test.cpp");
-    const std::string readme = block(root + "/README.md");
+    const std::string here = shown(root + "/tests/wire/wire_example_test.cpp");
+    const std::string doc = shown(root + "/docs/cpp.md");
     CHECK(here.size() > 100);
-    CHECK(readme == here);
+    CHECK(doc == here);
 }
