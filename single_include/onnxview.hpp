@@ -7332,7 +7332,8 @@ struct model_scope {
 
 // Appends where the scope sits to `out`: "graph", "functions[1]",
 // "training_info[0].algorithm", "graph.node[3].attribute[0].graphs[1]".
-// Field names come from the schema tables.
+// Field names come from the schema tables. Part of the text layer
+// (src/text/scope_path.cpp): absent with ONNXVIEW_NO_TEXT.
 void append_scope_path(const model_scope& s, std::string& out);
 
 // The walk's hooks. Derive from this and hide the ones you need (the walk
@@ -7451,7 +7452,15 @@ enum class tensor_origin : std::uint8_t {
 };
 constexpr std::size_t tensor_origin_count = 4;
 // "initializer", "sparse_initializer", "constant", "attribute".
-const char* tensor_origin_name(tensor_origin o) noexcept;
+inline const char* tensor_origin_name(tensor_origin o) noexcept {
+    switch (o) {
+        case tensor_origin::initializer: return "initializer";
+        case tensor_origin::sparse_initializer: return "sparse_initializer";
+        case tensor_origin::constant: return "constant";
+        case tensor_origin::attribute: return "attribute";
+    }
+    return "?";
+}
 
 // Which field of its holder a stored tensor is.
 enum class tensor_field : std::uint8_t {
@@ -7479,6 +7488,7 @@ struct stored_tensor {
 
 // Appends where the tensor sits: "graph.initializer[2]",
 // "functions[0].node[1].attribute[0].t", "graph.sparse_initializer[0].indices".
+// Text layer, like append_scope_path.
 void append_tensor_path(const stored_tensor& t, std::string& out);
 
 namespace detail {
@@ -9826,101 +9836,6 @@ error sparse_data::validate_indices() const noexcept {
 }
 
 }  // namespace onnxview
-// ---- src/model/traverse.cpp ----
-// Field paths of scopes and stored tensors (onnxview/traverse.hpp). Every
-// field name is the schema's, looked up by its generated field number.
-
-
-namespace onnxview {
-
-namespace {
-
-void field(std::string& out, const schema::message_desc& d, std::uint32_t number) {
-    if (!out.empty()) out += '.';
-    out += d.find(number)->name;
-}
-
-void element(std::string& out, const schema::message_desc& d, std::uint32_t number, std::uint32_t index) {
-    field(out, d, number);
-    out += '[';
-    out += std::to_string(index);
-    out += ']';
-}
-
-// "node[N].attribute[M]" below the path of `scope`, which holds the node.
-void node_attribute(std::string& out, const model_scope* scope, const attribute_place& at) {
-    if (scope != nullptr && scope->kind == scope_kind::function)
-        element(out, schema::msg_FunctionProto, function_view::field::node, at.node_index);
-    else
-        element(out, schema::msg_GraphProto, graph_view::field::node, at.node_index);
-    element(out, schema::msg_NodeProto, node_view::field::attribute, at.attribute_index);
-}
-
-}  // namespace
-
-void append_scope_path(const model_scope& s, std::string& out) {
-    const schema::message_desc& model = schema::msg_ModelProto;
-    switch (s.kind) {
-        case scope_kind::main_graph: field(out, model, model_view::field::graph); return;
-        case scope_kind::function: element(out, model, model_view::field::functions, s.index); return;
-        case scope_kind::training_initialization:
-        case scope_kind::training_algorithm:
-            element(out, model, model_view::field::training_info, s.index);
-            field(out, schema::msg_TrainingInfoProto, s.kind == scope_kind::training_initialization
-                                                          ? training_info_view::field::initialization
-                                                          : training_info_view::field::algorithm);
-            return;
-        case scope_kind::subgraph:
-            if (s.parent != nullptr) append_scope_path(*s.parent, out);
-            node_attribute(out, s.parent, s.holder);
-            if (s.in_graphs) element(out, schema::msg_AttributeProto, attribute_view::field::graphs, s.index);
-            else field(out, schema::msg_AttributeProto, attribute_view::field::g);
-            return;
-    }
-}
-
-const char* tensor_origin_name(tensor_origin o) noexcept {
-    switch (o) {
-        case tensor_origin::initializer: return "initializer";
-        case tensor_origin::sparse_initializer: return "sparse_initializer";
-        case tensor_origin::constant: return "constant";
-        case tensor_origin::attribute: return "attribute";
-    }
-    return "?";
-}
-
-void append_tensor_path(const stored_tensor& t, std::string& out) {
-    if (t.scope != nullptr) append_scope_path(*t.scope, out);
-    const schema::message_desc& graph = schema::msg_GraphProto;
-    const schema::message_desc& attribute = schema::msg_AttributeProto;
-    switch (t.field) {
-        case tensor_field::initializer: element(out, graph, graph_view::field::initializer, t.index); break;
-        case tensor_field::sparse_initializer:
-            element(out, graph, graph_view::field::sparse_initializer, t.index);
-            break;
-        case tensor_field::t:
-            node_attribute(out, t.scope, t.holder);
-            field(out, attribute, attribute_view::field::t);
-            break;
-        case tensor_field::tensors:
-            node_attribute(out, t.scope, t.holder);
-            element(out, attribute, attribute_view::field::tensors, t.index);
-            break;
-        case tensor_field::sparse_tensor:
-            node_attribute(out, t.scope, t.holder);
-            field(out, attribute, attribute_view::field::sparse_tensor);
-            break;
-        case tensor_field::sparse_tensors:
-            node_attribute(out, t.scope, t.holder);
-            element(out, attribute, attribute_view::field::sparse_tensors, t.index);
-            break;
-    }
-    if (t.sparse_part)
-        field(out, schema::msg_SparseTensorProto,
-              t.sparse_indices ? sparse_tensor_view::field::indices : sparse_tensor_view::field::values);
-}
-
-}  // namespace onnxview
 // ---- src/model/verify.cpp ----
 // verify(): the one whole-tree validation (src/model/schema_walk.cpp), also
 // what the printers run before writing anything.
@@ -10635,6 +10550,95 @@ error print_json(const void* data, std::size_t size, const schema::message_desc&
     pr.message(s, root, 0, err);
     o.put('\n');
     return err;
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_TEXT
+#ifndef ONNXVIEW_NO_TEXT
+// ---- src/text/scope_path.cpp ----
+// Field paths of scopes and stored tensors (onnxview/traverse.hpp). Every
+// field name is the schema's, looked up by its generated field number. In the
+// text layer, not the model layer: they build std::strings, which a program
+// that only walks a model (ONNXVIEW_NO_TEXT) must not link.
+
+
+namespace onnxview {
+
+namespace {
+
+void field(std::string& out, const schema::message_desc& d, std::uint32_t number) {
+    if (!out.empty()) out += '.';
+    out += d.find(number)->name;
+}
+
+void element(std::string& out, const schema::message_desc& d, std::uint32_t number, std::uint32_t index) {
+    field(out, d, number);
+    out += '[';
+    out += std::to_string(index);
+    out += ']';
+}
+
+// "node[N].attribute[M]" below the path of `scope`, which holds the node.
+void node_attribute(std::string& out, const model_scope* scope, const attribute_place& at) {
+    if (scope != nullptr && scope->kind == scope_kind::function)
+        element(out, schema::msg_FunctionProto, function_view::field::node, at.node_index);
+    else
+        element(out, schema::msg_GraphProto, graph_view::field::node, at.node_index);
+    element(out, schema::msg_NodeProto, node_view::field::attribute, at.attribute_index);
+}
+
+}  // namespace
+
+void append_scope_path(const model_scope& s, std::string& out) {
+    const schema::message_desc& model = schema::msg_ModelProto;
+    switch (s.kind) {
+        case scope_kind::main_graph: field(out, model, model_view::field::graph); return;
+        case scope_kind::function: element(out, model, model_view::field::functions, s.index); return;
+        case scope_kind::training_initialization:
+        case scope_kind::training_algorithm:
+            element(out, model, model_view::field::training_info, s.index);
+            field(out, schema::msg_TrainingInfoProto, s.kind == scope_kind::training_initialization
+                                                          ? training_info_view::field::initialization
+                                                          : training_info_view::field::algorithm);
+            return;
+        case scope_kind::subgraph:
+            if (s.parent != nullptr) append_scope_path(*s.parent, out);
+            node_attribute(out, s.parent, s.holder);
+            if (s.in_graphs) element(out, schema::msg_AttributeProto, attribute_view::field::graphs, s.index);
+            else field(out, schema::msg_AttributeProto, attribute_view::field::g);
+            return;
+    }
+}
+
+void append_tensor_path(const stored_tensor& t, std::string& out) {
+    if (t.scope != nullptr) append_scope_path(*t.scope, out);
+    const schema::message_desc& graph = schema::msg_GraphProto;
+    const schema::message_desc& attribute = schema::msg_AttributeProto;
+    switch (t.field) {
+        case tensor_field::initializer: element(out, graph, graph_view::field::initializer, t.index); break;
+        case tensor_field::sparse_initializer:
+            element(out, graph, graph_view::field::sparse_initializer, t.index);
+            break;
+        case tensor_field::t:
+            node_attribute(out, t.scope, t.holder);
+            field(out, attribute, attribute_view::field::t);
+            break;
+        case tensor_field::tensors:
+            node_attribute(out, t.scope, t.holder);
+            element(out, attribute, attribute_view::field::tensors, t.index);
+            break;
+        case tensor_field::sparse_tensor:
+            node_attribute(out, t.scope, t.holder);
+            field(out, attribute, attribute_view::field::sparse_tensor);
+            break;
+        case tensor_field::sparse_tensors:
+            node_attribute(out, t.scope, t.holder);
+            element(out, attribute, attribute_view::field::sparse_tensors, t.index);
+            break;
+    }
+    if (t.sparse_part)
+        field(out, schema::msg_SparseTensorProto,
+              t.sparse_indices ? sparse_tensor_view::field::indices : sparse_tensor_view::field::values);
 }
 
 }  // namespace onnxview

@@ -80,7 +80,8 @@ struct model_scope {
 
 // Appends where the scope sits to `out`: "graph", "functions[1]",
 // "training_info[0].algorithm", "graph.node[3].attribute[0].graphs[1]".
-// Field names come from the schema tables.
+// Field names come from the schema tables. Part of the text layer
+// (src/text/scope_path.cpp): absent with ONNXVIEW_NO_TEXT.
 void append_scope_path(const model_scope& s, std::string& out);
 
 // The walk's hooks. Derive from this and hide the ones you need (the walk
@@ -199,7 +200,15 @@ enum class tensor_origin : std::uint8_t {
 };
 constexpr std::size_t tensor_origin_count = 4;
 // "initializer", "sparse_initializer", "constant", "attribute".
-const char* tensor_origin_name(tensor_origin o) noexcept;
+inline const char* tensor_origin_name(tensor_origin o) noexcept {
+    switch (o) {
+        case tensor_origin::initializer: return "initializer";
+        case tensor_origin::sparse_initializer: return "sparse_initializer";
+        case tensor_origin::constant: return "constant";
+        case tensor_origin::attribute: return "attribute";
+    }
+    return "?";
+}
 
 // Which field of its holder a stored tensor is.
 enum class tensor_field : std::uint8_t {
@@ -227,6 +236,7 @@ struct stored_tensor {
 
 // Appends where the tensor sits: "graph.initializer[2]",
 // "functions[0].node[1].attribute[0].t", "graph.sparse_initializer[0].indices".
+// Text layer, like append_scope_path.
 void append_tensor_path(const stored_tensor& t, std::string& out);
 
 namespace detail {

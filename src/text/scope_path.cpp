@@ -1,5 +1,7 @@
 // Field paths of scopes and stored tensors (onnxview/traverse.hpp). Every
-// field name is the schema's, looked up by its generated field number.
+// field name is the schema's, looked up by its generated field number. In the
+// text layer, not the model layer: they build std::strings, which a program
+// that only walks a model (ONNXVIEW_NO_TEXT) must not link.
 #include "onnxview/traverse.hpp"
 
 #include "onnxview/schema.hpp"
@@ -50,16 +52,6 @@ void append_scope_path(const model_scope& s, std::string& out) {
             else field(out, schema::msg_AttributeProto, attribute_view::field::g);
             return;
     }
-}
-
-const char* tensor_origin_name(tensor_origin o) noexcept {
-    switch (o) {
-        case tensor_origin::initializer: return "initializer";
-        case tensor_origin::sparse_initializer: return "sparse_initializer";
-        case tensor_origin::constant: return "constant";
-        case tensor_origin::attribute: return "attribute";
-    }
-    return "?";
 }
 
 void append_tensor_path(const stored_tensor& t, std::string& out) {
