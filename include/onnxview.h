@@ -67,7 +67,7 @@ extern "C" {
 /* The ABI this header describes. onnxview_options.abi_version must hold it;
  * a library of another ABI refuses the options (invalid_argument). Raised
  * whenever a struct or a signature of this header changes. */
-#define ONNXVIEW_ABI_VERSION 1
+#define ONNXVIEW_ABI_VERSION 2
 #define ONNXVIEW_HANDLE_WORDS 16
 
 /* The library's version, major << 16 | minor << 8 | patch. O(1). */
@@ -156,6 +156,11 @@ typedef struct onnxview_options {
     uint64_t max_external_bytes;   /* 0: no limit */
     uint64_t external_copy_below;  /* 0: 64 KiB; 1: map all */
     onnxview_allocator memory;     /* all allocation; malloc/free when unset */
+    /* verify: called with each run of at least 4 MiB of bytes verified, in
+     * order (the moment to drop those pages of a mapping). May be null. */
+    void (*verified)(void* user, const char* data, size_t size);
+    void* verified_user;
+    int32_t drop_verified_pages; /* verify of a mapped file: drop the pages verified (MADV_DONTNEED) */
 } onnxview_options;
 
 /* All defaults, with abi_version set. */
@@ -182,6 +187,57 @@ ONNXVIEW_HANDLE(onnxview_function);
 #undef ONNXVIEW_HANDLE
 
 typedef struct onnxview_model onnxview_model;
+
+/* BEGIN GENERATED (scripts/gen_schema.py): the schema's numbers, as C constants. */
+/* AttributeProto.AttributeType */
+enum {
+    ONNXVIEW_ATTR_UNDEFINED = 0,
+    ONNXVIEW_ATTR_FLOAT = 1,
+    ONNXVIEW_ATTR_INT = 2,
+    ONNXVIEW_ATTR_STRING = 3,
+    ONNXVIEW_ATTR_TENSOR = 4,
+    ONNXVIEW_ATTR_GRAPH = 5,
+    ONNXVIEW_ATTR_FLOATS = 6,
+    ONNXVIEW_ATTR_INTS = 7,
+    ONNXVIEW_ATTR_STRINGS = 8,
+    ONNXVIEW_ATTR_TENSORS = 9,
+    ONNXVIEW_ATTR_GRAPHS = 10,
+    ONNXVIEW_ATTR_SPARSE_TENSOR = 11,
+    ONNXVIEW_ATTR_SPARSE_TENSORS = 12,
+    ONNXVIEW_ATTR_TYPE_PROTO = 13,
+    ONNXVIEW_ATTR_TYPE_PROTOS = 14
+};
+/* TensorProto.DataType */
+enum {
+    ONNXVIEW_DATA_TYPE_UNDEFINED = 0,
+    ONNXVIEW_DATA_TYPE_FLOAT = 1,
+    ONNXVIEW_DATA_TYPE_UINT8 = 2,
+    ONNXVIEW_DATA_TYPE_INT8 = 3,
+    ONNXVIEW_DATA_TYPE_UINT16 = 4,
+    ONNXVIEW_DATA_TYPE_INT16 = 5,
+    ONNXVIEW_DATA_TYPE_INT32 = 6,
+    ONNXVIEW_DATA_TYPE_INT64 = 7,
+    ONNXVIEW_DATA_TYPE_STRING = 8,
+    ONNXVIEW_DATA_TYPE_BOOL = 9,
+    ONNXVIEW_DATA_TYPE_FLOAT16 = 10,
+    ONNXVIEW_DATA_TYPE_DOUBLE = 11,
+    ONNXVIEW_DATA_TYPE_UINT32 = 12,
+    ONNXVIEW_DATA_TYPE_UINT64 = 13,
+    ONNXVIEW_DATA_TYPE_COMPLEX64 = 14,
+    ONNXVIEW_DATA_TYPE_COMPLEX128 = 15,
+    ONNXVIEW_DATA_TYPE_BFLOAT16 = 16,
+    ONNXVIEW_DATA_TYPE_FLOAT8E4M3FN = 17,
+    ONNXVIEW_DATA_TYPE_FLOAT8E4M3FNUZ = 18,
+    ONNXVIEW_DATA_TYPE_FLOAT8E5M2 = 19,
+    ONNXVIEW_DATA_TYPE_FLOAT8E5M2FNUZ = 20,
+    ONNXVIEW_DATA_TYPE_UINT4 = 21,
+    ONNXVIEW_DATA_TYPE_INT4 = 22,
+    ONNXVIEW_DATA_TYPE_FLOAT4E2M1 = 23,
+    ONNXVIEW_DATA_TYPE_FLOAT8E8M0 = 24,
+    ONNXVIEW_DATA_TYPE_UINT2 = 25,
+    ONNXVIEW_DATA_TYPE_INT2 = 26
+};
+/* END GENERATED */
 
 /* ------------------------------------------------------------------------
  * Opening and closing. `options` may be null (defaults). Each allocates the
@@ -299,14 +355,8 @@ ONNXVIEW_C_API onnxview_error onnxview_node_find_attribute(const onnxview_node* 
 ONNXVIEW_C_API onnxview_error onnxview_node_next(const onnxview_node* n, onnxview_node* out);
 
 /* ------------------------------------------------------------------------
- * Attributes (AttributeProto). Types are ONNX's AttributeType numbers. */
-enum {
-    ONNXVIEW_ATTR_UNDEFINED = 0, ONNXVIEW_ATTR_FLOAT = 1, ONNXVIEW_ATTR_INT = 2, ONNXVIEW_ATTR_STRING = 3,
-    ONNXVIEW_ATTR_TENSOR = 4, ONNXVIEW_ATTR_GRAPH = 5, ONNXVIEW_ATTR_FLOATS = 6, ONNXVIEW_ATTR_INTS = 7,
-    ONNXVIEW_ATTR_STRINGS = 8, ONNXVIEW_ATTR_TENSORS = 9, ONNXVIEW_ATTR_GRAPHS = 10,
-    ONNXVIEW_ATTR_SPARSE_TENSOR = 11, ONNXVIEW_ATTR_SPARSE_TENSORS = 12, ONNXVIEW_ATTR_TYPE_PROTO = 13,
-    ONNXVIEW_ATTR_TYPE_PROTOS = 14
-};
+ * Attributes (AttributeProto). Types are ONNX's AttributeType numbers
+ * (ONNXVIEW_ATTR_*, above). */
 ONNXVIEW_C_API onnxview_string onnxview_attribute_name(const onnxview_attribute* a);
 /* The `type` field (a closed enum: the last valid number). */
 ONNXVIEW_C_API int32_t onnxview_attribute_type(const onnxview_attribute* a);
@@ -383,7 +433,7 @@ ONNXVIEW_C_API onnxview_string onnxview_type_denotation(const onnxview_type* t);
 
 /* ------------------------------------------------------------------------
  * Tensors (TensorProto): facts, then data. Data types are ONNX's DataType
- * numbers (1 FLOAT ... 16 BFLOAT16 ... 26). */
+ * numbers (ONNXVIEW_DATA_TYPE_*, above). */
 ONNXVIEW_C_API onnxview_string onnxview_tensor_name(const onnxview_tensor* t);
 ONNXVIEW_C_API onnxview_string onnxview_tensor_doc_string(const onnxview_tensor* t);
 ONNXVIEW_C_API int32_t onnxview_tensor_data_type(const onnxview_tensor* t);

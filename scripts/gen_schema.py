@@ -5,6 +5,8 @@
   include/onnxview/enums.hpp          the C++ enums, newest_ir_version
   include/onnxview/data_type_table.hpp  the schema half of the data-type table
   include/onnxview/schema.hpp         (its generated declaration block only)
+  include/onnxview.h                  (its generated block only: the C constants
+                                       of AttributeType and DataType)
   src/model/schema_table.cpp          the runtime descriptors
   src/model/enums.cpp                 the names of enum values and typed fields
   tests/model/accessors_test.cpp      a test per accessor

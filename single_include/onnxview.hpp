@@ -92,7 +92,7 @@ extern "C" {
 /* The ABI this header describes. onnxview_options.abi_version must hold it;
  * a library of another ABI refuses the options (invalid_argument). Raised
  * whenever a struct or a signature of this header changes. */
-#define ONNXVIEW_ABI_VERSION 1
+#define ONNXVIEW_ABI_VERSION 2
 #define ONNXVIEW_HANDLE_WORDS 16
 
 /* The library's version, major << 16 | minor << 8 | patch. O(1). */
@@ -181,6 +181,11 @@ typedef struct onnxview_options {
     uint64_t max_external_bytes;   /* 0: no limit */
     uint64_t external_copy_below;  /* 0: 64 KiB; 1: map all */
     onnxview_allocator memory;     /* all allocation; malloc/free when unset */
+    /* verify: called with each run of at least 4 MiB of bytes verified, in
+     * order (the moment to drop those pages of a mapping). May be null. */
+    void (*verified)(void* user, const char* data, size_t size);
+    void* verified_user;
+    int32_t drop_verified_pages; /* verify of a mapped file: drop the pages verified (MADV_DONTNEED) */
 } onnxview_options;
 
 /* All defaults, with abi_version set. */
@@ -207,6 +212,57 @@ ONNXVIEW_HANDLE(onnxview_function);
 #undef ONNXVIEW_HANDLE
 
 typedef struct onnxview_model onnxview_model;
+
+/* BEGIN GENERATED (scripts/gen_schema.py): the schema's numbers, as C constants. */
+/* AttributeProto.AttributeType */
+enum {
+    ONNXVIEW_ATTR_UNDEFINED = 0,
+    ONNXVIEW_ATTR_FLOAT = 1,
+    ONNXVIEW_ATTR_INT = 2,
+    ONNXVIEW_ATTR_STRING = 3,
+    ONNXVIEW_ATTR_TENSOR = 4,
+    ONNXVIEW_ATTR_GRAPH = 5,
+    ONNXVIEW_ATTR_FLOATS = 6,
+    ONNXVIEW_ATTR_INTS = 7,
+    ONNXVIEW_ATTR_STRINGS = 8,
+    ONNXVIEW_ATTR_TENSORS = 9,
+    ONNXVIEW_ATTR_GRAPHS = 10,
+    ONNXVIEW_ATTR_SPARSE_TENSOR = 11,
+    ONNXVIEW_ATTR_SPARSE_TENSORS = 12,
+    ONNXVIEW_ATTR_TYPE_PROTO = 13,
+    ONNXVIEW_ATTR_TYPE_PROTOS = 14
+};
+/* TensorProto.DataType */
+enum {
+    ONNXVIEW_DATA_TYPE_UNDEFINED = 0,
+    ONNXVIEW_DATA_TYPE_FLOAT = 1,
+    ONNXVIEW_DATA_TYPE_UINT8 = 2,
+    ONNXVIEW_DATA_TYPE_INT8 = 3,
+    ONNXVIEW_DATA_TYPE_UINT16 = 4,
+    ONNXVIEW_DATA_TYPE_INT16 = 5,
+    ONNXVIEW_DATA_TYPE_INT32 = 6,
+    ONNXVIEW_DATA_TYPE_INT64 = 7,
+    ONNXVIEW_DATA_TYPE_STRING = 8,
+    ONNXVIEW_DATA_TYPE_BOOL = 9,
+    ONNXVIEW_DATA_TYPE_FLOAT16 = 10,
+    ONNXVIEW_DATA_TYPE_DOUBLE = 11,
+    ONNXVIEW_DATA_TYPE_UINT32 = 12,
+    ONNXVIEW_DATA_TYPE_UINT64 = 13,
+    ONNXVIEW_DATA_TYPE_COMPLEX64 = 14,
+    ONNXVIEW_DATA_TYPE_COMPLEX128 = 15,
+    ONNXVIEW_DATA_TYPE_BFLOAT16 = 16,
+    ONNXVIEW_DATA_TYPE_FLOAT8E4M3FN = 17,
+    ONNXVIEW_DATA_TYPE_FLOAT8E4M3FNUZ = 18,
+    ONNXVIEW_DATA_TYPE_FLOAT8E5M2 = 19,
+    ONNXVIEW_DATA_TYPE_FLOAT8E5M2FNUZ = 20,
+    ONNXVIEW_DATA_TYPE_UINT4 = 21,
+    ONNXVIEW_DATA_TYPE_INT4 = 22,
+    ONNXVIEW_DATA_TYPE_FLOAT4E2M1 = 23,
+    ONNXVIEW_DATA_TYPE_FLOAT8E8M0 = 24,
+    ONNXVIEW_DATA_TYPE_UINT2 = 25,
+    ONNXVIEW_DATA_TYPE_INT2 = 26
+};
+/* END GENERATED */
 
 /* ------------------------------------------------------------------------
  * Opening and closing. `options` may be null (defaults). Each allocates the
@@ -324,14 +380,8 @@ ONNXVIEW_C_API onnxview_error onnxview_node_find_attribute(const onnxview_node* 
 ONNXVIEW_C_API onnxview_error onnxview_node_next(const onnxview_node* n, onnxview_node* out);
 
 /* ------------------------------------------------------------------------
- * Attributes (AttributeProto). Types are ONNX's AttributeType numbers. */
-enum {
-    ONNXVIEW_ATTR_UNDEFINED = 0, ONNXVIEW_ATTR_FLOAT = 1, ONNXVIEW_ATTR_INT = 2, ONNXVIEW_ATTR_STRING = 3,
-    ONNXVIEW_ATTR_TENSOR = 4, ONNXVIEW_ATTR_GRAPH = 5, ONNXVIEW_ATTR_FLOATS = 6, ONNXVIEW_ATTR_INTS = 7,
-    ONNXVIEW_ATTR_STRINGS = 8, ONNXVIEW_ATTR_TENSORS = 9, ONNXVIEW_ATTR_GRAPHS = 10,
-    ONNXVIEW_ATTR_SPARSE_TENSOR = 11, ONNXVIEW_ATTR_SPARSE_TENSORS = 12, ONNXVIEW_ATTR_TYPE_PROTO = 13,
-    ONNXVIEW_ATTR_TYPE_PROTOS = 14
-};
+ * Attributes (AttributeProto). Types are ONNX's AttributeType numbers
+ * (ONNXVIEW_ATTR_*, above). */
 ONNXVIEW_C_API onnxview_string onnxview_attribute_name(const onnxview_attribute* a);
 /* The `type` field (a closed enum: the last valid number). */
 ONNXVIEW_C_API int32_t onnxview_attribute_type(const onnxview_attribute* a);
@@ -408,7 +458,7 @@ ONNXVIEW_C_API onnxview_string onnxview_type_denotation(const onnxview_type* t);
 
 /* ------------------------------------------------------------------------
  * Tensors (TensorProto): facts, then data. Data types are ONNX's DataType
- * numbers (1 FLOAT ... 16 BFLOAT16 ... 26). */
+ * numbers (ONNXVIEW_DATA_TYPE_*, above). */
 ONNXVIEW_C_API onnxview_string onnxview_tensor_name(const onnxview_tensor* t);
 ONNXVIEW_C_API onnxview_string onnxview_tensor_doc_string(const onnxview_tensor* t);
 ONNXVIEW_C_API int32_t onnxview_tensor_data_type(const onnxview_tensor* t);
@@ -674,12 +724,247 @@ constexpr std::int32_t max_value_kind = 5;
 // the schema does not define.
 const char* value_kind_name(std::int32_t value) noexcept;
 
+// The AttributeProto field that holds each attribute type's value, and its
+// label (optional or repeated), in AttributeType order:
+//   X(attribute_type value, attribute_view field, label)
+#define ONNXVIEW_ATTRIBUTE_VALUE_FIELDS(X) \
+    X(float32, f, optional) \
+    X(int64, i, optional) \
+    X(string, s, optional) \
+    X(tensor, t, optional) \
+    X(graph, g, optional) \
+    X(floats, floats, repeated) \
+    X(ints, ints, repeated) \
+    X(strings, strings, repeated) \
+    X(tensors, tensors, repeated) \
+    X(graphs, graphs, repeated) \
+    X(sparse_tensor, sparse_tensor, optional) \
+    X(sparse_tensors, sparse_tensors, repeated) \
+    X(type_proto, tp, optional) \
+    X(type_protos, type_protos, repeated)
+
 // The newest IR version the schema describes (onnx.Version.IR_VERSION).
 constexpr std::int64_t newest_ir_version = 14;
 
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_ENUMS_HPP
+// ---- include/onnxview/options.hpp ----
+// onnxview/options.hpp - the one options struct every entry point takes.
+//
+// cgltf style: `onnxview::options o{};` (all zero) means the defaults. Fill
+// it once and pass it everywhere: parse_model(), parse_as(), make_cursor(),
+// verify(), print_text(), print_json(), check_model(), mapped_file::open(),
+// external_data_resolver::create() and model_file::open() each read the
+// members their documentation names and ignore the others. Every limit has
+// its own name: a message's nesting (max_message_depth) is not a graph's
+// (max_graph_depth).
+//
+// The vocabulary the members use (how a file is read, what the caller will
+// read of it, file and memory callbacks) is declared here too, so that this
+// header, like error.hpp, depends on nothing but the standard library.
+#ifndef ONNXVIEW_OPTIONS_HPP
+#define ONNXVIEW_OPTIONS_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+namespace onnxview {
+
+// How a path is turned into bytes.
+enum class open_mode : std::uint8_t {
+    automatic = 0,  // map; if the system cannot map this file, read it into memory
+    map,            // map, or fail
+    read,           // always read into one heap buffer (a private copy immune to truncation)
+};
+
+// Access-pattern hints, passed to madvise / posix_fadvise where they exist
+// and ignored elsewhere. They change speed, never results.
+enum class access_hint : std::uint8_t {
+    normal = 0,
+    sequential,  // read front to back once (a parse pass): more read-ahead
+    random,      // scattered tensor reads: less read-ahead
+    willneed,    // start reading these pages now
+    dontneed,    // these pages may be dropped (they are read back on access)
+};
+
+// What the caller will read of a mapped model. A hint: it changes how much
+// the system reads ahead from disk, never what is read.
+enum class model_reads : std::uint8_t {
+    everything = 0,  // the system's default read-ahead
+    // The graph, not the weights: model_file::open() applies
+    // advise_metadata_reads (onnxview/metadata_reads.hpp; this replaces
+    // file_hint), which prefetches the metadata it finds by the model's
+    // structure and advises random access elsewhere, so a cold page fault
+    // on a tensor's header does not read the weights around it. tensor()
+    // and sparse_tensor() turn read-ahead back on for the bytes of the
+    // tensor they read. Files under metadata_read_limits::whole_below
+    // (4 MiB) are prefetched whole.
+    metadata,
+};
+
+// Caller-supplied file access, cgltf style: function pointers plus a
+// user_data pointer; no global state. `map` is tried first when set, then
+// `read_whole`. Each returns 0 on success or a nonzero errno-like code (kept
+// in error::sys_errno of the callback_failed error). On success *data/*size
+// describe the whole file, which must stay readable and unchanged until
+// `release` is called with the same values (release may be null when the
+// bytes need no freeing).
+struct file_callbacks {
+    int (*map)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
+    int (*read_whole)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
+    void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
+    void* user_data = nullptr;
+};
+
+// Where the library's heap memory comes from, cgltf style. Used only when
+// both functions are set; otherwise malloc and free. It serves heap copies
+// of files (mapped_file, the external-data resolver), the resolver's tables
+// and paths, shared_file's block, and the checker's name sets, paths and
+// messages. Views, cursors, verify() and the printers allocate nothing.
+// `allocate` returns null when it cannot: the file layer then fails with
+// out_of_memory; check_model(), whose standard containers cannot take that
+// answer, throws std::bad_alloc (aborts where exceptions are disabled).
+// `deallocate` gets back the pointer with the size and alignment it was
+// asked for.
+struct allocator {
+    void* (*allocate)(void* user_data, std::size_t size, std::size_t alignment) = nullptr;
+    void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment) = nullptr;
+    void* user_data = nullptr;
+};
+
+struct options {
+    // --- Reading messages (views, cursors, verify(), printers, checker)
+    // Deepest message nesting accepted (root = 0). 0: 100, libprotobuf's
+    // default, which also bounds subgraph and TypeProto nesting; larger than
+    // 65535: 65535 (wire::effective_max_depth).
+    std::uint32_t max_message_depth = 0;
+    // verify() and the printers: the schema of an ONNX release
+    // (schema::release(1, 12, 0)), whose newer fields and enum values are
+    // unknown fields, as for a protoc built with that release's onnx.proto.
+    // 0: the newest schema, the one the views read.
+    std::uint32_t release = 0;
+
+    // verify(): called as the walk goes, with each run of at least 4 MiB of
+    // the bytes it has passed, in order: the moment for a caller that maps
+    // a large file to drop those pages, so that verifying any model keeps
+    // the resident set small (model_file::open does it with
+    // drop_verified_pages). The walk may read some of them again (merged
+    // messages). May be null.
+    void (*verified)(void* user, const char* data, std::size_t size) = nullptr;
+    void* verified_user = nullptr;
+
+    // --- Printing
+    // Print at most this many bytes of each string/bytes value, followed by
+    // a `# ... N bytes elided` comment. NOT protoc-identical. 0: everything.
+    std::uint64_t max_printed_bytes = 0;
+
+    // --- Checking (check_model)
+    // Deepest subgraph nesting accepted (main graph = 0). 0: 32.
+    std::uint32_t max_graph_depth = 0;
+    // Stop after this many findings (check_result::truncated). 0: 1000.
+    std::uint32_t max_findings = 0;
+    // Report errors only, no warnings.
+    bool errors_only = false;
+
+    // --- The model file (mapped_file::open, model_file::open)
+    open_mode file_mode = open_mode::automatic;
+    access_hint file_hint = access_hint::normal;  // applied to the whole file after opening
+    // Files smaller than this are read into a heap buffer instead of mapped
+    // (0: never). A copy costs one allocation; it avoids a page-rounded
+    // mapping and makes the bytes immune to later truncation of the file.
+    std::uint64_t file_copy_below = 0;
+    // model_file::open: verify() the whole model before returning, so that no
+    // view made from model() meets a malformed byte. Without it open() reads
+    // the ModelProto's own fields only, and nested messages are checked when
+    // their views are made.
+    bool verify = false;
+    // model_file::open: a file that is read but does not parse (or, with
+    // `verify`, verify) as a ModelProto still opens: model() is then empty,
+    // model_error() says why, and bytes() stay available. Without it open()
+    // returns that error.
+    bool keep_malformed = false;
+    model_reads reads = model_reads::everything;  // model_file::open
+    // model_file::open with `verify` of a mapped file: the pages verify()
+    // has passed are dropped from the mapping as it goes (MADV_DONTNEED;
+    // the page cache keeps them, and they are mapped again when read), so
+    // the resident set stays small whatever the model's size and tensor
+    // count. For streaming jobs (onnxview pack and edit); readers that go
+    // on to read most of the model fault its pages in again.
+    bool drop_verified_pages = false;
+
+    // --- External data (external_data_resolver, model_file, check_model)
+    // External data is resolved in the directory of this file. model_file
+    // fills it in with the model's own path when it is null; check_model
+    // without it (nor external_base_dir) warns of external tensors and opens
+    // nothing.
+    const char* model_path = nullptr;
+    const char* external_base_dir = nullptr;         // wins over model_path
+    const file_callbacks* external_files = nullptr;  // open through these instead (external_data.hpp)
+    std::uint32_t max_external_files = 0;            // 0: 4096
+    std::uint64_t max_external_bytes = 0;            // 0: no limit (sum of opened file sizes)
+    // Smaller external files are read, not mapped. 0: 64 KiB; 1: map all.
+    std::uint64_t external_copy_below = 0;
+    bool allow_hard_links = false;                 // false: files with st_nlink > 1 are refused
+    bool verify_checksum = false;                  // true: check `checksum` (SHA-1, 40 hex digits)
+    access_hint external_hint = access_hint::normal;  // passed to each mapped external file
+
+    // --- Memory (every entry point that allocates)
+    allocator memory;
+};
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_OPTIONS_HPP
+// ---- include/onnxview/input_iterator.hpp ----
+// onnxview/input_iterator.hpp - what every input iterator of the library
+// shares: the standard member types, increment and comparison.
+//
+// Every range here (repeated scalars, repeated messages and strings, tensor
+// elements and blocks, a cursor's packed elements) is walked once, front to
+// back, and its end iterator is a default-constructed one. An iterator
+// derives from input_iterator<Itself, Value> and gives it, privately (with
+// `friend detail::input_iterator<...>`), two functions:
+//   void advance() noexcept;       // move to the next element, or to the end
+//   bool at_end() const noexcept;  // true for the end iterator
+// Two iterators compare equal when both are at the end or neither is, which
+// is all `it != end` needs.
+#ifndef ONNXVIEW_INPUT_ITERATOR_HPP
+#define ONNXVIEW_INPUT_ITERATOR_HPP
+
+#include <cstddef>
+#include <iterator>
+
+namespace onnxview {
+namespace detail {
+
+template <class Derived, class Value, class Reference = Value>
+class input_iterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Value;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Value*;
+    using reference = Reference;
+
+    Derived& operator++() noexcept {
+        self().advance();
+        return self();
+    }
+    void operator++(int) noexcept { self().advance(); }
+    friend bool operator==(const Derived& a, const Derived& b) noexcept { return ended(a) == ended(b); }
+    friend bool operator!=(const Derived& a, const Derived& b) noexcept { return ended(a) != ended(b); }
+
+private:
+    // Members, not the friend operators, are what Derived befriends.
+    Derived& self() noexcept { return static_cast<Derived&>(*this); }
+    static bool ended(const Derived& d) noexcept { return d.at_end(); }
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_INPUT_ITERATOR_HPP
 // ---- include/onnxview/error.hpp ----
 // onnxview/error.hpp - errors as values.
 //
@@ -893,410 +1178,6 @@ private:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_ERROR_HPP
-// ---- include/onnxview/options.hpp ----
-// onnxview/options.hpp - the one options struct every entry point takes.
-//
-// cgltf style: `onnxview::options o{};` (all zero) means the defaults. Fill
-// it once and pass it everywhere: parse_model(), parse_as(), make_cursor(),
-// verify(), print_text(), print_json(), check_model(), mapped_file::open(),
-// external_data_resolver::create() and model_file::open() each read the
-// members their documentation names and ignore the others. Every limit has
-// its own name: a message's nesting (max_message_depth) is not a graph's
-// (max_graph_depth).
-//
-// The vocabulary the members use (how a file is read, what the caller will
-// read of it, file and memory callbacks) is declared here too, so that this
-// header, like error.hpp, depends on nothing but the standard library.
-#ifndef ONNXVIEW_OPTIONS_HPP
-#define ONNXVIEW_OPTIONS_HPP
-
-#include <cstddef>
-#include <cstdint>
-
-namespace onnxview {
-
-// How a path is turned into bytes.
-enum class open_mode : std::uint8_t {
-    automatic = 0,  // map; if the system cannot map this file, read it into memory
-    map,            // map, or fail
-    read,           // always read into one heap buffer (a private copy immune to truncation)
-};
-
-// Access-pattern hints, passed to madvise / posix_fadvise where they exist
-// and ignored elsewhere. They change speed, never results.
-enum class access_hint : std::uint8_t {
-    normal = 0,
-    sequential,  // read front to back once (a parse pass): more read-ahead
-    random,      // scattered tensor reads: less read-ahead
-    willneed,    // start reading these pages now
-    dontneed,    // these pages may be dropped (they are read back on access)
-};
-
-// What the caller will read of a mapped model. A hint: it changes how much
-// the system reads ahead from disk, never what is read.
-enum class model_reads : std::uint8_t {
-    everything = 0,  // the system's default read-ahead
-    // The graph, not the weights: model_file::open() applies
-    // advise_metadata_reads (onnxview/metadata_reads.hpp; this replaces
-    // file_hint), which prefetches the metadata it finds by the model's
-    // structure and advises random access elsewhere, so a cold page fault
-    // on a tensor's header does not read the weights around it. tensor()
-    // and sparse_tensor() turn read-ahead back on for the bytes of the
-    // tensor they read. Files under metadata_read_limits::whole_below
-    // (4 MiB) are prefetched whole.
-    metadata,
-};
-
-// Caller-supplied file access, cgltf style: function pointers plus a
-// user_data pointer; no global state. `map` is tried first when set, then
-// `read_whole`. Each returns 0 on success or a nonzero errno-like code (kept
-// in error::sys_errno of the callback_failed error). On success *data/*size
-// describe the whole file, which must stay readable and unchanged until
-// `release` is called with the same values (release may be null when the
-// bytes need no freeing).
-struct file_callbacks {
-    int (*map)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
-    int (*read_whole)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
-    void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
-    void* user_data = nullptr;
-};
-
-// Where the library's heap memory comes from, cgltf style. Used only when
-// both functions are set; otherwise malloc and free. It serves heap copies
-// of files (mapped_file, the external-data resolver), the resolver's tables
-// and paths, shared_file's block, and the checker's name sets, paths and
-// messages. Views, cursors, verify() and the printers allocate nothing.
-// `allocate` returns null when it cannot: the file layer then fails with
-// out_of_memory; check_model(), whose standard containers cannot take that
-// answer, throws std::bad_alloc (aborts where exceptions are disabled).
-// `deallocate` gets back the pointer with the size and alignment it was
-// asked for.
-struct allocator {
-    void* (*allocate)(void* user_data, std::size_t size, std::size_t alignment) = nullptr;
-    void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment) = nullptr;
-    void* user_data = nullptr;
-};
-
-struct options {
-    // --- Reading messages (views, cursors, verify(), printers, checker)
-    // Deepest message nesting accepted (root = 0). 0: 100, libprotobuf's
-    // default, which also bounds subgraph and TypeProto nesting; larger than
-    // 65535: 65535 (wire::effective_max_depth).
-    std::uint32_t max_message_depth = 0;
-    // verify() and the printers: the schema of an ONNX release
-    // (schema::release(1, 12, 0)), whose newer fields and enum values are
-    // unknown fields, as for a protoc built with that release's onnx.proto.
-    // 0: the newest schema, the one the views read.
-    std::uint32_t release = 0;
-
-    // verify(): called as the walk goes, with each run of at least 4 MiB of
-    // the bytes it has passed, in order: the moment for a caller that maps
-    // a large file to drop those pages, so that verifying any model keeps
-    // the resident set small (model_file::open does it with
-    // drop_verified_pages). The walk may read some of them again (merged
-    // messages). May be null.
-    void (*verified)(void* user, const char* data, std::size_t size) = nullptr;
-    void* verified_user = nullptr;
-
-    // --- Printing
-    // Print at most this many bytes of each string/bytes value, followed by
-    // a `# ... N bytes elided` comment. NOT protoc-identical. 0: everything.
-    std::uint64_t max_printed_bytes = 0;
-
-    // --- Checking (check_model)
-    // Deepest subgraph nesting accepted (main graph = 0). 0: 32.
-    std::uint32_t max_graph_depth = 0;
-    // Stop after this many findings (check_result::truncated). 0: 1000.
-    std::uint32_t max_findings = 0;
-    // Report errors only, no warnings.
-    bool errors_only = false;
-
-    // --- The model file (mapped_file::open, model_file::open)
-    open_mode file_mode = open_mode::automatic;
-    access_hint file_hint = access_hint::normal;  // applied to the whole file after opening
-    // Files smaller than this are read into a heap buffer instead of mapped
-    // (0: never). A copy costs one allocation; it avoids a page-rounded
-    // mapping and makes the bytes immune to later truncation of the file.
-    std::uint64_t file_copy_below = 0;
-    // model_file::open: verify() the whole model before returning, so that no
-    // view made from model() meets a malformed byte. Without it open() reads
-    // the ModelProto's own fields only, and nested messages are checked when
-    // their views are made.
-    bool verify = false;
-    // model_file::open: a file that is read but does not parse (or, with
-    // `verify`, verify) as a ModelProto still opens: model() is then empty,
-    // model_error() says why, and bytes() stay available. Without it open()
-    // returns that error.
-    bool keep_malformed = false;
-    model_reads reads = model_reads::everything;  // model_file::open
-    // model_file::open with `verify` of a mapped file: the pages verify()
-    // has passed are dropped from the mapping as it goes (MADV_DONTNEED;
-    // the page cache keeps them, and they are mapped again when read), so
-    // the resident set stays small whatever the model's size and tensor
-    // count. For streaming jobs (onnxview pack and edit); readers that go
-    // on to read most of the model fault its pages in again.
-    bool drop_verified_pages = false;
-
-    // --- External data (external_data_resolver, model_file, check_model)
-    // External data is resolved in the directory of this file. model_file
-    // fills it in with the model's own path when it is null; check_model
-    // without it (nor external_base_dir) warns of external tensors and opens
-    // nothing.
-    const char* model_path = nullptr;
-    const char* external_base_dir = nullptr;         // wins over model_path
-    const file_callbacks* external_files = nullptr;  // open through these instead (external_data.hpp)
-    std::uint32_t max_external_files = 0;            // 0: 4096
-    std::uint64_t max_external_bytes = 0;            // 0: no limit (sum of opened file sizes)
-    // Smaller external files are read, not mapped. 0: 64 KiB; 1: map all.
-    std::uint64_t external_copy_below = 0;
-    bool allow_hard_links = false;                 // false: files with st_nlink > 1 are refused
-    bool verify_checksum = false;                  // true: check `checksum` (SHA-1, 40 hex digits)
-    access_hint external_hint = access_hint::normal;  // passed to each mapped external file
-
-    // --- Memory (every entry point that allocates)
-    allocator memory;
-};
-
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_OPTIONS_HPP
-// ---- include/onnxview/check.hpp ----
-// onnxview/check.hpp - validate what a model means, beyond its wire format.
-//
-//   onnxview::options opts{};
-//   opts.model_path = "net.onnx";               // external data resolves next to it
-//   auto r = onnxview::check_model(bytes.data(), bytes.size(), opts,
-//       [](void*, const onnxview::check_finding& f) {
-//           std::printf("%s: %.*s: %.*s [%s]\n", f.severity == onnxview::check_severity::error
-//                       ? "error" : "warning", int(f.path.size()), f.path.data(),
-//                       int(f.message.size()), f.message.data(), onnxview::finding_code_name(f.code));
-//       }, nullptr);
-//   if (r.errors) { /* invalid */ }
-//
-// What is checked (the rules of onnx.checker.check_model in onnx 1.12, less
-// the operator schemas, plus the consistency of tensor payloads):
-//   - the whole message parses as libprotobuf would (verify(); the finding
-//     gives the byte offset and the field path)
-//   - ir_version set, and at most newest_ir_version (onnxview/enums.hpp,
-//     the schema's IR_VERSION; a warning above it); opset_import present for IR >= 3 and absent below;
-//     metadata_props keys unique; the main graph present
-//   - graphs: name non-empty; graph input names unique; initializer names
-//     non-empty and unique (with sparse initializers); for IR <= 3 every
-//     initializer is a graph input; every node input defined before use by a
-//     graph input, an initializer, an earlier node output or a value of an
-//     enclosing graph ("" is an omitted optional input); every value produced
-//     once (SSA, enclosing graphs included); graph outputs defined; main-graph
-//     inputs and outputs fully typed; subgraph nesting within max_graph_depth
-//   - nodes: op_type non-empty, some input or output, a domain the model (or
-//     function) imports; attributes named, typed (IR >= 2), unique per node,
-//     holding at most one value field and the one their type names (zero
-//     fields is accepted: proto3 writers omit default values and empty lists)
-//   - tensors, by tensor_data.hpp's rules (element_count, payload_bytes,
-//     required_typed_entries, describe_storage): data_type set and known;
-//     dims non-negative with an element count that fits 64 bits; exactly one
-//     value field unless the tensor is empty; the field the data type uses;
-//     its size equal to dims x element size (raw_data bytes or typed
-//     entries); external data (not STRING) with a location, no inline
-//     data, and (with a model path) a safe path inside the model's directory
-//     whose file holds the range (external_data.hpp)
-//   - sparse tensors: values of rank 1, dense dims positive, INT64 indices of
-//     rank 1 (linear) or 2 (coordinates), in range and strictly increasing
-//   - model-local functions: named, with a domain, unique (domain, name,
-//     overload), unique inputs/outputs/attributes, nodes in SSA order over the
-//     function's inputs, outputs defined, no function calling itself directly
-//     or through others
-//
-// Paths name where a finding is, e.g. `graph.node[12] 'conv1'.input[2]`,
-// `functions[0] 'f'.node[1]`, `graph.initializer[3] 'w'`.
-//
-// Cost: linear in the fields of the model, plus one hash-set entry per value
-// name (views into the buffer, not copies). Payloads are read only for
-// sparse-tensor indices and external files are opened (not read) to check
-// their size. Allocation: the checker allocates its name sets, paths and
-// messages from options::memory (malloc and free when unset); when that
-// memory runs out, std::bad_alloc propagates where exceptions are enabled
-// (nothing leaks) and the program aborts where they are not. No allocation
-// is sized from a number in the file.
-#ifndef ONNXVIEW_CHECK_HPP
-#define ONNXVIEW_CHECK_HPP
-
-#include <cstddef>
-#include <cstdint>
-#include <string_view>
-
-
-namespace onnxview {
-
-// What a finding is about; finding_code_name() gives its stable identifier
-// (the CLI prints it in brackets). The severity of each code is fixed: the
-// five marked (warning) are warnings, every other code is an error.
-enum class finding_code : std::uint8_t {
-    // --- the model ---
-    wire_format,              // the bytes do not parse as onnx.ModelProto (verify())
-    missing_ir_version,       // ir_version absent or 0
-    bad_ir_version,           // ir_version negative
-    new_ir_version,           // (warning) ir_version above newest_ir_version
-    duplicate_metadata_key,   // a metadata_props key appears twice
-    duplicate_opset,          // (warning) a domain imported twice
-    missing_opset_import,     // IR >= 3 without opset_import
-    unexpected_opset_import,  // IR < 3 with opset_import
-    missing_graph,            // no main graph
-    // --- graphs and values ---
-    too_deep,                 // subgraphs nest deeper than max_graph_depth
-    empty_graph_name,         // a graph without a name
-    empty_name,               // a value info, initializer, attribute or function without a name
-    missing_type,             // a main-graph input/output without a type, or a type with no kind set
-    missing_elem_type,        // a type without its element, key or value type
-    missing_shape,            // a tensor type without a shape
-    duplicate_input,          // a graph or function input declared twice
-    duplicate_output,         // a value produced twice (SSA), or a function output declared twice
-    duplicate_initializer,    // an initializer name used twice (dense and sparse together)
-    initializer_not_input,    // IR <= 3: an initializer that is not a graph input
-    undefined_input,          // a node input not defined before use
-    undefined_output,         // a graph or function output nothing produces
-    // --- nodes and attributes ---
-    empty_op_type,            // a node without op_type
-    no_inputs_outputs,        // a node with neither inputs nor outputs
-    missing_opset,            // a node of a domain the model (or function) does not import
-    duplicate_attribute,      // an attribute name used twice on a node or function
-    missing_attribute_type,   // IR >= 2: an attribute without a type
-    attribute_type_mismatch,  // an attribute holding a field its type does not name
-    attribute_several_values, // an attribute holding more than one value field
-    ref_attr_outside_function,// (warning) ref_attr_name outside a function body
-    ref_attr_with_value,      // ref_attr_name together with a value
-    // --- tensors ---
-    missing_data_type,        // data_type absent
-    undefined_data_type,      // data_type UNDEFINED
-    unknown_data_type,        // data_type not in the schema
-    negative_dim,             // a negative dimension
-    dims_overflow,            // more than 2^64 elements or bytes (sparse: dense size above 2^63)
-    empty_with_data,          // 0 elements but a value field
-    value_field_count,        // not exactly one value field
-    string_in_raw_data,       // STRING in raw_data
-    wrong_value_field,        // values in a typed field the data type does not use
-    payload_size_mismatch,    // payload size differs from dims x element size
-    bad_data_type,            // refused by tensor_data with errc::bad_data_type for another reason
-    bad_dims,                 // refused by tensor_data with errc::bad_dims for another reason
-    external_with_data,       // EXTERNAL with inline data
-    external_data_ignored,    // (warning) external_data entries without data_location EXTERNAL
-    external_no_location,     // EXTERNAL without a location entry
-    external_base,            // the directory of external data cannot be opened
-    external_not_checked,     // (warning) external data not checked: no model path given
-    external_data,            // external data refused by external_data_resolver (reason in brackets)
-    // --- sparse tensors ---
-    sparse_no_values,         // no values tensor
-    sparse_values_rank,       // values not of rank 1
-    sparse_rank,              // dense rank 0
-    sparse_dims,              // a dense dimension not positive
-    sparse_no_indices,        // values but no indices
-    sparse_indices_type,      // indices not INT64
-    sparse_indices_rank,      // indices neither [nnz] nor [nnz, rank]
-    sparse_indices_count,     // indices count differs from the values count
-    sparse_index_range,       // an index outside the dense shape
-    sparse_index_order,       // indices not strictly increasing
-    // --- model-local functions ---
-    function_no_domain,       // IR >= 8: a function without a domain
-    duplicate_function,       // (domain, name, overload) defined twice
-    recursive_function,       // a function that calls itself, directly or through others
-};
-// Number of finding codes (finding_code values are 0 .. finding_code_count - 1).
-constexpr std::size_t finding_code_count = static_cast<std::size_t>(finding_code::recursive_function) + 1;
-
-// The code's stable identifier, its enumerator's name ("undefined_input").
-// "unknown" for a number that is no finding_code. Never null.
-const char* finding_code_name(finding_code code) noexcept;
-
-
-enum class check_severity : std::uint8_t {
-    warning = 1,  // legal but suspicious, or not checked (e.g. external data without a path)
-    error = 2,    // the model is invalid
-};
-
-// One problem. Every string_view is valid only during the callback.
-struct check_finding {
-    check_severity severity = check_severity::error;
-    finding_code code = finding_code::wire_format;  // what; finding_code_name(code): "undefined_input"
-    std::string_view path;        // where: "graph.node[12] 'conv1'.input[2]"
-    std::string_view message;     // what, for people
-    std::uint64_t offset = 0;     // byte offset of the message concerned (0: the model)
-};
-
-using check_callback = void (*)(void* user, const check_finding& finding);
-
-struct check_result {
-    std::uint64_t errors = 0;
-    std::uint64_t warnings = 0;
-    bool truncated = false;  // max_findings reached; the check stopped early
-    bool ok() const noexcept { return errors == 0; }
-};
-
-// Checks the model in [data, data + size) and calls `callback` (may be null)
-// once per finding, in model order. Of the options it reads
-// max_message_depth and release (the wire-format check is verify()'s),
-// max_graph_depth, max_findings, errors_only, and the external-data members
-// (onnxview/options.hpp): with none of model_path, external_base_dir and
-// external_files set, external tensors get a warning and are not opened.
-check_result check_model(const void* data, std::size_t size, const options& opts,
-                         check_callback callback, void* user);
-
-// The same, for a model in a std::string_view (valid while it lives).
-inline check_result check_model(std::string_view bytes, const options& opts,
-                                check_callback callback, void* user) {
-    return check_model(bytes.data(), bytes.size(), opts, callback, user);
-}
-
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_CHECK_HPP
-// ---- include/onnxview/input_iterator.hpp ----
-// onnxview/input_iterator.hpp - what every input iterator of the library
-// shares: the standard member types, increment and comparison.
-//
-// Every range here (repeated scalars, repeated messages and strings, tensor
-// elements and blocks, a cursor's packed elements) is walked once, front to
-// back, and its end iterator is a default-constructed one. An iterator
-// derives from input_iterator<Itself, Value> and gives it, privately (with
-// `friend detail::input_iterator<...>`), two functions:
-//   void advance() noexcept;       // move to the next element, or to the end
-//   bool at_end() const noexcept;  // true for the end iterator
-// Two iterators compare equal when both are at the end or neither is, which
-// is all `it != end` needs.
-#ifndef ONNXVIEW_INPUT_ITERATOR_HPP
-#define ONNXVIEW_INPUT_ITERATOR_HPP
-
-#include <cstddef>
-#include <iterator>
-
-namespace onnxview {
-namespace detail {
-
-template <class Derived, class Value, class Reference = Value>
-class input_iterator {
-public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = Value;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const Value*;
-    using reference = Reference;
-
-    Derived& operator++() noexcept {
-        self().advance();
-        return self();
-    }
-    void operator++(int) noexcept { self().advance(); }
-    friend bool operator==(const Derived& a, const Derived& b) noexcept { return ended(a) == ended(b); }
-    friend bool operator!=(const Derived& a, const Derived& b) noexcept { return ended(a) != ended(b); }
-
-private:
-    // Members, not the friend operators, are what Derived befriends.
-    Derived& self() noexcept { return static_cast<Derived&>(*this); }
-    static bool ended(const Derived& d) noexcept { return d.at_end(); }
-};
-
-}  // namespace detail
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_INPUT_ITERATOR_HPP
 // ---- include/onnxview/wire.hpp ----
 // onnxview/wire.hpp - a zero-copy decoder of the protobuf wire format.
 //
@@ -2697,6 +2578,422 @@ class operator_set_view;  // onnx.OperatorSetProto
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_VIEWS_FORWARD_HPP
+// ---- include/onnxview/views/node.hpp ----
+// Generated by scripts/gen_schema.py from schema/onnx.schema; do not edit.
+// NodeProto and AttributeProto.
+// Include onnxview/model.hpp rather than this file.
+#ifndef ONNXVIEW_VIEWS_NODE_HPP
+#define ONNXVIEW_VIEWS_NODE_HPP
+
+
+namespace onnxview {
+
+namespace detail {
+inline constexpr field_slot node_view_fields[] = {
+    {1, slot_kind::repeated_len},
+    {2, slot_kind::repeated_len},
+    {3, slot_kind::len},
+    {4, slot_kind::len},
+    {5, slot_kind::repeated_len},
+    {6, slot_kind::len},
+    {7, slot_kind::len},
+    {8, slot_kind::len},
+    {9, slot_kind::repeated_len},
+    {10, slot_kind::repeated_len}};
+inline constexpr auto node_view_layout = make_layout(node_view_fields);
+}  // namespace detail
+// A view of onnx.NodeProto. Making one scans its own fields once (linear in
+// their count, nested messages skipped); every accessor below is O(1)
+// unless it says otherwise. Valid while the underlying bytes are.
+class node_view : public detail::view_base<detail::node_view_layout> {
+    // Each field's position in node_view_fields.
+    struct slot {
+        enum : std::size_t { input = 0, output = 1, name = 2, op_type = 3, attribute = 4, doc_string = 5, domain = 6, overload = 7, metadata_props = 8, device_configurations = 9 };
+    };
+
+public:
+    node_view() noexcept = default;
+    explicit node_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<node_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { input = 1, output = 2, name = 3, op_type = 4, attribute = 5, doc_string = 6, domain = 7, overload = 8, metadata_props = 9, device_configurations = 10 };
+    };
+    // `input` (field 1); views into the buffer; size() O(1).
+    string_range input() const noexcept { return strings_(slot::input); }
+    // `output` (field 2); views into the buffer; size() O(1).
+    string_range output() const noexcept { return strings_(slot::output); }
+    // `name` (field 3); a view into the buffer, empty when absent.
+    std::string_view name() const noexcept { return string_(slot::name); }
+    bool has_name() const noexcept { return has_(slot::name); }
+    // `op_type` (field 4); a view into the buffer, empty when absent.
+    std::string_view op_type() const noexcept { return string_(slot::op_type); }
+    bool has_op_type() const noexcept { return has_(slot::op_type); }
+    // `attribute` (field 5); iteration is linear from the first element; size() O(1).
+    message_range<attribute_view> attribute() const noexcept;
+    // `doc_string` (field 6); a view into the buffer, empty when absent.
+    std::string_view doc_string() const noexcept { return string_(slot::doc_string); }
+    bool has_doc_string() const noexcept { return has_(slot::doc_string); }
+    // `domain` (field 7); a view into the buffer, empty when absent.
+    std::string_view domain() const noexcept { return string_(slot::domain); }
+    bool has_domain() const noexcept { return has_(slot::domain); }
+    // `overload` (field 8); a view into the buffer, empty when absent.
+    std::string_view overload() const noexcept { return string_(slot::overload); }
+    bool has_overload() const noexcept { return has_(slot::overload); }
+    // `metadata_props` (field 9); iteration is linear from the first element; size() O(1).
+    message_range<string_entry_view> metadata_props() const noexcept;
+    // `device_configurations` (field 10); iteration is linear from the first element; size() O(1).
+    message_range<node_device_configuration_view> device_configurations() const noexcept;
+};
+
+namespace detail {
+inline constexpr field_slot attribute_view_fields[] = {
+    {1, slot_kind::len},
+    {2, slot_kind::fixed32},
+    {3, slot_kind::varint},
+    {4, slot_kind::len},
+    {5, slot_kind::len},
+    {6, slot_kind::len},
+    {7, slot_kind::repeated_fixed32},
+    {8, slot_kind::repeated_varint},
+    {9, slot_kind::repeated_len},
+    {10, slot_kind::repeated_len},
+    {11, slot_kind::repeated_len},
+    {13, slot_kind::len},
+    {14, slot_kind::len},
+    {15, slot_kind::repeated_len},
+    {20, slot_kind::closed_enum, -1, 14},
+    {21, slot_kind::len},
+    {22, slot_kind::len},
+    {23, slot_kind::repeated_len}};
+inline constexpr auto attribute_view_layout = make_layout(attribute_view_fields);
+}  // namespace detail
+// A view of onnx.AttributeProto. Making one scans its own fields once (linear in
+// their count, nested messages skipped); every accessor below is O(1)
+// unless it says otherwise. Valid while the underlying bytes are.
+class attribute_view : public detail::view_base<detail::attribute_view_layout> {
+    // Each field's position in attribute_view_fields.
+    struct slot {
+        enum : std::size_t { name = 0, f = 1, i = 2, s = 3, t = 4, g = 5, floats = 6, ints = 7, strings = 8, tensors = 9, graphs = 10, doc_string = 11, tp = 12, type_protos = 13, type = 14, ref_attr_name = 15, sparse_tensor = 16, sparse_tensors = 17 };
+    };
+
+public:
+    attribute_view() noexcept = default;
+    explicit attribute_view(const result<wire::message>& m) noexcept : view_base(m) {}
+    // Field numbers, as cursor<attribute_view>::next() returns them (onnxview/cursor.hpp).
+    struct field {
+        enum : std::uint32_t { name = 1, f = 2, i = 3, s = 4, t = 5, g = 6, floats = 7, ints = 8, strings = 9, tensors = 10, graphs = 11, doc_string = 13, tp = 14, type_protos = 15, type = 20, ref_attr_name = 21, sparse_tensor = 22, sparse_tensors = 23 };
+    };
+    // `name` (field 1); a view into the buffer, empty when absent.
+    std::string_view name() const noexcept { return string_(slot::name); }
+    bool has_name() const noexcept { return has_(slot::name); }
+    // `f` (field 2); 0 when absent (last occurrence wins).
+    float f() const noexcept { return float_(slot::f); }
+    bool has_f() const noexcept { return has_(slot::f); }
+    // `i` (field 3); 0 when absent (last occurrence wins).
+    std::int64_t i() const noexcept { return int64_(slot::i); }
+    bool has_i() const noexcept { return has_(slot::i); }
+    // `s` (field 4); a view into the buffer, empty when absent.
+    std::string_view s() const noexcept { return string_(slot::s); }
+    bool has_s() const noexcept { return has_(slot::s); }
+    // `t` (field 5); all occurrences merged; an empty view when absent.
+    tensor_view t() const noexcept;
+    bool has_t() const noexcept { return has_(slot::t); }
+    // `g` (field 6); all occurrences merged; an empty view when absent.
+    graph_view g() const noexcept;
+    bool has_g() const noexcept { return has_(slot::g); }
+    // `floats` (field 7); packed and unpacked occurrences in wire order.
+    wire::repeated<wire::elem_float> floats() const noexcept { return scalars_<wire::elem_float>(slot::floats); }
+    // `ints` (field 8); packed and unpacked occurrences in wire order.
+    wire::repeated<wire::elem_int64> ints() const noexcept { return scalars_<wire::elem_int64>(slot::ints); }
+    // `strings` (field 9); views into the buffer; size() O(1).
+    string_range strings() const noexcept { return strings_(slot::strings); }
+    // `tensors` (field 10); iteration is linear from the first element; size() O(1).
+    message_range<tensor_view> tensors() const noexcept;
+    // `graphs` (field 11); iteration is linear from the first element; size() O(1).
+    message_range<graph_view> graphs() const noexcept;
+    // `doc_string` (field 13); a view into the buffer, empty when absent.
+    std::string_view doc_string() const noexcept { return string_(slot::doc_string); }
+    bool has_doc_string() const noexcept { return has_(slot::doc_string); }
+    // `tp` (field 14); all occurrences merged; an empty view when absent.
+    type_view tp() const noexcept;
+    bool has_tp() const noexcept { return has_(slot::tp); }
+    // `type_protos` (field 15); iteration is linear from the first element; size() O(1).
+    message_range<type_view> type_protos() const noexcept;
+    // `type` (field 20), a closed enum: out-of-range numbers are unknown fields, so the
+    // last valid one wins; type_raw() gives the last number seen (linear).
+    attribute_type type() const noexcept { return static_cast<attribute_type>(int32_(slot::type)); }
+    bool has_type() const noexcept { return has_(slot::type); }
+    std::int32_t type_raw() const noexcept { return enum_raw_(slot::type); }
+    // `ref_attr_name` (field 21); a view into the buffer, empty when absent.
+    std::string_view ref_attr_name() const noexcept { return string_(slot::ref_attr_name); }
+    bool has_ref_attr_name() const noexcept { return has_(slot::ref_attr_name); }
+    // `sparse_tensor` (field 22); all occurrences merged; an empty view when absent.
+    sparse_tensor_view sparse_tensor() const noexcept;
+    bool has_sparse_tensor() const noexcept { return has_(slot::sparse_tensor); }
+    // `sparse_tensors` (field 23); iteration is linear from the first element; size() O(1).
+    message_range<sparse_tensor_view> sparse_tensors() const noexcept;
+};
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_VIEWS_NODE_HPP
+// ---- include/onnxview/attribute_values.hpp ----
+// onnxview/attribute_values.hpp - which value field of an AttributeProto
+// holds a value of each AttributeType, from the schema's facts.
+//
+// An attribute names its type in `type` (IR >= 2) and holds its value in one
+// field of fourteen (`f`, `ints`, `tp`, ...). Which field goes with which type
+// is a schema fact (the field= facts of AttributeType in schema/onnx.schema,
+// generated into ONNXVIEW_ATTRIBUTE_VALUE_FIELDS); the checker, the bindings
+// and the tools ask here instead of listing the fields again.
+//
+//   onnxview::for_each_value_field(attr, [](const onnxview::attribute_value_field& f) {
+//       std::printf("holds %s (type %s)\n", f.name, onnxview::attribute_type_name(int32_t(f.type)));
+//   });
+//
+// Cost: each call reads only the attribute's indexed fields (a repeated field
+// is "set" when it has an element: a packed record of length 0 holds none).
+#ifndef ONNXVIEW_ATTRIBUTE_VALUES_HPP
+#define ONNXVIEW_ATTRIBUTE_VALUES_HPP
+
+#include <cstdint>
+
+
+namespace onnxview {
+
+// A value field of AttributeProto and the attribute type it holds.
+struct attribute_value_field {
+    attribute_type type;
+    std::uint32_t number;  // its field number (attribute_view::field::...)
+    const char* name;      // its schema name ("f", "type_protos")
+};
+
+namespace detail {
+template <class Range>
+bool has_element(const Range& r) noexcept {
+    return r.begin() != r.end();
+}
+}  // namespace detail
+
+// Calls fn(const attribute_value_field&) for each value field `a` holds, in
+// AttributeType order. More than one is a malformed attribute (the checker's
+// attribute_several_values).
+template <class Fn>
+void for_each_value_field(const attribute_view& a, Fn&& fn) {
+#define ONNXVIEW_VALUE_FIELD_SET_optional(member) a.has_##member()
+#define ONNXVIEW_VALUE_FIELD_SET_repeated(member) detail::has_element(a.member())
+#define ONNXVIEW_VALUE_FIELD_VISIT(type_, member, label)                                             \
+    if (ONNXVIEW_VALUE_FIELD_SET_##label(member))                                                   \
+        fn(attribute_value_field{attribute_type::type_, attribute_view::field::member, #member});
+    ONNXVIEW_ATTRIBUTE_VALUE_FIELDS(ONNXVIEW_VALUE_FIELD_VISIT)
+#undef ONNXVIEW_VALUE_FIELD_VISIT
+#undef ONNXVIEW_VALUE_FIELD_SET_repeated
+#undef ONNXVIEW_VALUE_FIELD_SET_optional
+}
+
+// The attribute's type: `type` when it is set and not UNDEFINED; otherwise,
+// as IR 1 writers leave `type` unset, the type of the first value field it
+// holds; UNDEFINED when it holds none.
+inline attribute_type effective_attribute_type(const attribute_view& a) noexcept {
+    if (a.has_type() && a.type() != attribute_type::undefined) return a.type();
+    attribute_type found = attribute_type::undefined;
+    for_each_value_field(a, [&](const attribute_value_field& f) {
+        if (found == attribute_type::undefined) found = f.type;
+    });
+    return found;
+}
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_ATTRIBUTE_VALUES_HPP
+// ---- include/onnxview/check.hpp ----
+// onnxview/check.hpp - validate what a model means, beyond its wire format.
+//
+//   onnxview::options opts{};
+//   opts.model_path = "net.onnx";               // external data resolves next to it
+//   auto r = onnxview::check_model(bytes.data(), bytes.size(), opts,
+//       [](void*, const onnxview::check_finding& f) {
+//           std::printf("%s: %.*s: %.*s [%s]\n", f.severity == onnxview::check_severity::error
+//                       ? "error" : "warning", int(f.path.size()), f.path.data(),
+//                       int(f.message.size()), f.message.data(), onnxview::finding_code_name(f.code));
+//       }, nullptr);
+//   if (r.errors) { /* invalid */ }
+//
+// What is checked (the rules of onnx.checker.check_model in onnx 1.12, less
+// the operator schemas, plus the consistency of tensor payloads):
+//   - the whole message parses as libprotobuf would (verify(); the finding
+//     gives the byte offset and the field path)
+//   - ir_version set, and at most newest_ir_version (onnxview/enums.hpp,
+//     the schema's IR_VERSION; a warning above it); opset_import present for IR >= 3 and absent below;
+//     metadata_props keys unique; the main graph present
+//   - graphs: name non-empty; graph input names unique; initializer names
+//     non-empty and unique (with sparse initializers); for IR <= 3 every
+//     initializer is a graph input; every node input defined before use by a
+//     graph input, an initializer, an earlier node output or a value of an
+//     enclosing graph ("" is an omitted optional input); every value produced
+//     once (SSA, enclosing graphs included); graph outputs defined; main-graph
+//     inputs and outputs fully typed; subgraph nesting within max_graph_depth
+//   - nodes: op_type non-empty, some input or output, a domain the model (or
+//     function) imports; attributes named, typed (IR >= 2), unique per node,
+//     holding at most one value field and the one their type names (zero
+//     fields is accepted: proto3 writers omit default values and empty lists)
+//   - tensors, by tensor_data.hpp's rules (element_count, payload_bytes,
+//     required_typed_entries, describe_storage): data_type set and known;
+//     dims non-negative with an element count that fits 64 bits; exactly one
+//     value field unless the tensor is empty; the field the data type uses;
+//     its size equal to dims x element size (raw_data bytes or typed
+//     entries); external data (not STRING) with a location, no inline
+//     data, and (with a model path) a safe path inside the model's directory
+//     whose file holds the range (external_data.hpp)
+//   - sparse tensors: values of rank 1, dense dims positive, INT64 indices of
+//     rank 1 (linear) or 2 (coordinates), in range and strictly increasing
+//   - model-local functions: named, with a domain, unique (domain, name,
+//     overload), unique inputs/outputs/attributes, nodes in SSA order over the
+//     function's inputs, outputs defined, no function calling itself directly
+//     or through others
+//
+// Paths name where a finding is, e.g. `graph.node[12] 'conv1'.input[2]`,
+// `functions[0] 'f'.node[1]`, `graph.initializer[3] 'w'`.
+//
+// Cost: linear in the fields of the model, plus one hash-set entry per value
+// name (views into the buffer, not copies). Payloads are read only for
+// sparse-tensor indices and external files are opened (not read) to check
+// their size. Allocation: the checker allocates its name sets, paths and
+// messages from options::memory (malloc and free when unset); when that
+// memory runs out, std::bad_alloc propagates where exceptions are enabled
+// (nothing leaks) and the program aborts where they are not. No allocation
+// is sized from a number in the file.
+#ifndef ONNXVIEW_CHECK_HPP
+#define ONNXVIEW_CHECK_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+// What a finding is about; finding_code_name() gives its stable identifier
+// (the CLI prints it in brackets). The severity of each code is fixed: the
+// five marked (warning) are warnings, every other code is an error.
+enum class finding_code : std::uint8_t {
+    // --- the model ---
+    wire_format,              // the bytes do not parse as onnx.ModelProto (verify())
+    missing_ir_version,       // ir_version absent or 0
+    bad_ir_version,           // ir_version negative
+    new_ir_version,           // (warning) ir_version above newest_ir_version
+    duplicate_metadata_key,   // a metadata_props key appears twice
+    duplicate_opset,          // (warning) a domain imported twice
+    missing_opset_import,     // IR >= 3 without opset_import
+    unexpected_opset_import,  // IR < 3 with opset_import
+    missing_graph,            // no main graph
+    // --- graphs and values ---
+    too_deep,                 // subgraphs nest deeper than max_graph_depth
+    empty_graph_name,         // a graph without a name
+    empty_name,               // a value info, initializer, attribute or function without a name
+    missing_type,             // a main-graph input/output without a type, or a type with no kind set
+    missing_elem_type,        // a type without its element, key or value type
+    missing_shape,            // a tensor type without a shape
+    duplicate_input,          // a graph or function input declared twice
+    duplicate_output,         // a value produced twice (SSA), or a function output declared twice
+    duplicate_initializer,    // an initializer name used twice (dense and sparse together)
+    initializer_not_input,    // IR <= 3: an initializer that is not a graph input
+    undefined_input,          // a node input not defined before use
+    undefined_output,         // a graph or function output nothing produces
+    // --- nodes and attributes ---
+    empty_op_type,            // a node without op_type
+    no_inputs_outputs,        // a node with neither inputs nor outputs
+    missing_opset,            // a node of a domain the model (or function) does not import
+    duplicate_attribute,      // an attribute name used twice on a node or function
+    missing_attribute_type,   // IR >= 2: an attribute without a type
+    attribute_type_mismatch,  // an attribute holding a field its type does not name
+    attribute_several_values, // an attribute holding more than one value field
+    ref_attr_outside_function,// (warning) ref_attr_name outside a function body
+    ref_attr_with_value,      // ref_attr_name together with a value
+    // --- tensors ---
+    missing_data_type,        // data_type absent
+    undefined_data_type,      // data_type UNDEFINED
+    unknown_data_type,        // data_type not in the schema
+    negative_dim,             // a negative dimension
+    dims_overflow,            // more than 2^64 elements or bytes (sparse: dense size above 2^63)
+    empty_with_data,          // 0 elements but a value field
+    value_field_count,        // not exactly one value field
+    string_in_raw_data,       // STRING in raw_data
+    wrong_value_field,        // values in a typed field the data type does not use
+    payload_size_mismatch,    // payload size differs from dims x element size
+    bad_data_type,            // refused by tensor_data with errc::bad_data_type for another reason
+    bad_dims,                 // refused by tensor_data with errc::bad_dims for another reason
+    external_with_data,       // EXTERNAL with inline data
+    external_data_ignored,    // (warning) external_data entries without data_location EXTERNAL
+    external_no_location,     // EXTERNAL without a location entry
+    external_base,            // the directory of external data cannot be opened
+    external_not_checked,     // (warning) external data not checked: no model path given
+    external_data,            // external data refused by external_data_resolver (reason in brackets)
+    // --- sparse tensors ---
+    sparse_no_values,         // no values tensor
+    sparse_values_rank,       // values not of rank 1
+    sparse_rank,              // dense rank 0
+    sparse_dims,              // a dense dimension not positive
+    sparse_no_indices,        // values but no indices
+    sparse_indices_type,      // indices not INT64
+    sparse_indices_rank,      // indices neither [nnz] nor [nnz, rank]
+    sparse_indices_count,     // indices count differs from the values count
+    sparse_index_range,       // an index outside the dense shape
+    sparse_index_order,       // indices not strictly increasing
+    // --- model-local functions ---
+    function_no_domain,       // IR >= 8: a function without a domain
+    duplicate_function,       // (domain, name, overload) defined twice
+    recursive_function,       // a function that calls itself, directly or through others
+};
+// Number of finding codes (finding_code values are 0 .. finding_code_count - 1).
+constexpr std::size_t finding_code_count = static_cast<std::size_t>(finding_code::recursive_function) + 1;
+
+// The code's stable identifier, its enumerator's name ("undefined_input").
+// "unknown" for a number that is no finding_code. Never null.
+const char* finding_code_name(finding_code code) noexcept;
+
+
+enum class check_severity : std::uint8_t {
+    warning = 1,  // legal but suspicious, or not checked (e.g. external data without a path)
+    error = 2,    // the model is invalid
+};
+
+// One problem. Every string_view is valid only during the callback.
+struct check_finding {
+    check_severity severity = check_severity::error;
+    finding_code code = finding_code::wire_format;  // what; finding_code_name(code): "undefined_input"
+    std::string_view path;        // where: "graph.node[12] 'conv1'.input[2]"
+    std::string_view message;     // what, for people
+    std::uint64_t offset = 0;     // byte offset of the message concerned (0: the model)
+};
+
+using check_callback = void (*)(void* user, const check_finding& finding);
+
+struct check_result {
+    std::uint64_t errors = 0;
+    std::uint64_t warnings = 0;
+    bool truncated = false;  // max_findings reached; the check stopped early
+    bool ok() const noexcept { return errors == 0; }
+};
+
+// Checks the model in [data, data + size) and calls `callback` (may be null)
+// once per finding, in model order. Of the options it reads
+// max_message_depth and release (the wire-format check is verify()'s),
+// max_graph_depth, max_findings, errors_only, and the external-data members
+// (onnxview/options.hpp): with none of model_path, external_base_dir and
+// external_files set, external tensors get a warning and are not opened.
+check_result check_model(const void* data, std::size_t size, const options& opts,
+                         check_callback callback, void* user);
+
+// The same, for a model in a std::string_view (valid while it lives).
+inline check_result check_model(std::string_view bytes, const options& opts,
+                                check_callback callback, void* user) {
+    return check_model(bytes.data(), bytes.size(), opts, callback, user);
+}
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_CHECK_HPP
 // ---- include/onnxview/views/model.hpp ----
 // Generated by scripts/gen_schema.py from schema/onnx.schema; do not edit.
 // ModelProto, GraphProto and the small messages they hold.
@@ -3029,165 +3326,6 @@ public:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_VIEWS_FUNCTION_HPP
-// ---- include/onnxview/views/node.hpp ----
-// Generated by scripts/gen_schema.py from schema/onnx.schema; do not edit.
-// NodeProto and AttributeProto.
-// Include onnxview/model.hpp rather than this file.
-#ifndef ONNXVIEW_VIEWS_NODE_HPP
-#define ONNXVIEW_VIEWS_NODE_HPP
-
-
-namespace onnxview {
-
-namespace detail {
-inline constexpr field_slot node_view_fields[] = {
-    {1, slot_kind::repeated_len},
-    {2, slot_kind::repeated_len},
-    {3, slot_kind::len},
-    {4, slot_kind::len},
-    {5, slot_kind::repeated_len},
-    {6, slot_kind::len},
-    {7, slot_kind::len},
-    {8, slot_kind::len},
-    {9, slot_kind::repeated_len},
-    {10, slot_kind::repeated_len}};
-inline constexpr auto node_view_layout = make_layout(node_view_fields);
-}  // namespace detail
-// A view of onnx.NodeProto. Making one scans its own fields once (linear in
-// their count, nested messages skipped); every accessor below is O(1)
-// unless it says otherwise. Valid while the underlying bytes are.
-class node_view : public detail::view_base<detail::node_view_layout> {
-    // Each field's position in node_view_fields.
-    struct slot {
-        enum : std::size_t { input = 0, output = 1, name = 2, op_type = 3, attribute = 4, doc_string = 5, domain = 6, overload = 7, metadata_props = 8, device_configurations = 9 };
-    };
-
-public:
-    node_view() noexcept = default;
-    explicit node_view(const result<wire::message>& m) noexcept : view_base(m) {}
-    // Field numbers, as cursor<node_view>::next() returns them (onnxview/cursor.hpp).
-    struct field {
-        enum : std::uint32_t { input = 1, output = 2, name = 3, op_type = 4, attribute = 5, doc_string = 6, domain = 7, overload = 8, metadata_props = 9, device_configurations = 10 };
-    };
-    // `input` (field 1); views into the buffer; size() O(1).
-    string_range input() const noexcept { return strings_(slot::input); }
-    // `output` (field 2); views into the buffer; size() O(1).
-    string_range output() const noexcept { return strings_(slot::output); }
-    // `name` (field 3); a view into the buffer, empty when absent.
-    std::string_view name() const noexcept { return string_(slot::name); }
-    bool has_name() const noexcept { return has_(slot::name); }
-    // `op_type` (field 4); a view into the buffer, empty when absent.
-    std::string_view op_type() const noexcept { return string_(slot::op_type); }
-    bool has_op_type() const noexcept { return has_(slot::op_type); }
-    // `attribute` (field 5); iteration is linear from the first element; size() O(1).
-    message_range<attribute_view> attribute() const noexcept;
-    // `doc_string` (field 6); a view into the buffer, empty when absent.
-    std::string_view doc_string() const noexcept { return string_(slot::doc_string); }
-    bool has_doc_string() const noexcept { return has_(slot::doc_string); }
-    // `domain` (field 7); a view into the buffer, empty when absent.
-    std::string_view domain() const noexcept { return string_(slot::domain); }
-    bool has_domain() const noexcept { return has_(slot::domain); }
-    // `overload` (field 8); a view into the buffer, empty when absent.
-    std::string_view overload() const noexcept { return string_(slot::overload); }
-    bool has_overload() const noexcept { return has_(slot::overload); }
-    // `metadata_props` (field 9); iteration is linear from the first element; size() O(1).
-    message_range<string_entry_view> metadata_props() const noexcept;
-    // `device_configurations` (field 10); iteration is linear from the first element; size() O(1).
-    message_range<node_device_configuration_view> device_configurations() const noexcept;
-};
-
-namespace detail {
-inline constexpr field_slot attribute_view_fields[] = {
-    {1, slot_kind::len},
-    {2, slot_kind::fixed32},
-    {3, slot_kind::varint},
-    {4, slot_kind::len},
-    {5, slot_kind::len},
-    {6, slot_kind::len},
-    {7, slot_kind::repeated_fixed32},
-    {8, slot_kind::repeated_varint},
-    {9, slot_kind::repeated_len},
-    {10, slot_kind::repeated_len},
-    {11, slot_kind::repeated_len},
-    {13, slot_kind::len},
-    {14, slot_kind::len},
-    {15, slot_kind::repeated_len},
-    {20, slot_kind::closed_enum, -1, 14},
-    {21, slot_kind::len},
-    {22, slot_kind::len},
-    {23, slot_kind::repeated_len}};
-inline constexpr auto attribute_view_layout = make_layout(attribute_view_fields);
-}  // namespace detail
-// A view of onnx.AttributeProto. Making one scans its own fields once (linear in
-// their count, nested messages skipped); every accessor below is O(1)
-// unless it says otherwise. Valid while the underlying bytes are.
-class attribute_view : public detail::view_base<detail::attribute_view_layout> {
-    // Each field's position in attribute_view_fields.
-    struct slot {
-        enum : std::size_t { name = 0, f = 1, i = 2, s = 3, t = 4, g = 5, floats = 6, ints = 7, strings = 8, tensors = 9, graphs = 10, doc_string = 11, tp = 12, type_protos = 13, type = 14, ref_attr_name = 15, sparse_tensor = 16, sparse_tensors = 17 };
-    };
-
-public:
-    attribute_view() noexcept = default;
-    explicit attribute_view(const result<wire::message>& m) noexcept : view_base(m) {}
-    // Field numbers, as cursor<attribute_view>::next() returns them (onnxview/cursor.hpp).
-    struct field {
-        enum : std::uint32_t { name = 1, f = 2, i = 3, s = 4, t = 5, g = 6, floats = 7, ints = 8, strings = 9, tensors = 10, graphs = 11, doc_string = 13, tp = 14, type_protos = 15, type = 20, ref_attr_name = 21, sparse_tensor = 22, sparse_tensors = 23 };
-    };
-    // `name` (field 1); a view into the buffer, empty when absent.
-    std::string_view name() const noexcept { return string_(slot::name); }
-    bool has_name() const noexcept { return has_(slot::name); }
-    // `f` (field 2); 0 when absent (last occurrence wins).
-    float f() const noexcept { return float_(slot::f); }
-    bool has_f() const noexcept { return has_(slot::f); }
-    // `i` (field 3); 0 when absent (last occurrence wins).
-    std::int64_t i() const noexcept { return int64_(slot::i); }
-    bool has_i() const noexcept { return has_(slot::i); }
-    // `s` (field 4); a view into the buffer, empty when absent.
-    std::string_view s() const noexcept { return string_(slot::s); }
-    bool has_s() const noexcept { return has_(slot::s); }
-    // `t` (field 5); all occurrences merged; an empty view when absent.
-    tensor_view t() const noexcept;
-    bool has_t() const noexcept { return has_(slot::t); }
-    // `g` (field 6); all occurrences merged; an empty view when absent.
-    graph_view g() const noexcept;
-    bool has_g() const noexcept { return has_(slot::g); }
-    // `floats` (field 7); packed and unpacked occurrences in wire order.
-    wire::repeated<wire::elem_float> floats() const noexcept { return scalars_<wire::elem_float>(slot::floats); }
-    // `ints` (field 8); packed and unpacked occurrences in wire order.
-    wire::repeated<wire::elem_int64> ints() const noexcept { return scalars_<wire::elem_int64>(slot::ints); }
-    // `strings` (field 9); views into the buffer; size() O(1).
-    string_range strings() const noexcept { return strings_(slot::strings); }
-    // `tensors` (field 10); iteration is linear from the first element; size() O(1).
-    message_range<tensor_view> tensors() const noexcept;
-    // `graphs` (field 11); iteration is linear from the first element; size() O(1).
-    message_range<graph_view> graphs() const noexcept;
-    // `doc_string` (field 13); a view into the buffer, empty when absent.
-    std::string_view doc_string() const noexcept { return string_(slot::doc_string); }
-    bool has_doc_string() const noexcept { return has_(slot::doc_string); }
-    // `tp` (field 14); all occurrences merged; an empty view when absent.
-    type_view tp() const noexcept;
-    bool has_tp() const noexcept { return has_(slot::tp); }
-    // `type_protos` (field 15); iteration is linear from the first element; size() O(1).
-    message_range<type_view> type_protos() const noexcept;
-    // `type` (field 20), a closed enum: out-of-range numbers are unknown fields, so the
-    // last valid one wins; type_raw() gives the last number seen (linear).
-    attribute_type type() const noexcept { return static_cast<attribute_type>(int32_(slot::type)); }
-    bool has_type() const noexcept { return has_(slot::type); }
-    std::int32_t type_raw() const noexcept { return enum_raw_(slot::type); }
-    // `ref_attr_name` (field 21); a view into the buffer, empty when absent.
-    std::string_view ref_attr_name() const noexcept { return string_(slot::ref_attr_name); }
-    bool has_ref_attr_name() const noexcept { return has_(slot::ref_attr_name); }
-    // `sparse_tensor` (field 22); all occurrences merged; an empty view when absent.
-    sparse_tensor_view sparse_tensor() const noexcept;
-    bool has_sparse_tensor() const noexcept { return has_(slot::sparse_tensor); }
-    // `sparse_tensors` (field 23); iteration is linear from the first element; size() O(1).
-    message_range<sparse_tensor_view> sparse_tensors() const noexcept;
-};
-
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_VIEWS_NODE_HPP
 // ---- include/onnxview/views/tensor.hpp ----
 // Generated by scripts/gen_schema.py from schema/onnx.schema; do not edit.
 // TensorProto, its Segment and SparseTensorProto.
@@ -13993,40 +14131,18 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
     if (a.name().empty()) error(finding_code::empty_name, "an attribute has an empty name", offset_of(a));
     if (ir_version_ >= 2 && !a.has_type())
         error(finding_code::missing_attribute_type, "attribute " + quoted(a.name()) + " has no type", offset_of(a));
-    struct present {
-        bool set;
-        attribute_type type;
-        const char* field;
-    };
-    const present fields[] = {
-        {a.has_f(), attribute_type::float32, "f"},
-        {a.has_i(), attribute_type::int64, "i"},
-        {a.has_s(), attribute_type::string, "s"},
-        {a.has_t(), attribute_type::tensor, "t"},
-        {a.has_g(), attribute_type::graph, "g"},
-        {a.has_sparse_tensor(), attribute_type::sparse_tensor, "sparse_tensor"},
-        {a.has_tp(), attribute_type::type_proto, "tp"},
-        {a.floats().begin() != a.floats().end(), attribute_type::floats, "floats"},
-        {a.ints().begin() != a.ints().end(), attribute_type::ints, "ints"},
-        {!a.strings().empty(), attribute_type::strings, "strings"},
-        {!a.tensors().empty(), attribute_type::tensors, "tensors"},
-        {!a.graphs().empty(), attribute_type::graphs, "graphs"},
-        {!a.sparse_tensors().empty(), attribute_type::sparse_tensors, "sparse_tensors"},
-        {!a.type_protos().empty(), attribute_type::type_protos, "type_protos"},
-    };
     int used = 0;
     text named(mem_);
-    for (const present& f : fields) {
-        if (!f.set) continue;
+    for_each_value_field(a, [&](const attribute_value_field& f) {
         ++used;
         if (!named.empty()) named += ", ";
-        named += f.field;
+        named += f.name;
         if (a.has_type() && a.type() != f.type)
             error(finding_code::attribute_type_mismatch,
                   "attribute " + quoted(a.name()) + " has type " +
-                      attribute_type_name(static_cast<std::int32_t>(a.type())) + " but holds field '" + f.field + "'",
+                      attribute_type_name(static_cast<std::int32_t>(a.type())) + " but holds field '" + f.name + "'",
                   offset_of(a));
-    }
+    });
     if (used > 1)
         error(finding_code::attribute_several_values,
               "attribute " + quoted(a.name()) + " holds more than one value field (" + named + ")", offset_of(a));
@@ -18140,6 +18256,9 @@ error from_c(const onnxview_options* in, options& out) noexcept {
     out.memory.allocate = in->memory.allocate;
     out.memory.deallocate = in->memory.deallocate;
     out.memory.user_data = in->memory.user_data;
+    out.verified = in->verified;
+    out.verified_user = in->verified_user;
+    out.drop_verified_pages = in->drop_verified_pages != 0;
     return error();
 }
 

@@ -103,6 +103,25 @@ constexpr std::int32_t max_value_kind = 5;
 // the schema does not define.
 const char* value_kind_name(std::int32_t value) noexcept;
 
+// The AttributeProto field that holds each attribute type's value, and its
+// label (optional or repeated), in AttributeType order:
+//   X(attribute_type value, attribute_view field, label)
+#define ONNXVIEW_ATTRIBUTE_VALUE_FIELDS(X) \
+    X(float32, f, optional) \
+    X(int64, i, optional) \
+    X(string, s, optional) \
+    X(tensor, t, optional) \
+    X(graph, g, optional) \
+    X(floats, floats, repeated) \
+    X(ints, ints, repeated) \
+    X(strings, strings, repeated) \
+    X(tensors, tensors, repeated) \
+    X(graphs, graphs, repeated) \
+    X(sparse_tensor, sparse_tensor, optional) \
+    X(sparse_tensors, sparse_tensors, repeated) \
+    X(type_proto, tp, optional) \
+    X(type_protos, type_protos, repeated)
+
 // The newest IR version the schema describes (onnx.Version.IR_VERSION).
 constexpr std::int64_t newest_ir_version = 14;
 

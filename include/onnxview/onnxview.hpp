@@ -14,6 +14,7 @@
 #ifndef ONNXVIEW_ONNXVIEW_HPP
 #define ONNXVIEW_ONNXVIEW_HPP
 
+#include "onnxview/attribute_values.hpp"
 #include "onnxview/check.hpp"
 #include "onnxview/cursor.hpp"
 #include "onnxview/decimal.hpp"

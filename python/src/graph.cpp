@@ -68,32 +68,6 @@ py::object shape_of(const tensor_shape_view& shape, const source_ptr& src) {
     return py::tuple(dims);
 }
 
-template <class Repeated>
-bool has_any(const Repeated& r) {
-    return r.begin() != r.end();
-}
-
-// AttributeProto.type, or for writers that leave it unset (IR 1), the kind
-// of the value field that is present.
-attribute_type attribute_kind(const attribute_view& a) {
-    if (a.has_type() && a.type() != attribute_type::undefined) return a.type();
-    if (a.has_f()) return attribute_type::float32;
-    if (a.has_i()) return attribute_type::int64;
-    if (a.has_s()) return attribute_type::string;
-    if (a.has_t()) return attribute_type::tensor;
-    if (a.has_g()) return attribute_type::graph;
-    if (a.has_sparse_tensor()) return attribute_type::sparse_tensor;
-    if (a.has_tp()) return attribute_type::type_proto;
-    if (has_any(a.floats())) return attribute_type::floats;
-    if (has_any(a.ints())) return attribute_type::ints;
-    if (!a.strings().empty()) return attribute_type::strings;
-    if (!a.tensors().empty()) return attribute_type::tensors;
-    if (!a.graphs().empty()) return attribute_type::graphs;
-    if (!a.sparse_tensors().empty()) return attribute_type::sparse_tensors;
-    if (!a.type_protos().empty()) return attribute_type::type_protos;
-    return attribute_type::undefined;
-}
-
 // The value onnx.helper.get_attribute_value gives, with tensors as arrays,
 // graphs as Graph objects and strings as bytes.
 py::object attribute_value(const attribute_view& a, const source_ptr& src) {
@@ -101,7 +75,7 @@ py::object attribute_value(const attribute_view& a, const source_ptr& src) {
     const auto graph = [&](const graph_view& g) { return make_graph(checked(g, src), src); };
     const auto type = [&](const type_view& t) { return make_type(checked(t, src), src); };
     const auto sparse = [&](const sparse_tensor_view& s) { return make_sparse(s, src); };
-    switch (attribute_kind(a)) {
+    switch (effective_attribute_type(a)) {
         case attribute_type::float32: return py::float_(a.f());
         case attribute_type::int64: return py::int_(a.i());
         case attribute_type::string: return to_bytes(a.s());

@@ -13,7 +13,7 @@ class EnumValue:
     name: str
     cpp: Optional[str]
     since: Release
-    facts: Dict[str, str]  # data-type facts (TensorProto.DataType only)
+    facts: Dict[str, str]  # data-type and attribute-type facts
 
 
 @dataclass

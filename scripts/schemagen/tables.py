@@ -151,6 +151,31 @@ def schema_header(schema: Schema, current: str) -> str:
     return text
 
 
+C_ENUMS = (  # (schema enum, C prefix): the C header's copies of schema numbers
+    ("AttributeProto.AttributeType", "ONNXVIEW_ATTR_"),
+    ("TensorProto.DataType", "ONNXVIEW_DATA_TYPE_"),
+)
+
+
+def c_header(schema: Schema, current: str) -> str:
+    """include/onnxview.h with its generated enum block replaced: C has no
+    namespaces, so each schema enum becomes prefixed constants."""
+    lines = ["/* BEGIN GENERATED (scripts/gen_schema.py): the schema's numbers, as C constants. */"]
+    for enum_name, prefix in C_ENUMS:
+        enum = schema.enum(enum_name)
+        lines.append("/* %s */" % enum.name)
+        lines.append("enum {")
+        values = ["    %s%s = %d" % (prefix, v.name, v.number) for v in enum.values]
+        lines.append(",\n".join(values))
+        lines.append("};")
+    lines.append("/* END GENERATED */")
+    text, n = re.subn(r"/\* BEGIN GENERATED.*?/\* END GENERATED \*/", lambda _: "\n".join(lines), current,
+                      flags=re.S)
+    if n != 1:
+        raise SystemExit("include/onnxview.h: no BEGIN/END GENERATED block")
+    return text
+
+
 ENUM_DOCS = {
     "data_type": "// onnx.TensorProto.DataType. Stored on the wire in plain int32 fields, so any\n"
                  "// number may appear where one is expected.\n",
@@ -191,10 +216,29 @@ def enums_header(schema: Schema) -> str:
                    f"// The schema's name of a value (\"{e.values[1].name}\", ...); \"UNKNOWN\" for numbers\n"
                    f"// the schema does not define.\n"
                    f"const char* {e.cpp}_name(std::int32_t value) noexcept;\n")
+    out.append(attribute_value_fields(schema))
     out.append(f"\n// The newest IR version the schema describes (onnx.Version.IR_VERSION).\n"
                f"constexpr std::int64_t newest_ir_version = {newest_ir_version(schema)};\n")
     out.append("\n}  // namespace onnxview\n\n#endif  // ONNXVIEW_ENUMS_HPP\n")
     return "".join(out)
+
+
+def attribute_value_fields(schema: Schema) -> str:
+    """X(type, field, label) for each AttributeType that has a value field:
+    which AttributeProto field holds it, and whether that field is repeated."""
+    attribute = {f.name: f for f in schema.message("AttributeProto").fields}
+    rows = []
+    for v in schema.enum("AttributeProto.AttributeType").values:
+        name = v.facts.get("field")
+        if name is None:
+            continue
+        if name not in attribute:
+            raise SystemExit(f"AttributeType {v.name}: field={name} is not an AttributeProto field")
+        rows.append(f"    X({v.cpp}, {name}, {attribute[name].label})")
+    return ("\n// The AttributeProto field that holds each attribute type's value, and its\n"
+            "// label (optional or repeated), in AttributeType order:\n"
+            "//   X(attribute_type value, attribute_view field, label)\n"
+            "#define ONNXVIEW_ATTRIBUTE_VALUE_FIELDS(X) \\\n" + " \\\n".join(rows) + "\n")
 
 
 def typed_fields(schema: Schema):
@@ -263,6 +307,7 @@ def generate(schema: Schema, read):
     return {
         "src/model/schema_table.cpp": schema_table(schema),
         "include/onnxview/schema.hpp": schema_header(schema, read("include/onnxview/schema.hpp")),
+        "include/onnxview.h": c_header(schema, read("include/onnxview.h")),
         "include/onnxview/enums.hpp": enums_header(schema),
         "src/model/enums.cpp": enums_source(schema),
         "include/onnxview/data_type_table.hpp": data_type_table(schema),

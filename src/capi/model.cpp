@@ -83,6 +83,9 @@ error from_c(const onnxview_options* in, options& out) noexcept {
     out.memory.allocate = in->memory.allocate;
     out.memory.deallocate = in->memory.deallocate;
     out.memory.user_data = in->memory.user_data;
+    out.verified = in->verified;
+    out.verified_user = in->verified_user;
+    out.drop_verified_pages = in->drop_verified_pages != 0;
     return error();
 }
 

@@ -1,6 +1,7 @@
 // graph_rules.cpp - graphs, value infos, types, nodes and attributes (onnx 1.12
 // check_graph, check_value_info, check_node, check_attribute).
 #include "checker.hpp"
+#include "onnxview/attribute_values.hpp"
 #include "onnxview/enums.hpp"
 
 namespace onnxview {
@@ -196,40 +197,18 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
     if (a.name().empty()) error(finding_code::empty_name, "an attribute has an empty name", offset_of(a));
     if (ir_version_ >= 2 && !a.has_type())
         error(finding_code::missing_attribute_type, "attribute " + quoted(a.name()) + " has no type", offset_of(a));
-    struct present {
-        bool set;
-        attribute_type type;
-        const char* field;
-    };
-    const present fields[] = {
-        {a.has_f(), attribute_type::float32, "f"},
-        {a.has_i(), attribute_type::int64, "i"},
-        {a.has_s(), attribute_type::string, "s"},
-        {a.has_t(), attribute_type::tensor, "t"},
-        {a.has_g(), attribute_type::graph, "g"},
-        {a.has_sparse_tensor(), attribute_type::sparse_tensor, "sparse_tensor"},
-        {a.has_tp(), attribute_type::type_proto, "tp"},
-        {a.floats().begin() != a.floats().end(), attribute_type::floats, "floats"},
-        {a.ints().begin() != a.ints().end(), attribute_type::ints, "ints"},
-        {!a.strings().empty(), attribute_type::strings, "strings"},
-        {!a.tensors().empty(), attribute_type::tensors, "tensors"},
-        {!a.graphs().empty(), attribute_type::graphs, "graphs"},
-        {!a.sparse_tensors().empty(), attribute_type::sparse_tensors, "sparse_tensors"},
-        {!a.type_protos().empty(), attribute_type::type_protos, "type_protos"},
-    };
     int used = 0;
     text named(mem_);
-    for (const present& f : fields) {
-        if (!f.set) continue;
+    for_each_value_field(a, [&](const attribute_value_field& f) {
         ++used;
         if (!named.empty()) named += ", ";
-        named += f.field;
+        named += f.name;
         if (a.has_type() && a.type() != f.type)
             error(finding_code::attribute_type_mismatch,
                   "attribute " + quoted(a.name()) + " has type " +
-                      attribute_type_name(static_cast<std::int32_t>(a.type())) + " but holds field '" + f.field + "'",
+                      attribute_type_name(static_cast<std::int32_t>(a.type())) + " but holds field '" + f.name + "'",
                   offset_of(a));
-    }
+    });
     if (used > 1)
         error(finding_code::attribute_several_values,
               "attribute " + quoted(a.name()) + " holds more than one value field (" + named + ")", offset_of(a));

@@ -157,6 +157,12 @@ static void test_versions_and_errors(void) {
     CHECK(strcmp(onnxview_attribute_type_name(ONNXVIEW_ATTR_FLOATS), "FLOATS") == 0);
     CHECK(strcmp(onnxview_attribute_type_name(99), "UNKNOWN") == 0);
     CHECK(strcmp(onnxview_data_type_name(16), "BFLOAT16") == 0);
+    /* The generated constants name what the library's names say. */
+    CHECK(strcmp(onnxview_attribute_type_name(ONNXVIEW_ATTR_TYPE_PROTOS), "TYPE_PROTOS") == 0);
+    CHECK(strcmp(onnxview_data_type_name(ONNXVIEW_DATA_TYPE_FLOAT), "FLOAT") == 0);
+    CHECK(strcmp(onnxview_data_type_name(ONNXVIEW_DATA_TYPE_FLOAT8E5M2FNUZ), "FLOAT8E5M2FNUZ") == 0);
+    CHECK(strcmp(onnxview_data_type_name(ONNXVIEW_DATA_TYPE_INT2), "INT2") == 0);
+    CHECK(onnxview_natural_size(ONNXVIEW_DATA_TYPE_DOUBLE) == 8);
     CHECK(strcmp(onnxview_data_type_name(0), "UNDEFINED") == 0);
     CHECK(strcmp(onnxview_data_type_name(1000), "UNDEFINED") == 0);
     CHECK(onnxview_natural_size(1) == 4 && onnxview_natural_size(10) == 2 && onnxview_natural_size(15) == 16);
@@ -297,6 +303,85 @@ static void test_callbacks(void) {
     }
     onnxview_close(m);
     CHECK(v.releases == v.reads);
+}
+
+/* A ModelProto whose graph holds one UINT8 initializer of `n` bytes. */
+static size_t put_varint(unsigned char* p, uint64_t v) {
+    size_t i = 0;
+    while (v >= 0x80) {
+        p[i++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    p[i++] = (unsigned char)v;
+    return i;
+}
+static unsigned char* big_model(size_t n, size_t* size) {
+    unsigned char head[64];
+    size_t tensor_len, graph_len, h = 0;
+    unsigned char* out = (unsigned char*)malloc(n + 64);
+    unsigned char tensor_head[32];
+    size_t th = 0;
+    tensor_head[th++] = 0x08; /* dims */
+    th += put_varint(tensor_head + th, n);
+    tensor_head[th++] = 0x10; /* data_type */
+    tensor_head[th++] = 2;    /* UINT8 */
+    tensor_head[th++] = 0x42; /* raw_data (9, bytes) */
+    th += put_varint(tensor_head + th, n);
+    tensor_len = th + n;
+    /* name "g" (tag, length, 'g'), then the initializer's tag, length and bytes */
+    graph_len = 3 + 1 + put_varint(head, tensor_len) + tensor_len; /* head: scratch until below */
+    head[h++] = 0x08; /* ir_version */
+    head[h++] = 8;
+    head[h++] = 0x3a; /* graph (7) */
+    h += put_varint(head + h, graph_len);
+    head[h++] = 0x12; /* GraphProto.name (2) */
+    head[h++] = 1;
+    head[h++] = 'g';
+    head[h++] = 0x2a; /* initializer (5) */
+    h += put_varint(head + h, tensor_len);
+    memcpy(out, head, h);
+    memcpy(out + h, tensor_head, th);
+    memset(out + h + th, 7, n);
+    *size = h + th + n;
+    return out;
+}
+
+typedef struct passed {
+    size_t calls, bytes;
+} passed;
+static void count_verified(void* user, const char* data, size_t size) {
+    passed* p = (passed*)user;
+    (void)data;
+    p->calls += 1;
+    p->bytes += size;
+}
+
+static void test_verified_callback(void) {
+    size_t size = 0;
+    unsigned char* bytes = big_model((size_t)9 << 20, &size);
+    onnxview_options o = onnxview_options_default();
+    onnxview_model* m = NULL;
+    onnxview_graph g;
+    onnxview_tensor t;
+    passed p = {0, 0};
+    CHECK(o.verified == NULL && o.verified_user == NULL && o.drop_verified_pages == 0);
+    o.verify = 1;
+    o.verified = count_verified;
+    o.verified_user = &p;
+    o.drop_verified_pages = 1; /* memory, not a mapping: nothing to drop, still opens */
+    CHECK_OK(onnxview_open_memory(bytes, size, &o, &m));
+    /* runs of at least 4 MiB, within the bytes: the 9 MiB payload makes 1 or 2 */
+    CHECK(p.calls >= 1 && p.calls <= 2 && p.bytes >= ((size_t)4 << 20) && p.bytes <= size);
+    CHECK_OK(onnxview_model_graph(m, &g));
+    CHECK_OK(onnxview_graph_initializer(&g, 0, &t));
+    CHECK(onnxview_tensor_data_type(&t) == ONNXVIEW_DATA_TYPE_UINT8);
+    onnxview_close(m);
+    o.verify = 0; /* no verify, no calls */
+    p.calls = 0;
+    CHECK_OK(onnxview_open_memory(bytes, size, &o, &m));
+    CHECK(p.calls == 0);
+    onnxview_close(m);
+    free(bytes);
 }
 
 static void test_model(void) {
@@ -839,6 +924,7 @@ int main(int argc, char** argv) {
     test_open_errors();
     test_allocator();
     test_callbacks();
+    test_verified_callback();
     test_model();
     test_graph_and_nodes();
     test_attributes_and_types();

@@ -69,10 +69,12 @@ def main(argv):
         shutil.copy2(root / "scripts/gen_schema.py", work / "scripts/gen_schema.py")
         (work / "schema").mkdir()
         shutil.copy2(root / "schema/onnx.schema", work / "schema/onnx.schema")
-        # The generator keeps the hand-written part of schema.hpp: copy it,
-        # then ask the generator which files it writes and copy those.
+        # The generator keeps the hand-written parts of schema.hpp and
+        # onnxview.h: copy them, then ask the generator which files it writes
+        # and copy those.
         (work / "include/onnxview").mkdir(parents=True)
         shutil.copy2(root / "include/onnxview/schema.hpp", work / "include/onnxview/schema.hpp")
+        shutil.copy2(root / "include/onnxview.h", work / "include/onnxview.h")
         gen = [sys.executable, str(work / "scripts/gen_schema.py")]
         listing = run(gen + ["--check"])
         outputs = re.findall(r"^stale: (\S+)", listing.stdout, re.M)
