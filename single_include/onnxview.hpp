@@ -6837,6 +6837,7 @@ struct message_desc {
     const char* const* oneof_names;
     std::uint16_t oneof_count;
     std::uint32_t since;          // release of its oldest field
+    std::uint32_t doc_string;     // the number of its `doc_string` field; 0 when it has none
 
     // The field with this number, or null. O(1).
     const field_desc* find(std::uint32_t number) const noexcept {
@@ -8878,7 +8879,7 @@ static const field_desc fd_ModelProto[] = {
     {26, "configuration", "configuration", type::message, label::repeated, -1, false, &msg_DeviceConfigurationProto, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_ModelProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 11, 12};
-const message_desc msg_ModelProto = {"onnx.ModelProto", "ModelProto", "onnx.proto", fd_ModelProto, 12, fi_ModelProto, 27, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_ModelProto = {"onnx.ModelProto", "ModelProto", "onnx.proto", fd_ModelProto, 12, fi_ModelProto, 27, nullptr, 0, release(0, 1, 0), 6};
 
 static const field_desc fd_GraphProto[] = {
     {1, "node", "node", type::message, label::repeated, -1, false, &msg_NodeProto, nullptr, release(0, 1, 0)},
@@ -8893,7 +8894,7 @@ static const field_desc fd_GraphProto[] = {
     {16, "metadata_props", "metadataProps", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 16, 0)},
 };
 static const std::uint8_t fi_GraphProto[] = {0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 4, 5, 6, 7, 8, 9, 10};
-const message_desc msg_GraphProto = {"onnx.GraphProto", "GraphProto", "onnx.proto", fd_GraphProto, 10, fi_GraphProto, 17, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_GraphProto = {"onnx.GraphProto", "GraphProto", "onnx.proto", fd_GraphProto, 10, fi_GraphProto, 17, nullptr, 0, release(0, 1, 0), 10};
 
 static const field_desc fd_NodeProto[] = {
     {1, "input", "input", type::string, label::repeated, -1, false, nullptr, nullptr, release(0, 1, 0)},
@@ -8908,7 +8909,7 @@ static const field_desc fd_NodeProto[] = {
     {10, "device_configurations", "deviceConfigurations", type::message, label::repeated, -1, false, &msg_NodeDeviceConfigurationProto, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_NodeProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-const message_desc msg_NodeProto = {"onnx.NodeProto", "NodeProto", "onnx.proto", fd_NodeProto, 10, fi_NodeProto, 11, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_NodeProto = {"onnx.NodeProto", "NodeProto", "onnx.proto", fd_NodeProto, 10, fi_NodeProto, 11, nullptr, 0, release(0, 1, 0), 6};
 
 static const field_desc fd_AttributeProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(0, 1, 0)},
@@ -8931,7 +8932,7 @@ static const field_desc fd_AttributeProto[] = {
     {23, "sparse_tensors", "sparseTensors", type::message, label::repeated, -1, false, &msg_SparseTensorProto, nullptr, release(1, 6, 0)},
 };
 static const std::uint8_t fi_AttributeProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 12, 13, 14, 0, 0, 0, 0, 15, 16, 17, 18};
-const message_desc msg_AttributeProto = {"onnx.AttributeProto", "AttributeProto", "onnx.proto", fd_AttributeProto, 18, fi_AttributeProto, 24, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_AttributeProto = {"onnx.AttributeProto", "AttributeProto", "onnx.proto", fd_AttributeProto, 18, fi_AttributeProto, 24, nullptr, 0, release(0, 1, 0), 13};
 
 static const field_desc fd_ValueInfoProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(0, 1, 0)},
@@ -8940,7 +8941,7 @@ static const field_desc fd_ValueInfoProto[] = {
     {4, "metadata_props", "metadataProps", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 16, 0)},
 };
 static const std::uint8_t fi_ValueInfoProto[] = {0, 1, 2, 3, 4};
-const message_desc msg_ValueInfoProto = {"onnx.ValueInfoProto", "ValueInfoProto", "onnx.proto", fd_ValueInfoProto, 4, fi_ValueInfoProto, 5, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_ValueInfoProto = {"onnx.ValueInfoProto", "ValueInfoProto", "onnx.proto", fd_ValueInfoProto, 4, fi_ValueInfoProto, 5, nullptr, 0, release(0, 1, 0), 3};
 
 static const field_desc fd_TensorProto[] = {
     {1, "dims", "dims", type::int64, label::repeated, -1, false, nullptr, nullptr, release(0, 1, 0)},
@@ -8960,14 +8961,14 @@ static const field_desc fd_TensorProto[] = {
     {16, "metadata_props", "metadataProps", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 16, 0)},
 };
 static const std::uint8_t fi_TensorProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15};
-const message_desc msg_TensorProto = {"onnx.TensorProto", "TensorProto", "onnx.proto", fd_TensorProto, 15, fi_TensorProto, 17, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_TensorProto = {"onnx.TensorProto", "TensorProto", "onnx.proto", fd_TensorProto, 15, fi_TensorProto, 17, nullptr, 0, release(0, 1, 0), 12};
 
 static const field_desc fd_TensorProto_Segment[] = {
     {1, "begin", "begin", type::int64, label::optional, -1, false, nullptr, nullptr, release(0, 1, 0)},
     {2, "end", "end", type::int64, label::optional, -1, false, nullptr, nullptr, release(0, 1, 0)},
 };
 static const std::uint8_t fi_TensorProto_Segment[] = {0, 1, 2};
-const message_desc msg_TensorProto_Segment = {"onnx.TensorProto.Segment", "Segment", "onnx.proto", fd_TensorProto_Segment, 2, fi_TensorProto_Segment, 3, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_TensorProto_Segment = {"onnx.TensorProto.Segment", "Segment", "onnx.proto", fd_TensorProto_Segment, 2, fi_TensorProto_Segment, 3, nullptr, 0, release(0, 1, 0), 0};
 
 static const field_desc fd_SparseTensorProto[] = {
     {1, "values", "values", type::message, label::optional, -1, false, &msg_TensorProto, nullptr, release(1, 6, 0)},
@@ -8975,13 +8976,13 @@ static const field_desc fd_SparseTensorProto[] = {
     {3, "dims", "dims", type::int64, label::repeated, -1, false, nullptr, nullptr, release(1, 6, 0)},
 };
 static const std::uint8_t fi_SparseTensorProto[] = {0, 1, 2, 3};
-const message_desc msg_SparseTensorProto = {"onnx.SparseTensorProto", "SparseTensorProto", "onnx.proto", fd_SparseTensorProto, 3, fi_SparseTensorProto, 4, nullptr, 0, release(1, 6, 0)};
+const message_desc msg_SparseTensorProto = {"onnx.SparseTensorProto", "SparseTensorProto", "onnx.proto", fd_SparseTensorProto, 3, fi_SparseTensorProto, 4, nullptr, 0, release(1, 6, 0), 0};
 
 static const field_desc fd_TensorShapeProto[] = {
     {1, "dim", "dim", type::message, label::repeated, -1, false, &msg_TensorShapeProto_Dimension, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_TensorShapeProto[] = {0, 1};
-const message_desc msg_TensorShapeProto = {"onnx.TensorShapeProto", "TensorShapeProto", "onnx.proto", fd_TensorShapeProto, 1, fi_TensorShapeProto, 2, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_TensorShapeProto = {"onnx.TensorShapeProto", "TensorShapeProto", "onnx.proto", fd_TensorShapeProto, 1, fi_TensorShapeProto, 2, nullptr, 0, release(1, 0, 0), 0};
 
 static const field_desc fd_TensorShapeProto_Dimension[] = {
     {1, "dim_value", "dimValue", type::int64, label::oneof, 0, false, nullptr, nullptr, release(1, 0, 0)},
@@ -8990,7 +8991,7 @@ static const field_desc fd_TensorShapeProto_Dimension[] = {
 };
 static const std::uint8_t fi_TensorShapeProto_Dimension[] = {0, 1, 2, 3};
 static const char* const on_TensorShapeProto_Dimension[] = {"value"};
-const message_desc msg_TensorShapeProto_Dimension = {"onnx.TensorShapeProto.Dimension", "Dimension", "onnx.proto", fd_TensorShapeProto_Dimension, 3, fi_TensorShapeProto_Dimension, 4, on_TensorShapeProto_Dimension, 1, release(1, 0, 0)};
+const message_desc msg_TensorShapeProto_Dimension = {"onnx.TensorShapeProto.Dimension", "Dimension", "onnx.proto", fd_TensorShapeProto_Dimension, 3, fi_TensorShapeProto_Dimension, 4, on_TensorShapeProto_Dimension, 1, release(1, 0, 0), 0};
 
 static const field_desc fd_TypeProto[] = {
     {1, "tensor_type", "tensorType", type::message, label::oneof, 0, false, &msg_TypeProto_Tensor, nullptr, release(0, 1, 0)},
@@ -9003,54 +9004,54 @@ static const field_desc fd_TypeProto[] = {
 };
 static const std::uint8_t fi_TypeProto[] = {0, 1, 0, 0, 2, 3, 4, 5, 6, 7};
 static const char* const on_TypeProto[] = {"value"};
-const message_desc msg_TypeProto = {"onnx.TypeProto", "TypeProto", "onnx.proto", fd_TypeProto, 7, fi_TypeProto, 10, on_TypeProto, 1, release(0, 1, 0)};
+const message_desc msg_TypeProto = {"onnx.TypeProto", "TypeProto", "onnx.proto", fd_TypeProto, 7, fi_TypeProto, 10, on_TypeProto, 1, release(0, 1, 0), 0};
 
 static const field_desc fd_TypeProto_Tensor[] = {
     {1, "elem_type", "elemType", type::int32, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
     {2, "shape", "shape", type::message, label::optional, -1, false, &msg_TensorShapeProto, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_TypeProto_Tensor[] = {0, 1, 2};
-const message_desc msg_TypeProto_Tensor = {"onnx.TypeProto.Tensor", "Tensor", "onnx.proto", fd_TypeProto_Tensor, 2, fi_TypeProto_Tensor, 3, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_TypeProto_Tensor = {"onnx.TypeProto.Tensor", "Tensor", "onnx.proto", fd_TypeProto_Tensor, 2, fi_TypeProto_Tensor, 3, nullptr, 0, release(1, 0, 0), 0};
 
 static const field_desc fd_TypeProto_Sequence[] = {
     {1, "elem_type", "elemType", type::message, label::optional, -1, false, &msg_TypeProto, nullptr, release(1, 6, 0)},
 };
 static const std::uint8_t fi_TypeProto_Sequence[] = {0, 1};
-const message_desc msg_TypeProto_Sequence = {"onnx.TypeProto.Sequence", "Sequence", "onnx.proto", fd_TypeProto_Sequence, 1, fi_TypeProto_Sequence, 2, nullptr, 0, release(1, 6, 0)};
+const message_desc msg_TypeProto_Sequence = {"onnx.TypeProto.Sequence", "Sequence", "onnx.proto", fd_TypeProto_Sequence, 1, fi_TypeProto_Sequence, 2, nullptr, 0, release(1, 6, 0), 0};
 
 static const field_desc fd_TypeProto_Map[] = {
     {1, "key_type", "keyType", type::int32, label::optional, -1, false, nullptr, nullptr, release(1, 6, 0)},
     {2, "value_type", "valueType", type::message, label::optional, -1, false, &msg_TypeProto, nullptr, release(1, 6, 0)},
 };
 static const std::uint8_t fi_TypeProto_Map[] = {0, 1, 2};
-const message_desc msg_TypeProto_Map = {"onnx.TypeProto.Map", "Map", "onnx.proto", fd_TypeProto_Map, 2, fi_TypeProto_Map, 3, nullptr, 0, release(1, 6, 0)};
+const message_desc msg_TypeProto_Map = {"onnx.TypeProto.Map", "Map", "onnx.proto", fd_TypeProto_Map, 2, fi_TypeProto_Map, 3, nullptr, 0, release(1, 6, 0), 0};
 
 static const field_desc fd_TypeProto_Optional[] = {
     {1, "elem_type", "elemType", type::message, label::optional, -1, false, &msg_TypeProto, nullptr, release(1, 10, 0)},
 };
 static const std::uint8_t fi_TypeProto_Optional[] = {0, 1};
-const message_desc msg_TypeProto_Optional = {"onnx.TypeProto.Optional", "Optional", "onnx.proto", fd_TypeProto_Optional, 1, fi_TypeProto_Optional, 2, nullptr, 0, release(1, 10, 0)};
+const message_desc msg_TypeProto_Optional = {"onnx.TypeProto.Optional", "Optional", "onnx.proto", fd_TypeProto_Optional, 1, fi_TypeProto_Optional, 2, nullptr, 0, release(1, 10, 0), 0};
 
 static const field_desc fd_TypeProto_SparseTensor[] = {
     {1, "elem_type", "elemType", type::int32, label::optional, -1, false, nullptr, nullptr, release(1, 10, 0)},
     {2, "shape", "shape", type::message, label::optional, -1, false, &msg_TensorShapeProto, nullptr, release(1, 10, 0)},
 };
 static const std::uint8_t fi_TypeProto_SparseTensor[] = {0, 1, 2};
-const message_desc msg_TypeProto_SparseTensor = {"onnx.TypeProto.SparseTensor", "SparseTensor", "onnx.proto", fd_TypeProto_SparseTensor, 2, fi_TypeProto_SparseTensor, 3, nullptr, 0, release(1, 10, 0)};
+const message_desc msg_TypeProto_SparseTensor = {"onnx.TypeProto.SparseTensor", "SparseTensor", "onnx.proto", fd_TypeProto_SparseTensor, 2, fi_TypeProto_SparseTensor, 3, nullptr, 0, release(1, 10, 0), 0};
 
 static const field_desc fd_TypeProto_Opaque[] = {
     {1, "domain", "domain", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 23, 0)},
     {2, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 23, 0)},
 };
 static const std::uint8_t fi_TypeProto_Opaque[] = {0, 1, 2};
-const message_desc msg_TypeProto_Opaque = {"onnx.TypeProto.Opaque", "Opaque", "onnx.proto", fd_TypeProto_Opaque, 2, fi_TypeProto_Opaque, 3, nullptr, 0, release(1, 23, 0)};
+const message_desc msg_TypeProto_Opaque = {"onnx.TypeProto.Opaque", "Opaque", "onnx.proto", fd_TypeProto_Opaque, 2, fi_TypeProto_Opaque, 3, nullptr, 0, release(1, 23, 0), 0};
 
 static const field_desc fd_OperatorSetIdProto[] = {
     {1, "domain", "domain", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
     {2, "version", "version", type::int64, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_OperatorSetIdProto[] = {0, 1, 2};
-const message_desc msg_OperatorSetIdProto = {"onnx.OperatorSetIdProto", "OperatorSetIdProto", "onnx.proto", fd_OperatorSetIdProto, 2, fi_OperatorSetIdProto, 3, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_OperatorSetIdProto = {"onnx.OperatorSetIdProto", "OperatorSetIdProto", "onnx.proto", fd_OperatorSetIdProto, 2, fi_OperatorSetIdProto, 3, nullptr, 0, release(1, 0, 0), 0};
 
 static const field_desc fd_FunctionProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 2, 1)},
@@ -9067,7 +9068,7 @@ static const field_desc fd_FunctionProto[] = {
     {14, "metadata_props", "metadataProps", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 16, 0)},
 };
 static const std::uint8_t fi_FunctionProto[] = {0, 1, 0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-const message_desc msg_FunctionProto = {"onnx.FunctionProto", "FunctionProto", "onnx.proto", fd_FunctionProto, 12, fi_FunctionProto, 15, nullptr, 0, release(1, 2, 1)};
+const message_desc msg_FunctionProto = {"onnx.FunctionProto", "FunctionProto", "onnx.proto", fd_FunctionProto, 12, fi_FunctionProto, 15, nullptr, 0, release(1, 2, 1), 8};
 
 static const field_desc fd_TrainingInfoProto[] = {
     {1, "initialization", "initialization", type::message, label::optional, -1, false, &msg_GraphProto, nullptr, release(1, 7, 0)},
@@ -9076,28 +9077,28 @@ static const field_desc fd_TrainingInfoProto[] = {
     {4, "update_binding", "updateBinding", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 7, 0)},
 };
 static const std::uint8_t fi_TrainingInfoProto[] = {0, 1, 2, 3, 4};
-const message_desc msg_TrainingInfoProto = {"onnx.TrainingInfoProto", "TrainingInfoProto", "onnx.proto", fd_TrainingInfoProto, 4, fi_TrainingInfoProto, 5, nullptr, 0, release(1, 7, 0)};
+const message_desc msg_TrainingInfoProto = {"onnx.TrainingInfoProto", "TrainingInfoProto", "onnx.proto", fd_TrainingInfoProto, 4, fi_TrainingInfoProto, 5, nullptr, 0, release(1, 7, 0), 0};
 
 static const field_desc fd_StringStringEntryProto[] = {
     {1, "key", "key", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
     {2, "value", "value", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_StringStringEntryProto[] = {0, 1, 2};
-const message_desc msg_StringStringEntryProto = {"onnx.StringStringEntryProto", "StringStringEntryProto", "onnx.proto", fd_StringStringEntryProto, 2, fi_StringStringEntryProto, 3, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_StringStringEntryProto = {"onnx.StringStringEntryProto", "StringStringEntryProto", "onnx.proto", fd_StringStringEntryProto, 2, fi_StringStringEntryProto, 3, nullptr, 0, release(1, 0, 0), 0};
 
 static const field_desc fd_TensorAnnotation[] = {
     {1, "tensor_name", "tensorName", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 5, 0)},
     {2, "quant_parameter_tensor_names", "quantParameterTensorNames", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 5, 0)},
 };
 static const std::uint8_t fi_TensorAnnotation[] = {0, 1, 2};
-const message_desc msg_TensorAnnotation = {"onnx.TensorAnnotation", "TensorAnnotation", "onnx.proto", fd_TensorAnnotation, 2, fi_TensorAnnotation, 3, nullptr, 0, release(1, 5, 0)};
+const message_desc msg_TensorAnnotation = {"onnx.TensorAnnotation", "TensorAnnotation", "onnx.proto", fd_TensorAnnotation, 2, fi_TensorAnnotation, 3, nullptr, 0, release(1, 5, 0), 0};
 
 static const field_desc fd_IntIntListEntryProto[] = {
     {1, "key", "key", type::int64, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
     {2, "value", "value", type::int64, label::repeated, -1, false, nullptr, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_IntIntListEntryProto[] = {0, 1, 2};
-const message_desc msg_IntIntListEntryProto = {"onnx.IntIntListEntryProto", "IntIntListEntryProto", "onnx.proto", fd_IntIntListEntryProto, 2, fi_IntIntListEntryProto, 3, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_IntIntListEntryProto = {"onnx.IntIntListEntryProto", "IntIntListEntryProto", "onnx.proto", fd_IntIntListEntryProto, 2, fi_IntIntListEntryProto, 3, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_DeviceConfigurationProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
@@ -9105,7 +9106,7 @@ static const field_desc fd_DeviceConfigurationProto[] = {
     {3, "device", "device", type::string, label::repeated, -1, false, nullptr, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_DeviceConfigurationProto[] = {0, 1, 2, 3};
-const message_desc msg_DeviceConfigurationProto = {"onnx.DeviceConfigurationProto", "DeviceConfigurationProto", "onnx.proto", fd_DeviceConfigurationProto, 3, fi_DeviceConfigurationProto, 4, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_DeviceConfigurationProto = {"onnx.DeviceConfigurationProto", "DeviceConfigurationProto", "onnx.proto", fd_DeviceConfigurationProto, 3, fi_DeviceConfigurationProto, 4, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_NodeDeviceConfigurationProto[] = {
     {1, "configuration_id", "configurationId", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
@@ -9113,7 +9114,7 @@ static const field_desc fd_NodeDeviceConfigurationProto[] = {
     {3, "pipeline_stage", "pipelineStage", type::int32, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_NodeDeviceConfigurationProto[] = {0, 1, 2, 3};
-const message_desc msg_NodeDeviceConfigurationProto = {"onnx.NodeDeviceConfigurationProto", "NodeDeviceConfigurationProto", "onnx.proto", fd_NodeDeviceConfigurationProto, 3, fi_NodeDeviceConfigurationProto, 4, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_NodeDeviceConfigurationProto = {"onnx.NodeDeviceConfigurationProto", "NodeDeviceConfigurationProto", "onnx.proto", fd_NodeDeviceConfigurationProto, 3, fi_NodeDeviceConfigurationProto, 4, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_ShardingSpecProto[] = {
     {1, "tensor_name", "tensorName", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
@@ -9122,14 +9123,14 @@ static const field_desc fd_ShardingSpecProto[] = {
     {4, "sharded_dim", "shardedDim", type::message, label::repeated, -1, false, &msg_ShardedDimProto, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_ShardingSpecProto[] = {0, 1, 2, 3, 4};
-const message_desc msg_ShardingSpecProto = {"onnx.ShardingSpecProto", "ShardingSpecProto", "onnx.proto", fd_ShardingSpecProto, 4, fi_ShardingSpecProto, 5, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_ShardingSpecProto = {"onnx.ShardingSpecProto", "ShardingSpecProto", "onnx.proto", fd_ShardingSpecProto, 4, fi_ShardingSpecProto, 5, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_ShardedDimProto[] = {
     {1, "axis", "axis", type::int64, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
     {2, "simple_sharding", "simpleSharding", type::message, label::repeated, -1, false, &msg_SimpleShardedDimProto, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_ShardedDimProto[] = {0, 1, 2};
-const message_desc msg_ShardedDimProto = {"onnx.ShardedDimProto", "ShardedDimProto", "onnx.proto", fd_ShardedDimProto, 2, fi_ShardedDimProto, 3, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_ShardedDimProto = {"onnx.ShardedDimProto", "ShardedDimProto", "onnx.proto", fd_ShardedDimProto, 2, fi_ShardedDimProto, 3, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_SimpleShardedDimProto[] = {
     {1, "dim_value", "dimValue", type::int64, label::oneof, 0, false, nullptr, nullptr, release(1, 18, 0)},
@@ -9138,7 +9139,7 @@ static const field_desc fd_SimpleShardedDimProto[] = {
 };
 static const std::uint8_t fi_SimpleShardedDimProto[] = {0, 1, 2, 3};
 static const char* const on_SimpleShardedDimProto[] = {"dim"};
-const message_desc msg_SimpleShardedDimProto = {"onnx.SimpleShardedDimProto", "SimpleShardedDimProto", "onnx.proto", fd_SimpleShardedDimProto, 3, fi_SimpleShardedDimProto, 4, on_SimpleShardedDimProto, 1, release(1, 18, 0)};
+const message_desc msg_SimpleShardedDimProto = {"onnx.SimpleShardedDimProto", "SimpleShardedDimProto", "onnx.proto", fd_SimpleShardedDimProto, 3, fi_SimpleShardedDimProto, 4, on_SimpleShardedDimProto, 1, release(1, 18, 0), 0};
 
 static const field_desc fd_SequenceProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 8, 0)},
@@ -9150,7 +9151,7 @@ static const field_desc fd_SequenceProto[] = {
     {7, "optional_values", "optionalValues", type::message, label::repeated, -1, false, &msg_OptionalProto, nullptr, release(1, 10, 0)},
 };
 static const std::uint8_t fi_SequenceProto[] = {0, 1, 2, 3, 4, 5, 6, 7};
-const message_desc msg_SequenceProto = {"onnx.SequenceProto", "SequenceProto", "onnx-data.proto", fd_SequenceProto, 7, fi_SequenceProto, 8, nullptr, 0, release(1, 8, 0)};
+const message_desc msg_SequenceProto = {"onnx.SequenceProto", "SequenceProto", "onnx-data.proto", fd_SequenceProto, 7, fi_SequenceProto, 8, nullptr, 0, release(1, 8, 0), 0};
 
 static const field_desc fd_MapProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 8, 0)},
@@ -9160,7 +9161,7 @@ static const field_desc fd_MapProto[] = {
     {5, "values", "values", type::message, label::optional, -1, false, &msg_SequenceProto, nullptr, release(1, 8, 0)},
 };
 static const std::uint8_t fi_MapProto[] = {0, 1, 2, 3, 4, 5};
-const message_desc msg_MapProto = {"onnx.MapProto", "MapProto", "onnx-data.proto", fd_MapProto, 5, fi_MapProto, 6, nullptr, 0, release(1, 8, 0)};
+const message_desc msg_MapProto = {"onnx.MapProto", "MapProto", "onnx-data.proto", fd_MapProto, 5, fi_MapProto, 6, nullptr, 0, release(1, 8, 0), 0};
 
 static const field_desc fd_OptionalProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 10, 0)},
@@ -9172,7 +9173,7 @@ static const field_desc fd_OptionalProto[] = {
     {7, "optional_value", "optionalValue", type::message, label::optional, -1, false, &msg_OptionalProto, nullptr, release(1, 10, 0)},
 };
 static const std::uint8_t fi_OptionalProto[] = {0, 1, 2, 3, 4, 5, 6, 7};
-const message_desc msg_OptionalProto = {"onnx.OptionalProto", "OptionalProto", "onnx-data.proto", fd_OptionalProto, 7, fi_OptionalProto, 8, nullptr, 0, release(1, 10, 0)};
+const message_desc msg_OptionalProto = {"onnx.OptionalProto", "OptionalProto", "onnx-data.proto", fd_OptionalProto, 7, fi_OptionalProto, 8, nullptr, 0, release(1, 10, 0), 0};
 
 static const field_desc fd_OperatorProto[] = {
     {1, "op_type", "opType", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
@@ -9181,7 +9182,7 @@ static const field_desc fd_OperatorProto[] = {
     {10, "doc_string", "docString", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_OperatorProto[] = {0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 4};
-const message_desc msg_OperatorProto = {"onnx.OperatorProto", "OperatorProto", "onnx-operators.proto", fd_OperatorProto, 4, fi_OperatorProto, 11, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_OperatorProto = {"onnx.OperatorProto", "OperatorProto", "onnx-operators.proto", fd_OperatorProto, 4, fi_OperatorProto, 11, nullptr, 0, release(1, 0, 0), 10};
 
 static const field_desc fd_OperatorSetProto[] = {
     {1, "magic", "magic", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
@@ -9195,7 +9196,7 @@ static const field_desc fd_OperatorSetProto[] = {
     {9, "functions", "functions", type::message, label::repeated, -1, false, &msg_FunctionProto, nullptr, release(1, 2, 1)},
 };
 static const std::uint8_t fi_OperatorSetProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-const message_desc msg_OperatorSetProto = {"onnx.OperatorSetProto", "OperatorSetProto", "onnx-operators.proto", fd_OperatorSetProto, 9, fi_OperatorSetProto, 10, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_OperatorSetProto = {"onnx.OperatorSetProto", "OperatorSetProto", "onnx-operators.proto", fd_OperatorSetProto, 9, fi_OperatorSetProto, 10, nullptr, 0, release(1, 0, 0), 6};
 
 static const message_desc* const all_messages_[] = {
     &msg_ModelProto,
@@ -13509,8 +13510,9 @@ private:
     // Appends ".field[i] 'name'" to the path for the lifetime of the guard.
     class path_guard {
     public:
-        path_guard(checker& c, const char* field, std::int64_t index = -1, std::string_view name = {},
-                   bool show_name = false);
+        // `number`: a field of `message`, whose schema name the path shows.
+        path_guard(checker& c, const schema::message_desc& message, std::uint32_t number, std::int64_t index = -1,
+                   std::string_view name = {}, bool show_name = false);
         ~path_guard() { c_.path_.resize(len_); }
         path_guard(const path_guard&) = delete;
         path_guard& operator=(const path_guard&) = delete;
@@ -13580,6 +13582,8 @@ private:
 // check.cpp - the checker's driver: findings, paths, the wire format and
 // the model's own fields (see onnxview/check.hpp, src/check/checker.hpp).
 
+#include <cassert>
+
 
 namespace onnxview {
 namespace check_detail {
@@ -13619,11 +13623,13 @@ void checker::report(check_severity s, finding_code code, std::string_view msg, 
     cb_(user_, f);
 }
 
-checker::path_guard::path_guard(checker& c, const char* field, std::int64_t index, std::string_view name,
-                                bool show_name)
+checker::path_guard::path_guard(checker& c, const schema::message_desc& message, std::uint32_t number,
+                                std::int64_t index, std::string_view name, bool show_name)
     : c_(c), len_(c.path_.size()) {
+    const schema::field_desc* field = message.find(number);
+    assert(field != nullptr);
     if (!c.path_.empty()) c.path_ += '.';
-    c.path_ += field;
+    c.path_ += field->name;
     if (index >= 0) {
         c.path_ += '[';
         c.path_ += c.num(index);
@@ -13670,7 +13676,7 @@ void checker::check_model_fields(const model_view& m) {
         std::int64_t i = 0;
         for (const string_entry_view& e : m.metadata_props()) {
             if (!keys.insert(e.key()).second) {
-                path_guard p(*this, "metadata_props", i);
+                path_guard p(*this, schema::msg_ModelProto, model_view::field::metadata_props, i);
                 error(finding_code::duplicate_metadata_key,
                       "metadata key " + quoted(e.key()) + " appears more than once", offset_of(e));
             }
@@ -13681,7 +13687,7 @@ void checker::check_model_fields(const model_view& m) {
         std::int64_t i = 0;
         for (const opset_id_view& op : m.opset_import()) {
             if (!model_opsets_.emplace(domain_key(op.domain()), op.version()).second) {
-                path_guard p(*this, "opset_import", i);
+                path_guard p(*this, schema::msg_ModelProto, model_view::field::opset_import, i);
                 warning(finding_code::duplicate_opset, "domain " + quoted(op.domain()) + " is imported more than once",
                         offset_of(op));
             }
@@ -13700,7 +13706,7 @@ void checker::check_model_fields(const model_view& m) {
     if (!m.has_graph()) {
         error(finding_code::missing_graph, "the model has no graph");
     } else {
-        path_guard p(*this, "graph");
+        path_guard p(*this, schema::msg_ModelProto, model_view::field::graph);
         check_graph(m.graph(), true, 0);
     }
     if (!stopped_) check_functions(m);
@@ -13811,7 +13817,7 @@ void checker::check_functions(const model_view& m) {
     for (const function_view& f : m.functions())
         for (const opset_id_view& op : f.opset_import()) merged.emplace(domain_key(op.domain()), op.version());
     for (const function_view& f : m.functions()) {
-        path_guard p(*this, "functions", i, f.name(), true);
+        path_guard p(*this, schema::msg_ModelProto, model_view::field::functions, i, f.name(), true);
         const std::uint64_t off = offset_of(f);
         if (f.name().empty()) error(finding_code::empty_name, "a function has an empty name", off);
         if (!f.has_domain() && ir_version_ >= 8)
@@ -13846,14 +13852,14 @@ void checker::check_functions(const model_view& m) {
                       "function attribute " + quoted(a.name()) + " is declared more than once", off);
         std::int64_t k = 0;
         for (const node_view& n : f.node()) {
-            path_guard pn(*this, "node", k++, n.name(), true);
+            path_guard pn(*this, schema::msg_FunctionProto, function_view::field::node, k++, n.name(), true);
             check_node_in_order(n, opsets.empty() ? merged : opsets, true, 0);
             if (stopped_) break;
         }
         k = 0;
         for (std::string_view out : f.output()) {
             if (!out.empty() && !scopes_.back().count(out)) {
-                path_guard po(*this, "output", k);
+                path_guard po(*this, schema::msg_FunctionProto, function_view::field::output, k);
                 error(finding_code::undefined_output, "function output " + quoted(out) + " is not produced by any node",
                       off);
             }
@@ -13920,7 +13926,7 @@ void checker::check_function_calls(const model_view& m) {
                     if (on) chain += quoted(fs[fr.first].name()) + " -> ";
                 }
                 chain += quoted(fs[callee].name());
-                path_guard p(*this, "functions", static_cast<std::int64_t>(callee), fs[callee].name(), true);
+                path_guard p(*this, schema::msg_ModelProto, model_view::field::functions, static_cast<std::int64_t>(callee), fs[callee].name(), true);
                 error(finding_code::recursive_function, "function calls itself: " + chain, offset_of(fs[callee]));
             } else if (color[callee] == white) {
                 color[callee] = grey;
@@ -13994,12 +14000,12 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     {
         std::int64_t i = 0;
         for (const value_info_view& v : g.input()) {
-            path_guard p(*this, "input", i++, v.name(), true);
+            path_guard p(*this, schema::msg_GraphProto, graph_view::field::input, i++, v.name(), true);
             check_value_info(v, main_graph);
         }
         i = 0;
         for (const value_info_view& v : g.output()) {
-            path_guard p(*this, "output", i++, v.name(), true);
+            path_guard p(*this, schema::msg_GraphProto, graph_view::field::output, i++, v.name(), true);
             check_value_info(v, main_graph);
         }
     }
@@ -14012,7 +14018,7 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     std::int64_t i = 0;
     for (const value_info_view& v : g.input()) {
         if (!scopes_.back().insert(v.name()).second) {
-            path_guard p(*this, "input", i, v.name(), true);
+            path_guard p(*this, schema::msg_GraphProto, graph_view::field::input, i, v.name(), true);
             error(finding_code::duplicate_input,
                   "graph input " + quoted(v.name()) + " is declared more than once (SSA)", offset_of(v));
         }
@@ -14021,7 +14027,7 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     name_set initializer_names(mem_);
     i = 0;
     for (const tensor_view& t : g.initializer()) {
-        path_guard p(*this, "initializer", i++, t.name(), true);
+        path_guard p(*this, schema::msg_GraphProto, graph_view::field::initializer, i++, t.name(), true);
         if (t.name().empty()) {
             error(finding_code::empty_name, "an initializer has an empty name", offset_of(t));
         } else if (!initializer_names.insert(t.name()).second) {
@@ -14042,7 +14048,7 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     i = 0;
     for (const sparse_tensor_view& s : g.sparse_initializer()) {
         const std::string_view name = s.values().name();
-        path_guard p(*this, "sparse_initializer", i++, name, true);
+        path_guard p(*this, schema::msg_GraphProto, graph_view::field::sparse_initializer, i++, name, true);
         if (name.empty()) {
             error(finding_code::empty_name, "a sparse initializer has an empty name", offset_of(s));
         } else if (!initializer_names.insert(name).second) {
@@ -14055,14 +14061,14 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     }
     i = 0;
     for (const node_view& n : g.node()) {
-        path_guard p(*this, "node", i++, n.name(), true);
+        path_guard p(*this, schema::msg_GraphProto, graph_view::field::node, i++, n.name(), true);
         check_node_in_order(n, model_opsets_, false, depth);
         if (stopped_) return;
     }
     i = 0;
     for (const value_info_view& v : g.output()) {
         if (!v.name().empty() && !defined_in_scopes(v.name())) {
-            path_guard p(*this, "output", i, v.name(), true);
+            path_guard p(*this, schema::msg_GraphProto, graph_view::field::output, i, v.name(), true);
             error(finding_code::undefined_output,
                   "graph output " + quoted(v.name()) +
                       " is not produced by any node, "
@@ -14080,7 +14086,7 @@ void checker::check_node_in_order(const node_view& n, const opset_map& opsets, b
     std::int64_t k = 0;
     for (std::string_view in : n.input()) {
         if (!in.empty() && !defined_in_scopes(in)) {
-            path_guard pi(*this, "input", k);
+            path_guard pi(*this, schema::msg_NodeProto, node_view::field::input, k);
             error(finding_code::undefined_input,
                   "input " + quoted(in) + " of " + quoted(n.op_type()) +
                       (in_function ? " node is neither a function input nor an output of an earlier node"
@@ -14095,7 +14101,7 @@ void checker::check_node_in_order(const node_view& n, const opset_map& opsets, b
     for (std::string_view out : n.output()) {
         if (!out.empty()) {
             if (defined_in_scopes(out)) {
-                path_guard po(*this, "output", k);
+                path_guard po(*this, schema::msg_NodeProto, node_view::field::output, k);
                 error(finding_code::duplicate_output,
                       "value " + quoted(out) + " is already defined " +
                           (in_function ? "(SSA)" : "(graphs must be in SSA form)"),
@@ -14118,7 +14124,7 @@ void checker::check_node(const node_view& n, const opset_map& opsets, bool in_fu
     name_set names(mem_);
     std::int64_t i = 0;
     for (const attribute_view& a : n.attribute()) {
-        path_guard p(*this, "attribute", i++, a.name(), true);
+        path_guard p(*this, schema::msg_NodeProto, node_view::field::attribute, i++, a.name(), true);
         if (!a.name().empty() && !names.insert(a.name()).second)
             error(finding_code::duplicate_attribute, "attribute " + quoted(a.name()) + " appears more than once",
                   offset_of(a));
@@ -14157,30 +14163,30 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
                   offset_of(a));
     }
     if (a.has_t()) {
-        path_guard p(*this, "t");
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::t);
         check_tensor(a.t());
     }
     if (a.has_sparse_tensor()) {
-        path_guard p(*this, "sparse_tensor");
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::sparse_tensor);
         check_sparse(a.sparse_tensor());
     }
     if (a.has_g()) {
-        path_guard p(*this, "g");
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::g);
         check_graph(a.g(), false, depth + 1);
     }
     std::int64_t i = 0;
     for (const tensor_view& t : a.tensors()) {
-        path_guard p(*this, "tensors", i++);
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::tensors, i++);
         check_tensor(t);
     }
     i = 0;
     for (const sparse_tensor_view& s : a.sparse_tensors()) {
-        path_guard p(*this, "sparse_tensors", i++);
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::sparse_tensors, i++);
         check_sparse(s);
     }
     i = 0;
     for (const graph_view& g : a.graphs()) {
-        path_guard p(*this, "graphs", i++);
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::graphs, i++);
         check_graph(g, false, depth + 1);
         if (stopped_) return;
     }
@@ -14390,7 +14396,7 @@ void checker::check_sparse(const sparse_tensor_view& s) {
     const tensor_view values = s.values();
     const text name = quoted(values.name());
     {
-        path_guard p(*this, "values");
+        path_guard p(*this, schema::msg_SparseTensorProto, sparse_tensor_view::field::values);
         check_tensor(values);
     }
     list<std::int64_t> vdims(values.dims().begin(), values.dims().end(), mem_);
@@ -14423,7 +14429,7 @@ void checker::check_sparse(const sparse_tensor_view& s) {
     }
     const tensor_view indices = s.indices();
     {
-        path_guard p(*this, "indices");
+        path_guard p(*this, schema::msg_SparseTensorProto, sparse_tensor_view::field::indices);
         check_tensor(indices);
     }
     if (indices.data_type() != static_cast<std::int32_t>(data_type::int64)) {
@@ -16006,8 +16012,6 @@ void edit_appends(const edit_options& e, emitter& out) noexcept;
 // ---- src/write/edits.cpp ----
 // edit_options applied during the walk (edits.hpp).
 
-#include <cstring>
-
 
 namespace onnxview {
 namespace detail {
@@ -16015,9 +16019,7 @@ namespace detail {
 namespace {
 
 bool is_doc_string(const schema::message_desc& d, const wire::field& f) noexcept {
-    const schema::field_desc* fd = d.find(f.number);
-    return fd != nullptr && fd->type == schema::type::string && std::strcmp(fd->name, "doc_string") == 0 &&
-           f.type == wire::wire_type::length_delimited;
+    return d.doc_string != 0 && f.number == d.doc_string && f.type == wire::wire_type::length_delimited;
 }
 
 // The key of a StringStringEntryProto occurrence (the last `key` field wins).

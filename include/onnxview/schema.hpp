@@ -119,6 +119,7 @@ struct message_desc {
     const char* const* oneof_names;
     std::uint16_t oneof_count;
     std::uint32_t since;          // release of its oldest field
+    std::uint32_t doc_string;     // the number of its `doc_string` field; 0 when it has none
 
     // The field with this number, or null. O(1).
     const field_desc* find(std::uint32_t number) const noexcept {

@@ -111,10 +111,11 @@ def schema_table(schema: Schema) -> str:
         w("static const std::uint8_t fi_%s[] = {%s};" % (cid(m.name), ", ".join(map(str, idx))))
         if oneofs:
             w("static const char* const on_%s[] = {%s};" % (cid(m.name), ", ".join('"%s"' % o for o in oneofs)))
-        w('const message_desc msg_%s = {"onnx.%s", "%s", "%s", fd_%s, %d, fi_%s, %d, %s, %d, %s};' % (
+        doc_string = next((f.number for f in m.fields if f.name == "doc_string"), 0)
+        w('const message_desc msg_%s = {"onnx.%s", "%s", "%s", fd_%s, %d, fi_%s, %d, %s, %d, %s, %d};' % (
             cid(m.name), m.name, m.name.split(".")[-1], m.file, cid(m.name), len(m.fields), cid(m.name),
             maxn + 1, ("on_" + cid(m.name)) if oneofs else "nullptr", len(oneofs),
-            rel(min(f.since for f in m.fields))))
+            rel(min(f.since for f in m.fields)), doc_string))
         w("")
     w("static const message_desc* const all_messages_[] = {")
     for m in schema.messages:

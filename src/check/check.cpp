@@ -2,6 +2,8 @@
 // the model's own fields (see onnxview/check.hpp, src/check/checker.hpp).
 #include "checker.hpp"
 
+#include <cassert>
+
 #include "onnxview/field_path.hpp"
 #include "onnxview/schema.hpp"
 #include "onnxview/verify.hpp"
@@ -44,11 +46,13 @@ void checker::report(check_severity s, finding_code code, std::string_view msg, 
     cb_(user_, f);
 }
 
-checker::path_guard::path_guard(checker& c, const char* field, std::int64_t index, std::string_view name,
-                                bool show_name)
+checker::path_guard::path_guard(checker& c, const schema::message_desc& message, std::uint32_t number,
+                                std::int64_t index, std::string_view name, bool show_name)
     : c_(c), len_(c.path_.size()) {
+    const schema::field_desc* field = message.find(number);
+    assert(field != nullptr);
     if (!c.path_.empty()) c.path_ += '.';
-    c.path_ += field;
+    c.path_ += field->name;
     if (index >= 0) {
         c.path_ += '[';
         c.path_ += c.num(index);
@@ -95,7 +99,7 @@ void checker::check_model_fields(const model_view& m) {
         std::int64_t i = 0;
         for (const string_entry_view& e : m.metadata_props()) {
             if (!keys.insert(e.key()).second) {
-                path_guard p(*this, "metadata_props", i);
+                path_guard p(*this, schema::msg_ModelProto, model_view::field::metadata_props, i);
                 error(finding_code::duplicate_metadata_key,
                       "metadata key " + quoted(e.key()) + " appears more than once", offset_of(e));
             }
@@ -106,7 +110,7 @@ void checker::check_model_fields(const model_view& m) {
         std::int64_t i = 0;
         for (const opset_id_view& op : m.opset_import()) {
             if (!model_opsets_.emplace(domain_key(op.domain()), op.version()).second) {
-                path_guard p(*this, "opset_import", i);
+                path_guard p(*this, schema::msg_ModelProto, model_view::field::opset_import, i);
                 warning(finding_code::duplicate_opset, "domain " + quoted(op.domain()) + " is imported more than once",
                         offset_of(op));
             }
@@ -125,7 +129,7 @@ void checker::check_model_fields(const model_view& m) {
     if (!m.has_graph()) {
         error(finding_code::missing_graph, "the model has no graph");
     } else {
-        path_guard p(*this, "graph");
+        path_guard p(*this, schema::msg_ModelProto, model_view::field::graph);
         check_graph(m.graph(), true, 0);
     }
     if (!stopped_) check_functions(m);

@@ -29,6 +29,7 @@
 #include "onnxview/check.hpp"
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/schema.hpp"
 
 namespace onnxview {
 namespace check_detail {
@@ -93,8 +94,9 @@ private:
     // Appends ".field[i] 'name'" to the path for the lifetime of the guard.
     class path_guard {
     public:
-        path_guard(checker& c, const char* field, std::int64_t index = -1, std::string_view name = {},
-                   bool show_name = false);
+        // `number`: a field of `message`, whose schema name the path shows.
+        path_guard(checker& c, const schema::message_desc& message, std::uint32_t number, std::int64_t index = -1,
+                   std::string_view name = {}, bool show_name = false);
         ~path_guard() { c_.path_.resize(len_); }
         path_guard(const path_guard&) = delete;
         path_guard& operator=(const path_guard&) = delete;

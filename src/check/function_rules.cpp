@@ -16,7 +16,7 @@ void checker::check_functions(const model_view& m) {
     for (const function_view& f : m.functions())
         for (const opset_id_view& op : f.opset_import()) merged.emplace(domain_key(op.domain()), op.version());
     for (const function_view& f : m.functions()) {
-        path_guard p(*this, "functions", i, f.name(), true);
+        path_guard p(*this, schema::msg_ModelProto, model_view::field::functions, i, f.name(), true);
         const std::uint64_t off = offset_of(f);
         if (f.name().empty()) error(finding_code::empty_name, "a function has an empty name", off);
         if (!f.has_domain() && ir_version_ >= 8)
@@ -51,14 +51,14 @@ void checker::check_functions(const model_view& m) {
                       "function attribute " + quoted(a.name()) + " is declared more than once", off);
         std::int64_t k = 0;
         for (const node_view& n : f.node()) {
-            path_guard pn(*this, "node", k++, n.name(), true);
+            path_guard pn(*this, schema::msg_FunctionProto, function_view::field::node, k++, n.name(), true);
             check_node_in_order(n, opsets.empty() ? merged : opsets, true, 0);
             if (stopped_) break;
         }
         k = 0;
         for (std::string_view out : f.output()) {
             if (!out.empty() && !scopes_.back().count(out)) {
-                path_guard po(*this, "output", k);
+                path_guard po(*this, schema::msg_FunctionProto, function_view::field::output, k);
                 error(finding_code::undefined_output, "function output " + quoted(out) + " is not produced by any node",
                       off);
             }
@@ -125,7 +125,7 @@ void checker::check_function_calls(const model_view& m) {
                     if (on) chain += quoted(fs[fr.first].name()) + " -> ";
                 }
                 chain += quoted(fs[callee].name());
-                path_guard p(*this, "functions", static_cast<std::int64_t>(callee), fs[callee].name(), true);
+                path_guard p(*this, schema::msg_ModelProto, model_view::field::functions, static_cast<std::int64_t>(callee), fs[callee].name(), true);
                 error(finding_code::recursive_function, "function calls itself: " + chain, offset_of(fs[callee]));
             } else if (color[callee] == white) {
                 color[callee] = grey;

@@ -60,12 +60,12 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     {
         std::int64_t i = 0;
         for (const value_info_view& v : g.input()) {
-            path_guard p(*this, "input", i++, v.name(), true);
+            path_guard p(*this, schema::msg_GraphProto, graph_view::field::input, i++, v.name(), true);
             check_value_info(v, main_graph);
         }
         i = 0;
         for (const value_info_view& v : g.output()) {
-            path_guard p(*this, "output", i++, v.name(), true);
+            path_guard p(*this, schema::msg_GraphProto, graph_view::field::output, i++, v.name(), true);
             check_value_info(v, main_graph);
         }
     }
@@ -78,7 +78,7 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     std::int64_t i = 0;
     for (const value_info_view& v : g.input()) {
         if (!scopes_.back().insert(v.name()).second) {
-            path_guard p(*this, "input", i, v.name(), true);
+            path_guard p(*this, schema::msg_GraphProto, graph_view::field::input, i, v.name(), true);
             error(finding_code::duplicate_input,
                   "graph input " + quoted(v.name()) + " is declared more than once (SSA)", offset_of(v));
         }
@@ -87,7 +87,7 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     name_set initializer_names(mem_);
     i = 0;
     for (const tensor_view& t : g.initializer()) {
-        path_guard p(*this, "initializer", i++, t.name(), true);
+        path_guard p(*this, schema::msg_GraphProto, graph_view::field::initializer, i++, t.name(), true);
         if (t.name().empty()) {
             error(finding_code::empty_name, "an initializer has an empty name", offset_of(t));
         } else if (!initializer_names.insert(t.name()).second) {
@@ -108,7 +108,7 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     i = 0;
     for (const sparse_tensor_view& s : g.sparse_initializer()) {
         const std::string_view name = s.values().name();
-        path_guard p(*this, "sparse_initializer", i++, name, true);
+        path_guard p(*this, schema::msg_GraphProto, graph_view::field::sparse_initializer, i++, name, true);
         if (name.empty()) {
             error(finding_code::empty_name, "a sparse initializer has an empty name", offset_of(s));
         } else if (!initializer_names.insert(name).second) {
@@ -121,14 +121,14 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
     }
     i = 0;
     for (const node_view& n : g.node()) {
-        path_guard p(*this, "node", i++, n.name(), true);
+        path_guard p(*this, schema::msg_GraphProto, graph_view::field::node, i++, n.name(), true);
         check_node_in_order(n, model_opsets_, false, depth);
         if (stopped_) return;
     }
     i = 0;
     for (const value_info_view& v : g.output()) {
         if (!v.name().empty() && !defined_in_scopes(v.name())) {
-            path_guard p(*this, "output", i, v.name(), true);
+            path_guard p(*this, schema::msg_GraphProto, graph_view::field::output, i, v.name(), true);
             error(finding_code::undefined_output,
                   "graph output " + quoted(v.name()) +
                       " is not produced by any node, "
@@ -146,7 +146,7 @@ void checker::check_node_in_order(const node_view& n, const opset_map& opsets, b
     std::int64_t k = 0;
     for (std::string_view in : n.input()) {
         if (!in.empty() && !defined_in_scopes(in)) {
-            path_guard pi(*this, "input", k);
+            path_guard pi(*this, schema::msg_NodeProto, node_view::field::input, k);
             error(finding_code::undefined_input,
                   "input " + quoted(in) + " of " + quoted(n.op_type()) +
                       (in_function ? " node is neither a function input nor an output of an earlier node"
@@ -161,7 +161,7 @@ void checker::check_node_in_order(const node_view& n, const opset_map& opsets, b
     for (std::string_view out : n.output()) {
         if (!out.empty()) {
             if (defined_in_scopes(out)) {
-                path_guard po(*this, "output", k);
+                path_guard po(*this, schema::msg_NodeProto, node_view::field::output, k);
                 error(finding_code::duplicate_output,
                       "value " + quoted(out) + " is already defined " +
                           (in_function ? "(SSA)" : "(graphs must be in SSA form)"),
@@ -184,7 +184,7 @@ void checker::check_node(const node_view& n, const opset_map& opsets, bool in_fu
     name_set names(mem_);
     std::int64_t i = 0;
     for (const attribute_view& a : n.attribute()) {
-        path_guard p(*this, "attribute", i++, a.name(), true);
+        path_guard p(*this, schema::msg_NodeProto, node_view::field::attribute, i++, a.name(), true);
         if (!a.name().empty() && !names.insert(a.name()).second)
             error(finding_code::duplicate_attribute, "attribute " + quoted(a.name()) + " appears more than once",
                   offset_of(a));
@@ -223,30 +223,30 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
                   offset_of(a));
     }
     if (a.has_t()) {
-        path_guard p(*this, "t");
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::t);
         check_tensor(a.t());
     }
     if (a.has_sparse_tensor()) {
-        path_guard p(*this, "sparse_tensor");
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::sparse_tensor);
         check_sparse(a.sparse_tensor());
     }
     if (a.has_g()) {
-        path_guard p(*this, "g");
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::g);
         check_graph(a.g(), false, depth + 1);
     }
     std::int64_t i = 0;
     for (const tensor_view& t : a.tensors()) {
-        path_guard p(*this, "tensors", i++);
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::tensors, i++);
         check_tensor(t);
     }
     i = 0;
     for (const sparse_tensor_view& s : a.sparse_tensors()) {
-        path_guard p(*this, "sparse_tensors", i++);
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::sparse_tensors, i++);
         check_sparse(s);
     }
     i = 0;
     for (const graph_view& g : a.graphs()) {
-        path_guard p(*this, "graphs", i++);
+        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::graphs, i++);
         check_graph(g, false, depth + 1);
         if (stopped_) return;
     }

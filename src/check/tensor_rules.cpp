@@ -202,7 +202,7 @@ void checker::check_sparse(const sparse_tensor_view& s) {
     const tensor_view values = s.values();
     const text name = quoted(values.name());
     {
-        path_guard p(*this, "values");
+        path_guard p(*this, schema::msg_SparseTensorProto, sparse_tensor_view::field::values);
         check_tensor(values);
     }
     list<std::int64_t> vdims(values.dims().begin(), values.dims().end(), mem_);
@@ -235,7 +235,7 @@ void checker::check_sparse(const sparse_tensor_view& s) {
     }
     const tensor_view indices = s.indices();
     {
-        path_guard p(*this, "indices");
+        path_guard p(*this, schema::msg_SparseTensorProto, sparse_tensor_view::field::indices);
         check_tensor(indices);
     }
     if (indices.data_type() != static_cast<std::int32_t>(data_type::int64)) {

@@ -160,7 +160,7 @@ static const field_desc fd_ModelProto[] = {
     {26, "configuration", "configuration", type::message, label::repeated, -1, false, &msg_DeviceConfigurationProto, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_ModelProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 11, 12};
-const message_desc msg_ModelProto = {"onnx.ModelProto", "ModelProto", "onnx.proto", fd_ModelProto, 12, fi_ModelProto, 27, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_ModelProto = {"onnx.ModelProto", "ModelProto", "onnx.proto", fd_ModelProto, 12, fi_ModelProto, 27, nullptr, 0, release(0, 1, 0), 6};
 
 static const field_desc fd_GraphProto[] = {
     {1, "node", "node", type::message, label::repeated, -1, false, &msg_NodeProto, nullptr, release(0, 1, 0)},
@@ -175,7 +175,7 @@ static const field_desc fd_GraphProto[] = {
     {16, "metadata_props", "metadataProps", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 16, 0)},
 };
 static const std::uint8_t fi_GraphProto[] = {0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 4, 5, 6, 7, 8, 9, 10};
-const message_desc msg_GraphProto = {"onnx.GraphProto", "GraphProto", "onnx.proto", fd_GraphProto, 10, fi_GraphProto, 17, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_GraphProto = {"onnx.GraphProto", "GraphProto", "onnx.proto", fd_GraphProto, 10, fi_GraphProto, 17, nullptr, 0, release(0, 1, 0), 10};
 
 static const field_desc fd_NodeProto[] = {
     {1, "input", "input", type::string, label::repeated, -1, false, nullptr, nullptr, release(0, 1, 0)},
@@ -190,7 +190,7 @@ static const field_desc fd_NodeProto[] = {
     {10, "device_configurations", "deviceConfigurations", type::message, label::repeated, -1, false, &msg_NodeDeviceConfigurationProto, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_NodeProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-const message_desc msg_NodeProto = {"onnx.NodeProto", "NodeProto", "onnx.proto", fd_NodeProto, 10, fi_NodeProto, 11, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_NodeProto = {"onnx.NodeProto", "NodeProto", "onnx.proto", fd_NodeProto, 10, fi_NodeProto, 11, nullptr, 0, release(0, 1, 0), 6};
 
 static const field_desc fd_AttributeProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(0, 1, 0)},
@@ -213,7 +213,7 @@ static const field_desc fd_AttributeProto[] = {
     {23, "sparse_tensors", "sparseTensors", type::message, label::repeated, -1, false, &msg_SparseTensorProto, nullptr, release(1, 6, 0)},
 };
 static const std::uint8_t fi_AttributeProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 12, 13, 14, 0, 0, 0, 0, 15, 16, 17, 18};
-const message_desc msg_AttributeProto = {"onnx.AttributeProto", "AttributeProto", "onnx.proto", fd_AttributeProto, 18, fi_AttributeProto, 24, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_AttributeProto = {"onnx.AttributeProto", "AttributeProto", "onnx.proto", fd_AttributeProto, 18, fi_AttributeProto, 24, nullptr, 0, release(0, 1, 0), 13};
 
 static const field_desc fd_ValueInfoProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(0, 1, 0)},
@@ -222,7 +222,7 @@ static const field_desc fd_ValueInfoProto[] = {
     {4, "metadata_props", "metadataProps", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 16, 0)},
 };
 static const std::uint8_t fi_ValueInfoProto[] = {0, 1, 2, 3, 4};
-const message_desc msg_ValueInfoProto = {"onnx.ValueInfoProto", "ValueInfoProto", "onnx.proto", fd_ValueInfoProto, 4, fi_ValueInfoProto, 5, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_ValueInfoProto = {"onnx.ValueInfoProto", "ValueInfoProto", "onnx.proto", fd_ValueInfoProto, 4, fi_ValueInfoProto, 5, nullptr, 0, release(0, 1, 0), 3};
 
 static const field_desc fd_TensorProto[] = {
     {1, "dims", "dims", type::int64, label::repeated, -1, false, nullptr, nullptr, release(0, 1, 0)},
@@ -242,14 +242,14 @@ static const field_desc fd_TensorProto[] = {
     {16, "metadata_props", "metadataProps", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 16, 0)},
 };
 static const std::uint8_t fi_TensorProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15};
-const message_desc msg_TensorProto = {"onnx.TensorProto", "TensorProto", "onnx.proto", fd_TensorProto, 15, fi_TensorProto, 17, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_TensorProto = {"onnx.TensorProto", "TensorProto", "onnx.proto", fd_TensorProto, 15, fi_TensorProto, 17, nullptr, 0, release(0, 1, 0), 12};
 
 static const field_desc fd_TensorProto_Segment[] = {
     {1, "begin", "begin", type::int64, label::optional, -1, false, nullptr, nullptr, release(0, 1, 0)},
     {2, "end", "end", type::int64, label::optional, -1, false, nullptr, nullptr, release(0, 1, 0)},
 };
 static const std::uint8_t fi_TensorProto_Segment[] = {0, 1, 2};
-const message_desc msg_TensorProto_Segment = {"onnx.TensorProto.Segment", "Segment", "onnx.proto", fd_TensorProto_Segment, 2, fi_TensorProto_Segment, 3, nullptr, 0, release(0, 1, 0)};
+const message_desc msg_TensorProto_Segment = {"onnx.TensorProto.Segment", "Segment", "onnx.proto", fd_TensorProto_Segment, 2, fi_TensorProto_Segment, 3, nullptr, 0, release(0, 1, 0), 0};
 
 static const field_desc fd_SparseTensorProto[] = {
     {1, "values", "values", type::message, label::optional, -1, false, &msg_TensorProto, nullptr, release(1, 6, 0)},
@@ -257,13 +257,13 @@ static const field_desc fd_SparseTensorProto[] = {
     {3, "dims", "dims", type::int64, label::repeated, -1, false, nullptr, nullptr, release(1, 6, 0)},
 };
 static const std::uint8_t fi_SparseTensorProto[] = {0, 1, 2, 3};
-const message_desc msg_SparseTensorProto = {"onnx.SparseTensorProto", "SparseTensorProto", "onnx.proto", fd_SparseTensorProto, 3, fi_SparseTensorProto, 4, nullptr, 0, release(1, 6, 0)};
+const message_desc msg_SparseTensorProto = {"onnx.SparseTensorProto", "SparseTensorProto", "onnx.proto", fd_SparseTensorProto, 3, fi_SparseTensorProto, 4, nullptr, 0, release(1, 6, 0), 0};
 
 static const field_desc fd_TensorShapeProto[] = {
     {1, "dim", "dim", type::message, label::repeated, -1, false, &msg_TensorShapeProto_Dimension, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_TensorShapeProto[] = {0, 1};
-const message_desc msg_TensorShapeProto = {"onnx.TensorShapeProto", "TensorShapeProto", "onnx.proto", fd_TensorShapeProto, 1, fi_TensorShapeProto, 2, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_TensorShapeProto = {"onnx.TensorShapeProto", "TensorShapeProto", "onnx.proto", fd_TensorShapeProto, 1, fi_TensorShapeProto, 2, nullptr, 0, release(1, 0, 0), 0};
 
 static const field_desc fd_TensorShapeProto_Dimension[] = {
     {1, "dim_value", "dimValue", type::int64, label::oneof, 0, false, nullptr, nullptr, release(1, 0, 0)},
@@ -272,7 +272,7 @@ static const field_desc fd_TensorShapeProto_Dimension[] = {
 };
 static const std::uint8_t fi_TensorShapeProto_Dimension[] = {0, 1, 2, 3};
 static const char* const on_TensorShapeProto_Dimension[] = {"value"};
-const message_desc msg_TensorShapeProto_Dimension = {"onnx.TensorShapeProto.Dimension", "Dimension", "onnx.proto", fd_TensorShapeProto_Dimension, 3, fi_TensorShapeProto_Dimension, 4, on_TensorShapeProto_Dimension, 1, release(1, 0, 0)};
+const message_desc msg_TensorShapeProto_Dimension = {"onnx.TensorShapeProto.Dimension", "Dimension", "onnx.proto", fd_TensorShapeProto_Dimension, 3, fi_TensorShapeProto_Dimension, 4, on_TensorShapeProto_Dimension, 1, release(1, 0, 0), 0};
 
 static const field_desc fd_TypeProto[] = {
     {1, "tensor_type", "tensorType", type::message, label::oneof, 0, false, &msg_TypeProto_Tensor, nullptr, release(0, 1, 0)},
@@ -285,54 +285,54 @@ static const field_desc fd_TypeProto[] = {
 };
 static const std::uint8_t fi_TypeProto[] = {0, 1, 0, 0, 2, 3, 4, 5, 6, 7};
 static const char* const on_TypeProto[] = {"value"};
-const message_desc msg_TypeProto = {"onnx.TypeProto", "TypeProto", "onnx.proto", fd_TypeProto, 7, fi_TypeProto, 10, on_TypeProto, 1, release(0, 1, 0)};
+const message_desc msg_TypeProto = {"onnx.TypeProto", "TypeProto", "onnx.proto", fd_TypeProto, 7, fi_TypeProto, 10, on_TypeProto, 1, release(0, 1, 0), 0};
 
 static const field_desc fd_TypeProto_Tensor[] = {
     {1, "elem_type", "elemType", type::int32, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
     {2, "shape", "shape", type::message, label::optional, -1, false, &msg_TensorShapeProto, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_TypeProto_Tensor[] = {0, 1, 2};
-const message_desc msg_TypeProto_Tensor = {"onnx.TypeProto.Tensor", "Tensor", "onnx.proto", fd_TypeProto_Tensor, 2, fi_TypeProto_Tensor, 3, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_TypeProto_Tensor = {"onnx.TypeProto.Tensor", "Tensor", "onnx.proto", fd_TypeProto_Tensor, 2, fi_TypeProto_Tensor, 3, nullptr, 0, release(1, 0, 0), 0};
 
 static const field_desc fd_TypeProto_Sequence[] = {
     {1, "elem_type", "elemType", type::message, label::optional, -1, false, &msg_TypeProto, nullptr, release(1, 6, 0)},
 };
 static const std::uint8_t fi_TypeProto_Sequence[] = {0, 1};
-const message_desc msg_TypeProto_Sequence = {"onnx.TypeProto.Sequence", "Sequence", "onnx.proto", fd_TypeProto_Sequence, 1, fi_TypeProto_Sequence, 2, nullptr, 0, release(1, 6, 0)};
+const message_desc msg_TypeProto_Sequence = {"onnx.TypeProto.Sequence", "Sequence", "onnx.proto", fd_TypeProto_Sequence, 1, fi_TypeProto_Sequence, 2, nullptr, 0, release(1, 6, 0), 0};
 
 static const field_desc fd_TypeProto_Map[] = {
     {1, "key_type", "keyType", type::int32, label::optional, -1, false, nullptr, nullptr, release(1, 6, 0)},
     {2, "value_type", "valueType", type::message, label::optional, -1, false, &msg_TypeProto, nullptr, release(1, 6, 0)},
 };
 static const std::uint8_t fi_TypeProto_Map[] = {0, 1, 2};
-const message_desc msg_TypeProto_Map = {"onnx.TypeProto.Map", "Map", "onnx.proto", fd_TypeProto_Map, 2, fi_TypeProto_Map, 3, nullptr, 0, release(1, 6, 0)};
+const message_desc msg_TypeProto_Map = {"onnx.TypeProto.Map", "Map", "onnx.proto", fd_TypeProto_Map, 2, fi_TypeProto_Map, 3, nullptr, 0, release(1, 6, 0), 0};
 
 static const field_desc fd_TypeProto_Optional[] = {
     {1, "elem_type", "elemType", type::message, label::optional, -1, false, &msg_TypeProto, nullptr, release(1, 10, 0)},
 };
 static const std::uint8_t fi_TypeProto_Optional[] = {0, 1};
-const message_desc msg_TypeProto_Optional = {"onnx.TypeProto.Optional", "Optional", "onnx.proto", fd_TypeProto_Optional, 1, fi_TypeProto_Optional, 2, nullptr, 0, release(1, 10, 0)};
+const message_desc msg_TypeProto_Optional = {"onnx.TypeProto.Optional", "Optional", "onnx.proto", fd_TypeProto_Optional, 1, fi_TypeProto_Optional, 2, nullptr, 0, release(1, 10, 0), 0};
 
 static const field_desc fd_TypeProto_SparseTensor[] = {
     {1, "elem_type", "elemType", type::int32, label::optional, -1, false, nullptr, nullptr, release(1, 10, 0)},
     {2, "shape", "shape", type::message, label::optional, -1, false, &msg_TensorShapeProto, nullptr, release(1, 10, 0)},
 };
 static const std::uint8_t fi_TypeProto_SparseTensor[] = {0, 1, 2};
-const message_desc msg_TypeProto_SparseTensor = {"onnx.TypeProto.SparseTensor", "SparseTensor", "onnx.proto", fd_TypeProto_SparseTensor, 2, fi_TypeProto_SparseTensor, 3, nullptr, 0, release(1, 10, 0)};
+const message_desc msg_TypeProto_SparseTensor = {"onnx.TypeProto.SparseTensor", "SparseTensor", "onnx.proto", fd_TypeProto_SparseTensor, 2, fi_TypeProto_SparseTensor, 3, nullptr, 0, release(1, 10, 0), 0};
 
 static const field_desc fd_TypeProto_Opaque[] = {
     {1, "domain", "domain", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 23, 0)},
     {2, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 23, 0)},
 };
 static const std::uint8_t fi_TypeProto_Opaque[] = {0, 1, 2};
-const message_desc msg_TypeProto_Opaque = {"onnx.TypeProto.Opaque", "Opaque", "onnx.proto", fd_TypeProto_Opaque, 2, fi_TypeProto_Opaque, 3, nullptr, 0, release(1, 23, 0)};
+const message_desc msg_TypeProto_Opaque = {"onnx.TypeProto.Opaque", "Opaque", "onnx.proto", fd_TypeProto_Opaque, 2, fi_TypeProto_Opaque, 3, nullptr, 0, release(1, 23, 0), 0};
 
 static const field_desc fd_OperatorSetIdProto[] = {
     {1, "domain", "domain", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
     {2, "version", "version", type::int64, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_OperatorSetIdProto[] = {0, 1, 2};
-const message_desc msg_OperatorSetIdProto = {"onnx.OperatorSetIdProto", "OperatorSetIdProto", "onnx.proto", fd_OperatorSetIdProto, 2, fi_OperatorSetIdProto, 3, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_OperatorSetIdProto = {"onnx.OperatorSetIdProto", "OperatorSetIdProto", "onnx.proto", fd_OperatorSetIdProto, 2, fi_OperatorSetIdProto, 3, nullptr, 0, release(1, 0, 0), 0};
 
 static const field_desc fd_FunctionProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 2, 1)},
@@ -349,7 +349,7 @@ static const field_desc fd_FunctionProto[] = {
     {14, "metadata_props", "metadataProps", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 16, 0)},
 };
 static const std::uint8_t fi_FunctionProto[] = {0, 1, 0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-const message_desc msg_FunctionProto = {"onnx.FunctionProto", "FunctionProto", "onnx.proto", fd_FunctionProto, 12, fi_FunctionProto, 15, nullptr, 0, release(1, 2, 1)};
+const message_desc msg_FunctionProto = {"onnx.FunctionProto", "FunctionProto", "onnx.proto", fd_FunctionProto, 12, fi_FunctionProto, 15, nullptr, 0, release(1, 2, 1), 8};
 
 static const field_desc fd_TrainingInfoProto[] = {
     {1, "initialization", "initialization", type::message, label::optional, -1, false, &msg_GraphProto, nullptr, release(1, 7, 0)},
@@ -358,28 +358,28 @@ static const field_desc fd_TrainingInfoProto[] = {
     {4, "update_binding", "updateBinding", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 7, 0)},
 };
 static const std::uint8_t fi_TrainingInfoProto[] = {0, 1, 2, 3, 4};
-const message_desc msg_TrainingInfoProto = {"onnx.TrainingInfoProto", "TrainingInfoProto", "onnx.proto", fd_TrainingInfoProto, 4, fi_TrainingInfoProto, 5, nullptr, 0, release(1, 7, 0)};
+const message_desc msg_TrainingInfoProto = {"onnx.TrainingInfoProto", "TrainingInfoProto", "onnx.proto", fd_TrainingInfoProto, 4, fi_TrainingInfoProto, 5, nullptr, 0, release(1, 7, 0), 0};
 
 static const field_desc fd_StringStringEntryProto[] = {
     {1, "key", "key", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
     {2, "value", "value", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_StringStringEntryProto[] = {0, 1, 2};
-const message_desc msg_StringStringEntryProto = {"onnx.StringStringEntryProto", "StringStringEntryProto", "onnx.proto", fd_StringStringEntryProto, 2, fi_StringStringEntryProto, 3, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_StringStringEntryProto = {"onnx.StringStringEntryProto", "StringStringEntryProto", "onnx.proto", fd_StringStringEntryProto, 2, fi_StringStringEntryProto, 3, nullptr, 0, release(1, 0, 0), 0};
 
 static const field_desc fd_TensorAnnotation[] = {
     {1, "tensor_name", "tensorName", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 5, 0)},
     {2, "quant_parameter_tensor_names", "quantParameterTensorNames", type::message, label::repeated, -1, false, &msg_StringStringEntryProto, nullptr, release(1, 5, 0)},
 };
 static const std::uint8_t fi_TensorAnnotation[] = {0, 1, 2};
-const message_desc msg_TensorAnnotation = {"onnx.TensorAnnotation", "TensorAnnotation", "onnx.proto", fd_TensorAnnotation, 2, fi_TensorAnnotation, 3, nullptr, 0, release(1, 5, 0)};
+const message_desc msg_TensorAnnotation = {"onnx.TensorAnnotation", "TensorAnnotation", "onnx.proto", fd_TensorAnnotation, 2, fi_TensorAnnotation, 3, nullptr, 0, release(1, 5, 0), 0};
 
 static const field_desc fd_IntIntListEntryProto[] = {
     {1, "key", "key", type::int64, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
     {2, "value", "value", type::int64, label::repeated, -1, false, nullptr, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_IntIntListEntryProto[] = {0, 1, 2};
-const message_desc msg_IntIntListEntryProto = {"onnx.IntIntListEntryProto", "IntIntListEntryProto", "onnx.proto", fd_IntIntListEntryProto, 2, fi_IntIntListEntryProto, 3, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_IntIntListEntryProto = {"onnx.IntIntListEntryProto", "IntIntListEntryProto", "onnx.proto", fd_IntIntListEntryProto, 2, fi_IntIntListEntryProto, 3, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_DeviceConfigurationProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
@@ -387,7 +387,7 @@ static const field_desc fd_DeviceConfigurationProto[] = {
     {3, "device", "device", type::string, label::repeated, -1, false, nullptr, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_DeviceConfigurationProto[] = {0, 1, 2, 3};
-const message_desc msg_DeviceConfigurationProto = {"onnx.DeviceConfigurationProto", "DeviceConfigurationProto", "onnx.proto", fd_DeviceConfigurationProto, 3, fi_DeviceConfigurationProto, 4, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_DeviceConfigurationProto = {"onnx.DeviceConfigurationProto", "DeviceConfigurationProto", "onnx.proto", fd_DeviceConfigurationProto, 3, fi_DeviceConfigurationProto, 4, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_NodeDeviceConfigurationProto[] = {
     {1, "configuration_id", "configurationId", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
@@ -395,7 +395,7 @@ static const field_desc fd_NodeDeviceConfigurationProto[] = {
     {3, "pipeline_stage", "pipelineStage", type::int32, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_NodeDeviceConfigurationProto[] = {0, 1, 2, 3};
-const message_desc msg_NodeDeviceConfigurationProto = {"onnx.NodeDeviceConfigurationProto", "NodeDeviceConfigurationProto", "onnx.proto", fd_NodeDeviceConfigurationProto, 3, fi_NodeDeviceConfigurationProto, 4, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_NodeDeviceConfigurationProto = {"onnx.NodeDeviceConfigurationProto", "NodeDeviceConfigurationProto", "onnx.proto", fd_NodeDeviceConfigurationProto, 3, fi_NodeDeviceConfigurationProto, 4, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_ShardingSpecProto[] = {
     {1, "tensor_name", "tensorName", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
@@ -404,14 +404,14 @@ static const field_desc fd_ShardingSpecProto[] = {
     {4, "sharded_dim", "shardedDim", type::message, label::repeated, -1, false, &msg_ShardedDimProto, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_ShardingSpecProto[] = {0, 1, 2, 3, 4};
-const message_desc msg_ShardingSpecProto = {"onnx.ShardingSpecProto", "ShardingSpecProto", "onnx.proto", fd_ShardingSpecProto, 4, fi_ShardingSpecProto, 5, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_ShardingSpecProto = {"onnx.ShardingSpecProto", "ShardingSpecProto", "onnx.proto", fd_ShardingSpecProto, 4, fi_ShardingSpecProto, 5, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_ShardedDimProto[] = {
     {1, "axis", "axis", type::int64, label::optional, -1, false, nullptr, nullptr, release(1, 18, 0)},
     {2, "simple_sharding", "simpleSharding", type::message, label::repeated, -1, false, &msg_SimpleShardedDimProto, nullptr, release(1, 18, 0)},
 };
 static const std::uint8_t fi_ShardedDimProto[] = {0, 1, 2};
-const message_desc msg_ShardedDimProto = {"onnx.ShardedDimProto", "ShardedDimProto", "onnx.proto", fd_ShardedDimProto, 2, fi_ShardedDimProto, 3, nullptr, 0, release(1, 18, 0)};
+const message_desc msg_ShardedDimProto = {"onnx.ShardedDimProto", "ShardedDimProto", "onnx.proto", fd_ShardedDimProto, 2, fi_ShardedDimProto, 3, nullptr, 0, release(1, 18, 0), 0};
 
 static const field_desc fd_SimpleShardedDimProto[] = {
     {1, "dim_value", "dimValue", type::int64, label::oneof, 0, false, nullptr, nullptr, release(1, 18, 0)},
@@ -420,7 +420,7 @@ static const field_desc fd_SimpleShardedDimProto[] = {
 };
 static const std::uint8_t fi_SimpleShardedDimProto[] = {0, 1, 2, 3};
 static const char* const on_SimpleShardedDimProto[] = {"dim"};
-const message_desc msg_SimpleShardedDimProto = {"onnx.SimpleShardedDimProto", "SimpleShardedDimProto", "onnx.proto", fd_SimpleShardedDimProto, 3, fi_SimpleShardedDimProto, 4, on_SimpleShardedDimProto, 1, release(1, 18, 0)};
+const message_desc msg_SimpleShardedDimProto = {"onnx.SimpleShardedDimProto", "SimpleShardedDimProto", "onnx.proto", fd_SimpleShardedDimProto, 3, fi_SimpleShardedDimProto, 4, on_SimpleShardedDimProto, 1, release(1, 18, 0), 0};
 
 static const field_desc fd_SequenceProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 8, 0)},
@@ -432,7 +432,7 @@ static const field_desc fd_SequenceProto[] = {
     {7, "optional_values", "optionalValues", type::message, label::repeated, -1, false, &msg_OptionalProto, nullptr, release(1, 10, 0)},
 };
 static const std::uint8_t fi_SequenceProto[] = {0, 1, 2, 3, 4, 5, 6, 7};
-const message_desc msg_SequenceProto = {"onnx.SequenceProto", "SequenceProto", "onnx-data.proto", fd_SequenceProto, 7, fi_SequenceProto, 8, nullptr, 0, release(1, 8, 0)};
+const message_desc msg_SequenceProto = {"onnx.SequenceProto", "SequenceProto", "onnx-data.proto", fd_SequenceProto, 7, fi_SequenceProto, 8, nullptr, 0, release(1, 8, 0), 0};
 
 static const field_desc fd_MapProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 8, 0)},
@@ -442,7 +442,7 @@ static const field_desc fd_MapProto[] = {
     {5, "values", "values", type::message, label::optional, -1, false, &msg_SequenceProto, nullptr, release(1, 8, 0)},
 };
 static const std::uint8_t fi_MapProto[] = {0, 1, 2, 3, 4, 5};
-const message_desc msg_MapProto = {"onnx.MapProto", "MapProto", "onnx-data.proto", fd_MapProto, 5, fi_MapProto, 6, nullptr, 0, release(1, 8, 0)};
+const message_desc msg_MapProto = {"onnx.MapProto", "MapProto", "onnx-data.proto", fd_MapProto, 5, fi_MapProto, 6, nullptr, 0, release(1, 8, 0), 0};
 
 static const field_desc fd_OptionalProto[] = {
     {1, "name", "name", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 10, 0)},
@@ -454,7 +454,7 @@ static const field_desc fd_OptionalProto[] = {
     {7, "optional_value", "optionalValue", type::message, label::optional, -1, false, &msg_OptionalProto, nullptr, release(1, 10, 0)},
 };
 static const std::uint8_t fi_OptionalProto[] = {0, 1, 2, 3, 4, 5, 6, 7};
-const message_desc msg_OptionalProto = {"onnx.OptionalProto", "OptionalProto", "onnx-data.proto", fd_OptionalProto, 7, fi_OptionalProto, 8, nullptr, 0, release(1, 10, 0)};
+const message_desc msg_OptionalProto = {"onnx.OptionalProto", "OptionalProto", "onnx-data.proto", fd_OptionalProto, 7, fi_OptionalProto, 8, nullptr, 0, release(1, 10, 0), 0};
 
 static const field_desc fd_OperatorProto[] = {
     {1, "op_type", "opType", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
@@ -463,7 +463,7 @@ static const field_desc fd_OperatorProto[] = {
     {10, "doc_string", "docString", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
 };
 static const std::uint8_t fi_OperatorProto[] = {0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 4};
-const message_desc msg_OperatorProto = {"onnx.OperatorProto", "OperatorProto", "onnx-operators.proto", fd_OperatorProto, 4, fi_OperatorProto, 11, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_OperatorProto = {"onnx.OperatorProto", "OperatorProto", "onnx-operators.proto", fd_OperatorProto, 4, fi_OperatorProto, 11, nullptr, 0, release(1, 0, 0), 10};
 
 static const field_desc fd_OperatorSetProto[] = {
     {1, "magic", "magic", type::string, label::optional, -1, false, nullptr, nullptr, release(1, 0, 0)},
@@ -477,7 +477,7 @@ static const field_desc fd_OperatorSetProto[] = {
     {9, "functions", "functions", type::message, label::repeated, -1, false, &msg_FunctionProto, nullptr, release(1, 2, 1)},
 };
 static const std::uint8_t fi_OperatorSetProto[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-const message_desc msg_OperatorSetProto = {"onnx.OperatorSetProto", "OperatorSetProto", "onnx-operators.proto", fd_OperatorSetProto, 9, fi_OperatorSetProto, 10, nullptr, 0, release(1, 0, 0)};
+const message_desc msg_OperatorSetProto = {"onnx.OperatorSetProto", "OperatorSetProto", "onnx-operators.proto", fd_OperatorSetProto, 9, fi_OperatorSetProto, 10, nullptr, 0, release(1, 0, 0), 6};
 
 static const message_desc* const all_messages_[] = {
     &msg_ModelProto,

@@ -1,8 +1,6 @@
 // edit_options applied during the walk (edits.hpp).
 #include "edits.hpp"
 
-#include <cstring>
-
 #include "onnxview/model.hpp"
 
 namespace onnxview {
@@ -11,9 +9,7 @@ namespace detail {
 namespace {
 
 bool is_doc_string(const schema::message_desc& d, const wire::field& f) noexcept {
-    const schema::field_desc* fd = d.find(f.number);
-    return fd != nullptr && fd->type == schema::type::string && std::strcmp(fd->name, "doc_string") == 0 &&
-           f.type == wire::wire_type::length_delimited;
+    return d.doc_string != 0 && f.number == d.doc_string && f.type == wire::wire_type::length_delimited;
 }
 
 // The key of a StringStringEntryProto occurrence (the last `key` field wins).

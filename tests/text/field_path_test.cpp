@@ -45,7 +45,14 @@ TEST_CASE("schema lookups", "[schema]") {
         CHECK(md->field_count <= 32);  // the printers' per-message stat array
         for (std::size_t i = 1; i < md->field_count; ++i) CHECK(md->fields[i - 1].number < md->fields[i].number);
         for (const auto& f : md->all_fields()) CHECK(md->find(f.number) == &f);
+        const schema::field_desc* doc = md->find("doc_string");
+        CHECK(md->doc_string == (doc != nullptr ? doc->number : 0u));
     }
+    // onnx.proto's numbers, written out.
+    CHECK(schema::msg_NodeProto.doc_string == 6);
+    CHECK(schema::msg_TensorProto.doc_string == 12);
+    CHECK(schema::msg_ModelProto.doc_string == 6);
+    CHECK(schema::msg_TensorShapeProto.doc_string == 0);
 }
 
 TEST_CASE("field_path_at names nested fields", "[field_path]") {
