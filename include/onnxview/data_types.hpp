@@ -131,7 +131,9 @@ ONNXVIEW_NATURAL(std::complex<double>, c128)
 // type of the type's natural_type in the table.
 template <data_type D>
 struct element_type {
-    static_assert(find_data_type_info(static_cast<std::int32_t>(D)) != nullptr,
+    // A range check, not find_data_type_info() != nullptr: gcc's UBSan
+    // makes a table element's address a non-constant expression.
+    static_assert(static_cast<std::int32_t>(D) >= 1 && static_cast<std::int32_t>(D) <= max_data_type,
                   "UNDEFINED and numbers outside the schema have no element type");
     using type = typename natural_cpp_type<detail::data_type_table[static_cast<int>(D)].natural>::type;
 };
