@@ -120,16 +120,25 @@ proxy_source read_proxy_source(const char* in, const mapped_file& bytes) {
     return s;
 }
 
+// A file time as seconds since 1970 with its nanoseconds: "1796278651.384647782".
+std::string seconds(std::int64_t ns) {
+    const std::int64_t whole = ns / 1000000000, part = ns % 1000000000;
+    std::string fraction = std::to_string(part < 0 ? -part : part);
+    fraction.insert(0, 9 - fraction.size(), '0');
+    return (ns < 0 && whole == 0 ? "-" : "") + std::to_string(whole) + "." + fraction;
+}
+
 // Why the source a proxy references cannot be used, or "".
 std::string stale_source(const char* proxy, const reference_source& r) {
     const std::string path = directory_of(proxy) + std::string(r.location);
     const result<file_stamp> now = stamp_file(path.c_str());
     if (!now) return "cannot read '" + path + "', which '" + proxy + "' references: " + system_text(now.err());
-    if (*now != r.stamp)
-        return "'" + path + "' changed since '" + proxy + "' was made from it (size " + std::to_string(r.stamp.size) +
-               " then, " + std::to_string(now->size) + " now; modified " + std::to_string(r.stamp.mtime_ns) +
-               " then, " + std::to_string(now->mtime_ns) + " now, ns since 1970): the proxy's references no longer hold";
-    return std::string();
+    if (*now == r.stamp) return std::string();
+    const std::string what = now->size != r.stamp.size
+                                 ? "size " + std::to_string(r.stamp.size) + " then, " + std::to_string(now->size) + " now"
+                                 : "modified at " + seconds(r.stamp.mtime_ns) + " then, " + seconds(now->mtime_ns) + " now";
+    return "'" + path + "' changed since '" + proxy + "' was made from it (" + what +
+           "): the proxy's references no longer hold";
 }
 
 // --reference: OUT beside IN, referencing IN by its bare name.

@@ -5,7 +5,7 @@
 # onnxruntime check the outputs in tests/oracle/proxy_oracle.py.
 # Usage: proxy_test.sh ONNXVIEW SOURCE_ROOT
 set -u
-exe=$1
+exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")  # absolute: some runs cd
 root=$2
 data=$root/testdata
 # shellcheck source=harness.sh
