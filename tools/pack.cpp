@@ -184,8 +184,8 @@ int run(arguments& a) {
     po.dedupe = a.dedupe;
     po.allow_over_2gib = a.allow_over_2gib;
     // A proxy's record, read from IN's own fields (write_model verifies the
-    // whole model after this).
-    // The record's location is a view into `in`, mapped until the end.
+    // whole model after this); its location is a view into `in`, which stays
+    // mapped until the end.
     proxy_source source;
     result<mapped_file> in = mapped_file::open(a.in);
     if (in) source = read_proxy_source(a.in, *in);
