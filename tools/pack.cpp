@@ -49,8 +49,9 @@ command_line make_command_line(arguments& a) {
             "\n"
             "With --reference, OUT is a weight-less proxy for tools that load every\n"
             "weight (onnx.shape_inference, version_converter, ...): OUT, in IN's\n"
-            "directory, references the raw_data of IN's large tensors (INT64 excepted)\n"
-            "where it lies in IN, as external data; nothing of the weights is copied.\n"
+            "directory, references the payloads of IN's large tensors (INT64 excepted)\n"
+            "where they lie in IN (raw_data, or float_data/double_data in one packed\n"
+            "run), as external data; nothing of the weights is copied.\n"
             "OUT records IN's name, size and modification time. Packing a proxy\n"
             "(without --reference) puts the weights back: into OUT, or with --external\n"
             "into NAME, after checking that the file it references has not changed.\n",

@@ -262,14 +262,15 @@ struct pack_options {
     // a weight-less proxy whose large weights stay in the input's own
     // bytes. Tensors that onnx.load's external-data loader visits (dense
     // initializers and attribute tensors, `t` and `tensors`, of the main
-    // graph and of its subgraphs at any depth) whose payload is raw_data of
-    // at least `threshold` bytes, INT64 excepted (shape inference reads
-    // those as data), become data_location EXTERNAL with `location`
-    // reference.location, `offset` the payload's offset in `model` (which
-    // must therefore be the whole file that location names) and `length`
-    // its size; no payload byte is read or written. Every other tensor is
-    // copied as it is (external ones keep their references; typed fields
-    // stay typed; no alignment). metadata_props gets the entry
+    // graph and of its subgraphs at any depth) with at least `threshold`
+    // payload bytes lying in `model` in raw_data layout (raw_data, or
+    // float_data / double_data in one packed run: little-endian fixed-width
+    // entries), INT64 excepted (shape inference reads those as data), become
+    // data_location EXTERNAL with `location` reference.location, `offset`
+    // the payload's offset in `model` (which must therefore be the whole
+    // file that location names) and `length` its size; no payload byte is
+    // read or written. Every other tensor is copied as it is (external ones
+    // keep their references; other typed fields stay typed; no alignment). metadata_props gets the entry
     // reference_source_key (one with that key is replaced) recording
     // `reference`. Not with external_location, internalize or dedupe
     // (invalid_argument), nor a location over 4095 bytes.

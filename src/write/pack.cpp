@@ -141,11 +141,38 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     return error();
 }
 
-target choose(const pass& p, const storage_info& si) noexcept {
+// Where the payload of tensor m lies in the input in raw_data layout, if
+// it does: raw_data's bytes, or float_data (FLOAT, COMPLEX64) or double_data
+// (DOUBLE, COMPLEX128) stored as one packed run, whose fixed32 / fixed64
+// entries are little-endian, raw_data's layout byte for byte. The other
+// typed fields are varints.
+bool raw_layout_offset(const wire::message& m, const storage_info& si, std::uint64_t& offset) noexcept {
+    if (si.kind == storage_kind::raw) {
+        offset = si.offset;
+        return true;
+    }
+    if (si.kind != storage_kind::typed || (si.field != typed_field::float_data && si.field != typed_field::double_data))
+        return false;
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f, run;
+    unsigned runs = 0;
+    while (!r.at_end()) {
+        if (r.next(f)) return false;
+        if (f.number == static_cast<std::uint32_t>(si.field)) {
+            run = f;
+            ++runs;
+        }
+    }
+    if (runs != 1 || run.type != wire::wire_type::length_delimited || run.raw != si.byte_size) return false;
+    offset = m.offset_of(run.payload);
+    return true;
+}
+
+// `raw_layout`: the payload lies in the input in raw_data layout (reference mode only).
+target choose(const pass& p, const storage_info& si, bool raw_layout) noexcept {
     const bool large = si.byte_size >= p.s.threshold;
     if (reference_mode(p.po))
-        return p.referable && large && si.kind == storage_kind::raw &&
-                       si.data_type != static_cast<std::int32_t>(data_type::int64)
+        return p.referable && large && raw_layout && si.data_type != static_cast<std::int32_t>(data_type::int64)
                    ? target::reference
                    : target::keep;
     if (!p.po.external_location.empty()) {
@@ -260,7 +287,9 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
         (described->byte_size == 0 && described->kind != storage_kind::external))
         return keep_tensor(p, m);
     const storage_info& si = *described;
-    const target to = choose(p, si);
+    std::uint64_t raw_layout_at = 0;
+    const bool raw_layout = reference_mode(p.po) && raw_layout_offset(m, si, raw_layout_at);
+    const target to = choose(p, si, raw_layout);
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
@@ -276,8 +305,8 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
         }))
         return e;
     if (to == target::external || to == target::reference) {
-        // A reference names the payload where it is: raw_data's bytes in the input.
-        std::uint64_t offset = si.offset;
+        // A reference names the payload where it is in the input.
+        std::uint64_t offset = raw_layout_at;
         if (to == target::external)
             if (error e = place_external(p, t, si, offset)) return e;
         const std::string_view location = to == target::external ? p.po.external_location : p.po.reference.location;

@@ -104,9 +104,10 @@ def mlp(onnx, directory):
 
 
 def nested(onnx, directory):
-    """Weights in an If branch (an initializer and a Constant), a main-graph Constant and a sparse
-    initializer: the first three become references, the sparse one (onnx.load does not resolve
-    sparse tensors) stays."""
+    """Weights in an If branch (an initializer and a Constant), a main-graph Constant in float_data
+    and a DOUBLE initializer in double_data (typed fields in raw_data's layout), and a sparse
+    initializer: all but the sparse one (onnx.load does not resolve sparse tensors) become
+    references."""
     import numpy as np
     from onnx import helper, numpy_helper
     w = (np.arange(1024, dtype=np.float32) / 512).reshape(32, 32)
@@ -121,12 +122,16 @@ def nested(onnx, directory):
     indices = numpy_helper.from_array(np.arange(64, dtype=np.int64) * 16, "si")
     sparse = helper.make_sparse_tensor(values, indices, [32, 32])
     sparse.values.name = "sp"
-    nodes = [helper.make_node("Constant", [], ["k"], value=numpy_helper.from_array(w - 1, "kv")),
+    typed_k = helper.make_tensor("kv", onnx.TensorProto.FLOAT, [32, 32], (w - 1).ravel().tolist())
+    typed_d = helper.make_tensor("dd", onnx.TensorProto.DOUBLE, [32, 32], (w / 3).astype(np.float64).ravel().tolist())
+    nodes = [helper.make_node("Constant", [], ["k"], value=typed_k),
+             helper.make_node("Cast", ["dd"], ["dk"], to=onnx.TensorProto.FLOAT),
              helper.make_node("Constant", [], ["cond"], value=helper.make_tensor("cv2", 9, [], [True])),
              helper.make_node("If", ["cond"], ["i"], then_branch=then_g, else_branch=else_g),
-             helper.make_node("Add", ["i", "k"], ["a"]), helper.make_node("Add", ["a", "sp"], ["y"])]
+             helper.make_node("Add", ["i", "k"], ["a0"]), helper.make_node("Add", ["a0", "dk"], ["a"]),
+             helper.make_node("Add", ["a", "sp"], ["y"])]
     g = helper.make_graph(nodes, "nested", [helper.make_tensor_value_info("x", 1, [32, 32])],
-                          [helper.make_tensor_value_info("y", 1, [32, 32])], sparse_initializer=[sparse])
+                          [helper.make_tensor_value_info("y", 1, [32, 32])], [typed_d], sparse_initializer=[sparse])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
     m.ir_version = 8
     path = os.path.join(directory, "nested.onnx")

@@ -118,10 +118,11 @@ TEST_CASE("reference: large raw_data becomes a reference to its bytes in the inp
         .field_message(5, raw("weight", 4096))
         .field_message(5, raw("small", 64))
         .field_message(5, raw("shape", 4096, data_type::int64));
-    wire_builder typed;
-    typed.packed_varint(field::dims, {1024}).field_varint(field::data_type, 1).field_bytes(field::name, "typed");
-    typed.field_bytes(field::float_data, pattern(4096, "t"));
-    g.field_message(5, typed);
+    wire_builder varints;  // int32_data: varints, not raw_data's layout
+    varints.packed_varint(field::dims, {1024}).field_varint(field::data_type, 6).field_bytes(field::name, "varints");
+    std::string ones(1024, '\x01');
+    varints.field_bytes(field::int32_data, ones);
+    g.field_message(5, varints);
     const std::string in = model(g);
     const packed out = pack(in, reference_to("model.onnx"));
     REQUIRE_FALSE(out.err);
@@ -140,7 +141,7 @@ TEST_CASE("reference: large raw_data becomes a reference to its bytes in the inp
     CHECK(entry(ts[0], "location") == "model.onnx");
     CHECK(entry(ts[0], "length") == "4096");
     CHECK(referenced_bytes(ts[0], in) == pattern(4096, "weight"));
-    // Below the threshold, INT64 and typed: the tensor's bytes as they were.
+    // Below the threshold, INT64 and varint typed: the tensor's bytes as they were.
     for (std::size_t i = 1; i < 4; ++i) {
         CHECK(ts[i].data_location() == location_kind::default_location);
         const wire::message& w = ts[i].wire_message();
@@ -152,6 +153,47 @@ TEST_CASE("reference: large raw_data becomes a reference to its bytes in the inp
     const result<tensor_data> d = tensor_data::make(ts[0], &source);
     REQUIRE(d);
     CHECK(d->bytes() == pattern(4096, "weight"));
+}
+
+TEST_CASE("reference: float_data and double_data in one packed run are raw_data's layout: referenced") {
+    const auto typed = [](const char* name, data_type type, typed_field f, std::size_t elements, std::size_t bytes) {
+        wire_builder t;
+        t.packed_varint(field::dims, {elements}).field_varint(field::data_type, static_cast<std::uint64_t>(type));
+        t.field_bytes(field::name, name).field_bytes(static_cast<std::uint32_t>(f), pattern(bytes, name));
+        return t;
+    };
+    wire_builder g;
+    g.field_message(5, typed("floats", data_type::float32, typed_field::float_data, 1024, 4096))
+        .field_message(5, typed("doubles", data_type::float64, typed_field::double_data, 512, 4096))
+        .field_message(5, typed("complex", data_type::complex64, typed_field::float_data, 512, 4096));
+    // float_data in two packed runs: its bytes are not contiguous.
+    wire_builder split;
+    split.packed_varint(field::dims, {1024}).field_varint(field::data_type, 1).field_bytes(field::name, "split");
+    const std::string bytes = pattern(4096, "split");
+    split.field_bytes(field::float_data, bytes.substr(0, 2048)).field_bytes(field::float_data, bytes.substr(2048));
+    g.field_message(5, split);
+    const std::string in = model(g);
+    const packed out = pack(in, reference_to("m.onnx"));
+    REQUIRE_FALSE(out.err);
+    CHECK(out.stats.referenced == 3);
+    CHECK(out.stats.kept == 1);
+    const model_view m = parse_model(out.model.data(), out.model.size());
+    std::string copy = in;
+    const external_payload_source source{&copy, fetch_from_input};
+    for (const tensor_view& t : m.graph().initializer()) {
+        INFO(std::string(t.name()));
+        if (t.name() == "split") {
+            CHECK(t.data_location() == location_kind::default_location);
+            continue;
+        }
+        CHECK(t.data_location() == location_kind::external);
+        CHECK(*t.float_data().count() == 0);
+        CHECK(*t.double_data().count() == 0);
+        CHECK(referenced_bytes(t, in) == pattern(4096, t.name()));
+        const result<tensor_data> d = tensor_data::make(t, &source);
+        REQUIRE(d);
+        CHECK(d->bytes() == pattern(4096, t.name()));
+    }
 }
 
 TEST_CASE("reference: the threshold decides, and already external tensors keep their references") {
