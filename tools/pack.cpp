@@ -1,6 +1,7 @@
 // tools/pack.cpp - `onnxview pack`: a model rewritten so that its weights
 // can be used in place (onnxview/write.hpp), written as write_output.hpp
 // writes.
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -154,6 +155,16 @@ int make_proxy(const arguments& a, pack_options po, const proxy_source& existing
     if (existing.found)
         return fail("'" + std::string(a.in) + "' is already a proxy of '" + std::string(existing.record.location) +
                         "': make the proxy from that file",
+                    exit_usage);
+    // External data may not leave the model's directory through a symlink
+    // (open_beneath): a symlinked IN must point into its own directory.
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::canonical(a.in, ec);
+    const std::string in_directory = directory_of(a.in);
+    if (!ec && target.parent_path() != std::filesystem::canonical(in_directory.empty() ? "." : in_directory, ec))
+        return fail("--reference: IN '" + std::string(a.in) + "' is a link to '" + target.string() +
+                        "', outside its directory, which external data may not reference: make the proxy beside "
+                        "that file",
                     exit_usage);
     const std::string name = file_name_of(a.in);
     // onnx.load strips leading '.' and '/' from locations (_sanitize_path).

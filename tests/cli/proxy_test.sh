@@ -71,6 +71,16 @@ run "proxy of a proxy" 2 pack "$out/p.onnx" "$out/pp.onnx" --reference &&
 cp "$out/in.onnx" "$out/.hidden.onnx"
 run "IN named .NAME" 2 pack "$out/.hidden.onnx" "$out/y.onnx" --reference
 rm -f "$out/.hidden.onnx"
+# IN a symlink to a file elsewhere: the put-back could not follow it (open_beneath).
+mkdir -p "$tmp/elsewhere"
+cp "$out/in.onnx" "$tmp/elsewhere/real.onnx"
+ln -s "$tmp/elsewhere/real.onnx" "$out/link.onnx"
+run "IN a link out of its directory" 2 pack "$out/link.onnx" "$out/y.onnx" --reference &&
+    grep -q "is a link to '.*real.onnx', outside its directory" "$tmp/err" || fail "link: $(cat "$tmp/err")"
+rm -f "$out/link.onnx"
+ln -s in.onnx "$out/link.onnx"
+run "IN a link within its directory" 0 pack "$out/link.onnx" "$out/y.onnx" --reference --verify
+rm -f "$out/link.onnx" "$out/y.onnx"
 only "refusals" in.onnx p.onnx
 
 # The source changed (same size, new mtime), then moved away.
