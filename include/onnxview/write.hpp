@@ -270,10 +270,11 @@ struct pack_options {
     // the payload's offset in `model` (which must therefore be the whole
     // file that location names) and `length` its size; no payload byte is
     // read or written. Every other tensor is copied as it is (external ones
-    // keep their references; other typed fields stay typed; no alignment). metadata_props gets the entry
-    // reference_source_key (one with that key is replaced) recording
-    // `reference`. Not with external_location, internalize or dedupe
-    // (invalid_argument), nor a location over 4095 bytes.
+    // keep their references; other typed fields stay typed; no alignment).
+    // metadata_props gets the entry reference_source_key (one with that key
+    // is replaced) recording `reference`. Not with external_location,
+    // internalize or dedupe (invalid_argument), nor a location over 4095
+    // bytes.
     // Outside reference mode, a pack that moves every external payload
     // (internalize, external_location) drops the reference_source_key
     // entries: the output references no source any more.
@@ -299,8 +300,8 @@ struct pack_stats {
     std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
     std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
     std::uint64_t kept = 0;              // copied as they were
-    std::uint64_t unreadable = 0;        // of those, with a payload that does not validate (tensor_storage.hpp)
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
+    std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)
     std::uint32_t passes = 0;            // measuring passes before the writing one
 };
 

@@ -37,7 +37,7 @@ void emit_string(emitter& out, std::uint32_t number, const char* data, std::uint
     out.bytes(data, size);
 }
 
-// Takes `label` then a decimal number up to `end` (or the end of text).
+// Takes `label`, then a decimal number (a `-` first when may_be_negative), up to `end`, which must follow.
 bool take_number(std::string_view& text, std::string_view label, std::string_view end, bool may_be_negative,
                  std::uint64_t& value, bool& negative) noexcept {
     if (text.substr(0, label.size()) != label) return false;
