@@ -9,6 +9,8 @@
 // last. Renaming x is refused exactly when check_renames() says so, and
 // when renaming it back is accepted too the tensors are the input's again.
 // An extraction (x to y) verifies and extracting it again changes nothing.
+// A proxy (pack_options::reference) verifies, reads back as the input's
+// tensors, and its weights put back are the input's again.
 // Bytes that do not verify may fail to pack, but must not crash it.
 #include <cstddef>
 #include <cstdint>
@@ -139,6 +141,35 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         repack.threshold = 16;
         FUZZ_CHECK(pack_model(model, nullptr, repack, as, nullptr).ok());
         if (!external) FUZZ_CHECK(again == model);
+    }
+    // A weight-less proxy referencing the input's own bytes: it verifies,
+    // its tensors read through the references are the input's, and putting
+    // the weights back gives them again, without the source record.
+    if (valid) {
+        std::string proxy, back;
+        const write_sink ps{&proxy, append};
+        const write_sink bs{&back, append};
+        pack_options po{};
+        po.threshold = 16;
+        po.reference.location = "in.onnx";
+        po.reference.stamp = {size, 1};
+        FUZZ_CHECK(pack_model(in, nullptr, po, ps, nullptr).ok());
+        FUZZ_CHECK(verify(proxy.data(), proxy.size(), schema::msg_ModelProto, options{}).ok());
+        const result<reference_source> record = find_reference_source(proxy);
+        FUZZ_CHECK(record.ok() && record->location == "in.onnx" && record->stamp == po.reference.stamp);
+        // The input's own external tensors are resolved in its bytes too, on both sides alike.
+        const external_payload_source src{const_cast<std::string*>(&in), fetch};
+        FUZZ_CHECK(same_tensors(in, &src, proxy, &src).ok());
+        pack_options put_back{};
+        put_back.internalize = true;
+        const error e = pack_model(proxy, &src, put_back, bs, nullptr);
+        if (e.ok()) {
+            FUZZ_CHECK(find_reference_source(back).err().code == errc::not_found);
+            FUZZ_CHECK(same_tensors(in, &src, back, &src).ok());
+        } else {  // only a reference of the input's own that its bytes do not hold
+            FUZZ_CHECK(errc_group(e.code) == errc::external_out_of_bounds || e.code == errc::external_range_past_end ||
+                       errc_group(e.code) == errc::payload_size_mismatch);
+        }
     }
     return 0;
 }

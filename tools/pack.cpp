@@ -1,9 +1,11 @@
 // tools/pack.cpp - `onnxview pack`: a model rewritten so that its weights
 // can be used in place (onnxview/write.hpp), written as write_output.hpp
 // writes.
+#include <filesystem>
 #include <string>
 #include <string_view>
 
+#include "onnxview/file.hpp"
 #include "onnxview/write.hpp"
 #include "options.hpp"
 #include "output.hpp"
@@ -27,6 +29,7 @@ struct arguments {
     bool keep_typed = false;
     bool verify = false;
     bool allow_over_2gib = false;
+    bool reference = false;
 };
 
 constexpr std::uint64_t max_alignment = std::uint64_t(1) << 30;
@@ -43,7 +46,16 @@ command_line make_command_line(arguments& a) {
             "(float_data, int32_data, ...) become little-endian raw_data. Everything else\n"
             "is copied byte for byte; payloads are streamed from IN, never held in\n"
             "memory. OUT (and NAME) are written to temporary files and renamed into\n"
-            "place when complete; on an error or a signal nothing is left behind.\n",
+            "place when complete; on an error or a signal nothing is left behind.\n"
+            "\n"
+            "With --reference, OUT is a weight-less proxy for tools that load every\n"
+            "weight (onnx.shape_inference, version_converter, ...): OUT, in IN's\n"
+            "directory, references the payloads of IN's large tensors (INT64 excepted)\n"
+            "where they lie in IN (raw_data, or float_data/double_data in one packed\n"
+            "run), as external data; nothing of the weights is copied.\n"
+            "OUT records IN's name, size and modification time. Packing a proxy\n"
+            "(without --reference) puts the weights back: into OUT, or with --external\n"
+            "into NAME, after checking that the file it references has not changed.\n",
             "exit status: 0 written, 1 IN is not a valid model (or --verify found a\n"
             "difference), 2 usage or I/O error (unreadable input or external data,\n"
             "unwritable directory, disk full)\n",
@@ -64,6 +76,9 @@ command_line make_command_line(arguments& a) {
              flag("internalize", 0, a.internalize, "bring external payloads back into OUT"),
              flag("keep-typed", 0, a.keep_typed, "leave typed fields (float_data, ...) as they are"),
              flag("verify", 0, a.verify, "read OUT back and compare every tensor with IN, bit for bit"),
+             flag("reference", 0, a.reference,
+                  "write OUT, in IN's directory, as a proxy whose tensors of at least\n"
+                  "--threshold bytes reference their bytes in IN (see above)"),
              flag("allow-over-2gib", 0, a.allow_over_2gib,
                   "write OUT even when it exceeds 2 GiB, which libprotobuf cannot read")},
             {{"IN", &a.in}, {"OUT", &a.out}}};
@@ -77,6 +92,90 @@ bool plain_file_name(std::string_view s) {
 bool power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 int fail(const std::string& message, int code) { return write_failure("pack", message, code); }
+
+std::string file_name_of(const char* path) {
+    const std::string p(path);
+    const std::size_t slash = p.find_last_of("/\\");
+    return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+// The source record of IN when IN is a proxy (a record that cannot be read
+// is a problem); `found` is false when IN is none, or not a model
+// (write_model reports that).
+struct proxy_source {
+    bool found = false;
+    reference_source record;
+    std::string problem;  // non-empty: refuse with this line
+};
+
+proxy_source read_proxy_source(const char* in, const mapped_file& bytes) {
+    proxy_source s;
+    const result<reference_source> r = find_reference_source(bytes.bytes());
+    if (!r) {
+        if (r.err().code == errc::external_bad_entry)
+            s.problem = "'" + std::string(in) + "': the metadata entry '" + std::string(reference_source_key) +
+                        "' is not size=N;mtime_ns=M;location=NAME";
+        return s;
+    }
+    s.found = true;
+    s.record = *r;
+    return s;
+}
+
+// A file time as seconds since 1970 with its nanoseconds: "1796278651.384647782".
+std::string seconds(std::int64_t ns) {
+    const std::int64_t whole = ns / 1000000000, part = ns % 1000000000;
+    std::string fraction = std::to_string(part < 0 ? -part : part);
+    fraction.insert(0, 9 - fraction.size(), '0');
+    return (ns < 0 && whole == 0 ? "-" : "") + std::to_string(whole) + "." + fraction;
+}
+
+// Why the source a proxy references cannot be used, or "".
+std::string stale_source(const char* proxy, const reference_source& r) {
+    const std::string path = directory_of(proxy) + std::string(r.location);
+    const result<file_stamp> now = stamp_file(path.c_str());
+    if (!now) return "cannot read '" + path + "', which '" + proxy + "' references: " + system_text(now.err());
+    if (*now == r.stamp) return std::string();
+    const std::string what = now->size != r.stamp.size
+                                 ? "size " + std::to_string(r.stamp.size) + " then, " + std::to_string(now->size) + " now"
+                                 : "modified at " + seconds(r.stamp.mtime_ns) + " then, " + seconds(now->mtime_ns) + " now";
+    return "'" + path + "' changed since '" + proxy + "' was made from it (" + what +
+           "): the proxy's references no longer hold";
+}
+
+// --reference: OUT beside IN, referencing IN by its bare name.
+int make_proxy(const arguments& a, pack_options po, const proxy_source& existing) {
+    if (a.external != nullptr || a.internalize || a.dedupe)
+        return fail("--reference excludes --external, --internalize and --dedupe", exit_usage);
+    // onnx.checker refuses external locations with '..' or a root.
+    if (!same_directory(a.in, a.out))
+        return fail("--reference: OUT '" + std::string(a.out) + "' must be in the directory of IN '" + a.in +
+                        "' (external data locations cannot leave the model's directory)",
+                    exit_usage);
+    if (existing.found)
+        return fail("'" + std::string(a.in) + "' is already a proxy of '" + std::string(existing.record.location) +
+                        "': make the proxy from that file",
+                    exit_usage);
+    // External data may not leave the model's directory through a symlink
+    // (open_beneath): a symlinked IN must point into its own directory.
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::canonical(a.in, ec);
+    const std::string in_directory = directory_of(a.in);
+    if (!ec && target.parent_path() != std::filesystem::canonical(in_directory.empty() ? "." : in_directory, ec))
+        return fail("--reference: IN '" + std::string(a.in) + "' is a link to '" + target.string() +
+                        "', outside its directory, which external data may not reference: make the proxy beside "
+                        "that file",
+                    exit_usage);
+    const std::string name = file_name_of(a.in);
+    // onnx.load strips leading '.' and '/' from locations (_sanitize_path).
+    if (name.empty() || name[0] == '.')
+        return fail("--reference: IN's file name '" + name + "' starts with '.', which onnx.load strips", exit_usage);
+    const result<file_stamp> stamp = stamp_file(a.in);
+    if (!stamp) return fail("cannot read '" + std::string(a.in) + "': " + system_text(stamp.err()), exit_usage);
+    po.reference.location = name;
+    po.reference.stamp = *stamp;
+    return write_model("pack", a.in, a.out, po, nullptr, a.verify);
+}
 
 int run(arguments& a) {
     if (!power_of_two(a.align)) return fail("--align needs a power of two, not " + std::to_string(a.align), exit_usage);
@@ -96,7 +195,21 @@ int run(arguments& a) {
     po.keep_typed = a.keep_typed;
     po.dedupe = a.dedupe;
     po.allow_over_2gib = a.allow_over_2gib;
-    return write_model("pack", a.in, a.out, po, a.external, a.verify);
+    // A proxy's record, read from IN's own fields (write_model verifies the
+    // whole model after this); its location is a view into `in`, which stays
+    // mapped until the end.
+    proxy_source source;
+    result<mapped_file> in = mapped_file::open(a.in);
+    if (in) source = read_proxy_source(a.in, *in);
+    if (!source.problem.empty()) return fail(source.problem, exit_usage);
+    if (a.reference) return make_proxy(a, po, source);
+    if (source.found) {
+        // Putting the weights back: they must be those the proxy was made from.
+        const std::string stale = stale_source(a.in, source.record);
+        if (!stale.empty()) return fail(stale, exit_usage);
+        if (a.external == nullptr) po.internalize = true;
+    }
+    return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, source.found);
 }
 
 }  // namespace

@@ -55,23 +55,6 @@ void show_progress(void* user, std::uint64_t done, std::uint64_t total) {
     static_cast<pack_state*>(user)->line->update(done, total);
 }
 
-std::string directory_of(const char* path) {
-    const std::string p(path);
-    const std::size_t slash = p.find_last_of("/\\");
-    return slash == std::string::npos ? std::string() : p.substr(0, slash + 1);
-}
-
-bool same_file(const char* a, const char* b) {
-    std::error_code ec;
-    return std::filesystem::equivalent(a, b, ec) && !ec;
-}
-
-bool same_directory(const char* a, const char* b) {
-    const std::string da = directory_of(a), db = directory_of(b);
-    std::error_code ec;
-    return da == db || (std::filesystem::equivalent(da.empty() ? "." : da, db.empty() ? "." : db, ec) && !ec);
-}
-
 // The external data file of one of the input's tensors that `path` is, or
 // "": replacing that file would change the input.
 std::string input_data_at(const model_file& mf, const char* in, const char* path) {
@@ -88,12 +71,6 @@ std::string input_data_at(const model_file& mf, const char* in, const char* path
     // The walk faulted in every tensor's header: drop them again.
     (void)mf.file().advise(access_hint::dontneed);
     return std::string();
-}
-
-std::string system_text(error e) {
-    std::string s = errc_message(e.code);
-    if (e.sys_errno != 0) s += std::string(" (") + std::strerror(e.sys_errno) + ")";
-    return s;
 }
 
 std::string rename_text(const name_change& c) {
@@ -118,13 +95,36 @@ std::string rename_failure(const pack_options& po, std::string_view model) {
 
 }  // namespace
 
+std::string system_text(error e) {
+    std::string s = errc_message(e.code);
+    if (e.sys_errno != 0) s += std::string(" (") + std::strerror(e.sys_errno) + ")";
+    return s;
+}
+
+std::string directory_of(const char* path) {
+    const std::string p(path);
+    const std::size_t slash = p.find_last_of("/\\");
+    return slash == std::string::npos ? std::string() : p.substr(0, slash + 1);
+}
+
+bool same_file(const char* a, const char* b) {
+    std::error_code ec;
+    return std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
+bool same_directory(const char* a, const char* b) {
+    const std::string da = directory_of(a), db = directory_of(b);
+    std::error_code ec;
+    return da == db || (std::filesystem::equivalent(da.empty() ? "." : da, db.empty() ? "." : db, ec) && !ec);
+}
+
 int write_failure(const char* cmd, const std::string& message, int code) {
     print_error(cmd, message);
     return code;
 }
 
 int write_model(const char* cmd, const char* in, const char* out_path, pack_options po, const char* external,
-                bool verify, std::uint64_t dims_expected) {
+                bool verify, std::uint64_t dims_expected, bool putting_back) {
     if (same_file(in, out_path) || std::string_view(in) == out_path)
         return write_failure(cmd, "OUT '" + std::string(out_path) + "' is the input; write to another file", exit_usage);
     const std::string external_path = external ? directory_of(out_path) + external : std::string();
@@ -210,6 +210,12 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
         return write_failure(cmd, "--set-dim: " + std::to_string(dims_expected - st.dims_set) +
                                       " of the dims named is not in a main-graph input or output of '" + in + "'",
                              exit_usage);
+    if (putting_back && st.unreadable != 0)
+        return write_failure(cmd,
+                             std::to_string(st.unreadable) + " tensors of the proxy '" + std::string(in) +
+                                 "' have no valid payload (did a tool drop their external_data references?): "
+                                 "their weights cannot be put back",
+                             exit_findings);
     if (st.external_kept != 0 && !same_directory(in, out_path))
         return write_failure(cmd,
                              std::to_string(st.external_kept) +
@@ -257,6 +263,9 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
                 static_cast<unsigned long long>(st.model_bytes));
     if (external != nullptr)
         std::printf(", '%s' %llu bytes", external_path.c_str(), static_cast<unsigned long long>(st.external_bytes));
+    if (!po.reference.location.empty())
+        std::printf(", %llu tensors referencing their bytes in '%s'", static_cast<unsigned long long>(st.referenced),
+                    in);
     std::printf("\n");
     return exit_ok;
 }

@@ -13,6 +13,15 @@
 
 namespace onnxview_cli {
 
+// An io error for people: its message, and the system's text when it has one.
+std::string system_text(onnxview::error e);
+// The directory part of `path` with its trailing separator ("" for a bare name).
+std::string directory_of(const char* path);
+// Whether two paths name one file (false when either does not exist).
+bool same_file(const char* a, const char* b);
+// Whether two paths' directories are one directory.
+bool same_directory(const char* a, const char* b);
+
 // Prints "onnxview CMD: MESSAGE" and returns code.
 int write_failure(const char* cmd, const std::string& message, int code);
 
@@ -21,13 +30,15 @@ int write_failure(const char* cmd, const std::string& message, int code);
 // the external file in OUT's directory (po.external_location). With `verify`
 // OUT is read back and its tensors compared with IN's before it is renamed
 // into place. `dims_expected`: the dims po.edits must change (fewer is an
-// error: a --set-dim named none). Prints a summary line and returns the
+// error: a --set-dim named none). `putting_back`: IN is a weight-less proxy
+// whose weights come back, so a tensor without a valid payload (a tool
+// dropped its reference) is an error. Prints a summary line and returns the
 // exit code.
 // Why an extraction was refused, in one sentence (defined in edit.cpp).
 std::string describe_extract_problem(const onnxview::extract_report& r);
 
 int write_model(const char* cmd, const char* in, const char* out, onnxview::pack_options po, const char* external,
-                bool verify = false, std::uint64_t dims_expected = 0);
+                bool verify = false, std::uint64_t dims_expected = 0, bool putting_back = false);
 
 }  // namespace onnxview_cli
 

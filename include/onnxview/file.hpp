@@ -59,6 +59,23 @@ constexpr std::uint64_t mapping_fault_span = std::uint64_t(2) << 20;
 // file pages are read back on the next access.
 void release_pages(const void* data, std::size_t size) noexcept;
 
+// What tells one version of a file from another cheaply: its size and
+// its last modification time (nanoseconds since 1970-01-01 UTC; as fine as
+// the file system keeps it). A weight-less proxy (write.hpp,
+// pack_options::reference) records its source's stamp so that putting the
+// weights back can refuse a source that changed since.
+struct file_stamp {
+    std::uint64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    bool operator==(const file_stamp& o) const noexcept { return size == o.size && mtime_ns == o.mtime_ns; }
+    bool operator!=(const file_stamp& o) const noexcept { return !(*this == o); }
+};
+
+// The stamp of the file at `path` (followed through symlinks, UTF-8 on
+// Windows). Errors: invalid_argument (null or empty path), is_directory,
+// io_stat_failed with the system's code (missing, ...). O(1): one stat.
+result<file_stamp> stamp_file(const char* path) noexcept;
+
 // A file open for reading by descriptor, for sinks that copy between files
 // (write_sink::copy; pack_options::source_fd). Move-only; closes on
 // destruction.

@@ -61,6 +61,7 @@
 #include <string_view>
 
 #include "onnxview/error.hpp"
+#include "onnxview/file.hpp"
 #include "onnxview/options.hpp"
 #include "onnxview/sink.hpp"
 #include "onnxview/tensor_storage.hpp"
@@ -199,6 +200,20 @@ struct edit_options {
     const extract_request* extract = nullptr;
 };
 
+// The metadata_props key under which a weight-less proxy records its
+// source (pack_options::reference).
+constexpr std::string_view reference_source_key = "onnxview.reference_source";
+
+// The file a weight-less proxy references, as pack_options::reference
+// takes it and find_reference_source() reads it back: its location
+// (relative to the proxy's directory) and its stamp when the proxy was
+// made. Recorded in metadata_props as the value
+// "size=N;mtime_ns=M;location=NAME" (mtime_ns may be negative).
+struct reference_source {
+    std::string_view location;
+    file_stamp stamp{};
+};
+
 // What pack_model changes. All-zero means the defaults.
 struct pack_options {
     // Tensors of at least this many payload bytes are aligned, or moved to
@@ -243,6 +258,27 @@ struct pack_options {
     // be null.
     void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
     void* user = nullptr;  // passed to payload_written and progress
+    // Reference mode (`onnxview pack --reference`), when location is set:
+    // a weight-less proxy whose large weights stay in the input's own
+    // bytes. Tensors that onnx.load's external-data loader visits (dense
+    // initializers and attribute tensors, `t` and `tensors`, of the main
+    // graph and of its subgraphs at any depth) with at least `threshold`
+    // payload bytes lying in `model` in raw_data layout (raw_data, or
+    // float_data / double_data in one packed run: little-endian fixed-width
+    // entries), INT64 excepted (shape inference reads those as data), become
+    // data_location EXTERNAL with `location` reference.location, `offset`
+    // the payload's offset in `model` (which must therefore be the whole
+    // file that location names) and `length` its size; no payload byte is
+    // read or written. Every other tensor is copied as it is (external ones
+    // keep their references; other typed fields stay typed; no alignment).
+    // metadata_props gets the entry reference_source_key (one with that key
+    // is replaced) recording `reference`. Not with external_location,
+    // internalize or dedupe (invalid_argument), nor a location over 4095
+    // bytes.
+    // Outside reference mode, a pack that moves every external payload
+    // (internalize, external_location) drops the reference_source_key
+    // entries: the output references no source any more.
+    reference_source reference{};
     // Edits of the model's own fields (null: none). With edits, the
     // tensor options above still apply; set inline_align 1 and keep_typed
     // to leave tensors as they are.
@@ -260,10 +296,12 @@ struct pack_stats {
     std::uint64_t externalized = 0;      // now in the external sink
     std::uint64_t internalized = 0;      // were external, now raw_data in the model
     std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
+    std::uint64_t referenced = 0;        // now references into the input (pack_options::reference)
     std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
     std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
     std::uint64_t kept = 0;              // copied as they were
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
+    std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)
     std::uint32_t passes = 0;            // measuring passes before the writing one
 };
 
@@ -274,6 +312,15 @@ struct pack_stats {
 // set. Linear in the model's bytes; see the top of this file.
 error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
                  const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
+
+// The source record of a weight-less proxy: the last metadata_props entry
+// of `model` (a whole ModelProto) with key reference_source_key, its
+// location a view into `model`. Errors: not_found when there is none,
+// external_bad_entry (offset: the entry) when its value is not
+// "size=N;mtime_ns=M;location=NAME" with decimal numbers and a non-empty
+// NAME, and those of reading the ModelProto's own fields. Linear in those
+// fields (payloads are skipped).
+result<reference_source> find_reference_source(std::string_view model, const options& opts = {}) noexcept;
 
 // Why a set of name changes cannot be made (check_renames).
 enum class rename_problem : std::uint8_t {

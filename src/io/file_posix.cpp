@@ -201,6 +201,20 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), opts);
 }
 
+result<file_stamp> stamp_file(const char* path) noexcept {
+    if (path == nullptr || *path == '\0') return errc::invalid_argument;
+    struct stat st;
+    if (::stat(path, &st) != 0) return detail::sys_error(errc::io_stat_failed);
+    if (S_ISDIR(st.st_mode)) return errc::is_directory;
+#if defined(__APPLE__)
+    const struct timespec& modified = st.st_mtimespec;
+#else
+    const struct timespec& modified = st.st_mtim;
+#endif
+    return file_stamp{static_cast<std::uint64_t>(st.st_size),
+                      static_cast<std::int64_t>(modified.tv_sec) * 1000000000 + modified.tv_nsec};
+}
+
 namespace detail {
 long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept {
     for (;;) {

@@ -252,6 +252,25 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     return r;
 }
 
+result<file_stamp> stamp_file(const char* path) noexcept {
+    if (path == nullptr || *path == '\0') return errc::invalid_argument;
+    WIN32_FILE_ATTRIBUTE_DATA data;
+    {
+        const detail::widened w(detail::heap(options{}.memory), path);
+        if (w.get() == nullptr) return w.failure(errc::invalid_argument);
+        if (!::GetFileAttributesExW(w.get(), GetFileExInfoStandard, &data))
+            return detail::sys_error(errc::io_stat_failed, ::GetLastError());
+    }
+    if (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
+    // FILETIME counts 100 ns intervals since 1601-01-01.
+    constexpr std::int64_t intervals_1601_to_1970 = 116444736000000000;
+    const std::int64_t intervals =
+        static_cast<std::int64_t>((std::uint64_t(data.ftLastWriteTime.dwHighDateTime) << 32) |
+                                  data.ftLastWriteTime.dwLowDateTime);
+    return file_stamp{(std::uint64_t(data.nFileSizeHigh) << 32) | data.nFileSizeLow,
+                      (intervals - intervals_1601_to_1970) * 100};
+}
+
 namespace detail {
 long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept {
     const int n = ::_write(fd, data, static_cast<unsigned>(size));

@@ -19,6 +19,7 @@
 #include "onnxview/tensor_data.hpp"
 #include "onnxview/write.hpp"
 #include "raw_payload.hpp"
+#include "reference.hpp"
 #include "rename.hpp"
 #include "tensor_walk.hpp"
 
@@ -38,7 +39,8 @@ struct length_record {
     std::uint8_t width = 0;
 };
 
-enum class target : std::uint8_t { keep, inline_raw, external };
+// reference: an external_data reference into the input (pack_options::reference).
+enum class target : std::uint8_t { keep, inline_raw, external, reference };
 
 struct settings {
     std::uint64_t threshold;
@@ -65,6 +67,8 @@ struct pass {
     detail::renamer* renames = nullptr;        // edits: value names renamed
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     detail::extraction* extract = nullptr;   // edits: the main graph cut down
+    bool loaded_scope = false;  // in the main graph or its subgraphs, whose tensors onnx.load resolves
+    bool referable = false;     // the tensor about to be walked may become a reference (pack_options::reference)
     pack_stats stats{};
 };
 
@@ -74,16 +78,14 @@ std::uint64_t align_up(std::uint64_t v, std::uint64_t a) noexcept { return (v + 
 
 std::uint64_t distance(const char* from, const char* to) noexcept { return static_cast<std::uint64_t>(to - from); }
 
-// The bytes of a decimal number, for external_data offsets and lengths.
-unsigned decimal(char* out, std::uint64_t v) noexcept {
-    char digits[20];
-    unsigned n = 0;
-    do {
-        digits[n++] = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    for (unsigned i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
-    return n;
+using detail::decimal;
+
+bool reference_mode(const pack_options& po) noexcept { return !po.reference.location.empty(); }
+
+// A proxy's source record is rewritten by reference mode, and means nothing
+// once every external payload has moved.
+bool drops_reference_record(const pack_options& po) noexcept {
+    return reference_mode(po) || po.internalize || !po.external_location.empty();
 }
 
 // An unknown length-delimited field of exactly `total` bytes (total >= the
@@ -139,8 +141,40 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     return error();
 }
 
-target choose(const pass& p, const storage_info& si) noexcept {
+// Where the payload of tensor m lies in the input in raw_data layout, if
+// it does: raw_data's bytes, or float_data (FLOAT, COMPLEX64) or double_data
+// (DOUBLE, COMPLEX128) stored as one packed run, whose fixed32 / fixed64
+// entries are little-endian, raw_data's layout byte for byte. The other
+// typed fields are varints.
+bool raw_layout_offset(const wire::message& m, const storage_info& si, std::uint64_t& offset) noexcept {
+    if (si.kind == storage_kind::raw) {
+        offset = si.offset;
+        return true;
+    }
+    if (si.kind != storage_kind::typed || (si.field != typed_field::float_data && si.field != typed_field::double_data))
+        return false;
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f, run;
+    unsigned runs = 0;
+    while (!r.at_end()) {
+        if (r.next(f)) return false;
+        if (f.number == static_cast<std::uint32_t>(si.field)) {
+            run = f;
+            ++runs;
+        }
+    }
+    if (runs != 1 || run.type != wire::wire_type::length_delimited || run.raw != si.byte_size) return false;
+    offset = m.offset_of(run.payload);
+    return true;
+}
+
+// `raw_layout`: the payload lies in the input in raw_data layout (reference mode only).
+target choose(const pass& p, const storage_info& si, bool raw_layout) noexcept {
     const bool large = si.byte_size >= p.s.threshold;
+    if (reference_mode(p.po))
+        return p.referable && large && raw_layout && si.data_type != static_cast<std::int32_t>(data_type::int64)
+                   ? target::reference
+                   : target::keep;
     if (!p.po.external_location.empty()) {
         if (large) return target::external;
         if (si.kind == storage_kind::external) return target::inline_raw;
@@ -155,7 +189,7 @@ target choose(const pass& p, const storage_info& si) noexcept {
 // padding, and, when the payload was or becomes external, the entries
 // saying where it lives (rewritten or no longer true).
 bool dropped(std::uint32_t number, const storage_info& si, target to) noexcept {
-    const bool relocated = si.kind == storage_kind::external || to == target::external;
+    const bool relocated = si.kind == storage_kind::external || to == target::external || to == target::reference;
     return number == tensor_view::field::raw_data || number == static_cast<std::uint32_t>(si.field) ||
            number == pack_padding_field ||
            (relocated && (number == tensor_view::field::data_location || number == tensor_view::field::external_data));
@@ -248,11 +282,14 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
     // Left as they are: STRING tensors (byte_size 0: no raw_data layout) and
     // empty payloads, but for EXTERNAL ones: those still name a place in a
     // file, which moving or internalizing them resolves as every reader does.
+    if (!t.ok() || !described) ++p.stats.unreadable;
     if (!t.ok() || !described || described->kind == storage_kind::none ||
         (described->byte_size == 0 && described->kind != storage_kind::external))
         return keep_tensor(p, m);
     const storage_info& si = *described;
-    const target to = choose(p, si);
+    std::uint64_t raw_layout_at = 0;
+    const bool raw_layout = reference_mode(p.po) && raw_layout_offset(m, si, raw_layout_at);
+    const target to = choose(p, si, raw_layout);
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
@@ -267,17 +304,19 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
             return !dropped(n, si, to) && !(strip && n == tensor_view::field::doc_string);
         }))
         return e;
-    if (to == target::external) {
-        std::uint64_t offset = 0;
-        if (error e = place_external(p, t, si, offset)) return e;
+    if (to == target::external || to == target::reference) {
+        // A reference names the payload where it is in the input.
+        std::uint64_t offset = raw_layout_at;
+        if (to == target::external)
+            if (error e = place_external(p, t, si, offset)) return e;
+        const std::string_view location = to == target::external ? p.po.external_location : p.po.reference.location;
         char number[20];
-        emit_entry(p.model, "location", p.po.external_location.data(),
-                   static_cast<unsigned>(p.po.external_location.size()));
+        emit_entry(p.model, "location", location.data(), static_cast<unsigned>(location.size()));
         emit_entry(p.model, "offset", number, decimal(number, offset));
         emit_entry(p.model, "length", number, decimal(number, si.byte_size));
         p.model.tag(tensor_view::field::data_location, wire::wire_type::varint);
         p.model.varint(static_cast<std::uint64_t>(location_kind::external));
-        ++p.stats.externalized;
+        ++(to == target::external ? p.stats.externalized : p.stats.referenced);
         return error();
     }
     const std::uint64_t header = wire::tag_size(tensor_view::field::raw_data) + wire::varint_size(si.byte_size);
@@ -322,6 +361,16 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
     const std::uint64_t start = p.model.position();
     if (p.renames != nullptr)
         if (error e = p.renames->enter(parent, f)) return e;
+    // onnx.load resolves the external data of the main graph's initializers
+    // and attribute tensors (t, tensors), in its subgraphs too; not of
+    // functions, training graphs or sparse tensors.
+    const std::uint32_t field = renumber != 0 ? renumber : f.number;
+    const bool was_loaded = p.loaded_scope;
+    if (&parent_desc == &schema::msg_ModelProto) p.loaded_scope = field == model_view::field::graph;
+    p.referable = p.loaded_scope &&
+                  ((&parent_desc == &schema::msg_GraphProto && field == graph_view::field::initializer) ||
+                   (&parent_desc == &schema::msg_AttributeProto &&
+                    (field == attribute_view::field::t || field == attribute_view::field::tensors)));
     error e;
     if (replaced != nullptr) {
         ++p.stats.dims_set;
@@ -330,6 +379,7 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
         e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
     }
     if (io) p.in_io = false;
+    p.loaded_scope = was_loaded;
     if (p.renames != nullptr) p.renames->leave();
     if (e) return e;
     length_record& r = p.records[index];
@@ -361,7 +411,8 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     while (!r.at_end()) {
         const char* at = r.position();
         if (error e = r.next(f)) return e;
-        if ((p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) ||
+        if ((root && drops_reference_record(p.po) && detail::is_reference_record(m, f)) ||
+            (p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) ||
             (p.extract != nullptr && p.extract->drops(d, m, f))) {
             p.model.bytes(from, distance(from, at));
             from = r.position();
@@ -389,6 +440,7 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     }
     p.model.bytes(from, distance(from, m.end()));
     if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
+    if (root && reference_mode(p.po)) detail::emit_reference_record(p.model, p.po.reference);
     if (p.extract != nullptr && detail::extraction::is_main_graph(d, m))
         for (std::size_t k = 0; k < p.extract->io_count(); ++k)
             if (error e = walk_child(p, m, d, p.extract->io_field(k), schema::msg_ValueInfoProto, false,
@@ -426,6 +478,10 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     if (!po.external_location.empty() && (external_out == nullptr || external_out->write == nullptr))
         return errc::invalid_argument;
     if (model_out.write == nullptr) return errc::invalid_argument;
+    constexpr std::size_t max_location = 4095;  // the resolver's limit (external_location_too_long)
+    if (reference_mode(po) && (!po.external_location.empty() || po.internalize || po.dedupe ||
+                               po.reference.location.size() > max_location))
+        return errc::invalid_argument;
     const detail::heap memory(po.read_options.memory);
     std::vector<length_record, detail::heap_allocator<length_record>> records{
         detail::heap_allocator<length_record>(memory)};
