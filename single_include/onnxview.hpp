@@ -5109,7 +5109,9 @@ ONNXVIEW_NATURAL(std::complex<double>, c128)
 // type of the type's natural_type in the table.
 template <data_type D>
 struct element_type {
-    static_assert(find_data_type_info(static_cast<std::int32_t>(D)) != nullptr,
+    // A range check, not find_data_type_info() != nullptr: gcc's UBSan
+    // makes a table element's address a non-constant expression.
+    static_assert(static_cast<std::int32_t>(D) >= 1 && static_cast<std::int32_t>(D) <= max_data_type,
                   "UNDEFINED and numbers outside the schema have no element type");
     using type = typename natural_cpp_type<detail::data_type_table[static_cast<int>(D)].natural>::type;
 };
@@ -5123,7 +5125,8 @@ constexpr natural_type natural_type_of_v = natural_type_of<T>::value;
 
 #endif  // ONNXVIEW_DATA_TYPES_HPP
 // ---- include/onnxview/decimal.hpp ----
-// onnxview/decimal.hpp - the one reader of decimal numbers written as text.
+// onnxview/decimal.hpp - the one reader and the one writer of decimal numbers
+// written as text.
 //
 // ONNX stores external-data offsets and lengths as strings
 // (StringStringEntryProto). They are read strictly, so that one string never
@@ -5134,6 +5137,7 @@ constexpr natural_type natural_type_of_v = natural_type_of<T>::value;
 #ifndef ONNXVIEW_DECIMAL_HPP
 #define ONNXVIEW_DECIMAL_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -5144,6 +5148,13 @@ namespace onnxview {
 // '0'-'9'), number_too_large (above 2^64-1 = 18446744073709551615). A string
 // with both a non-digit and too many digits is not_decimal.
 result<std::uint64_t> parse_decimal(std::string_view text) noexcept;
+
+// The most digits write_decimal writes (2^64-1 has 20).
+constexpr std::size_t max_decimal_digits = 20;
+
+// Writes v's digits (no sign, no leading zeros, "0" for 0) to out, which has
+// room for max_decimal_digits; returns their count. What parse_decimal reads.
+std::size_t write_decimal(char* out, std::uint64_t v) noexcept;
 
 }  // namespace onnxview
 
@@ -5325,6 +5336,23 @@ constexpr std::uint64_t mapping_fault_span = std::uint64_t(2) << 20;
 // elsewhere). Never discards content, so any memory may be passed; mapped
 // file pages are read back on the next access.
 void release_pages(const void* data, std::size_t size) noexcept;
+
+// What tells one version of a file from another cheaply: its size and
+// its last modification time (nanoseconds since 1970-01-01 UTC; as fine as
+// the file system keeps it). A weight-less proxy (write.hpp,
+// pack_options::reference) records its source's stamp so that putting the
+// weights back can refuse a source that changed since.
+struct file_stamp {
+    std::uint64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    bool operator==(const file_stamp& o) const noexcept { return size == o.size && mtime_ns == o.mtime_ns; }
+    bool operator!=(const file_stamp& o) const noexcept { return !(*this == o); }
+};
+
+// The stamp of the file at `path` (followed through symlinks, UTF-8 on
+// Windows). Errors: invalid_argument (null or empty path), is_directory,
+// io_stat_failed with the system's code (missing, ...). O(1): one stat.
+result<file_stamp> stamp_file(const char* path) noexcept;
 
 // A file open for reading by descriptor, for sinks that copy between files
 // (write_sink::copy; pack_options::source_fd). Move-only; closes on
@@ -6388,6 +6416,7 @@ private:
 //   one      d->at<T>(k)   d->double_at(k, &imag)     O(1) raw/external, O(k) typed
 //   view     d->as_span<T>()                          zero-copy array, when possible
 //            d->blocks()   d->bytes()                 zero-copy bytes in raw_data layout
+//            for_each_raw_chunk(*d, fn, user)         raw_data layout from any storage, in chunks
 //   copy     d->copy_to(T* out, n)   d->copy_as(D* out, n)   any storage, into your buffer
 //
 // A range, span or copy asked for with the wrong type is an error value (a
@@ -6626,6 +6655,18 @@ private:
     std::uint32_t typed_number_ = 0;
     string_range strings_;       // STRING: string_data
 };
+
+// Calls chunk(user, data, size) for consecutive pieces of d's payload in
+// raw_data layout (little-endian elements, sub-byte elements packed low bits
+// first, complex as real then imaginary), byte_size bytes in all, from any
+// storage: raw and external payloads as they are, FLOAT/DOUBLE/COMPLEX typed
+// fields block by block, the other typed fields through a 4 KiB buffer.
+// Stops at the first error chunk returns. Errors: bad_data_type for
+// UNDEFINED and STRING, payload_size_mismatch when the typed field holds
+// fewer entries than validated. Linear in the payload; no allocation. Used
+// by the writer (raw_data out of typed fields) and by digests.
+error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const char* data, std::size_t size),
+                         void* user) noexcept;
 
 inline element_cursor::element_cursor(const tensor_data& d) noexcept {
     if (d.info_ == nullptr) return;
@@ -8042,6 +8083,20 @@ struct edit_options {
     const extract_request* extract = nullptr;
 };
 
+// The metadata_props key under which a weight-less proxy records its
+// source (pack_options::reference).
+constexpr std::string_view reference_source_key = "onnxview.reference_source";
+
+// The file a weight-less proxy references, as pack_options::reference
+// takes it and find_reference_source() reads it back: its location
+// (relative to the proxy's directory) and its stamp when the proxy was
+// made. Recorded in metadata_props as the value
+// "size=N;mtime_ns=M;location=NAME" (mtime_ns may be negative).
+struct reference_source {
+    std::string_view location;
+    file_stamp stamp{};
+};
+
 // What pack_model changes. All-zero means the defaults.
 struct pack_options {
     // Tensors of at least this many payload bytes are aligned, or moved to
@@ -8086,6 +8141,27 @@ struct pack_options {
     // be null.
     void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
     void* user = nullptr;  // passed to payload_written and progress
+    // Reference mode (`onnxview pack --reference`), when location is set:
+    // a weight-less proxy whose large weights stay in the input's own
+    // bytes. Tensors that onnx.load's external-data loader visits (dense
+    // initializers and attribute tensors, `t` and `tensors`, of the main
+    // graph and of its subgraphs at any depth) with at least `threshold`
+    // payload bytes lying in `model` in raw_data layout (raw_data, or
+    // float_data / double_data in one packed run: little-endian fixed-width
+    // entries), INT64 excepted (shape inference reads those as data), become
+    // data_location EXTERNAL with `location` reference.location, `offset`
+    // the payload's offset in `model` (which must therefore be the whole
+    // file that location names) and `length` its size; no payload byte is
+    // read or written. Every other tensor is copied as it is (external ones
+    // keep their references; other typed fields stay typed; no alignment).
+    // metadata_props gets the entry reference_source_key (one with that key
+    // is replaced) recording `reference`. Not with external_location,
+    // internalize or dedupe (invalid_argument), nor a location over 4095
+    // bytes.
+    // Outside reference mode, a pack that moves every external payload
+    // (internalize, external_location) drops the reference_source_key
+    // entries: the output references no source any more.
+    reference_source reference{};
     // Edits of the model's own fields (null: none). With edits, the
     // tensor options above still apply; set inline_align 1 and keep_typed
     // to leave tensors as they are.
@@ -8103,10 +8179,12 @@ struct pack_stats {
     std::uint64_t externalized = 0;      // now in the external sink
     std::uint64_t internalized = 0;      // were external, now raw_data in the model
     std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
+    std::uint64_t referenced = 0;        // now references into the input (pack_options::reference)
     std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
     std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
     std::uint64_t kept = 0;              // copied as they were
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
+    std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)
     std::uint32_t passes = 0;            // measuring passes before the writing one
 };
 
@@ -8117,6 +8195,15 @@ struct pack_stats {
 // set. Linear in the model's bytes; see the top of this file.
 error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
                  const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
+
+// The source record of a weight-less proxy: the last metadata_props entry
+// of `model` (a whole ModelProto) with key reference_source_key, its
+// location a view into `model`. Errors: not_found when there is none,
+// external_bad_entry (offset: the entry) when its value is not
+// "size=N;mtime_ns=M;location=NAME" with decimal numbers and a non-empty
+// NAME, and those of reading the ModelProto's own fields. Linear in those
+// fields (payloads are skipped).
+result<reference_source> find_reference_source(std::string_view model, const options& opts = {}) noexcept;
 
 // Why a set of name changes cannot be made (check_renames).
 enum class rename_problem : std::uint8_t {
@@ -8485,7 +8572,7 @@ error message::validate() const noexcept {
 }  // namespace wire
 }  // namespace onnxview
 // ---- src/model/decimal.cpp ----
-// parse_decimal (onnxview/decimal.hpp).
+// parse_decimal and write_decimal (onnxview/decimal.hpp).
 
 #include <limits>
 
@@ -8505,6 +8592,17 @@ result<std::uint64_t> parse_decimal(std::string_view text) noexcept {
     }
     if (overflow) return errc::number_too_large;
     return value;
+}
+
+std::size_t write_decimal(char* out, std::uint64_t v) noexcept {
+    char reversed[max_decimal_digits];
+    std::size_t n = 0;
+    do {
+        reversed[n++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    for (std::size_t i = 0; i < n; ++i) out[i] = reversed[n - 1 - i];
+    return n;
 }
 
 }  // namespace onnxview
@@ -8714,6 +8812,65 @@ result<initializer_ref> find_initializer(const graph_view& g, std::string_view n
     }
     const wire::message& m = g.wire_message();
     return error(errc::not_found, m.offset_of(m.begin()));
+}
+
+}  // namespace onnxview
+// ---- src/model/raw_chunks.cpp ----
+// A tensor's payload in raw_data layout, in chunks (for_each_raw_chunk,
+// onnxview/tensor_data.hpp).
+
+namespace onnxview {
+
+namespace {
+
+void store_le(char* out, std::uint64_t v, unsigned bytes) noexcept {
+    for (unsigned i = 0; i < bytes; ++i) out[i] = static_cast<char>(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+}  // namespace
+
+error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const char* data, std::size_t size),
+                         void* user) noexcept {
+    if (d.type() == 0 || d.info().kind == element_kind::string) return error(errc::bad_data_type, d.describe().offset);
+    if (d.empty()) return error();
+    if (d.storage() == storage_kind::raw || d.storage() == storage_kind::external)
+        return chunk(user, d.bytes().data(), d.bytes().size());
+    const byte_blocks blocks = d.blocks();
+    if (blocks.ok()) {  // fixed-width typed entries are little-endian on the wire already
+        for (std::string_view b : blocks)
+            if (error e = chunk(user, b.data(), b.size())) return e;
+        return blocks.err();
+    }
+    const data_type_info& info = d.info();
+    const unsigned part_bytes = info.part_bits() / 8;
+    const bool complex = info.kind == element_kind::complex;
+    char buffer[4096];
+    std::size_t used = 0;
+    unsigned sub = 0;  // sub-byte elements already in buffer[used]
+    element_cursor c(d);
+    std::uint64_t lo = 0, hi = 0, n = 0;
+    while (c.next(lo, hi)) {
+        ++n;
+        if (used + 16 > sizeof buffer) {
+            if (error e = chunk(user, buffer, used)) return e;
+            used = 0;
+        }
+        if (info.sub_byte()) {
+            if (sub == 0) buffer[used] = 0;
+            buffer[used] = static_cast<char>(static_cast<std::uint8_t>(buffer[used]) | (lo << (sub * info.bits)));
+            if (++sub == info.elements_per_entry) sub = 0, ++used;
+            continue;
+        }
+        store_le(buffer + used, lo, part_bytes);
+        used += part_bytes;
+        if (complex) {
+            store_le(buffer + used, hi, part_bytes);
+            used += part_bytes;
+        }
+    }
+    if (sub != 0) ++used;  // the last byte, its high bits zero
+    if (n != d.size()) return error(errc::payload_size_mismatch, d.describe().offset);
+    return used != 0 ? chunk(user, buffer, used) : error();
 }
 
 }  // namespace onnxview
@@ -10283,8 +10440,7 @@ private:
     std::size_t n_ = 0;
 };
 
-// Number formatting (C locale).
-std::size_t fmt_u64(char* buf, std::uint64_t v) noexcept;
+// Number formatting (C locale; unsigned numbers: write_decimal).
 std::size_t fmt_i64(char* buf, std::int64_t v) noexcept;
 // protobuf's SimpleFtoa / SimpleDtoa ("inf", "-inf", "nan" for specials).
 std::size_t fmt_float(char* buf, float v) noexcept;
@@ -10326,7 +10482,7 @@ struct path_writer {
     }
     void put_u64(std::uint64_t v) noexcept {
         char b[24];
-        const std::size_t n = text_detail::fmt_u64(b, v);
+        const std::size_t n = write_decimal(b, v);
         for (std::size_t i = 0; i < n; ++i) put(b[i]);
     }
     // NUL-terminates what fits; returns the whole length.
@@ -10564,7 +10720,7 @@ struct json_printer {
                 break;
             case schema::type::uint64:
                 o.put('"');
-                o.put(b, fmt_u64(b, raw));
+                o.put(b, write_decimal(b, raw));
                 o.put('"');
                 break;
             case schema::type::float_:
@@ -10828,7 +10984,7 @@ void put_hex(out_buf& o, std::uint64_t v, unsigned digits) noexcept {
 
 void put_u64(out_buf& o, std::uint64_t v) noexcept {
     char b[24];
-    o.put(b, fmt_u64(b, v));
+    o.put(b, write_decimal(b, v));
 }
 void put_i64(out_buf& o, std::int64_t v) noexcept {
     char b[24];
@@ -11211,23 +11367,12 @@ namespace text_detail {
 // ---------------------------------------------------------------------------
 // Numbers.
 
-std::size_t fmt_u64(char* buf, std::uint64_t v) noexcept {
-    char tmp[24];
-    std::size_t n = 0;
-    do {
-        tmp[n++] = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (std::size_t i = 0; i < n; ++i) buf[i] = tmp[n - 1 - i];
-    return n;
-}
-
 std::size_t fmt_i64(char* buf, std::int64_t v) noexcept {
     if (v < 0) {
         buf[0] = '-';
-        return 1 + fmt_u64(buf + 1, ~static_cast<std::uint64_t>(v) + 1);
+        return 1 + write_decimal(buf + 1, ~static_cast<std::uint64_t>(v) + 1);
     }
-    return fmt_u64(buf, static_cast<std::uint64_t>(v));
+    return write_decimal(buf, static_cast<std::uint64_t>(v));
 }
 
 // protobuf's FloatToBuffer: %.*g with FLT_DIG digits, FLT_DIG + 3 when that
@@ -12307,6 +12452,20 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     return detail::from_fd(fd, static_cast<std::uint64_t>(st.st_size), opts);
 }
 
+result<file_stamp> stamp_file(const char* path) noexcept {
+    if (path == nullptr || *path == '\0') return errc::invalid_argument;
+    struct stat st;
+    if (::stat(path, &st) != 0) return detail::sys_error(errc::io_stat_failed);
+    if (S_ISDIR(st.st_mode)) return errc::is_directory;
+#if defined(__APPLE__)
+    const struct timespec& modified = st.st_mtimespec;
+#else
+    const struct timespec& modified = st.st_mtim;
+#endif
+    return file_stamp{static_cast<std::uint64_t>(st.st_size),
+                      static_cast<std::int64_t>(modified.tv_sec) * 1000000000 + modified.tv_nsec};
+}
+
 namespace detail {
 long long write_some(int fd, const char* data, std::size_t size, int& sys_error) noexcept {
     for (;;) {
@@ -12613,6 +12772,25 @@ result<mapped_file> mapped_file::open(const char* path, const options& opts) noe
     result<mapped_file> r = detail::from_handle(h, opts);
     ::CloseHandle(h);
     return r;
+}
+
+result<file_stamp> stamp_file(const char* path) noexcept {
+    if (path == nullptr || *path == '\0') return errc::invalid_argument;
+    WIN32_FILE_ATTRIBUTE_DATA data;
+    {
+        const detail::widened w(detail::heap(options{}.memory), path);
+        if (w.get() == nullptr) return w.failure(errc::invalid_argument);
+        if (!::GetFileAttributesExW(w.get(), GetFileExInfoStandard, &data))
+            return detail::sys_error(errc::io_stat_failed, ::GetLastError());
+    }
+    if (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
+    // FILETIME counts 100 ns intervals since 1601-01-01.
+    constexpr std::int64_t intervals_1601_to_1970 = 116444736000000000;
+    const std::int64_t intervals =
+        static_cast<std::int64_t>((std::uint64_t(data.ftLastWriteTime.dwHighDateTime) << 32) |
+                                  data.ftLastWriteTime.dwLowDateTime);
+    return file_stamp{(std::uint64_t(data.nFileSizeHigh) << 32) | data.nFileSizeLow,
+                      (intervals - intervals_1601_to_1970) * 100};
 }
 
 namespace detail {
@@ -14527,11 +14705,8 @@ public:
         return *this;
     }
     line_builder& number(std::uint64_t v) noexcept {
-        char digits[20];
-        std::size_t n = 0;
-        do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
-        while (n > 0) put(digits[--n]);
-        return *this;
+        char digits[max_decimal_digits];
+        return text(std::string_view(digits, write_decimal(digits, v)));
     }
     // `s` in single quotes for a terminal: printable ASCII as is, any other
     // byte as '?' (the line is for reading, not for copying bytes back), and
@@ -15963,6 +16138,30 @@ private:
     char buffer_[buffer_size];
 };
 
+// Field `number`, length-delimited, holding `s`.
+inline void emit_string(emitter& out, std::uint32_t number, std::string_view s) noexcept {
+    out.tag(number, wire::wire_type::length_delimited);
+    out.varint(s.size());
+    out.bytes(s.data(), s.size());
+}
+
+// Field `number` holding a StringStringEntryProto {key, value + value_tail}
+// (metadata_props, external_data); the value may come in two pieces.
+inline void emit_string_entry(emitter& out, std::uint32_t number, std::string_view key, std::string_view value,
+                              std::string_view value_tail = {}) noexcept {
+    constexpr std::uint32_t key_field = string_entry_view::field::key;
+    constexpr std::uint32_t value_field = string_entry_view::field::value;
+    const std::uint64_t value_size = value.size() + value_tail.size();
+    out.tag(number, wire::wire_type::length_delimited);
+    out.varint(wire::length_delimited_size(key_field, key.size()) +
+               wire::length_delimited_size(value_field, value_size));
+    emit_string(out, key_field, key);
+    out.tag(value_field, wire::wire_type::length_delimited);
+    out.varint(value_size);
+    out.bytes(value.data(), value.size());
+    out.bytes(value_tail.data(), value_tail.size());
+}
+
 }  // namespace detail
 }  // namespace onnxview
 
@@ -16029,12 +16228,6 @@ std::string_view entry_key(const wire::message& parent, const wire::field& f) no
     return string_entry_view(entry).key();
 }
 
-void emit_string(emitter& out, std::uint32_t number, std::string_view s) noexcept {
-    out.tag(number, wire::wire_type::length_delimited);
-    out.varint(s.size());
-    out.bytes(s.data(), s.size());
-}
-
 }  // namespace
 
 bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root, const wire::message& m,
@@ -16087,10 +16280,7 @@ void edit_appends(const edit_options& e, emitter& out) noexcept {
         bool later = false;
         for (std::size_t j = i + 1; j < e.metadata_count; ++j) later |= e.metadata[j].key == c.key;
         if (later) continue;
-        out.tag(model_view::field::metadata_props, wire::wire_type::length_delimited);
-        out.varint(wire::length_delimited_size(1, c.key.size()) + wire::length_delimited_size(2, c.value.size()));
-        emit_string(out, 1, c.key);
-        emit_string(out, 2, c.value);
+        emit_string_entry(out, model_view::field::metadata_props, c.key, c.value);
     }
 }
 
@@ -16563,32 +16753,30 @@ bool extraction::drops(const schema::message_desc& d, const wire::message& m, co
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_WRITE
-// ---- src/write/raw_payload.hpp ----
-// Internal: a tensor's payload in raw_data layout (little-endian elements,
-// sub-byte elements packed low bits first, complex as real then imaginary),
-// produced in chunks from any storage: raw and external payloads as they
-// are, FLOAT/DOUBLE/COMPLEX typed fields block by block, the other typed
-// fields through a small buffer. Nothing the size of the payload is held.
-#ifndef ONNXVIEW_SRC_WRITE_RAW_PAYLOAD_HPP
-#define ONNXVIEW_SRC_WRITE_RAW_PAYLOAD_HPP
+// ---- src/write/reference.hpp ----
+// Internal: the weight-less proxy's source record (pack_options::reference,
+// find_reference_source): the record written as a metadata_props entry.
+#ifndef ONNXVIEW_SRC_WRITE_REFERENCE_HPP
+#define ONNXVIEW_SRC_WRITE_REFERENCE_HPP
 
-#include <cstddef>
+#include <cstdint>
 
 
 namespace onnxview {
 namespace detail {
 
-// Calls chunk(user, data, size) for consecutive pieces of d's payload in
-// raw_data layout, byte_size bytes in all; stops at the first error chunk
-// returns. Errors: bad_data_type for STRING, payload_size_mismatch when the
-// typed field holds fewer entries than validated.
-error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const char* data, std::size_t size),
-                         void* user) noexcept;
+// Writes the ModelProto field metadata_props holding the entry
+// reference_source_key = "size=N;mtime_ns=M;location=NAME" for r.
+void emit_reference_record(emitter& out, const reference_source& r) noexcept;
+
+// Whether field f of the ModelProto m is a metadata_props entry with key
+// reference_source_key.
+bool is_reference_record(const wire::message& m, const wire::field& f) noexcept;
 
 }  // namespace detail
 }  // namespace onnxview
 
-#endif  // ONNXVIEW_SRC_WRITE_RAW_PAYLOAD_HPP
+#endif  // ONNXVIEW_SRC_WRITE_REFERENCE_HPP
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/rename.hpp ----
@@ -16715,7 +16903,8 @@ struct length_record {
     std::uint8_t width = 0;
 };
 
-enum class target : std::uint8_t { keep, inline_raw, external };
+// reference: an external_data reference into the input (pack_options::reference).
+enum class target : std::uint8_t { keep, inline_raw, external, reference };
 
 struct settings {
     std::uint64_t threshold;
@@ -16742,6 +16931,8 @@ struct pass {
     detail::renamer* renames = nullptr;        // edits: value names renamed
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     detail::extraction* extract = nullptr;   // edits: the main graph cut down
+    bool loaded_scope = false;  // in the main graph or its subgraphs, whose tensors onnx.load resolves
+    bool referable = false;     // the tensor about to be walked may become a reference (pack_options::reference)
     pack_stats stats{};
 };
 
@@ -16751,16 +16942,13 @@ std::uint64_t align_up(std::uint64_t v, std::uint64_t a) noexcept { return (v + 
 
 std::uint64_t distance(const char* from, const char* to) noexcept { return static_cast<std::uint64_t>(to - from); }
 
-// The bytes of a decimal number, for external_data offsets and lengths.
-unsigned decimal(char* out, std::uint64_t v) noexcept {
-    char digits[20];
-    unsigned n = 0;
-    do {
-        digits[n++] = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    for (unsigned i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
-    return n;
+
+bool reference_mode(const pack_options& po) noexcept { return !po.reference.location.empty(); }
+
+// A proxy's source record is rewritten by reference mode, and means nothing
+// once every external payload has moved.
+bool drops_reference_record(const pack_options& po) noexcept {
+    return reference_mode(po) || po.internalize || !po.external_location.empty();
 }
 
 // An unknown length-delimited field of exactly `total` bytes (total >= the
@@ -16808,7 +16996,7 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     // A raw_data payload is bytes of the source: the emitter copies it file
     // to file and gives its pages back.
     chunk_target ct{&out};
-    if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) return e;
+    if (error e = for_each_raw_chunk(*d, chunk_to, &ct)) return e;
     if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
     if (p.po.payload_written != nullptr && d->storage() == storage_kind::external)
         p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
@@ -16816,8 +17004,40 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     return error();
 }
 
-target choose(const pass& p, const storage_info& si) noexcept {
+// Where the payload of tensor m lies in the input in raw_data layout, if
+// it does: raw_data's bytes, or float_data (FLOAT, COMPLEX64) or double_data
+// (DOUBLE, COMPLEX128) stored as one packed run, whose fixed32 / fixed64
+// entries are little-endian, raw_data's layout byte for byte. The other
+// typed fields are varints.
+bool raw_layout_offset(const wire::message& m, const storage_info& si, std::uint64_t& offset) noexcept {
+    if (si.kind == storage_kind::raw) {
+        offset = si.offset;
+        return true;
+    }
+    if (si.kind != storage_kind::typed || (si.field != typed_field::float_data && si.field != typed_field::double_data))
+        return false;
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f, run;
+    unsigned runs = 0;
+    while (!r.at_end()) {
+        if (r.next(f)) return false;
+        if (f.number == static_cast<std::uint32_t>(si.field)) {
+            run = f;
+            ++runs;
+        }
+    }
+    if (runs != 1 || run.type != wire::wire_type::length_delimited || run.raw != si.byte_size) return false;
+    offset = m.offset_of(run.payload);
+    return true;
+}
+
+// `raw_layout`: the payload lies in the input in raw_data layout (reference mode only).
+target choose(const pass& p, const storage_info& si, bool raw_layout) noexcept {
     const bool large = si.byte_size >= p.s.threshold;
+    if (reference_mode(p.po))
+        return p.referable && large && raw_layout && si.data_type != static_cast<std::int32_t>(data_type::int64)
+                   ? target::reference
+                   : target::keep;
     if (!p.po.external_location.empty()) {
         if (large) return target::external;
         if (si.kind == storage_kind::external) return target::inline_raw;
@@ -16832,7 +17052,7 @@ target choose(const pass& p, const storage_info& si) noexcept {
 // padding, and, when the payload was or becomes external, the entries
 // saying where it lives (rewritten or no longer true).
 bool dropped(std::uint32_t number, const storage_info& si, target to) noexcept {
-    const bool relocated = si.kind == storage_kind::external || to == target::external;
+    const bool relocated = si.kind == storage_kind::external || to == target::external || to == target::reference;
     return number == tensor_view::field::raw_data || number == static_cast<std::uint32_t>(si.field) ||
            number == pack_padding_field ||
            (relocated && (number == tensor_view::field::data_location || number == tensor_view::field::external_data));
@@ -16860,18 +17080,6 @@ error copy_fields(pass& p, emitter& out, const wire::message& m, Keep keep) noex
     }
     out.bytes(from, distance(from, m.end()));
     return error();
-}
-
-void emit_entry(emitter& out, std::string_view key, const char* value, unsigned value_size) noexcept {
-    const std::uint64_t size = wire::length_delimited_size(1, key.size()) + wire::length_delimited_size(2, value_size);
-    out.tag(tensor_view::field::external_data, wire::wire_type::length_delimited);
-    out.varint(size);
-    out.tag(1, wire::wire_type::length_delimited);
-    out.varint(key.size());
-    out.bytes(key.data(), key.size());
-    out.tag(2, wire::wire_type::length_delimited);
-    out.varint(value_size);
-    out.bytes(value, value_size);
 }
 
 // Where t's payload goes in the external file: after the payloads so far,
@@ -16925,11 +17133,14 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
     // Left as they are: STRING tensors (byte_size 0: no raw_data layout) and
     // empty payloads, but for EXTERNAL ones: those still name a place in a
     // file, which moving or internalizing them resolves as every reader does.
+    if (!t.ok() || !described) ++p.stats.unreadable;
     if (!t.ok() || !described || described->kind == storage_kind::none ||
         (described->byte_size == 0 && described->kind != storage_kind::external))
         return keep_tensor(p, m);
     const storage_info& si = *described;
-    const target to = choose(p, si);
+    std::uint64_t raw_layout_at = 0;
+    const bool raw_layout = reference_mode(p.po) && raw_layout_offset(m, si, raw_layout_at);
+    const target to = choose(p, si, raw_layout);
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const std::uint64_t align = si.byte_size >= p.s.threshold ? p.s.inline_align : 1;
@@ -16944,17 +17155,20 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
             return !dropped(n, si, to) && !(strip && n == tensor_view::field::doc_string);
         }))
         return e;
-    if (to == target::external) {
-        std::uint64_t offset = 0;
-        if (error e = place_external(p, t, si, offset)) return e;
-        char number[20];
-        emit_entry(p.model, "location", p.po.external_location.data(),
-                   static_cast<unsigned>(p.po.external_location.size()));
-        emit_entry(p.model, "offset", number, decimal(number, offset));
-        emit_entry(p.model, "length", number, decimal(number, si.byte_size));
+    if (to == target::external || to == target::reference) {
+        // A reference names the payload where it is in the input.
+        std::uint64_t offset = raw_layout_at;
+        if (to == target::external)
+            if (error e = place_external(p, t, si, offset)) return e;
+        const std::string_view location = to == target::external ? p.po.external_location : p.po.reference.location;
+        char number[max_decimal_digits];
+        constexpr std::uint32_t entry = tensor_view::field::external_data;
+        emit_string_entry(p.model, entry, "location", location);
+        emit_string_entry(p.model, entry, "offset", std::string_view(number, write_decimal(number, offset)));
+        emit_string_entry(p.model, entry, "length", std::string_view(number, write_decimal(number, si.byte_size)));
         p.model.tag(tensor_view::field::data_location, wire::wire_type::varint);
         p.model.varint(static_cast<std::uint64_t>(location_kind::external));
-        ++p.stats.externalized;
+        ++(to == target::external ? p.stats.externalized : p.stats.referenced);
         return error();
     }
     const std::uint64_t header = wire::tag_size(tensor_view::field::raw_data) + wire::varint_size(si.byte_size);
@@ -16999,6 +17213,16 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
     const std::uint64_t start = p.model.position();
     if (p.renames != nullptr)
         if (error e = p.renames->enter(parent, f)) return e;
+    // onnx.load resolves the external data of the main graph's initializers
+    // and attribute tensors (t, tensors), in its subgraphs too; not of
+    // functions, training graphs or sparse tensors.
+    const std::uint32_t field = renumber != 0 ? renumber : f.number;
+    const bool was_loaded = p.loaded_scope;
+    if (&parent_desc == &schema::msg_ModelProto) p.loaded_scope = field == model_view::field::graph;
+    p.referable = p.loaded_scope &&
+                  ((&parent_desc == &schema::msg_GraphProto && field == graph_view::field::initializer) ||
+                   (&parent_desc == &schema::msg_AttributeProto &&
+                    (field == attribute_view::field::t || field == attribute_view::field::tensors)));
     error e;
     if (replaced != nullptr) {
         ++p.stats.dims_set;
@@ -17007,6 +17231,7 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
         e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
     }
     if (io) p.in_io = false;
+    p.loaded_scope = was_loaded;
     if (p.renames != nullptr) p.renames->leave();
     if (e) return e;
     length_record& r = p.records[index];
@@ -17038,7 +17263,8 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     while (!r.at_end()) {
         const char* at = r.position();
         if (error e = r.next(f)) return e;
-        if ((p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) ||
+        if ((root && drops_reference_record(p.po) && detail::is_reference_record(m, f)) ||
+            (p.po.edits != nullptr && detail::edit_drops(*p.po.edits, d, root, m, f)) ||
             (p.extract != nullptr && p.extract->drops(d, m, f))) {
             p.model.bytes(from, distance(from, at));
             from = r.position();
@@ -17066,6 +17292,7 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     }
     p.model.bytes(from, distance(from, m.end()));
     if (root && p.po.edits != nullptr) detail::edit_appends(*p.po.edits, p.model);
+    if (root && reference_mode(p.po)) detail::emit_reference_record(p.model, p.po.reference);
     if (p.extract != nullptr && detail::extraction::is_main_graph(d, m))
         for (std::size_t k = 0; k < p.extract->io_count(); ++k)
             if (error e = walk_child(p, m, d, p.extract->io_field(k), schema::msg_ValueInfoProto, false,
@@ -17103,6 +17330,10 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     if (!po.external_location.empty() && (external_out == nullptr || external_out->write == nullptr))
         return errc::invalid_argument;
     if (model_out.write == nullptr) return errc::invalid_argument;
+    constexpr std::size_t max_location = 4095;  // the resolver's limit (external_location_too_long)
+    if (reference_mode(po) && (!po.external_location.empty() || po.internalize || po.dedupe ||
+                               po.reference.location.size() > max_location))
+        return errc::invalid_argument;
     const detail::heap memory(po.read_options.memory);
     std::vector<length_record, detail::heap_allocator<length_record>> records{
         detail::heap_allocator<length_record>(memory)};
@@ -17186,65 +17417,103 @@ error check_renames(std::string_view model, const edit_options& e, rename_check*
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_WRITE
-// ---- src/write/raw_payload.cpp ----
-// A tensor's payload in raw_data layout, in chunks (raw_payload.hpp).
+// ---- src/write/reference.cpp ----
+// The weight-less proxy's source record (reference.hpp, find_reference_source).
+
 
 namespace onnxview {
 namespace detail {
 
 namespace {
 
-void store_le(char* out, std::uint64_t v, unsigned bytes) noexcept {
-    for (unsigned i = 0; i < bytes; ++i) out[i] = static_cast<char>(static_cast<std::uint8_t>(v >> (8 * i)));
+constexpr std::string_view size_label = "size=";
+constexpr std::string_view mtime_label = ";mtime_ns=";
+constexpr std::string_view location_label = ";location=";
+
+// "size=N;mtime_ns=M;location=" into out (at most 64 bytes); returns its length.
+std::size_t record_head(char* out, const file_stamp& s) noexcept {
+    std::size_t n = 0;
+    const auto text = [&](std::string_view t) {
+        for (char c : t) out[n++] = c;
+    };
+    text(size_label);
+    n += write_decimal(out + n, s.size);
+    text(mtime_label);
+    if (s.mtime_ns < 0) out[n++] = '-';
+    // The magnitude of a negative time, INT64_MIN included, as unsigned.
+    const std::uint64_t magnitude = s.mtime_ns < 0 ? 0 - static_cast<std::uint64_t>(s.mtime_ns)
+                                                   : static_cast<std::uint64_t>(s.mtime_ns);
+    n += write_decimal(out + n, magnitude);
+    text(location_label);
+    return n;
+}
+
+// Takes `label`, then a decimal number (a `-` first when may_be_negative), up to `end`, which must follow.
+bool take_number(std::string_view& text, std::string_view label, std::string_view end, bool may_be_negative,
+                 std::uint64_t& value, bool& negative) noexcept {
+    if (text.substr(0, label.size()) != label) return false;
+    text.remove_prefix(label.size());
+    negative = may_be_negative && !text.empty() && text[0] == '-';
+    if (negative) text.remove_prefix(1);
+    const std::size_t stop = text.find(end);
+    if (stop == std::string_view::npos) return false;
+    const result<std::uint64_t> number = parse_decimal(text.substr(0, stop));
+    if (!number) return false;
+    value = *number;
+    text.remove_prefix(stop);
+    return true;
+}
+
+bool parse_record(std::string_view text, reference_source& r) noexcept {
+    std::uint64_t size = 0, magnitude = 0;
+    bool negative = false, unused = false;
+    if (!take_number(text, size_label, mtime_label, false, size, unused)) return false;
+    if (!take_number(text, mtime_label, location_label, true, magnitude, negative)) return false;
+    if (magnitude > (negative ? std::uint64_t(1) << 63 : (std::uint64_t(1) << 63) - 1)) return false;
+    text.remove_prefix(location_label.size());
+    if (text.empty()) return false;
+    r.location = text;
+    r.stamp.size = size;
+    r.stamp.mtime_ns = negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
+    return true;
 }
 
 }  // namespace
 
-error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const char* data, std::size_t size),
-                         void* user) noexcept {
-    if (d.type() == 0 || d.info().kind == element_kind::string) return error(errc::bad_data_type, d.describe().offset);
-    if (d.empty()) return error();
-    if (d.storage() == storage_kind::raw || d.storage() == storage_kind::external)
-        return chunk(user, d.bytes().data(), d.bytes().size());
-    const byte_blocks blocks = d.blocks();
-    if (blocks.ok()) {  // fixed-width typed entries are little-endian on the wire already
-        for (std::string_view b : blocks)
-            if (error e = chunk(user, b.data(), b.size())) return e;
-        return blocks.err();
-    }
-    const data_type_info& info = d.info();
-    const unsigned part_bytes = info.part_bits() / 8;
-    const bool complex = info.kind == element_kind::complex;
-    char buffer[4096];
-    std::size_t used = 0;
-    unsigned sub = 0;  // sub-byte elements already in buffer[used]
-    element_cursor c(d);
-    std::uint64_t lo = 0, hi = 0, n = 0;
-    while (c.next(lo, hi)) {
-        ++n;
-        if (used + 16 > sizeof buffer) {
-            if (error e = chunk(user, buffer, used)) return e;
-            used = 0;
-        }
-        if (info.sub_byte()) {
-            if (sub == 0) buffer[used] = 0;
-            buffer[used] = static_cast<char>(static_cast<std::uint8_t>(buffer[used]) | (lo << (sub * info.bits)));
-            if (++sub == info.elements_per_entry) sub = 0, ++used;
-            continue;
-        }
-        store_le(buffer + used, lo, part_bytes);
-        used += part_bytes;
-        if (complex) {
-            store_le(buffer + used, hi, part_bytes);
-            used += part_bytes;
-        }
-    }
-    if (sub != 0) ++used;  // the last byte, its high bits zero
-    if (n != d.size()) return error(errc::payload_size_mismatch, d.describe().offset);
-    return used != 0 ? chunk(user, buffer, used) : error();
+void emit_reference_record(emitter& out, const reference_source& r) noexcept {
+    char head[64];
+    const std::size_t head_size = record_head(head, r.stamp);
+    emit_string_entry(out, model_view::field::metadata_props, reference_source_key, std::string_view(head, head_size),
+                      r.location);
+}
+
+bool is_reference_record(const wire::message& m, const wire::field& f) noexcept {
+    if (f.number != model_view::field::metadata_props || f.type != wire::wire_type::length_delimited) return false;
+    const result<wire::message> entry = m.child(f);
+    return entry && string_entry_view(entry).key() == reference_source_key;
 }
 
 }  // namespace detail
+
+result<reference_source> find_reference_source(std::string_view model, const options& opts) noexcept {
+    const model_view m = parse_model(model.data(), model.size(), opts);
+    if (!m.ok()) return m.err();
+    bool found = false;
+    std::string_view value;
+    for (const string_entry_view& e : m.metadata_props()) {
+        if (!e.ok()) return e.err();
+        if (e.key() != reference_source_key) continue;
+        found = true;  // the last entry counts, as a dict built from the list keeps it
+        value = e.value();
+    }
+    if (!found) return errc::not_found;
+    reference_source r;
+    if (!detail::parse_record(value, r))
+        return error(errc::external_bad_entry,
+                     value.data() == nullptr ? 0 : static_cast<std::uint64_t>(value.data() - model.data()));
+    return r;
+}
+
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_WRITE

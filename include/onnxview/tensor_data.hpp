@@ -16,6 +16,7 @@
 //   one      d->at<T>(k)   d->double_at(k, &imag)     O(1) raw/external, O(k) typed
 //   view     d->as_span<T>()                          zero-copy array, when possible
 //            d->blocks()   d->bytes()                 zero-copy bytes in raw_data layout
+//            for_each_raw_chunk(*d, fn, user)         raw_data layout from any storage, in chunks
 //   copy     d->copy_to(T* out, n)   d->copy_as(D* out, n)   any storage, into your buffer
 //
 // A range, span or copy asked for with the wrong type is an error value (a
@@ -260,6 +261,18 @@ private:
     std::uint32_t typed_number_ = 0;
     string_range strings_;       // STRING: string_data
 };
+
+// Calls chunk(user, data, size) for consecutive pieces of d's payload in
+// raw_data layout (little-endian elements, sub-byte elements packed low bits
+// first, complex as real then imaginary), byte_size bytes in all, from any
+// storage: raw and external payloads as they are, FLOAT/DOUBLE/COMPLEX typed
+// fields block by block, the other typed fields through a 4 KiB buffer.
+// Stops at the first error chunk returns. Errors: bad_data_type for
+// UNDEFINED and STRING, payload_size_mismatch when the typed field holds
+// fewer entries than validated. Linear in the payload; no allocation. Used
+// by the writer (raw_data out of typed fields) and by digests.
+error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const char* data, std::size_t size),
+                         void* user) noexcept;
 
 inline element_cursor::element_cursor(const tensor_data& d) noexcept {
     if (d.info_ == nullptr) return;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "onnxview/decimal.hpp"
 #include "onnxview/diagnose.hpp"
 
 namespace onnxview {
@@ -21,11 +22,8 @@ public:
         return *this;
     }
     line_builder& number(std::uint64_t v) noexcept {
-        char digits[20];
-        std::size_t n = 0;
-        do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
-        while (n > 0) put(digits[--n]);
-        return *this;
+        char digits[max_decimal_digits];
+        return text(std::string_view(digits, write_decimal(digits, v)));
     }
     // `s` in single quotes for a terminal: printable ASCII as is, any other
     // byte as '?' (the line is for reading, not for copying bytes back), and

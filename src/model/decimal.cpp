@@ -1,4 +1,4 @@
-// parse_decimal (onnxview/decimal.hpp).
+// parse_decimal and write_decimal (onnxview/decimal.hpp).
 #include "onnxview/decimal.hpp"
 
 #include <limits>
@@ -19,6 +19,17 @@ result<std::uint64_t> parse_decimal(std::string_view text) noexcept {
     }
     if (overflow) return errc::number_too_large;
     return value;
+}
+
+std::size_t write_decimal(char* out, std::uint64_t v) noexcept {
+    char reversed[max_decimal_digits];
+    std::size_t n = 0;
+    do {
+        reversed[n++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    for (std::size_t i = 0; i < n; ++i) out[i] = reversed[n - 1 - i];
+    return n;
 }
 
 }  // namespace onnxview

@@ -30,7 +30,7 @@ struct path_writer {
     }
     void put_u64(std::uint64_t v) noexcept {
         char b[24];
-        const std::size_t n = text_detail::fmt_u64(b, v);
+        const std::size_t n = write_decimal(b, v);
         for (std::size_t i = 0; i < n; ++i) put(b[i]);
     }
     // NUL-terminates what fits; returns the whole length.

@@ -92,7 +92,7 @@ struct json_printer {
                 break;
             case schema::type::uint64:
                 o.put('"');
-                o.put(b, fmt_u64(b, raw));
+                o.put(b, write_decimal(b, raw));
                 o.put('"');
                 break;
             case schema::type::float_:

@@ -44,7 +44,7 @@ void put_hex(out_buf& o, std::uint64_t v, unsigned digits) noexcept {
 
 void put_u64(out_buf& o, std::uint64_t v) noexcept {
     char b[24];
-    o.put(b, fmt_u64(b, v));
+    o.put(b, write_decimal(b, v));
 }
 void put_i64(out_buf& o, std::int64_t v) noexcept {
     char b[24];

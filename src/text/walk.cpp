@@ -20,23 +20,12 @@ namespace text_detail {
 // ---------------------------------------------------------------------------
 // Numbers.
 
-std::size_t fmt_u64(char* buf, std::uint64_t v) noexcept {
-    char tmp[24];
-    std::size_t n = 0;
-    do {
-        tmp[n++] = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (std::size_t i = 0; i < n; ++i) buf[i] = tmp[n - 1 - i];
-    return n;
-}
-
 std::size_t fmt_i64(char* buf, std::int64_t v) noexcept {
     if (v < 0) {
         buf[0] = '-';
-        return 1 + fmt_u64(buf + 1, ~static_cast<std::uint64_t>(v) + 1);
+        return 1 + write_decimal(buf + 1, ~static_cast<std::uint64_t>(v) + 1);
     }
-    return fmt_u64(buf, static_cast<std::uint64_t>(v));
+    return write_decimal(buf, static_cast<std::uint64_t>(v));
 }
 
 // protobuf's FloatToBuffer: %.*g with FLT_DIG digits, FLT_DIG + 3 when that

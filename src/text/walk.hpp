@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "onnxview/decimal.hpp"
 #include "onnxview/schema.hpp"
 #include "../model/schema_walk.hpp"
 #include "onnxview/text_format.hpp"
@@ -67,8 +68,7 @@ private:
     std::size_t n_ = 0;
 };
 
-// Number formatting (C locale).
-std::size_t fmt_u64(char* buf, std::uint64_t v) noexcept;
+// Number formatting (C locale; unsigned numbers: write_decimal).
 std::size_t fmt_i64(char* buf, std::int64_t v) noexcept;
 // protobuf's SimpleFtoa / SimpleDtoa ("inf", "-inf", "nan" for specials).
 std::size_t fmt_float(char* buf, float v) noexcept;

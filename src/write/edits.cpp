@@ -19,12 +19,6 @@ std::string_view entry_key(const wire::message& parent, const wire::field& f) no
     return string_entry_view(entry).key();
 }
 
-void emit_string(emitter& out, std::uint32_t number, std::string_view s) noexcept {
-    out.tag(number, wire::wire_type::length_delimited);
-    out.varint(s.size());
-    out.bytes(s.data(), s.size());
-}
-
 }  // namespace
 
 bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root, const wire::message& m,
@@ -77,10 +71,7 @@ void edit_appends(const edit_options& e, emitter& out) noexcept {
         bool later = false;
         for (std::size_t j = i + 1; j < e.metadata_count; ++j) later |= e.metadata[j].key == c.key;
         if (later) continue;
-        out.tag(model_view::field::metadata_props, wire::wire_type::length_delimited);
-        out.varint(wire::length_delimited_size(1, c.key.size()) + wire::length_delimited_size(2, c.value.size()));
-        emit_string(out, 1, c.key);
-        emit_string(out, 2, c.value);
+        emit_string_entry(out, model_view::field::metadata_props, c.key, c.value);
     }
 }
 

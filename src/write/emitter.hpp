@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "onnxview/file.hpp"
+#include "onnxview/model.hpp"
 #include "onnxview/sink.hpp"
 #include "onnxview/wire_encode.hpp"
 
@@ -155,6 +156,30 @@ private:
     std::size_t used_ = 0;
     char buffer_[buffer_size];
 };
+
+// Field `number`, length-delimited, holding `s`.
+inline void emit_string(emitter& out, std::uint32_t number, std::string_view s) noexcept {
+    out.tag(number, wire::wire_type::length_delimited);
+    out.varint(s.size());
+    out.bytes(s.data(), s.size());
+}
+
+// Field `number` holding a StringStringEntryProto {key, value + value_tail}
+// (metadata_props, external_data); the value may come in two pieces.
+inline void emit_string_entry(emitter& out, std::uint32_t number, std::string_view key, std::string_view value,
+                              std::string_view value_tail = {}) noexcept {
+    constexpr std::uint32_t key_field = string_entry_view::field::key;
+    constexpr std::uint32_t value_field = string_entry_view::field::value;
+    const std::uint64_t value_size = value.size() + value_tail.size();
+    out.tag(number, wire::wire_type::length_delimited);
+    out.varint(wire::length_delimited_size(key_field, key.size()) +
+               wire::length_delimited_size(value_field, value_size));
+    emit_string(out, key_field, key);
+    out.tag(value_field, wire::wire_type::length_delimited);
+    out.varint(value_size);
+    out.bytes(value.data(), value.size());
+    out.bytes(value_tail.data(), value_tail.size());
+}
 
 }  // namespace detail
 }  // namespace onnxview

@@ -15,10 +15,10 @@
 #include "edits.hpp"
 #include "emitter.hpp"
 #include "extract.hpp"
+#include "onnxview/decimal.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
 #include "onnxview/write.hpp"
-#include "raw_payload.hpp"
 #include "reference.hpp"
 #include "rename.hpp"
 #include "tensor_walk.hpp"
@@ -78,7 +78,6 @@ std::uint64_t align_up(std::uint64_t v, std::uint64_t a) noexcept { return (v + 
 
 std::uint64_t distance(const char* from, const char* to) noexcept { return static_cast<std::uint64_t>(to - from); }
 
-using detail::decimal;
 
 bool reference_mode(const pack_options& po) noexcept { return !po.reference.location.empty(); }
 
@@ -133,7 +132,7 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     // A raw_data payload is bytes of the source: the emitter copies it file
     // to file and gives its pages back.
     chunk_target ct{&out};
-    if (error e = detail::for_each_raw_chunk(*d, chunk_to, &ct)) return e;
+    if (error e = for_each_raw_chunk(*d, chunk_to, &ct)) return e;
     if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
     if (p.po.payload_written != nullptr && d->storage() == storage_kind::external)
         p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
@@ -219,18 +218,6 @@ error copy_fields(pass& p, emitter& out, const wire::message& m, Keep keep) noex
     return error();
 }
 
-void emit_entry(emitter& out, std::string_view key, const char* value, unsigned value_size) noexcept {
-    const std::uint64_t size = wire::length_delimited_size(1, key.size()) + wire::length_delimited_size(2, value_size);
-    out.tag(tensor_view::field::external_data, wire::wire_type::length_delimited);
-    out.varint(size);
-    out.tag(1, wire::wire_type::length_delimited);
-    out.varint(key.size());
-    out.bytes(key.data(), key.size());
-    out.tag(2, wire::wire_type::length_delimited);
-    out.varint(value_size);
-    out.bytes(value, value_size);
-}
-
 // Where t's payload goes in the external file: after the payloads so far,
 // aligned, or (dedupe) the range of an identical earlier payload.
 error place_external(pass& p, const tensor_view& t, const storage_info& si, std::uint64_t& offset) noexcept {
@@ -310,10 +297,11 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
         if (to == target::external)
             if (error e = place_external(p, t, si, offset)) return e;
         const std::string_view location = to == target::external ? p.po.external_location : p.po.reference.location;
-        char number[20];
-        emit_entry(p.model, "location", location.data(), static_cast<unsigned>(location.size()));
-        emit_entry(p.model, "offset", number, decimal(number, offset));
-        emit_entry(p.model, "length", number, decimal(number, si.byte_size));
+        char number[max_decimal_digits];
+        constexpr std::uint32_t entry = tensor_view::field::external_data;
+        emit_string_entry(p.model, entry, "location", location);
+        emit_string_entry(p.model, entry, "offset", std::string_view(number, write_decimal(number, offset)));
+        emit_string_entry(p.model, entry, "length", std::string_view(number, write_decimal(number, si.byte_size)));
         p.model.tag(tensor_view::field::data_location, wire::wire_type::varint);
         p.model.varint(static_cast<std::uint64_t>(location_kind::external));
         ++(to == target::external ? p.stats.externalized : p.stats.referenced);

@@ -14,27 +14,21 @@ constexpr std::string_view mtime_label = ";mtime_ns=";
 constexpr std::string_view location_label = ";location=";
 
 // "size=N;mtime_ns=M;location=" into out (at most 64 bytes); returns its length.
-unsigned record_head(char* out, const file_stamp& s) noexcept {
-    unsigned n = 0;
+std::size_t record_head(char* out, const file_stamp& s) noexcept {
+    std::size_t n = 0;
     const auto text = [&](std::string_view t) {
         for (char c : t) out[n++] = c;
     };
     text(size_label);
-    n += decimal(out + n, s.size);
+    n += write_decimal(out + n, s.size);
     text(mtime_label);
     if (s.mtime_ns < 0) out[n++] = '-';
     // The magnitude of a negative time, INT64_MIN included, as unsigned.
     const std::uint64_t magnitude = s.mtime_ns < 0 ? 0 - static_cast<std::uint64_t>(s.mtime_ns)
                                                    : static_cast<std::uint64_t>(s.mtime_ns);
-    n += decimal(out + n, magnitude);
+    n += write_decimal(out + n, magnitude);
     text(location_label);
     return n;
-}
-
-void emit_string(emitter& out, std::uint32_t number, const char* data, std::uint64_t size) noexcept {
-    out.tag(number, wire::wire_type::length_delimited);
-    out.varint(size);
-    out.bytes(data, size);
 }
 
 // Takes `label`, then a decimal number (a `-` first when may_be_negative), up to `end`, which must follow.
@@ -69,29 +63,11 @@ bool parse_record(std::string_view text, reference_source& r) noexcept {
 
 }  // namespace
 
-unsigned decimal(char* out, std::uint64_t v) noexcept {
-    char digits[20];
-    unsigned n = 0;
-    do {
-        digits[n++] = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    for (unsigned i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
-    return n;
-}
-
 void emit_reference_record(emitter& out, const reference_source& r) noexcept {
     char head[64];
-    const unsigned head_size = record_head(head, r.stamp);
-    const std::uint64_t value_size = head_size + r.location.size();
-    out.tag(model_view::field::metadata_props, wire::wire_type::length_delimited);
-    out.varint(wire::length_delimited_size(string_entry_view::field::key, reference_source_key.size()) +
-               wire::length_delimited_size(string_entry_view::field::value, value_size));
-    emit_string(out, string_entry_view::field::key, reference_source_key.data(), reference_source_key.size());
-    out.tag(string_entry_view::field::value, wire::wire_type::length_delimited);
-    out.varint(value_size);
-    out.bytes(head, head_size);
-    out.bytes(r.location.data(), r.location.size());
+    const std::size_t head_size = record_head(head, r.stamp);
+    emit_string_entry(out, model_view::field::metadata_props, reference_source_key, std::string_view(head, head_size),
+                      r.location);
 }
 
 bool is_reference_record(const wire::message& m, const wire::field& f) noexcept {

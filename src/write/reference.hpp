@@ -1,6 +1,5 @@
 // Internal: the weight-less proxy's source record (pack_options::reference,
-// find_reference_source): the decimal numbers of external_data entries and
-// of the record, and the record written as a metadata_props entry.
+// find_reference_source): the record written as a metadata_props entry.
 #ifndef ONNXVIEW_SRC_WRITE_REFERENCE_HPP
 #define ONNXVIEW_SRC_WRITE_REFERENCE_HPP
 
@@ -11,9 +10,6 @@
 
 namespace onnxview {
 namespace detail {
-
-// The ASCII digits of v (at most 20) into out; returns their count.
-unsigned decimal(char* out, std::uint64_t v) noexcept;
 
 // Writes the ModelProto field metadata_props holding the entry
 // reference_source_key = "size=N;mtime_ns=M;location=NAME" for r.

@@ -37,3 +37,16 @@ TEST_CASE("parse_decimal: anything but digits") {
     // Too many digits and a non-digit: not a number at all.
     CHECK(parse_decimal(std::string(30, '9') + "x").err().code == errc::not_decimal);
 }
+
+TEST_CASE("write_decimal: what std::to_string writes, and parse_decimal reads back") {
+    const std::uint64_t values[] = {0, 1, 9, 10, 99, 100, 4096, 1234567890123ull, (std::uint64_t(1) << 63),
+                                    ~std::uint64_t(0) - 1, ~std::uint64_t(0)};
+    for (std::uint64_t v : values) {
+        char out[onnxview::max_decimal_digits];
+        const std::size_t n = onnxview::write_decimal(out, v);
+        CHECK(std::string(out, n) == std::to_string(v));
+        CHECK(parse_decimal(std::string_view(out, n)).value() == v);
+    }
+    char out[onnxview::max_decimal_digits];
+    CHECK(onnxview::write_decimal(out, ~std::uint64_t(0)) == onnxview::max_decimal_digits);
+}

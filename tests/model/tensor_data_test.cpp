@@ -446,3 +446,34 @@ TEST_CASE("BOOL span checks its bytes; iteration maps non-zero to true") {
     CHECK(out[0]);
     CHECK(!out[1]);
 }
+
+namespace {
+onnxview::error append_chunk(void* user, const char* data, std::size_t size) {
+    static_cast<std::string*>(user)->append(data, size);
+    return {};
+}
+}  // namespace
+
+TEST_CASE("for_each_raw_chunk: the raw_data layout from raw and typed storage, every data type") {
+    for (bool packed : {true, false}) {
+        for (const vec& v : vectors()) {
+            INFO(data_type_name(static_cast<std::int32_t>(v.type)) << (packed ? " packed" : " unpacked"));
+            const wire_builder typed = typed_tensor(v, packed);
+            const wire_builder raw = raw_tensor(v);
+            for (const wire_builder* b : {&typed, &raw}) {
+                auto d = tensor_data::make(parse_tensor(b->str().data(), b->str().size()));
+                REQUIRE(d.ok());
+                std::string out;
+                CHECK_FALSE(for_each_raw_chunk(*d, append_chunk, &out));
+                CHECK(out == raw_bytes(v));
+            }
+        }
+    }
+    wire_builder s = tensor_header(data_type::string, {1});
+    s.field_bytes(6, "abc");
+    auto str = tensor_data::make(parse_tensor(s.str().data(), s.str().size()));
+    REQUIRE(str.ok());
+    std::string out;
+    CHECK(for_each_raw_chunk(*str, append_chunk, &out).code == errc::bad_data_type);
+    CHECK(out.empty());
+}

@@ -1,8 +1,8 @@
-// A tensor's payload in raw_data layout, in chunks (raw_payload.hpp).
-#include "raw_payload.hpp"
+// A tensor's payload in raw_data layout, in chunks (for_each_raw_chunk,
+// onnxview/tensor_data.hpp).
+#include "onnxview/tensor_data.hpp"
 
 namespace onnxview {
-namespace detail {
 
 namespace {
 
@@ -56,5 +56,4 @@ error for_each_raw_chunk(const tensor_data& d, error (*chunk)(void* user, const 
     return used != 0 ? chunk(user, buffer, used) : error();
 }
 
-}  // namespace detail
 }  // namespace onnxview
