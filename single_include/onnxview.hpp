@@ -16026,6 +16026,7 @@ public:
     error err() const noexcept { return err_; }
 
     void bytes(const char* p, std::uint64_t n) noexcept {
+        if (n == 0) return;  // p may be null (an empty string_view)
         if (source_ == nullptr || !inside_source(p, n)) {
             plain(p, n);
             return;

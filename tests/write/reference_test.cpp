@@ -314,8 +314,10 @@ TEST_CASE("find_reference_source: none, malformed records, and the last entry co
         INFO(bad);
         CHECK(find_reference_source(with_record(bad)).err().code == errc::external_bad_entry);
     }
-    const result<reference_source> extreme =
-        find_reference_source(with_record("size=18446744073709551615;mtime_ns=-9223372036854775808;location=a;b=c"));
+    // The record's location points into the model's bytes: keep them alive.
+    const std::string extreme_model =
+        with_record("size=18446744073709551615;mtime_ns=-9223372036854775808;location=a;b=c");
+    const result<reference_source> extreme = find_reference_source(extreme_model);
     REQUIRE(extreme);
     CHECK(extreme->stamp.size == ~std::uint64_t(0));
     CHECK(extreme->stamp.mtime_ns == INT64_MIN);
@@ -324,7 +326,8 @@ TEST_CASE("find_reference_source: none, malformed records, and the last entry co
     two.field_message(14, wire_builder().field_bytes(1, std::string(reference_source_key)).field_bytes(2, "bad"));
     two.field_message(14, wire_builder().field_bytes(1, std::string(reference_source_key))
                               .field_bytes(2, "size=1;mtime_ns=2;location=last"));
-    const result<reference_source> last = find_reference_source(model(wire_builder(), two));
+    const std::string last_model = model(wire_builder(), two);
+    const result<reference_source> last = find_reference_source(last_model);
     REQUIRE(last);
     CHECK(last->location == "last");
     CHECK(find_reference_source(std::string("\x0a\xff", 2)).err().code == errc::truncated);
