@@ -1,0 +1,215 @@
+// model_hash.hpp: digests that follow the meaning of a model, not its
+// layout. Models are written by hand with wire_builder, so each layout
+// (typed fields, packed or not, padded varints, field order, unknown fields)
+// is exactly the one under test.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "../wire_builder.hpp"
+#include "onnxview/compare/model_hash.hpp"
+#include "onnxview/model.hpp"
+
+using namespace onnxview;
+using testing::wire_builder;
+
+namespace {
+
+// TensorProto field numbers.
+enum : std::uint32_t { t_dims = 1, t_data_type = 2, t_float_data = 4, t_int32_data = 5, t_string_data = 6,
+                       t_int64_data = 7, t_name = 8, t_raw_data = 9, t_doc_string = 12 };
+enum : std::int32_t { FLOAT = 1, STRING = 8, INT64 = 7, FLOAT16 = 10, INT4 = 22 };
+
+std::uint32_t bits(float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+
+std::string raw_floats(std::initializer_list<float> fs) {
+    std::string out;
+    for (float f : fs) out += wire_builder().fixed32(bits(f)).str();
+    return out;
+}
+
+digest128 tensor_of(const wire_builder& b) {
+    const std::string bytes = b.str();
+    const tensor_view t = parse_tensor(bytes.data(), bytes.size());
+    const result<digest128> d = tensor_digest(t);
+    REQUIRE(d.ok());
+    return *d;
+}
+
+digest128 model_of(const wire_builder& b) {
+    const std::string bytes = b.str();
+    const model_view m = parse_model(bytes.data(), bytes.size());
+    const result<digest128> d = model_digest(m);
+    REQUIRE(d.ok());
+    return *d;
+}
+
+wire_builder float_tensor(const char* name, float a, float b) {
+    return wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, FLOAT).field_bytes(t_name, name)
+        .field_bytes(t_raw_data, raw_floats({a, b}));
+}
+
+wire_builder attribute_int(const char* name, std::int64_t v) {
+    return wire_builder().field_bytes(1, name).field_varint(3, static_cast<std::uint64_t>(v)).field_varint(20, 2);
+}
+
+wire_builder node(const char* op, const char* in, const char* out, const wire_builder& attrs = wire_builder()) {
+    return wire_builder().field_bytes(1, in).field_bytes(2, out).field_bytes(4, op).raw(attrs.str());
+}
+
+wire_builder opset(const char* domain, std::uint64_t version) {
+    return wire_builder().field_bytes(1, domain).field_varint(2, version);
+}
+
+}  // namespace
+
+TEST_CASE("digest128::to_hex: 32 hex digits, high half first") {
+    char out[33];
+    digest128{0x0123456789abcdefULL, 0xfedcba9876543210ULL}.to_hex(out);
+    CHECK(std::string(out) == "0123456789abcdeffedcba9876543210");
+    CHECK(digest128{1, 2} != digest128{2, 1});
+    CHECK(digest128{1, 2} < digest128{2, 1});
+}
+
+TEST_CASE("tensor_digest: the same values in any storage give one digest") {
+    const digest128 raw = tensor_of(float_tensor("w", 1.5f, -2.0f));
+    SECTION("float_data packed and unpacked, another name, a doc_string") {
+        CHECK(tensor_of(wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, FLOAT)
+                            .packed_fixed32(t_float_data, {bits(1.5f), bits(-2.0f)})) == raw);
+        CHECK(tensor_of(wire_builder().field_bytes(t_doc_string, "d").field_varint(t_data_type, FLOAT)
+                            .unpacked_fixed32(t_float_data, {bits(1.5f), bits(-2.0f)}).field_varint(t_dims, 2, 5)
+                            .field_bytes(t_name, "other")) == raw);
+    }
+    SECTION("one ulp, a dim, the data type change it") {
+        CHECK(tensor_of(float_tensor("w", 1.5f, std::nextafter(-2.0f, 0.0f))) != raw);
+        CHECK(tensor_of(wire_builder().field_varint(t_dims, 1).field_varint(t_dims, 2).field_varint(t_data_type, FLOAT)
+                            .field_bytes(t_raw_data, raw_floats({1.5f, -2.0f}))) != raw);
+        CHECK(tensor_of(wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, 6)
+                            .field_bytes(t_raw_data, raw_floats({1.5f, -2.0f}))) != raw);
+    }
+    SECTION("FLOAT16 in int32_data is its raw_data bytes") {
+        const digest128 r = tensor_of(wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, FLOAT16)
+                                          .field_bytes(t_raw_data, std::string("\x00\x3c\x00\xc0", 4)));
+        CHECK(tensor_of(wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, FLOAT16)
+                            .packed_varint(t_int32_data, {0x3c00, 0xc000})) == r);
+        CHECK(tensor_of(wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, FLOAT16)
+                            .packed_varint(t_int32_data, {0x3c00, 0xc001})) != r);
+    }
+    SECTION("INT64 in int64_data, varints padded, is its raw_data bytes") {
+        const digest128 r = tensor_of(wire_builder().field_varint(t_dims, 1).field_varint(t_data_type, INT64)
+                                          .field_bytes(t_raw_data, wire_builder().fixed64(300).str()));
+        CHECK(tensor_of(wire_builder().field_varint(t_dims, 1).field_varint(t_data_type, INT64)
+                            .tag(t_int64_data, wire_builder::wt::varint).varint(300, 7)) == r);
+    }
+    SECTION("INT4: two elements a byte, in int32_data one a entry") {
+        const digest128 r = tensor_of(wire_builder().field_varint(t_dims, 3).field_varint(t_data_type, INT4)
+                                          .field_bytes(t_raw_data, std::string("\x21\x03", 2)));
+        CHECK(tensor_of(wire_builder().field_varint(t_dims, 3).field_varint(t_data_type, INT4)
+                            .packed_varint(t_int32_data, {0x21, 0x03})) == r);
+    }
+    SECTION("STRING: lengths count") {
+        const digest128 ab_c = tensor_of(wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, STRING)
+                                             .field_bytes(t_string_data, "ab").field_bytes(t_string_data, "c"));
+        const digest128 a_bc = tensor_of(wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, STRING)
+                                             .field_bytes(t_string_data, "a").field_bytes(t_string_data, "bc"));
+        CHECK(ab_c != a_bc);
+    }
+}
+
+TEST_CASE("tensor_digest: a payload that does not match its dims is an error") {
+    const std::string bytes = wire_builder().field_varint(t_dims, 3).field_varint(t_data_type, FLOAT)
+                                  .field_bytes(t_raw_data, raw_floats({1.0f})).str();
+    const result<digest128> d = tensor_digest(parse_tensor(bytes.data(), bytes.size()));
+    CHECK_FALSE(d.ok());
+}
+
+TEST_CASE("sparse_tensor_digest: values, indices and dims count") {
+    const auto sparse = [](std::int64_t index) {
+        const wire_builder values = wire_builder().field_varint(t_dims, 1).field_varint(t_data_type, FLOAT)
+                                        .field_bytes(t_raw_data, raw_floats({4.0f}));
+        const wire_builder indices = wire_builder().field_varint(t_dims, 1).field_varint(t_data_type, INT64)
+                                         .packed_varint(t_int64_data, {static_cast<std::uint64_t>(index)});
+        const std::string bytes = wire_builder().field_message(1, values).field_message(2, indices)
+                                      .packed_varint(3, {8}).str();
+        // A SparseTensorProto as the only sparse_initializer of a graph of a model.
+        const std::string model = wire_builder().field_message(7, wire_builder().field_bytes(15, bytes)).str();
+        const model_view m = parse_model(model.data(), model.size());
+        const result<digest128> d = sparse_tensor_digest(*m.graph().sparse_initializer().begin());
+        REQUIRE(d.ok());
+        return *d;
+    };
+    CHECK(sparse(3) == sparse(3));
+    CHECK(sparse(3) != sparse(4));
+}
+
+TEST_CASE("model_digest: layout does not count") {
+    const wire_builder graph = wire_builder()
+                                   .field_message(1, node("Relu", "x", "y", wire_builder()))
+                                   .field_message(1, node("Gemm", "y", "z", wire_builder().field_message(5, attribute_int("transA", 1)).field_message(5, attribute_int("alpha", 2))))
+                                   .field_bytes(2, "g")
+                                   .field_message(5, float_tensor("a", 1.0f, 2.0f))
+                                   .field_message(5, float_tensor("b", 3.0f, 4.0f));
+    const digest128 d = model_of(wire_builder().field_varint(1, 8).field_message(7, graph)
+                                     .field_message(8, opset("", 17)).field_message(8, opset("com.x", 1)));
+
+    SECTION("field order, padded varints, unknown fields, initializer and attribute order, opsets as a set") {
+        const wire_builder reordered =
+            wire_builder()
+                .field_message(5, float_tensor("b", 3.0f, 4.0f))
+                .field_bytes(2, "g")
+                .field_message(1, node("Relu", "x", "y", wire_builder()))
+                .field_message(1, node("Gemm", "y", "z", wire_builder().field_message(5, attribute_int("alpha", 2)).field_message(5, attribute_int("transA", 1))))
+                .field_message(5, float_tensor("a", 1.0f, 2.0f))
+                .field_bytes(1000, "padding");
+        CHECK(model_of(wire_builder().field_message(8, opset("com.x", 1)).field_message(7, reordered)
+                           .field_message(8, opset("ai.onnx", 17)).field_varint(1, 8, 6)) == d);
+    }
+    SECTION("doc_string, producer, metadata") {
+        CHECK(model_of(wire_builder().field_varint(1, 8).field_message(7, graph).field_message(8, opset("", 17))
+                           .field_message(8, opset("com.x", 1)).field_bytes(2, "producer").field_bytes(6, "doc")
+                           .field_message(14, wire_builder().field_bytes(1, "k").field_bytes(2, "v"))) == d);
+    }
+    SECTION("what the model computes does") {
+        CHECK(model_of(wire_builder().field_varint(1, 9).field_message(7, graph).field_message(8, opset("", 17))
+                           .field_message(8, opset("com.x", 1))) != d);
+        CHECK(model_of(wire_builder().field_varint(1, 8).field_message(7, graph).field_message(8, opset("", 18))
+                           .field_message(8, opset("com.x", 1))) != d);
+        const wire_builder renamed = wire_builder()
+                                         .field_message(1, node("Relu", "x", "y", wire_builder()))
+                                         .field_message(1, node("Gemm", "y", "z", wire_builder().field_message(5, attribute_int("transA", 1)).field_message(5, attribute_int("alpha", 3))))
+                                         .field_bytes(2, "g")
+                                         .field_message(5, float_tensor("a", 1.0f, 2.0f))
+                                         .field_message(5, float_tensor("b", 3.0f, 4.0f));
+        CHECK(model_of(wire_builder().field_varint(1, 8).field_message(7, renamed).field_message(8, opset("", 17))
+                           .field_message(8, opset("com.x", 1))) != d);
+        const wire_builder swapped_names = wire_builder()
+                                               .field_message(1, node("Relu", "x", "y", wire_builder()))
+                                               .field_message(1, node("Gemm", "y", "z", wire_builder().field_message(5, attribute_int("transA", 1)).field_message(5, attribute_int("alpha", 2))))
+                                               .field_bytes(2, "g")
+                                               .field_message(5, float_tensor("b", 1.0f, 2.0f))
+                                               .field_message(5, float_tensor("a", 3.0f, 4.0f));
+        CHECK(model_of(wire_builder().field_varint(1, 8).field_message(7, swapped_names).field_message(8, opset("", 17))
+                           .field_message(8, opset("com.x", 1))) != d);
+    }
+}
+
+TEST_CASE("model_digest: subgraphs by attribute name, whatever the attribute order") {
+    const auto if_model = [](const char* then_out, const char* else_out, bool then_first) {
+        const wire_builder then_g = wire_builder().field_message(1, node("Identity", "a", then_out));
+        const wire_builder else_g = wire_builder().field_message(1, node("Identity", "a", else_out));
+        const wire_builder then_a = wire_builder().field_bytes(1, "then_branch").field_message(6, then_g).field_varint(20, 5);
+        const wire_builder else_a = wire_builder().field_bytes(1, "else_branch").field_message(6, else_g).field_varint(20, 5);
+        const wire_builder attrs = then_first ? wire_builder().field_message(5, then_a).field_message(5, else_a)
+                                              : wire_builder().field_message(5, else_a).field_message(5, then_a);
+        return model_of(wire_builder().field_message(7, wire_builder().field_message(1, node("If", "c", "y", attrs))));
+    };
+    CHECK(if_model("p", "q", true) == if_model("p", "q", false));
+    CHECK(if_model("p", "q", true) != if_model("q", "p", true));
+    CHECK(if_model("p", "q", true) != if_model("p", "r", true));
+}
