@@ -28,7 +28,7 @@ command_line make_command_line(arguments& a) {
             "nodes, attributes, inputs and outputs (types, shapes), tensors (types, dims,\n"
             "element bits), functions or training_info changes it. Names count; doc\n"
             "strings, producer, model version, metadata and value_info do not\n"
-            "(docs/hash.md).\n",
+            "(docs/diff.md).\n",
             "exit status: 0 ok, 1 MODEL is not a valid model (or a tensor's payload is\n"
             "invalid), 2 usage or I/O error\n",
             {flag("manifest", 0, a.manifest,

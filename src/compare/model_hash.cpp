@@ -1,5 +1,5 @@
 // model_digest and tensor_digest (onnxview/compare/model_hash.hpp): what a model
-// computes, hashed with XXH3-128 over the views. docs/hash.md is the
+// computes, hashed with XXH3-128 over the views. docs/diff.md is the
 // definition; this file follows it line by line.
 #include <algorithm>
 #include <memory>

@@ -33,7 +33,10 @@ done
 # `onnxview --help` lists and the one the command tables of README.md and
 # docs/cli.md show.
 run "help for the overview" 0 --help && cp "$tmp/out" "$tmp/overview"
-for cmd in info check dump tensor doctor pack edit; do
+# hash and diff exist only in builds with libxxhash (docs/diff.md).
+compare_cmds=
+grep -q '^  hash ' "$tmp/overview" && compare_cmds="hash"
+for cmd in info check dump tensor doctor pack edit $compare_cmds; do
     run "$cmd --help usage" 0 $cmd --help
     synopsis=$(sed -n '1s/^usage: onnxview //p' "$tmp/out")
     grep -qxF "  $synopsis" "$tmp/overview" || grep -qF "  $synopsis " "$tmp/overview" ||

@@ -9,7 +9,7 @@
 // (types and shapes), tensor types, shapes or element bits, sparse
 // initializers, functions or training_info gives another. What is left out
 // (doc strings, producer, metadata, value_info, ...) is listed in
-// docs/hash.md, with the exact definition.
+// docs/diff.md, with the exact definition.
 //
 //   onnxview::model_file mf = *onnxview::model_file::open("model.onnx");
 //   onnxview::external_payload_source ext = mf.external();
@@ -63,7 +63,7 @@ result<digest128> tensor_digest(const tensor_view& t, const external_payload_sou
 result<digest128> sparse_tensor_digest(const sparse_tensor_view& s,
                                        const external_payload_source* ext = nullptr) noexcept;
 
-// The digest of what model `m` computes (docs/hash.md). Errors: a view's
+// The digest of what model `m` computes (docs/diff.md). Errors: a view's
 // error, a tensor's payload error, and depth_exceeded when subgraphs nest
 // deeper than walk_scopes() goes (onnxview/traverse.hpp).
 result<digest128> model_digest(const model_view& m, const external_payload_source* ext = nullptr) noexcept;
