@@ -9,6 +9,7 @@
 
 #include "../write/raw_payload.hpp"
 #include "hasher.hpp"
+#include "onnxview/file.hpp"
 #include "onnxview/compare/model_hash.hpp"
 #include "onnxview/tensor_data.hpp"
 #include "onnxview/traverse.hpp"
@@ -30,8 +31,25 @@ using detail::hasher;
 // same operator set by either.
 std::string_view operator_domain(std::string_view d) noexcept { return d == "ai.onnx" ? std::string_view() : d; }
 
+// A payload larger than this is hashed in pieces of this size, and the pages
+// of each piece are given back once hashed: the resident set of hashing a
+// model of many GiB stays a few MiB (the page cache keeps the file).
+constexpr std::size_t release_piece = std::size_t(8) << 20;
+
 error hash_chunk(void* user, const char* data, std::size_t size) noexcept {
-    static_cast<hasher*>(user)->bytes(data, size);
+    hasher& h = *static_cast<hasher*>(user);
+    if (size <= release_piece) {
+        h.bytes(data, size);
+        return error();
+    }
+    for (std::size_t done = 0; done < size;) {
+        const std::size_t n = std::min(release_piece, size - done);
+        h.bytes(data + done, n);
+        // Reading near the last mark mapped some pages before it again.
+        const std::size_t start = done > mapping_fault_span ? done - mapping_fault_span : 0;
+        release_pages(data + start, done + n - start);
+        done += n;
+    }
     return error();
 }
 
