@@ -54,6 +54,11 @@ std::string diagnosis_line(const onnxview::diagnosis& d, const char* path);
 // when the bytes are a valid model after all (the error is of another kind).
 std::string diagnosis_suffix(std::string_view bytes, const char* path);
 
+// A value's type: "FLOAT[N,3,224,224]" (dim params quoted as text_quote
+// writes them, "?" an unknown dim), "seq(FLOAT[?])", "map(INT64,FLOAT)",
+// "FLOAT(unknown rank)", "(no type)".
+std::string type_string(const onnxview::type_view& t, int depth = 0);
+
 // Parses a non-negative decimal number; false when `s` is not one.
 bool parse_u64(std::string_view s, std::uint64_t& out);
 
