@@ -1,0 +1,263 @@
+// tools/diff_graph.cpp - the graph section of `onnxview diff`: scopes paired
+// by where they are, nodes by name (by position when unnamed).
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "diff.hpp"
+#include "onnxview/compare/model_hash.hpp"
+#include "onnxview/enums.hpp"
+#include "onnxview/traverse.hpp"
+#include "output.hpp"
+
+namespace onnxview_cli {
+namespace {
+
+using namespace onnxview;
+
+struct node_record {
+    std::string key;  // 'name', or #index for an unnamed node
+    std::string op_type, domain;
+    std::vector<std::string> inputs, outputs;
+    std::map<std::string, std::string> attributes;  // name -> value as printed
+};
+
+struct scope_record {
+    std::string key;  // "graph", "graph > node 'loop' .body", "function com.x:f", ...
+    std::vector<node_record> nodes;
+};
+
+std::string quoted(std::string_view s) {
+    std::string out = "'";
+    text_quote(out, s);
+    return out + "'";
+}
+
+std::string number(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+template <class Range, class Fn>
+std::string list(const Range& r, Fn&& item) {
+    std::string out = "[";
+    bool first = true;
+    for (const auto& x : r) {
+        if (!first) out += ", ";
+        first = false;
+        out += item(x);
+    }
+    return out + "]";
+}
+
+std::string dims_text(const wire::repeated<wire::elem_int64>& dims) {
+    return list(dims, [](std::int64_t d) { return std::to_string(d); });
+}
+
+std::string tensor_text(const tensor_view& t) {
+    std::string out = std::string("tensor ") + data_type_name(t.data_type()) + " " + dims_text(t.dims());
+    const result<digest128> d = tensor_digest(t);  // inline payloads; an external one is named by its location
+    char hex[33];
+    if (d) {
+        d->to_hex(hex);
+        out += " xxh3:";
+        out.append(hex, 16);
+    } else {
+        out += " (payload not read)";
+    }
+    return out;
+}
+
+// The attribute's type, or for a writer that left it out (IR version 1 and
+// 2 models) the kind of value it holds.
+attribute_type type_of(const attribute_view& a) {
+    if (a.has_type()) return a.type();
+    if (a.has_f()) return attribute_type::float32;
+    if (a.has_i()) return attribute_type::int64;
+    if (a.has_s()) return attribute_type::string;
+    if (a.has_t()) return attribute_type::tensor;
+    if (a.has_g()) return attribute_type::graph;
+    if (a.floats().begin() != a.floats().end()) return attribute_type::floats;
+    if (a.ints().begin() != a.ints().end()) return attribute_type::ints;
+    if (a.strings().size() != 0) return attribute_type::strings;
+    if (a.tensors().size() != 0) return attribute_type::tensors;
+    if (a.graphs().size() != 0) return attribute_type::graphs;
+    return attribute_type::undefined;
+}
+
+// An attribute's value as diff prints it; subgraphs are compared as scopes.
+std::string attribute_text(const attribute_view& a) {
+    std::string out;
+    switch (type_of(a)) {
+        case attribute_type::float32: out = number(a.f()); break;
+        case attribute_type::int64: out = std::to_string(a.i()); break;
+        case attribute_type::string: out = '"', text_quote(out, a.s()), out += '"'; break;
+        case attribute_type::tensor: out = tensor_text(a.t()); break;
+        case attribute_type::graph: out = "(graph)"; break;
+        case attribute_type::floats: out = list(a.floats(), [](float f) { return number(f); }); break;
+        case attribute_type::ints: out = list(a.ints(), [](std::int64_t i) { return std::to_string(i); }); break;
+        case attribute_type::strings: out = list(a.strings(), [](std::string_view s) { return quoted(s); }); break;
+        case attribute_type::tensors: out = list(a.tensors(), [](const tensor_view& t) { return tensor_text(t); }); break;
+        case attribute_type::graphs: out = "(" + std::to_string(a.graphs().size()) + " graphs)"; break;
+        case attribute_type::sparse_tensor: out = "sparse " + tensor_text(a.sparse_tensor().values()); break;
+        case attribute_type::sparse_tensors: out = "(" + std::to_string(a.sparse_tensors().size()) + " sparse tensors)"; break;
+        case attribute_type::type_proto: out = type_string(a.tp()); break;
+        case attribute_type::type_protos: out = list(a.type_protos(), [](const type_view& t) { return type_string(t); }); break;
+        default: out = "(type " + std::to_string(a.type_raw()) + ")"; break;
+    }
+    if (a.has_ref_attr_name()) out += " (ref " + quoted(a.ref_attr_name()) + ")";
+    return out;
+}
+
+// Collects every scope of a model with walk_scopes.
+struct scope_collector : scope_visitor {
+    std::vector<scope_record> scopes;
+    std::vector<std::size_t> stack;  // indices into scopes
+
+    std::string key_of(const model_scope& s) const {
+        switch (s.kind) {
+            case scope_kind::main_graph: return "graph";
+            case scope_kind::training_initialization: return "training_info[" + std::to_string(s.index) + "].initialization";
+            case scope_kind::training_algorithm: return "training_info[" + std::to_string(s.index) + "].algorithm";
+            case scope_kind::function: {
+                std::string k = "function ";
+                text_quote(k, s.function.domain());
+                k += ':';
+                text_quote(k, s.function.name());
+                if (!s.function.overload().empty()) k += ':', text_quote(k, s.function.overload());
+                return k;
+            }
+            case scope_kind::subgraph: break;
+        }
+        const scope_record& parent = scopes[stack.back()];
+        std::string k = parent.key + " > node " + parent.nodes[s.holder.node_index].key + " ";
+        text_quote(k, s.holder.attribute.name());
+        if (s.in_graphs) k += "[" + std::to_string(s.index) + "]";
+        return k;
+    }
+
+    bool enter(const model_scope& s) {
+        scope_record r;
+        r.key = key_of(s);
+        scopes.push_back(std::move(r));
+        stack.push_back(scopes.size() - 1);
+        return true;
+    }
+    void leave(const model_scope&) { stack.pop_back(); }
+
+    void node(const model_scope&, const node_view& n, std::uint32_t index) {
+        scope_record& scope = scopes[stack.back()];
+        node_record r;
+        r.key = n.name().empty() ? "#" + std::to_string(index) : quoted(n.name());
+        // A name given twice: the second is told apart by its position.
+        for (const node_record& other : scope.nodes)
+            if (other.key == r.key) r.key += " #" + std::to_string(index);
+        r.op_type = std::string(n.op_type());
+        r.domain = n.domain() == "ai.onnx" ? std::string() : std::string(n.domain());
+        for (std::string_view i : n.input()) r.inputs.emplace_back(i);
+        for (std::string_view o : n.output()) r.outputs.emplace_back(o);
+        const bool constant = is_constant_node(n);
+        for (const attribute_view& a : n.attribute()) {
+            // A Constant's tensor is in the weights section.
+            if (constant && (a.name() == "value" || a.name() == "sparse_value")) continue;
+            r.attributes[std::string(a.name())] = attribute_text(a);
+        }
+        scope.nodes.push_back(std::move(r));
+    }
+};
+
+std::string names_text(const std::vector<std::string>& names) {
+    return list(names, [](const std::string& s) { return quoted(s); });
+}
+
+void diff_nodes(const std::string& where, const node_record& a, const node_record& b, std::vector<std::string>& out) {
+    const std::string at = where + ": node " + a.key;
+    if (a.op_type != b.op_type) out.push_back(at + ": op_type " + a.op_type + " -> " + b.op_type);
+    if (a.domain != b.domain) out.push_back(at + ": domain " + quoted(a.domain) + " -> " + quoted(b.domain));
+    if (a.inputs != b.inputs) out.push_back(at + ": inputs " + names_text(a.inputs) + " -> " + names_text(b.inputs));
+    if (a.outputs != b.outputs) out.push_back(at + ": outputs " + names_text(a.outputs) + " -> " + names_text(b.outputs));
+    for (const auto& [name, value] : a.attributes) {
+        const auto other = b.attributes.find(name);
+        if (other == b.attributes.end())
+            out.push_back(at + ": attribute " + name + ": removed (was " + value + ")");
+        else if (other->second != value)
+            out.push_back(at + ": attribute " + name + ": " + value + " -> " + other->second);
+    }
+    for (const auto& [name, value] : b.attributes)
+        if (a.attributes.find(name) == a.attributes.end())
+            out.push_back(at + ": attribute " + name + ": added " + value);
+}
+
+std::string node_label(const node_record& n) { return "node " + n.key + " (" + n.op_type + ")"; }
+
+// The keys of the scopes held by a node start with this; a node added or
+// removed is told once, not again for each scope it holds.
+std::string held_prefix(const scope_record& s, const node_record& n) { return s.key + " > node " + n.key + " "; }
+
+bool held_by(const std::string& key, const std::vector<std::string>& prefixes) {
+    for (const std::string& p : prefixes)
+        if (key.compare(0, p.size(), p) == 0) return true;
+    return false;
+}
+
+void diff_scope(const scope_record& a, const scope_record& b, std::vector<std::string>& out,
+                std::vector<std::string>& removed, std::vector<std::string>& added) {
+    std::map<std::string, std::size_t> in_b;
+    for (std::size_t i = 0; i < b.nodes.size(); ++i) in_b[b.nodes[i].key] = i;
+    std::map<std::string, std::size_t> in_a;
+    std::vector<std::size_t> matched_positions;  // in b, in a's order
+    for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+        const node_record& n = a.nodes[i];
+        in_a[n.key] = i;
+        const auto m = in_b.find(n.key);
+        if (m == in_b.end()) {
+            out.push_back(a.key + ": " + node_label(n) + ": removed");
+            removed.push_back(held_prefix(a, n));
+            continue;
+        }
+        matched_positions.push_back(m->second);
+        diff_nodes(a.key, n, b.nodes[m->second], out);
+    }
+    for (const node_record& n : b.nodes)
+        if (in_a.find(n.key) == in_a.end()) {
+            out.push_back(a.key + ": " + node_label(n) + ": added");
+            added.push_back(held_prefix(b, n));
+        }
+    if (!std::is_sorted(matched_positions.begin(), matched_positions.end()))
+        out.push_back(a.key + ": nodes in another order");
+}
+
+}  // namespace
+
+error diff_graphs(const model_view& a, const model_view& b, diff_report& out) {
+    scope_collector ca, cb;
+    if (error e = walk_scopes(a, ca)) return e;
+    if (error e = walk_scopes(b, cb)) return e;
+    std::map<std::string, const scope_record*> scopes_b;
+    for (const scope_record& s : cb.scopes) scopes_b[s.key] = &s;
+    std::map<std::string, const scope_record*> scopes_a;
+    // Scopes are walked parents first, so a node's removal is known before
+    // the scopes it holds come.
+    std::vector<std::string> removed, added;
+    for (const scope_record& s : ca.scopes) {
+        scopes_a[s.key] = &s;
+        const auto m = scopes_b.find(s.key);
+        if (m != scopes_b.end()) {
+            diff_scope(s, *m->second, out.graph, removed, added);
+        } else if (!held_by(s.key, removed)) {
+            out.graph.push_back(s.key + ": removed (" + std::to_string(s.nodes.size()) + " nodes)");
+            removed.push_back(s.key + " > ");
+        }
+    }
+    for (const scope_record& s : cb.scopes)
+        if (scopes_a.find(s.key) == scopes_a.end() && !held_by(s.key, added)) {
+            out.graph.push_back(s.key + ": added (" + std::to_string(s.nodes.size()) + " nodes)");
+            added.push_back(s.key + " > ");
+        }
+    return error();
+}
+
+}  // namespace onnxview_cli
