@@ -1,5 +1,6 @@
 // tools/diff.cpp - `onnxview diff A B`: what differs between two models,
 // section by section (docs/diff.md); the graph section is diff_graph.cpp.
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -52,6 +53,7 @@ std::string quoted(std::string_view s) {
 }
 
 std::string figure(double v) {
+    if (std::isnan(v)) return "nan";  // printf may write "-nan"
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return buf;
@@ -288,7 +290,7 @@ int run(arguments& args) {
     diff_model(fa.model(), fb.model(), r);
     diff_values(fa.model().graph().input(), fb.model().graph().input(), "input", r.signature);
     diff_values(fa.model().graph().output(), fb.model().graph().output(), "output", r.signature);
-    if (error e = diff_graphs(fa.model(), fb.model(), r)) return fail(args.a, e, fa);
+    if (error e = diff_graphs(fa, fb, r)) return fail(args.a, e, fa);
     if (error e = diff_weights(fa, fb, r)) return fail(args.a, e, fa);
     const bool same = *ha == *hb;
     const bool same_bytes = fa.bytes() == fb.bytes();

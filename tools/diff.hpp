@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "onnxview/error.hpp"
-#include "onnxview/model.hpp"
+#include "onnxview/model_file.hpp"
 
 namespace onnxview_cli {
 
@@ -28,8 +28,10 @@ struct diff_report {
 // training graphs, functions, through walk_scopes) paired by where it is,
 // nodes paired by name (by position when unnamed): added, removed, op_type,
 // domain, inputs, outputs and attributes changed. Tensor attributes of
-// Constant nodes are left to the weights section. Fails when a walk does.
-onnxview::error diff_graphs(const onnxview::model_view& a, const onnxview::model_view& b, diff_report& out);
+// Constant nodes are left to the weights section; other tensor attributes
+// are compared by digest (external payloads read through each model_file).
+// Fails when a walk does.
+onnxview::error diff_graphs(onnxview::model_file& a, onnxview::model_file& b, diff_report& out);
 
 
 }  // namespace onnxview_cli
