@@ -35,7 +35,7 @@ done
 run "help for the overview" 0 --help && cp "$tmp/out" "$tmp/overview"
 # hash and diff exist only in builds with libxxhash (docs/diff.md).
 compare_cmds=
-grep -q '^  hash ' "$tmp/overview" && compare_cmds="hash"
+grep -q "^  hash " "$tmp/overview" && compare_cmds="hash diff"
 for cmd in info check dump tensor doctor pack edit $compare_cmds; do
     run "$cmd --help usage" 0 $cmd --help
     synopsis=$(sed -n '1s/^usage: onnxview //p' "$tmp/out")
