@@ -24,6 +24,9 @@ using namespace onnxview;
 struct arguments {
     const char* a = nullptr;
     const char* b = nullptr;
+    const char* weights = "exact";
+    const char* ignore = "";
+    bool json = false;
 };
 
 command_line make_command_line(arguments& a) {
@@ -42,8 +45,33 @@ command_line make_command_line(arguments& a) {
             "models compute the same is decided by their `onnxview hash` digests.\n",
             "exit status: 0 same computation, 1 the models differ, 2 usage error or a\n"
             "model that cannot be read\n",
-            {},
+            {text("weights", 0, "MODE", a.weights, "exact or none",
+                  "exact (default): compare every weight's values; none: read no\n"
+                  "payload, compare weights by type and shape only (and decide\n"
+                  "`same computation` without their values)"),
+             text("ignore", 0, "LIST", a.ignore, "a list of doc_string, producer, metadata",
+                  "leave these model-section lines out (comma-separated:\n"
+                  "doc_string, producer, metadata); they are never counted"),
+             flag("json", 0, a.json, "one JSON object (docs/diff.md: \"version\": 1)")},
             {{"A", &a.a}, {"B", &a.b}}};
+}
+
+// Which model-section lines --ignore leaves out.
+struct ignored {
+    bool doc_string = false, producer = false, metadata = false;
+};
+
+bool parse_ignore(std::string_view list, ignored& out) {
+    while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        const std::string_view item = list.substr(0, comma);
+        if (item == "doc_string") out.doc_string = true;
+        else if (item == "producer") out.producer = true;
+        else if (item == "metadata") out.metadata = true;
+        else return false;
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    }
+    return true;
 }
 
 std::string quoted(std::string_view s) {
@@ -87,7 +115,7 @@ void diff_maps(const Map& a, const Map& b, const std::string& what, Show show, s
         if (a.find(key) == a.end()) out.push_back(what + " " + quoted(key) + ": added " + show(value));
 }
 
-void diff_model(const model_view& a, const model_view& b, diff_report& r) {
+void diff_model(const model_view& a, const model_view& b, const ignored& skip, diff_report& r) {
     if (a.ir_version() != b.ir_version())
         r.model.push_back("ir_version: " + std::to_string(a.ir_version()) + " -> " + std::to_string(b.ir_version()));
     diff_maps(opsets(a), opsets(b), "opset", [](std::int64_t v) { return std::to_string(v); }, r.model);
@@ -98,11 +126,11 @@ void diff_model(const model_view& a, const model_view& b, diff_report& r) {
         if (!m.producer_version().empty()) p += ' ', text_quote(p, m.producer_version());
         return p;
     };
-    if (producer(a) != producer(b)) r.model.push_back("producer: " + producer(a) + " -> " + producer(b));
-    if (a.model_version() != b.model_version())
+    if (!skip.producer && producer(a) != producer(b)) r.model.push_back("producer: " + producer(a) + " -> " + producer(b));
+    if (!skip.producer && a.model_version() != b.model_version())
         r.model.push_back("model_version: " + std::to_string(a.model_version()) + " -> " + std::to_string(b.model_version()));
-    diff_maps(metadata(a), metadata(b), "metadata", [](const std::string& v) { return quoted(v); }, r.model);
-    if (a.doc_string() != b.doc_string()) r.model.push_back("doc_string changed");
+    if (!skip.metadata) diff_maps(metadata(a), metadata(b), "metadata", [](const std::string& v) { return quoted(v); }, r.model);
+    if (!skip.doc_string && a.doc_string() != b.doc_string()) r.model.push_back("doc_string changed");
 }
 
 // ---- signature ------------------------------------------------------------
@@ -192,9 +220,11 @@ std::string where_stored(const tensor_view& t) {
     return out;
 }
 
-// How the values of a and b differ, as one line's tail; empty when equal.
-// Errors go into `failure`.
-std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, const tensor_view& b, error& failure) {
+// How the values of a and b differ, as one line's tail, with its figures
+// kept for --json; empty when their element counts differ or they cannot be
+// compared as numbers. Errors go into `failure`.
+std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, const tensor_view& b,
+                         const std::string& key, diff_report& r, error& failure) {
     const result<tensor_data> da = fa.tensor(a);
     const result<tensor_data> db = fb.tensor(b);
     if (!da || !db) {
@@ -208,6 +238,7 @@ std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, c
         return "";
     }
     if (d->differing == 0) return "";
+    r.values.push_back({key, *d});
     std::string out = std::to_string(d->differing) + " of " + std::to_string(d->count) +
                       " values differ, first at " + std::to_string(d->first_index);
     if (da->info().kind == element_kind::string) return out;
@@ -217,7 +248,7 @@ std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, c
     return out;
 }
 
-error diff_weights(model_file& fa, model_file& fb, diff_report& r) {
+error diff_weights(model_file& fa, model_file& fb, bool values, diff_report& r) {
     error failure;
     const std::map<std::string, weight> wa = weights_of(fa.model(), failure);
     if (failure) return failure;
@@ -238,18 +269,18 @@ error diff_weights(model_file& fa, model_file& fb, diff_report& r) {
         if (old_type.substr(old_type.find(' ')) != new_type.substr(new_type.find(' ')))
             r.weights.push_back(key + ": shape " + old_type.substr(old_type.find(' ') + 1) + " -> " +
                                 new_type.substr(new_type.find(' ') + 1));
+        if (where_stored(a) != where_stored(b))
+            r.layout.push_back(key + ": " + where_stored(a) + " -> " + where_stored(b));
+        if (!values) continue;
         const result<digest128> da = tensor_digest(a, &ea);
         const result<digest128> db = tensor_digest(b, &eb);
         if (!da) return da.err();
         if (!db) return db.err();
-        if (*da != *db) {
-            const std::string change = value_change(fa, a, fb, b, failure);
-            if (failure) return failure;
-            if (!change.empty()) r.weights.push_back(key + ": " + change);
-            else if (old_type == new_type) r.weights.push_back(key + ": values differ");
-        }
-        if (where_stored(a) != where_stored(b))
-            r.layout.push_back(key + ": " + where_stored(a) + " -> " + where_stored(b));
+        if (*da == *db) continue;
+        const std::string change = value_change(fa, a, fb, b, key, r, failure);
+        if (failure) return failure;
+        if (!change.empty()) r.weights.push_back(key + ": " + change);
+        else if (old_type == new_type) r.weights.push_back(key + ": values differ");
     }
     for (const auto& [key, w] : wb)
         if (wa.find(key) == wa.end()) r.weights.push_back(key + ": added " + tensor_type(w.tensor));
@@ -277,40 +308,112 @@ int fail(const char* path, error e, const model_file& mf) {
     return exit_usage;
 }
 
+std::string hex(const digest128& d) {
+    char out[33];
+    d.to_hex(out);
+    return out;
+}
+
+// The --json form (docs/diff.md, "version": 1).
+void print_json(const arguments& args, const digest128& ha, const digest128& hb, const char* verdict,
+                const diff_report& r) {
+    json_writer j;
+    j.begin_object();
+    j.field("version", 1);
+    j.field("a", args.a);
+    j.field("b", args.b);
+    j.field("digest_a", hex(ha));
+    j.field("digest_b", hex(hb));
+    j.field("result", verdict);
+    j.field("same_computation", ha == hb);
+    j.key("counts");
+    j.begin_object();
+    j.field("signature", static_cast<std::uint64_t>(r.signature.size()));
+    j.field("graph", static_cast<std::uint64_t>(r.graph.size() + r.model_counted));
+    j.field("weights", static_cast<std::uint64_t>(r.weights.size()));
+    j.end_object();
+    const std::pair<const char*, const std::vector<std::string>*> sections[] = {
+        {"model", &r.model}, {"signature", &r.signature}, {"graph", &r.graph}, {"weights", &r.weights},
+        {"layout", &r.layout}};
+    for (const auto& [name, lines] : sections) {
+        j.key(name);
+        j.begin_array();
+        for (const std::string& l : *lines) j.value(l);
+        j.end_array();
+    }
+    j.key("values");
+    j.begin_array();
+    for (const auto& [key, d] : r.values) {
+        j.begin_object();
+        j.field("tensor", key);
+        j.field("count", d.count);
+        j.field("differing", d.differing);
+        j.field("first_index", d.first_index);
+        j.field("nan_mismatches", d.nan_mismatches);
+        j.field("max_abs", d.max_abs);
+        j.field("max_rel", d.max_rel);
+        j.field("mean_abs", d.mean_abs);
+        j.field("rms", d.rms);
+        j.field("cosine", d.cosine);
+        j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+    std::fputs(j.str().c_str(), stdout);
+}
+
 int run(arguments& args) {
+    const std::string_view weights = args.weights;
+    ignored skip;
+    if ((weights != "exact" && weights != "none") || !parse_ignore(args.ignore, skip)) {
+        print_error("diff", weights != "exact" && weights != "none"
+                                ? "--weights is exact or none, not '" + std::string(weights) + "'"
+                                : "--ignore takes doc_string, producer, metadata, not '" + std::string(args.ignore) + "'");
+        return exit_usage;
+    }
+    digest_options digest;
+    digest.values = weights == "exact";
     model_file fa, fb;
     if (!open_for_diff(args.a, fa) || !open_for_diff(args.b, fb)) return exit_usage;
     const external_payload_source ea = fa.external(), eb = fb.external();
-    const result<digest128> ha = model_digest(fa.model(), &ea);
+    const result<digest128> ha = model_digest(fa.model(), &ea, digest);
     if (!ha) return fail(args.a, ha.err(), fa);
-    const result<digest128> hb = model_digest(fb.model(), &eb);
+    const result<digest128> hb = model_digest(fb.model(), &eb, digest);
     if (!hb) return fail(args.b, hb.err(), fb);
 
     diff_report r;
-    diff_model(fa.model(), fb.model(), r);
+    diff_model(fa.model(), fb.model(), skip, r);
     diff_values(fa.model().graph().input(), fb.model().graph().input(), "input", r.signature);
     diff_values(fa.model().graph().output(), fb.model().graph().output(), "output", r.signature);
-    if (error e = diff_graphs(fa, fb, r)) return fail(args.a, e, fa);
-    if (error e = diff_weights(fa, fb, r)) return fail(args.a, e, fa);
+    if (error e = diff_graphs(fa, fb, digest, r)) return fail(args.a, e, fa);
+    if (error e = diff_weights(fa, fb, digest.values, r)) return fail(args.a, e, fa);
     const bool same = *ha == *hb;
     const bool same_bytes = fa.bytes() == fb.bytes();
     // What the sections do not itemize (a function's attribute defaults, a
     // training binding, initializer order, ...) still changes the digest.
     if (!same && r.model_counted + r.signature.size() + r.graph.size() + r.weights.size() == 0)
         r.graph.push_back("the models differ in a part this report does not itemize (docs/diff.md)");
-    if (same && !same_bytes && r.layout.empty() && r.model.empty())
+    // Bytes that differ with nothing to show are layout, unless something
+    // was left out on purpose (--ignore, --weights=none).
+    const bool anything_ignored = skip.doc_string || skip.producer || skip.metadata;
+    if (same && !same_bytes && r.layout.empty() && r.model.empty() && !anything_ignored && digest.values)
         r.layout.push_back("the files differ in layout only (field order, padding, encodings)");
-
-    print_section("model", r.model);
-    print_section("signature", r.signature);
-    print_section("graph", r.graph);
-    print_section("weights", r.weights);
-    print_section("layout (not counted)", r.layout);
-    if (same) {
-        std::puts(r.model.empty() && r.layout.empty() ? "identical" : "same computation, layout differs");
+    const char* verdict = !same ? "differ"
+                          : r.model.empty() && r.layout.empty() ? "identical"
+                                                                : "same computation, layout differs";
+    if (args.json) {
+        print_json(args, *ha, *hb, verdict, r);
     } else {
-        std::printf("%zu signature, %zu graph, %zu weight changes\n", r.signature.size(),
-                    r.graph.size() + r.model_counted, r.weights.size());
+        print_section("model", r.model);
+        print_section("signature", r.signature);
+        print_section("graph", r.graph);
+        print_section("weights", r.weights);
+        print_section("layout (not counted)", r.layout);
+        if (same)
+            std::puts(verdict);
+        else
+            std::printf("%zu signature, %zu graph, %zu weight changes\n", r.signature.size(),
+                        r.graph.size() + r.model_counted, r.weights.size());
     }
     if (std::fflush(stdout) != 0) {
         print_error("diff", "cannot write to standard output");

@@ -4,8 +4,11 @@
 #define ONNXVIEW_TOOLS_DIFF_HPP
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "onnxview/compare/model_hash.hpp"
+#include "onnxview/compare/values.hpp"
 #include "onnxview/error.hpp"
 #include "onnxview/model_file.hpp"
 
@@ -22,6 +25,8 @@ struct diff_report {
     std::vector<std::string> graph;
     std::vector<std::string> weights;
     std::vector<std::string> layout;
+    // The figures behind each "values differ" line of `weights`, for --json.
+    std::vector<std::pair<std::string, onnxview::value_difference>> values;
 };
 
 // The graph section: every scope of both models (main graph, subgraphs,
@@ -29,9 +34,11 @@ struct diff_report {
 // nodes paired by name (by position when unnamed): added, removed, op_type,
 // domain, inputs, outputs and attributes changed. Tensor attributes of
 // Constant nodes are left to the weights section; other tensor attributes
-// are compared by digest (external payloads read through each model_file).
+// are compared by digest (external payloads read through each model_file;
+// with digest.values false, by type and dims only).
 // Fails when a walk does.
-onnxview::error diff_graphs(onnxview::model_file& a, onnxview::model_file& b, diff_report& out);
+onnxview::error diff_graphs(onnxview::model_file& a, onnxview::model_file& b,
+                            const onnxview::digest_options& digest, diff_report& out);
 
 
 }  // namespace onnxview_cli

@@ -59,8 +59,9 @@ std::string dims_text(const wire::repeated<wire::elem_int64>& dims) {
 
 // A tensor attribute: its type, dims and the start of its digest, which
 // stands for its values wherever they are stored.
-std::string tensor_text(const tensor_view& t, const external_payload_source* ext) {
+std::string tensor_text(const tensor_view& t, const external_payload_source* ext, const digest_options& digest) {
     std::string out = std::string("tensor ") + data_type_name(t.data_type()) + " " + dims_text(t.dims());
+    if (!digest.values) return out;
     const result<digest128> d = tensor_digest(t, ext);
     char hex[33];
     if (d) {
@@ -91,20 +92,20 @@ attribute_type type_of(const attribute_view& a) {
 }
 
 // An attribute's value as diff prints it; subgraphs are compared as scopes.
-std::string attribute_text(const attribute_view& a, const external_payload_source* ext) {
+std::string attribute_text(const attribute_view& a, const external_payload_source* ext, const digest_options& digest) {
     std::string out;
     switch (type_of(a)) {
         case attribute_type::float32: out = number(a.f()); break;
         case attribute_type::int64: out = std::to_string(a.i()); break;
         case attribute_type::string: out = '"', text_quote(out, a.s()), out += '"'; break;
-        case attribute_type::tensor: out = tensor_text(a.t(), ext); break;
+        case attribute_type::tensor: out = tensor_text(a.t(), ext, digest); break;
         case attribute_type::graph: out = "(graph)"; break;
         case attribute_type::floats: out = list(a.floats(), [](float f) { return number(f); }); break;
         case attribute_type::ints: out = list(a.ints(), [](std::int64_t i) { return std::to_string(i); }); break;
         case attribute_type::strings: out = list(a.strings(), [](std::string_view s) { return quoted(s); }); break;
-        case attribute_type::tensors: out = list(a.tensors(), [ext](const tensor_view& t) { return tensor_text(t, ext); }); break;
+        case attribute_type::tensors: out = list(a.tensors(), [ext, &digest](const tensor_view& t) { return tensor_text(t, ext, digest); }); break;
         case attribute_type::graphs: out = "(" + std::to_string(a.graphs().size()) + " graphs)"; break;
-        case attribute_type::sparse_tensor: out = "sparse " + tensor_text(a.sparse_tensor().values(), ext); break;
+        case attribute_type::sparse_tensor: out = "sparse " + tensor_text(a.sparse_tensor().values(), ext, digest); break;
         case attribute_type::sparse_tensors: out = "(" + std::to_string(a.sparse_tensors().size()) + " sparse tensors)"; break;
         case attribute_type::type_proto: out = type_string(a.tp()); break;
         case attribute_type::type_protos: out = list(a.type_protos(), [](const type_view& t) { return type_string(t); }); break;
@@ -117,6 +118,7 @@ std::string attribute_text(const attribute_view& a, const external_payload_sourc
 // Collects every scope of a model with walk_scopes.
 struct scope_collector : scope_visitor {
     const external_payload_source* ext = nullptr;
+    digest_options digest;
     std::vector<scope_record> scopes;
     std::vector<std::size_t> stack;  // indices into scopes
 
@@ -166,7 +168,7 @@ struct scope_collector : scope_visitor {
         for (const attribute_view& a : n.attribute()) {
             // A Constant's tensor is in the weights section.
             if (constant && (a.name() == "value" || a.name() == "sparse_value")) continue;
-            r.attributes[std::string(a.name())] = attribute_text(a, ext);
+            r.attributes[std::string(a.name())] = attribute_text(a, ext, digest);
         }
         scope.nodes.push_back(std::move(r));
     }
@@ -235,11 +237,12 @@ void diff_scope(const scope_record& a, const scope_record& b, std::vector<std::s
 
 }  // namespace
 
-error diff_graphs(model_file& a, model_file& b, diff_report& out) {
+error diff_graphs(model_file& a, model_file& b, const digest_options& digest, diff_report& out) {
     const external_payload_source ea = a.external(), eb = b.external();
     scope_collector ca, cb;
     ca.ext = &ea;
     cb.ext = &eb;
+    ca.digest = cb.digest = digest;
     if (error e = walk_scopes(a.model(), ca)) return e;
     if (error e = walk_scopes(b.model(), cb)) return e;
     std::map<std::string, const scope_record*> scopes_b;

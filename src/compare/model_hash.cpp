@@ -149,15 +149,16 @@ void hash_string_map(hasher& h, char tag, const message_range<string_entry_view>
 // callbacks, which return nothing, can go on.
 struct tensor_hashing {
     const external_payload_source* ext = nullptr;
+    digest_options opts;
     error failure;
 
     void tensor(hasher& h, const tensor_view& t) {
-        const result<digest128> d = tensor_digest(t, ext);
+        const result<digest128> d = tensor_digest(t, ext, opts);
         if (!d && !failure) failure = d.err();
         h.digest(d ? *d : digest128());
     }
     void sparse(hasher& h, const sparse_tensor_view& s) {
-        const result<digest128> d = sparse_tensor_digest(s, ext);
+        const result<digest128> d = sparse_tensor_digest(s, ext, opts);
         if (!d && !failure) failure = d.err();
         h.digest(d ? *d : digest128());
     }
@@ -371,13 +372,18 @@ struct model_hashing : scope_visitor {
 
 }  // namespace
 
-result<digest128> tensor_digest(const tensor_view& t, const external_payload_source* ext) noexcept {
+result<digest128> tensor_digest(const tensor_view& t, const external_payload_source* ext,
+                                const digest_options& opts) noexcept {
     if (error e = t.err()) return e;
     hasher h;
     h.tag('T');
     h.i64(t.data_type());
     hash_dims(h, t.dims());
     if (t.has_segment()) h.tag('g'), h.i64(t.segment().begin()), h.i64(t.segment().end());
+    if (!opts.values) {
+        h.tag('-');
+        return h.result();
+    }
     const result<tensor_data> d = tensor_data::make(t, ext);
     if (!d) return d.err();
     if (d->info().kind == element_kind::string) {
@@ -390,7 +396,8 @@ result<digest128> tensor_digest(const tensor_view& t, const external_payload_sou
     return h.result();
 }
 
-result<digest128> sparse_tensor_digest(const sparse_tensor_view& s, const external_payload_source* ext) noexcept {
+result<digest128> sparse_tensor_digest(const sparse_tensor_view& s, const external_payload_source* ext,
+                                       const digest_options& opts) noexcept {
     if (error e = s.err()) return e;
     hasher h;
     h.tag('X');
@@ -399,17 +406,19 @@ result<digest128> sparse_tensor_digest(const sparse_tensor_view& s, const extern
         const bool present = indices ? s.has_indices() : s.has_values();
         h.tag(present ? '+' : '-');
         if (!present) continue;
-        const result<digest128> d = tensor_digest(indices ? s.indices() : s.values(), ext);
+        const result<digest128> d = tensor_digest(indices ? s.indices() : s.values(), ext, opts);
         if (!d) return d.err();
         h.digest(*d);
     }
     return h.result();
 }
 
-result<digest128> model_digest(const model_view& m, const external_payload_source* ext) noexcept {
+result<digest128> model_digest(const model_view& m, const external_payload_source* ext,
+                               const digest_options& opts) noexcept {
     if (error e = m.err()) return e;
     model_hashing walk;
     walk.tensors.ext = ext;
+    walk.tensors.opts = opts;
     if (error e = walk_scopes(m, walk)) return e;
     if (walk.tensors.failure) return walk.tensors.failure;
 

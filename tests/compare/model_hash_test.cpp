@@ -213,3 +213,28 @@ TEST_CASE("model_digest: subgraphs by attribute name, whatever the attribute ord
     CHECK(if_model("p", "q", true) != if_model("q", "p", true));
     CHECK(if_model("p", "q", true) != if_model("p", "r", true));
 }
+
+TEST_CASE("digest_options::values = false: types and dims count, values are not read") {
+    digest_options no_values;
+    no_values.values = false;
+    const auto digest = [&no_values](const wire_builder& b) {
+        const std::string bytes = b.str();
+        const result<digest128> d = tensor_digest(parse_tensor(bytes.data(), bytes.size()), nullptr, no_values);
+        REQUIRE(d.ok());
+        return *d;
+    };
+    CHECK(digest(float_tensor("w", 1.0f, 2.0f)) == digest(float_tensor("w", 1.0f, 3.0f)));
+    // A payload that does not match its dims is not even looked at.
+    CHECK(digest(wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, FLOAT).field_bytes(t_raw_data, "x")) ==
+          digest(float_tensor("w", 1.0f, 3.0f)));
+    CHECK(digest(float_tensor("w", 1.0f, 2.0f)) !=
+          digest(wire_builder().field_varint(t_dims, 2).field_varint(t_data_type, 6).field_bytes(t_raw_data, raw_floats({1.0f, 2.0f}))));
+    const auto model = [&no_values](float v) {
+        const std::string bytes = wire_builder().field_message(7, wire_builder().field_message(5, float_tensor("w", 1.0f, v))).str();
+        const result<digest128> d = model_digest(parse_model(bytes.data(), bytes.size()), nullptr, no_values);
+        REQUIRE(d.ok());
+        return *d;
+    };
+    CHECK(model(2.0f) == model(5.0f));
+    CHECK(model_of(wire_builder().field_message(7, wire_builder().field_message(5, float_tensor("w", 1.0f, 2.0f)))) != model(2.0f));
+}

@@ -15,7 +15,8 @@ exit 1):
   rename     the first graph input renamed, and its uses signature: 2 lines, graph: 1 per user
   dim        the first input's first dim changed         signature: 1 line
 For ulp and noise the figures printed (differing count, first index, max
-abs, max rel, mean abs, RMS, cosine) are compared with numpy's. Also:
+abs, max rel, mean abs, RMS, cosine) are compared with numpy's, --json
+(version 1) with the text, and --weights=none finds the models identical. Also:
 `diff A A` prints `identical` (exit 0); `diff A pack(A)` is layout only
 (exit 0, no counted section); a truncated or garbage file on either side
 gives one error line on stderr, nothing on stdout, exit 2.
@@ -25,6 +26,7 @@ Exits 77 (skipped) when python3-onnx or numpy is absent.
 import argparse
 import copy
 import glob
+import json
 import os
 import re
 import subprocess
@@ -152,6 +154,30 @@ def mutations(onnx, np, numpy_helper, model):
     return out
 
 
+def check_json(onnxview, a, b, expected):
+    """--json (version 1): the counts, and the figures of each values entry
+    equal to those of the text within its 6 printed digits."""
+    r = subprocess.run([onnxview, "diff", "--json", a, b], capture_output=True, text=True)
+    j = json.loads(r.stdout)
+    problems = []
+    if r.returncode != 1 or j.get("version") != 1 or j.get("result") != "differ" or j.get("same_computation"):
+        problems.append(f"--json: exit {r.returncode}, {r.stdout[:200]}")
+    counts = {k: v for k, v in j.get("counts", {}).items() if v}
+    if counts != expected:
+        problems.append(f"--json counts {counts}, expected {expected}")
+    if len(j.get("values", [])) != expected.get("weights", 0):
+        problems.append(f"--json values {j.get('values')}")
+    for v, line in zip(j.get("values", []), j.get("weights", [])):
+        m = FIGURES.search(line)
+        if not m or int(m.group(1)) != v["differing"] or int(m.group(3)) != v["first_index"]:
+            problems.append(f"--json values {v} against '{line}'")
+            continue
+        for k, g in (("max_abs", 4), ("mean_abs", 6), ("rms", 7)):
+            if v[k] is not None and not close(v[k], float(m.group(g)), 1e-5):
+                problems.append(f"--json {k} {v[k]} against '{line}'")
+    return problems
+
+
 def summary_of(expected):
     return (f"{expected.get('signature', 0)} signature, {expected.get('graph', 0)} graph, "
             f"{expected.get('weights', 0)} weight changes")
@@ -192,6 +218,11 @@ def check_model(onnx, np, numpy_helper, onnxview, path, work):
             problems.append(f"unexpected sections {extra}")
         if not problems and check:
             problems += check(sections["weights"])
+            problems += check_json(onnxview, base, p, expected)
+            # Without values, a weight change is no change at all.
+            r = subprocess.run([onnxview, "diff", "--weights=none", base, p], capture_output=True, text=True)
+            if r.returncode != 0 or r.stdout.splitlines()[-1:] != ["identical"]:
+                problems.append(f"--weights=none: exit {r.returncode}, {r.stdout!r}")
         if problems:
             failures.append(f"{path}: {name}: " + "; ".join(problems) + f"\n    output: {sections}")
     return failures, n

@@ -51,22 +51,32 @@ struct digest128 {
     }
 };
 
+// What the digests read.
+struct digest_options {
+    // false: no tensor payload is read, and a tensor's digest is that of its
+    // data type, dims and segment only: the digest of a model's graph
+    // without its weights (`onnxview diff --weights=none`).
+    bool values = true;
+};
+
 // The digest of one TensorProto's content: data type, dims, segment and
 // element values in raw_data layout (strings with their lengths), wherever
 // the payload is; its name, doc_string and metadata are not part of it.
 // EXTERNAL payloads are read through `ext`. Errors: the tensor's payload
 // errors (tensor_data::make), and those of `ext`.
-result<digest128> tensor_digest(const tensor_view& t, const external_payload_source* ext = nullptr) noexcept;
+result<digest128> tensor_digest(const tensor_view& t, const external_payload_source* ext = nullptr,
+                                const digest_options& opts = {}) noexcept;
 
 // The digest of a SparseTensorProto: dims, then the digests of its values
 // and indices.
-result<digest128> sparse_tensor_digest(const sparse_tensor_view& s,
-                                       const external_payload_source* ext = nullptr) noexcept;
+result<digest128> sparse_tensor_digest(const sparse_tensor_view& s, const external_payload_source* ext = nullptr,
+                                       const digest_options& opts = {}) noexcept;
 
 // The digest of what model `m` computes (docs/diff.md). Errors: a view's
 // error, a tensor's payload error, and depth_exceeded when subgraphs nest
 // deeper than walk_scopes() goes (onnxview/traverse.hpp).
-result<digest128> model_digest(const model_view& m, const external_payload_source* ext = nullptr) noexcept;
+result<digest128> model_digest(const model_view& m, const external_payload_source* ext = nullptr,
+                               const digest_options& opts = {}) noexcept;
 
 }  // namespace onnxview
 
