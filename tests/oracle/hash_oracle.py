@@ -20,7 +20,8 @@ and each of these mutations must change it (where the model has what it mutates)
   node       the main graph's last node removed
   dim        a dim of a graph input changed (a value + 1, a parameter renamed)
   opset      the first opset import's version + 1
-The digests of the original and of its mutations must also all differ.
+The digests of the original and of its mutations must also all differ. A
+truncated or garbage file gives one error line and exit 1, a missing one exit 2.
 
 Exits 77 (skipped) when python3-onnx or numpy is absent.
 """
@@ -226,6 +227,24 @@ def check_model(onnx, np, numpy_helper, onnxview, path, work):
     return failures, len(variants), len(seen) - 1
 
 
+def check_errors(onnxview, path, work):
+    """A truncated or garbage model: one error line, exit 1; a missing one: exit 2."""
+    failures = []
+    data = open(path, "rb").read()
+    cases = []
+    for name, content in (("truncated.onnx", data[: len(data) // 2]), ("garbage.onnx", bytes(range(256)) * 4)):
+        p = os.path.join(work, name)
+        open(p, "wb").write(content)
+        cases.append((p, 1))
+    cases.append((os.path.join(work, "missing.onnx"), 2))
+    for p, want in cases:
+        r = subprocess.run([onnxview, "hash", p], capture_output=True, text=True)
+        if r.returncode != want or r.stdout or len(r.stderr.strip().splitlines()) != 1:
+            failures.append(f"hash {os.path.basename(p)}: exit {r.returncode} (want {want}), "
+                            f"stdout {r.stdout!r}, stderr {r.stderr!r}")
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--onnxview", required=True)
@@ -255,6 +274,8 @@ def main():
             failures += f
             layouts_checked += nl
             mutations_checked += nm
+    with tempfile.TemporaryDirectory() as work:
+        failures += check_errors(args.onnxview, os.path.join(ROOT, "testdata", "small_cnn_inline.onnx"), work)
     for f in failures:
         print("FAIL", f)
     print(f"hash_oracle: {len(models)} models, {layouts_checked} layouts, {mutations_checked} mutations, "
