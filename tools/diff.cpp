@@ -1,5 +1,6 @@
 // tools/diff.cpp - `onnxview diff A B`: what differs between two models,
 // section by section (docs/diff.md); the graph section is diff_graph.cpp.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -248,6 +249,13 @@ std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, c
     return out;
 }
 
+// `base` with each payload's pages given back once hashed (release_payload).
+digest_options releasing(const model_file& mf, digest_options base) {
+    base.payload_hashed = release_hashed_payload;
+    base.user = const_cast<mapped_file*>(&mf.file());
+    return base;
+}
+
 error diff_weights(model_file& fa, model_file& fb, bool values, diff_report& r) {
     error failure;
     const std::map<std::string, weight> wa = weights_of(fa.model(), failure);
@@ -272,8 +280,8 @@ error diff_weights(model_file& fa, model_file& fb, bool values, diff_report& r) 
         if (where_stored(a) != where_stored(b))
             r.layout.push_back(key + ": " + where_stored(a) + " -> " + where_stored(b));
         if (!values) continue;
-        const result<digest128> da = tensor_digest(a, &ea);
-        const result<digest128> db = tensor_digest(b, &eb);
+        const result<digest128> da = tensor_digest(a, &ea, releasing(fa, {}));
+        const result<digest128> db = tensor_digest(b, &eb, releasing(fb, {}));
         if (!da) return da.err();
         if (!db) return db.err();
         if (*da == *db) continue;
@@ -288,6 +296,22 @@ error diff_weights(model_file& fa, model_file& fb, bool values, diff_report& r) 
 }
 
 // ---- the command --------------------------------------------------------------
+
+// Whether the two files hold the same bytes, compared in pieces whose pages
+// are given back, so that comparing two large files keeps a small resident set.
+bool same_bytes(const model_file& fa, const model_file& fb) {
+    const std::string_view a = fa.bytes(), b = fb.bytes();
+    if (a.size() != b.size()) return false;
+    constexpr std::size_t piece = std::size_t(8) << 20;
+    for (std::size_t done = 0; done < a.size(); done += piece) {
+        const std::size_t n = std::min(piece, a.size() - done);
+        const bool equal = a.substr(done, n) == b.substr(done, n);
+        release_payload(fa.file(), a.data() + done, n);
+        release_payload(fb.file(), b.data() + done, n);
+        if (!equal) return false;
+    }
+    return true;
+}
 
 void print_section(const char* title, const std::vector<std::string>& lines) {
     if (lines.empty()) return;
@@ -376,19 +400,20 @@ int run(arguments& args) {
     model_file fa, fb;
     if (!open_for_diff(args.a, fa) || !open_for_diff(args.b, fb)) return exit_usage;
     const external_payload_source ea = fa.external(), eb = fb.external();
-    const result<digest128> ha = model_digest(fa.model(), &ea, digest);
+    const result<digest128> ha = model_digest(fa.model(), &ea, releasing(fa, digest));
     if (!ha) return fail(args.a, ha.err(), fa);
-    const result<digest128> hb = model_digest(fb.model(), &eb, digest);
+    const result<digest128> hb = model_digest(fb.model(), &eb, releasing(fb, digest));
     if (!hb) return fail(args.b, hb.err(), fb);
+    const bool same = *ha == *hb;
 
     diff_report r;
     diff_model(fa.model(), fb.model(), skip, r);
     diff_values(fa.model().graph().input(), fb.model().graph().input(), "input", r.signature);
     diff_values(fa.model().graph().output(), fb.model().graph().output(), "output", r.signature);
     if (error e = diff_graphs(fa, fb, digest, r)) return fail(args.a, e, fa);
-    if (error e = diff_weights(fa, fb, digest.values, r)) return fail(args.a, e, fa);
-    const bool same = *ha == *hb;
-    const bool same_bytes = fa.bytes() == fb.bytes();
+    // Equal digests mean equal weights, by name and scope: their values
+    // need no second reading.
+    if (error e = diff_weights(fa, fb, digest.values && !same, r)) return fail(args.a, e, fa);
     // What the sections do not itemize (a function's attribute defaults, a
     // training binding, initializer order, ...) still changes the digest.
     if (!same && r.model_counted + r.signature.size() + r.graph.size() + r.weights.size() == 0)
@@ -396,7 +421,7 @@ int run(arguments& args) {
     // Bytes that differ with nothing to show are layout, unless something
     // was left out on purpose (--ignore, --weights=none).
     const bool anything_ignored = skip.doc_string || skip.producer || skip.metadata;
-    if (same && !same_bytes && r.layout.empty() && r.model.empty() && !anything_ignored && digest.values)
+    if (same && r.layout.empty() && r.model.empty() && !anything_ignored && digest.values && !same_bytes(fa, fb))
         r.layout.push_back("the files differ in layout only (field order, padding, encodings)");
     const char* verdict = !same ? "differ"
                           : r.model.empty() && r.layout.empty() ? "identical"

@@ -51,6 +51,14 @@ int hash_failure(const char* path, onnxview::error e, const onnxview::model_file
     return e.sys_errno != 0 ? exit_usage : exit_findings;
 }
 
+// Each payload's pages given back once hashed (release_payload).
+onnxview::digest_options releasing(const onnxview::model_file& mf) {
+    onnxview::digest_options opts;
+    opts.payload_hashed = release_hashed_payload;
+    opts.user = const_cast<onnxview::mapped_file*>(&mf.file());
+    return opts;
+}
+
 int print_manifest(const char* path, onnxview::model_file& mf, const onnxview::digest128& model) {
     const onnxview::external_payload_source ext = mf.external();
     json_writer j;
@@ -63,7 +71,7 @@ int print_manifest(const char* path, onnxview::model_file& mf, const onnxview::d
     std::string where;
     (void)onnxview::for_each_tensor(mf.model(), [&](const onnxview::stored_tensor& st) {
         if (failure) return;
-        const onnxview::result<onnxview::digest128> d = onnxview::tensor_digest(st.tensor, &ext);
+        const onnxview::result<onnxview::digest128> d = onnxview::tensor_digest(st.tensor, &ext, releasing(mf));
         if (!d) {
             failure = d.err();
             return;
@@ -97,7 +105,7 @@ int run(arguments& a) {
     onnxview::model_file mf;
     if (!open_model("hash", a.file, opts, mf, code)) return code;
     const onnxview::external_payload_source ext = mf.external();
-    const onnxview::result<onnxview::digest128> d = onnxview::model_digest(mf.model(), &ext);
+    const onnxview::result<onnxview::digest128> d = onnxview::model_digest(mf.model(), &ext, releasing(mf));
     if (!d) return hash_failure(a.file, d.err(), mf);
     if (a.manifest) {
         code = print_manifest(a.file, mf, *d);

@@ -94,6 +94,23 @@ bool open_model(const char* cmd, const char* path, onnxview::options opts,
     return true;
 }
 
+void release_payload(const onnxview::mapped_file& model, const char* data, std::size_t size) {
+    // Reading near the start mapped some pages before it again.
+    const std::size_t back = static_cast<std::size_t>(onnxview::mapping_fault_span);
+    if (model.kind() == onnxview::mapped_file::storage::mapped && data >= model.data() && size <= model.size() &&
+        static_cast<std::size_t>(data - model.data()) <= model.size() - size) {
+        const std::uint64_t offset = static_cast<std::uint64_t>(data - model.data());
+        const std::uint64_t start = offset > back ? offset - back : 0;
+        (void)model.advise(onnxview::access_hint::dontneed, start, offset - start + size);
+        return;
+    }
+    onnxview::release_pages(data, size);
+}
+
+void release_hashed_payload(void* user, const char* data, std::size_t size) {
+    release_payload(*static_cast<const onnxview::mapped_file*>(user), data, size);
+}
+
 bool parse_u64(std::string_view s, std::uint64_t& out) {
     const onnxview::result<std::uint64_t> v = onnxview::parse_decimal(s);
     if (v) out = v.value();

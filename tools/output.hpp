@@ -43,6 +43,16 @@ std::string where(std::uint64_t offset, const void* data, std::size_t size,
 bool open_model(const char* cmd, const char* path, onnxview::options opts,
                 onnxview::model_file& out, int& code);
 
+// Gives back the pages of payload bytes a command is done with, so that its
+// resident set stays small whatever the model's size: inside `model`'s
+// read-only mapping dropped from the mapping (MADV_DONTNEED; the page cache
+// keeps them), other memory (external files, heap copies) through
+// release_pages, which never discards. For pack's payload_written and
+// hash's payload_hashed.
+void release_payload(const onnxview::mapped_file& model, const char* data, std::size_t size);
+// release_payload over `user`, a const mapped_file*: a digest_options::payload_hashed.
+void release_hashed_payload(void* user, const char* data, std::size_t size);
+
 // "cannot read 'PATH': MESSAGE (strerror)": why model_file::open failed.
 std::string open_error_message(const char* path, onnxview::error e);
 

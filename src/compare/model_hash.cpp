@@ -9,7 +9,6 @@
 
 #include "../write/raw_payload.hpp"
 #include "hasher.hpp"
-#include "onnxview/file.hpp"
 #include "onnxview/compare/model_hash.hpp"
 #include "onnxview/tensor_data.hpp"
 #include "onnxview/traverse.hpp"
@@ -31,23 +30,25 @@ using detail::hasher;
 // same operator set by either.
 std::string_view operator_domain(std::string_view d) noexcept { return d == "ai.onnx" ? std::string_view() : d; }
 
-// A payload larger than this is hashed in pieces of this size, and the pages
-// of each piece are given back once hashed: the resident set of hashing a
-// model of many GiB stays a few MiB (the page cache keeps the file).
-constexpr std::size_t release_piece = std::size_t(8) << 20;
+// Payloads are hashed in pieces of at most this size, each handed to
+// digest_options::payload_hashed once hashed.
+constexpr std::size_t hashed_piece = std::size_t(8) << 20;
+
+struct chunk_hashing {
+    hasher& h;
+    const digest_options& opts;
+};
 
 error hash_chunk(void* user, const char* data, std::size_t size) noexcept {
-    hasher& h = *static_cast<hasher*>(user);
-    if (size <= release_piece) {
-        h.bytes(data, size);
+    const chunk_hashing& c = *static_cast<const chunk_hashing*>(user);
+    if (c.opts.payload_hashed == nullptr) {
+        c.h.bytes(data, size);
         return error();
     }
     for (std::size_t done = 0; done < size;) {
-        const std::size_t n = std::min(release_piece, size - done);
-        h.bytes(data + done, n);
-        // Reading near the last mark mapped some pages before it again.
-        const std::size_t start = done > mapping_fault_span ? done - mapping_fault_span : 0;
-        release_pages(data + start, done + n - start);
+        const std::size_t n = std::min(hashed_piece, size - done);
+        c.h.bytes(data + done, n);
+        c.opts.payload_hashed(c.opts.user, data + done, n);
         done += n;
     }
     return error();
@@ -391,7 +392,8 @@ result<digest128> tensor_digest(const tensor_view& t, const external_payload_sou
         for (std::string_view s : d->elements<std::string_view>()) h.str(s);
     } else {
         h.tag('R');
-        if (error e = detail::for_each_raw_chunk(*d, hash_chunk, &h)) return e;
+        chunk_hashing c{h, opts};
+        if (error e = detail::for_each_raw_chunk(*d, hash_chunk, &c)) return e;
     }
     return h.result();
 }

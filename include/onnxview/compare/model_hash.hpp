@@ -22,11 +22,13 @@
 //
 // Cost: one pass over the model's metadata and every tensor payload, read in
 // place (raw and external bytes) or converted through a 4 KiB buffer (typed
-// fields): memory stays bounded by the graph's metadata, never by the
-// weights. Linear in the file size.
+// fields): nothing the size of the weights is held, and with
+// digest_options::payload_hashed the caller can give each payload's pages
+// back as the walk goes. Linear in the file size.
 #ifndef ONNXVIEW_COMPARE_MODEL_HASH_HPP
 #define ONNXVIEW_COMPARE_MODEL_HASH_HPP
 
+#include <cstddef>
 #include <cstdint>
 
 #include "onnxview/error.hpp"
@@ -57,6 +59,12 @@ struct digest_options {
     // data type, dims and segment only: the digest of a model's graph
     // without its weights (`onnxview diff --weights=none`).
     bool values = true;
+    // Called with each piece of at most 8 MiB of a raw or external payload
+    // once it is hashed: the moment to give its pages back (as
+    // write_options::payload_written is for pack), so that hashing a model of
+    // many GiB keeps a small resident set. May be null.
+    void (*payload_hashed)(void* user, const char* data, std::size_t size) = nullptr;
+    void* user = nullptr;  // passed to payload_hashed
 };
 
 // The digest of one TensorProto's content: data type, dims, segment and
