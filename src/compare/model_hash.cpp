@@ -245,7 +245,7 @@ struct function_digest {
         if (domain != o.domain) return domain < o.domain;
         if (name != o.name) return name < o.name;
         if (overload != o.overload) return overload < o.overload;
-        return o.digest < digest;
+        return digest < o.digest;
     }
 };
 
