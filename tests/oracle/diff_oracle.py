@@ -9,6 +9,9 @@ python3-onnx, and `onnxview diff ORIGINAL CHANGED` must report that change
 and nothing else (the sections present, their line counts, the summary line,
 exit 1):
   attribute  an INT attribute of a main-graph node + 1   graph: 1 line
+  subgraph attribute, function attribute: the same in the first subgraph
+             (depth first) or the first function that has one   graph: 1 line
+  function node  the first function's last node removed  graph: 1 line
   node       the main graph's last node removed          graph: 1 line
   ulp        one element of a FLOAT initializer + 1 ulp  weights: 1 line
   noise      every element of it + 1e-3 * N(0, 1)        weights: 1 line
@@ -93,6 +96,27 @@ def check_figures(np, line, old, new):
             if not (close(got[k], want[k]) or (np.isnan(got[k]) and np.isnan(want[k])))]
 
 
+def bump_int(onnx, nodes):
+    """Adds 1 to the first INT attribute of `nodes`; whether there was one."""
+    for n in nodes:
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.INT:
+                a.i += 1
+                return True
+    return False
+
+
+def bump_nested_int(onnx, graphs):
+    """bump_int on the first of `graphs` (depth first) that has an INT attribute."""
+    for g in graphs:
+        if bump_int(onnx, g.node):
+            return True
+        if bump_nested_int(onnx, [a.g for n in g.node for a in n.attribute if a.HasField("g")] +
+                           [x for n in g.node for a in n.attribute for x in a.graphs]):
+            return True
+    return False
+
+
 def mutations(onnx, np, numpy_helper, model):
     """(name, changed model, expected {section: line count}, check(lines) or None)."""
     out = []
@@ -122,6 +146,18 @@ def mutations(onnx, np, numpy_helper, model):
             m.graph.initializer[i].CopyFrom(numpy_helper.from_array(noisy, t.name))
             out.append(("noise", m, {"weights": 1}, (lambda o, n: lambda lines: check_figures(np, lines[0], o, n))(old, noisy)))
             break
+    # A node attribute inside a subgraph, and inside a model-local function.
+    m = copy.deepcopy(model)
+    if bump_nested_int(onnx, [a.g for n in m.graph.node for a in n.attribute if a.HasField("g")] +
+                       [x for n in m.graph.node for a in n.attribute for x in a.graphs]):
+        out.append(("subgraph attribute", m, {"graph": 1}, None))
+    m = copy.deepcopy(model)
+    if any(bump_int(onnx, f.node) for f in m.functions[:1]):
+        out.append(("function attribute", m, {"graph": 1}, None))
+    if model.functions and len(model.functions[0].node) > 1:
+        m = copy.deepcopy(model)
+        del m.functions[0].node[-1]
+        out.append(("function node", m, {"graph": 1}, None))
     inits = {t.name for t in g.initializer}
     inputs = [v for v in g.input if v.name not in inits]
     subgraph_users = any(a.HasField("g") or len(a.graphs) for n in g.node for a in n.attribute)
