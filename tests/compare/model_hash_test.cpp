@@ -238,3 +238,33 @@ TEST_CASE("digest_options::values = false: types and dims count, values are not 
     CHECK(model(2.0f) == model(5.0f));
     CHECK(model_of(wire_builder().field_message(7, wire_builder().field_message(5, float_tensor("w", 1.0f, 2.0f)))) != model(2.0f));
 }
+
+TEST_CASE("model_digest: functions as a set, training_info in order with bindings as sets") {
+    const auto function = [](const char* name, const char* op) {
+        return wire_builder().field_bytes(1, name).field_bytes(4, "x").field_bytes(5, "y")
+            .field_message(7, node(op, "x", "y")).field_bytes(10, "com.x");
+    };
+    const auto model = [](std::initializer_list<wire_builder> parts, std::uint32_t number) {
+        wire_builder m = wire_builder().field_varint(1, 8);
+        for (const wire_builder& p : parts) m.field_message(number, p);
+        return model_of(m);
+    };
+    const digest128 fg = model({function("f", "Relu"), function("g", "Sigmoid")}, 25);
+    CHECK(model({function("g", "Sigmoid"), function("f", "Relu")}, 25) == fg);
+    CHECK(model({function("f", "Relu"), function("g", "Tanh")}, 25) != fg);
+    CHECK(model({function("f", "Relu")}, 25) != fg);
+
+    const auto binding = [](const char* k, const char* v) { return wire_builder().field_bytes(1, k).field_bytes(2, v); };
+    const auto training = [&](const char* op, bool swap_bindings) {
+        wire_builder t = wire_builder().field_message(2, wire_builder().field_message(1, node(op, "a", "b")));
+        if (swap_bindings)
+            t.field_message(4, binding("w2", "b")).field_message(4, binding("w1", "a"));
+        else
+            t.field_message(4, binding("w1", "a")).field_message(4, binding("w2", "b"));
+        return t;
+    };
+    const digest128 t = model({training("Add", false)}, 20);
+    CHECK(model({training("Add", true)}, 20) == t);
+    CHECK(model({training("Sub", false)}, 20) != t);
+    CHECK(t != model_of(wire_builder().field_varint(1, 8)));
+}
