@@ -136,7 +136,7 @@ void diff_model(const model_view& a, const model_view& b, const ignored& skip, d
 
 // ---- signature ------------------------------------------------------------
 
-void diff_values(const message_range<value_info_view>& a, const message_range<value_info_view>& b,
+void diff_value_infos(const message_range<value_info_view>& a, const message_range<value_info_view>& b,
                  const char* what, std::vector<std::string>& out) {
     std::map<std::string, type_view> in_b;
     for (const value_info_view& v : b) in_b[std::string(v.name())] = v.type();
@@ -201,8 +201,9 @@ std::map<std::string, weight> weights_of(const model_view& m, error& failure) {
     return out;
 }
 
-std::string tensor_type(const tensor_view& t) {
-    std::string s = std::string(data_type_name(t.data_type())) + " [";
+// "[3,3]", and with the data type "FLOAT[3,3]", as type_string writes a value's type.
+std::string dims_of(const tensor_view& t) {
+    std::string s = "[";
     bool first = true;
     for (std::int64_t d : t.dims()) {
         if (!first) s += ',';
@@ -211,6 +212,8 @@ std::string tensor_type(const tensor_view& t) {
     }
     return s + "]";
 }
+
+std::string tensor_type(const tensor_view& t) { return data_type_name(t.data_type()) + dims_of(t); }
 
 std::string where_stored(const tensor_view& t) {
     const result<storage_info> info = describe_storage(t);
@@ -273,10 +276,8 @@ error diff_weights(model_file& fa, model_file& fb, bool values, diff_report& r) 
         const tensor_view& b = other->second.tensor;
         if (a.data_type() != b.data_type())
             r.weights.push_back(key + ": data type " + data_type_name(a.data_type()) + " -> " + data_type_name(b.data_type()));
-        const std::string old_type = tensor_type(a), new_type = tensor_type(b);
-        if (old_type.substr(old_type.find(' ')) != new_type.substr(new_type.find(' ')))
-            r.weights.push_back(key + ": shape " + old_type.substr(old_type.find(' ') + 1) + " -> " +
-                                new_type.substr(new_type.find(' ') + 1));
+        const bool same_dims = dims_of(a) == dims_of(b);
+        if (!same_dims) r.weights.push_back(key + ": shape " + dims_of(a) + " -> " + dims_of(b));
         if (where_stored(a) != where_stored(b))
             r.layout.push_back(key + ": " + where_stored(a) + " -> " + where_stored(b));
         if (!values) continue;
@@ -288,7 +289,7 @@ error diff_weights(model_file& fa, model_file& fb, bool values, diff_report& r) 
         const std::string change = value_change(fa, a, fb, b, key, r, failure);
         if (failure) return failure;
         if (!change.empty()) r.weights.push_back(key + ": " + change);
-        else if (old_type == new_type) r.weights.push_back(key + ": values differ");
+        else if (same_dims && a.data_type() == b.data_type()) r.weights.push_back(key + ": values differ");
     }
     for (const auto& [key, w] : wb)
         if (wa.find(key) == wa.end()) r.weights.push_back(key + ": added " + tensor_type(w.tensor));
@@ -408,8 +409,8 @@ int run(arguments& args) {
 
     diff_report r;
     diff_model(fa.model(), fb.model(), skip, r);
-    diff_values(fa.model().graph().input(), fb.model().graph().input(), "input", r.signature);
-    diff_values(fa.model().graph().output(), fb.model().graph().output(), "output", r.signature);
+    diff_value_infos(fa.model().graph().input(), fb.model().graph().input(), "input", r.signature);
+    diff_value_infos(fa.model().graph().output(), fb.model().graph().output(), "output", r.signature);
     if (error e = diff_graphs(fa, fb, digest, r)) return fail(args.a, e, fa);
     // Equal digests mean equal weights, by name and scope: their values
     // need no second reading.

@@ -12,6 +12,9 @@ exit 1):
   subgraph attribute, function attribute: the same in the first subgraph
              (depth first) or the first function that has one   graph: 1 line
   function node  the first function's last node removed  graph: 1 line
+  weight shape, weight type, weight removed, weight added: a FLOAT initializer
+             of 2 or more dims flattened, converted to DOUBLE, removed; a new
+             one                                        weights: 1 line
   node       the main graph's last node removed          graph: 1 line
   ulp        one element of a FLOAT initializer + 1 ulp  weights: 1 line
   noise      every element of it + 1e-3 * N(0, 1)        weights: 1 line
@@ -158,6 +161,23 @@ def mutations(onnx, np, numpy_helper, model):
         m = copy.deepcopy(model)
         del m.functions[0].node[-1]
         out.append(("function node", m, {"graph": 1}, None))
+    # An initializer reshaped, converted to DOUBLE, removed; one added.
+    for i, t in enumerate(g.initializer):
+        if t.data_type == onnx.TensorProto.FLOAT and len(t.dims) >= 2 and t.data_location != 1:
+            a = numpy_helper.to_array(t)
+            m = copy.deepcopy(model)
+            m.graph.initializer[i].CopyFrom(numpy_helper.from_array(a.reshape(-1), t.name))
+            out.append(("weight shape", m, {"weights": 1}, None))
+            m = copy.deepcopy(model)
+            m.graph.initializer[i].CopyFrom(numpy_helper.from_array(a.astype(np.float64), t.name))
+            out.append(("weight type", m, {"weights": 1}, None))
+            m = copy.deepcopy(model)
+            del m.graph.initializer[i]
+            out.append(("weight removed", m, {"weights": 1}, None))
+            break
+    m = copy.deepcopy(model)
+    m.graph.initializer.append(numpy_helper.from_array(np.arange(3, dtype=np.int64), "diff_oracle_added"))
+    out.append(("weight added", m, {"weights": 1}, None))
     inits = {t.name for t in g.initializer}
     inputs = [v for v in g.input if v.name not in inits]
     subgraph_users = any(a.HasField("g") or len(a.graphs) for n in g.node for a in n.attribute)
