@@ -92,3 +92,25 @@ TEST_CASE("compare_values: strings, and what cannot be compared") {
     CHECK(compare_values(ts, tf).err().code == errc::bad_data_type);
     CHECK(compare_values(tf, tg).err().code == errc::payload_size_mismatch);
 }
+
+TEST_CASE("compare_values: FLOAT8E4M3FN and INT4, converted to double") {
+    // FLOAT8E4M3FN 0x38 is 1.0, 0x40 is 2.0, 0x44 is 3.0.
+    const auto f8 = [](std::string raw) {
+        return wire_builder().field_varint(1, raw.size()).field_varint(2, 17).field_bytes(9, raw).str();
+    };
+    const value_difference d = compare(f8("\x38\x40"), f8("\x38\x44"));
+    CHECK(d.differing == 1);
+    CHECK(d.first_index == 1);
+    CHECK(d.max_abs == 1.0);
+    CHECK(d.max_rel == 0.5);
+    // INT4, two a byte, low bits first: 0x21 0x03 is 1, 2, 3; 0xF1 0x03 is 1, -1, 3.
+    const auto i4 = [](std::string raw) {
+        return wire_builder().field_varint(1, 3).field_varint(2, 22).field_bytes(9, raw).str();
+    };
+    const value_difference e = compare(i4(std::string("\x21\x03", 2)), i4(std::string("\xF1\x03", 2)));
+    CHECK(e.count == 3);
+    CHECK(e.differing == 1);
+    CHECK(e.first_index == 1);
+    CHECK(e.max_abs == 3.0);
+    CHECK(e.mean_abs == Approx(1.0));
+}
