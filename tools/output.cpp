@@ -95,13 +95,9 @@ bool open_model(const char* cmd, const char* path, onnxview::options opts,
 }
 
 void release_payload(const onnxview::mapped_file& model, const char* data, std::size_t size) {
-    // Reading near the start mapped some pages before it again.
-    const std::size_t back = static_cast<std::size_t>(onnxview::mapping_fault_span);
     if (model.kind() == onnxview::mapped_file::storage::mapped && data >= model.data() && size <= model.size() &&
         static_cast<std::size_t>(data - model.data()) <= model.size() - size) {
-        const std::uint64_t offset = static_cast<std::uint64_t>(data - model.data());
-        const std::uint64_t start = offset > back ? offset - back : 0;
-        (void)model.advise(onnxview::access_hint::dontneed, start, offset - start + size);
+        (void)model.advise(onnxview::access_hint::dontneed, static_cast<std::uint64_t>(data - model.data()), size);
         return;
     }
     onnxview::release_pages(data, size);

@@ -60,7 +60,8 @@ struct digest_options {
     // without its weights (`onnxview diff --weights=none`).
     bool values = true;
     // Called with each piece of at most 8 MiB of a raw or external payload
-    // once it is hashed: the moment to give its pages back (as
+    // once it is hashed (from 2 MiB before it, mapping_fault_span, within the
+    // payload): the moment to give its pages back (as
     // write_options::payload_written is for pack), so that hashing a model of
     // many GiB keeps a small resident set. May be null.
     void (*payload_hashed)(void* user, const char* data, std::size_t size) = nullptr;
