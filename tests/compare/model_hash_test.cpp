@@ -268,3 +268,30 @@ TEST_CASE("model_digest: functions as a set, training_info in order with binding
     CHECK(model({training("Sub", false)}, 20) != t);
     CHECK(t != model_of(wire_builder().field_varint(1, 8)));
 }
+
+TEST_CASE("digest_options::payload_hashed: every piece of a large payload, the digest unchanged") {
+    const std::string raw((std::size_t(9) << 20) + 4, '\x01');  // 9 MiB + one FLOAT: two pieces
+    const std::string bytes = wire_builder().field_varint(t_dims, raw.size() / 4).field_varint(t_data_type, FLOAT)
+                                  .field_bytes(t_raw_data, raw).str();
+    const tensor_view t = parse_tensor(bytes.data(), bytes.size());
+    struct seen {
+        const char* payload;
+        std::size_t pieces = 0, end = 0;  // end: how far the pieces reach into the payload
+        bool inside = true;
+    } s{t.raw_data().data()};
+    digest_options opts;
+    opts.user = &s;
+    opts.payload_hashed = [](void* user, const char* data, std::size_t size) {
+        seen& s = *static_cast<seen*>(user);
+        ++s.pieces;
+        s.inside = s.inside && data >= s.payload && static_cast<std::size_t>(data - s.payload) <= s.end;
+        s.end = static_cast<std::size_t>(data - s.payload) + size;
+    };
+    const result<digest128> with = tensor_digest(t, nullptr, opts);
+    const result<digest128> without = tensor_digest(t);
+    REQUIRE(with.ok());
+    CHECK(*with == *without);
+    CHECK(s.pieces == 2);
+    CHECK(s.inside);
+    CHECK(s.end == raw.size());
+}
