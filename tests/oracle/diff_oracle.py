@@ -25,7 +25,8 @@ abs, max rel, mean abs, RMS, cosine) are compared with numpy's, --json
 (version 1) with the text, and --weights=none finds the models identical. Also:
 `diff A A` prints `identical` (exit 0); `diff A pack(A)` is layout only
 (exit 0, no counted section); a truncated or garbage file on either side
-gives one error line on stderr, nothing on stdout, exit 2.
+gives one error line on stderr, nothing on stdout, exit 2. The examples of
+docs/diff.md, remade as the page says, print what it shows.
 
 Exits 77 (skipped) when python3-onnx or numpy is absent.
 """
@@ -299,6 +300,52 @@ def check_errors(onnxview, path, work):
     return failures
 
 
+def doc_block(text, command):
+    """The lines docs/diff.md shows after `$ COMMAND`, up to the next command or the block's end."""
+    lines = text.splitlines()
+    i = lines.index("$ " + command)
+    out = []
+    for line in lines[i + 1:]:
+        if line.startswith("$ ") or line == "```":
+            break
+        out.append(line)
+    return out
+
+
+def check_doc_examples(onnx, np, numpy_helper, onnxview, work):
+    """docs/diff.md's examples, remade as the page says, print what it shows."""
+    text = open(os.path.join(ROOT, "docs", "diff.md")).read()
+    failures = []
+    m = onnx.load(os.path.join(ROOT, "testdata", "small_cnn_inline.onnx"))
+    onnx.save(m, os.path.join(work, "before.onnx"))
+    m.producer_version = "2.0"
+    for n in m.graph.node:
+        if n.name == "pool1":
+            for a in n.attribute:
+                if a.name == "strides":
+                    a.ints[:] = [1, 1]
+    m.graph.input[0].type.tensor_type.shape.dim[0].dim_value = 1
+    for i, t in enumerate(m.graph.initializer):
+        if t.name == "fc.bias":
+            a = numpy_helper.to_array(t).copy()
+            a[3] += 1e-3
+            m.graph.initializer[i].CopyFrom(numpy_helper.from_array(a, t.name))
+    onnx.save(m, os.path.join(work, "after.onnx"))
+    nested = onnx.load(os.path.join(ROOT, "testdata", "nested_subgraphs.onnx"))
+    bump_nested_int(onnx, [a.g for n in nested.graph.node for a in n.attribute if a.HasField("g")])
+    onnx.save(nested, os.path.join(work, "nested_changed.onnx"))
+    subprocess.run([onnxview, "pack", "before.onnx", "packed.onnx", "--external", "packed.bin"], cwd=work,
+                   check=True, capture_output=True)
+    os.symlink(os.path.join(ROOT, "testdata"), os.path.join(work, "testdata"))
+    for command in ("onnxview hash testdata/small_cnn.onnx", "onnxview diff before.onnx after.onnx",
+                    "onnxview diff before.onnx packed.onnx", "onnxview diff before.onnx after.onnx --json",
+                    "onnxview diff testdata/nested_subgraphs.onnx nested_changed.onnx"):
+        r = subprocess.run([onnxview] + command.split()[1:], cwd=work, capture_output=True, text=True)
+        if r.stdout.splitlines() != doc_block(text, command):
+            failures.append(f"docs/diff.md: `{command}` prints\n{r.stdout}")
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--onnxview", required=True)
@@ -328,6 +375,8 @@ def main():
                 changes[k] = changes.get(k, 0) + v
     with tempfile.TemporaryDirectory() as work:
         failures += check_errors(args.onnxview, os.path.join(ROOT, "testdata", "small_cnn_inline.onnx"), work)
+    with tempfile.TemporaryDirectory() as work:
+        failures += check_doc_examples(onnx, np, numpy_helper, os.path.abspath(args.onnxview), work)
     for f in failures:
         print("FAIL", f)
     kinds = ", ".join(f"{k} {v}" for k, v in sorted(changes.items()))
