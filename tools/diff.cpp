@@ -27,6 +27,7 @@ struct arguments {
     const char* b = nullptr;
     const char* weights = "exact";
     const char* ignore = "";
+    const char* match = "name";
     bool json = false;
 };
 
@@ -36,7 +37,7 @@ command_line make_command_line(arguments& a) {
             "Compares model A (old) with model B (new) and prints what differs, in\n"
             "sections: model (ir_version, opsets, producer, model version, metadata),\n"
             "signature (inputs and outputs: added, removed, element type, shape), graph\n"
-            "(nodes paired by name, or by position when unnamed, in every graph,\n"
+            "(nodes paired by name, unnamed ones by structure, in every graph,\n"
             "subgraph and function: added, removed, op_type, domain, inputs, outputs,\n"
             "attributes old -> new), weights (initializers and Constant tensors: added,\n"
             "removed, type, shape, and how far their values are: differing count, first\n"
@@ -53,6 +54,11 @@ command_line make_command_line(arguments& a) {
              text("ignore", 0, "LIST", a.ignore, "a list of doc_string, producer, metadata",
                   "leave these model-section lines out (comma-separated:\n"
                   "doc_string, producer, metadata); they are never counted"),
+             text("match", 0, "MODE", a.match, "name or auto",
+                  "name (default): pair nodes by name, unnamed ones by structure;\n"
+                  "auto: by structure too when names differ, and values (inputs,\n"
+                  "outputs, initializers) through the nodes: renames are listed,\n"
+                  "not counted, except those of graph inputs and outputs"),
              flag("json", 0, a.json, "one JSON object (docs/diff.md: \"version\": 1)")},
             {{"A", &a.a}, {"B", &a.b}}};
 }
@@ -136,19 +142,23 @@ void diff_model(const model_view& a, const model_view& b, const ignored& skip, d
 
 // ---- signature ------------------------------------------------------------
 
+// Graph inputs and outputs by name (a's as b calls them, with --match=auto);
+// a renamed one is a counted change: callers bind them by name.
 void diff_value_infos(const message_range<value_info_view>& a, const message_range<value_info_view>& b,
-                 const char* what, std::vector<std::string>& out) {
+                      const char* what, const value_names& names, std::vector<std::string>& out) {
     std::map<std::string, type_view> in_b;
     for (const value_info_view& v : b) in_b[std::string(v.name())] = v.type();
     std::map<std::string, type_view> in_a;
     for (const value_info_view& v : a) {
-        in_a[std::string(v.name())] = v.type();
-        const auto other = in_b.find(std::string(v.name()));
+        const std::string name(names.in_b("", v.name()));
+        in_a[name] = v.type();
+        const auto other = in_b.find(name);
         const std::string at = std::string(what) + " " + quoted(v.name());
         if (other == in_b.end()) {
             out.push_back(at + ": removed (was " + type_string(v.type()) + ")");
             continue;
         }
+        if (name != v.name()) out.push_back(at + ": renamed " + quoted(name));
         const type_view& t = other->second;
         const bool tensors = v.type().has_tensor_type() && t.has_tensor_type();
         if (tensors && v.type().tensor_type().elem_type() != t.tensor_type().elem_type())
@@ -178,25 +188,40 @@ struct weight {
 
 // Initializers, sparse initializers and Constant tensors, by what they are
 // and where; other tensor attributes are compared in the graph section.
-std::map<std::string, weight> weights_of(const model_view& m, error& failure) {
+// Keyed by their labels, with a's names as b calls them (--match=auto);
+// each keeps the label it is printed with.
+std::map<std::string, weight> weights_of(const model_view& m, const value_names* names, error& failure) {
     std::map<std::string, weight> out;
-    failure = for_each_tensor(m, [&out](const stored_tensor& st) {
+    failure = for_each_tensor(m, [&out, names](const stored_tensor& st) {
         if (st.origin == tensor_origin::attribute) return;
-        std::string label;
+        std::string ns;
+        for (const model_scope* s = st.scope; s != nullptr; s = s->parent)
+            if (s->kind == scope_kind::function) {
+                ns = "function ";
+                text_quote(ns, s->function.domain());
+                ns += ':';
+                text_quote(ns, s->function.name());
+                if (!s->function.overload().empty()) ns += ':', text_quote(ns, s->function.overload());
+            }
+        std::string_view name;
         if (st.origin == tensor_origin::constant) {
             const auto outputs = st.holder.node.output();
-            label = "constant " + quoted(outputs.begin() != outputs.end() ? *outputs.begin() : st.holder.node.name());
+            name = outputs.begin() != outputs.end() ? *outputs.begin() : st.holder.node.name();
         } else {
-            label = std::string(st.origin == tensor_origin::initializer ? "initializer " : "sparse_initializer ") +
-                    quoted(st.sparse_part ? st.sparse.values().name() : st.tensor.name());
+            name = st.sparse_part ? st.sparse.values().name() : st.tensor.name();
         }
-        if (st.sparse_part) label += st.sparse_indices ? " indices" : " values";
+        const char* what = st.origin == tensor_origin::constant      ? "constant "
+                           : st.origin == tensor_origin::initializer ? "initializer "
+                                                                     : "sparse_initializer ";
+        std::string tail;
+        if (st.sparse_part) tail += st.sparse_indices ? " indices" : " values";
         if (st.scope->kind != scope_kind::main_graph) {
-            std::string path;
-            append_scope_path(*st.scope, path);
-            label += " in " + path;
+            tail += " in ";
+            append_scope_path(*st.scope, tail);
         }
-        out[label] = weight{label, st.tensor};
+        const std::string label = what + quoted(name) + tail;
+        std::string key = names != nullptr ? what + quoted(names->in_b(ns, name)) + tail : label;
+        out[std::move(key)] = weight{label, st.tensor};
     });
     return out;
 }
@@ -259,41 +284,52 @@ digest_options releasing(const model_file& mf, digest_options base) {
     return base;
 }
 
-error diff_weights(model_file& fa, model_file& fb, bool values, diff_report& r) {
+error diff_weights(model_file& fa, model_file& fb, bool values, const value_names& names, diff_report& r) {
     error failure;
-    const std::map<std::string, weight> wa = weights_of(fa.model(), failure);
+    const std::map<std::string, weight> wa = weights_of(fa.model(), &names, failure);
     if (failure) return failure;
-    const std::map<std::string, weight> wb = weights_of(fb.model(), failure);
+    const std::map<std::string, weight> wb = weights_of(fb.model(), nullptr, failure);
     if (failure) return failure;
     const external_payload_source ea = fa.external(), eb = fb.external();
     for (const auto& [key, w] : wa) {
         const auto other = wb.find(key);
+        const std::string& at = w.label;  // a's name
         if (other == wb.end()) {
-            r.weights.push_back(key + ": removed (was " + tensor_type(w.tensor) + ")");
+            r.weights.push_back(at + ": removed (was " + tensor_type(w.tensor) + ")");
             continue;
         }
         const tensor_view& a = w.tensor;
         const tensor_view& b = other->second.tensor;
         if (a.data_type() != b.data_type())
-            r.weights.push_back(key + ": data type " + data_type_name(a.data_type()) + " -> " + data_type_name(b.data_type()));
+            r.weights.push_back(at + ": data type " + data_type_name(a.data_type()) + " -> " + data_type_name(b.data_type()));
         const bool same_dims = dims_of(a) == dims_of(b);
-        if (!same_dims) r.weights.push_back(key + ": shape " + dims_of(a) + " -> " + dims_of(b));
+        if (!same_dims) r.weights.push_back(at + ": shape " + dims_of(a) + " -> " + dims_of(b));
         if (where_stored(a) != where_stored(b))
-            r.layout.push_back(key + ": " + where_stored(a) + " -> " + where_stored(b));
+            r.layout.push_back(at + ": " + where_stored(a) + " -> " + where_stored(b));
         if (!values) continue;
         const result<digest128> da = tensor_digest(a, &ea, releasing(fa, {}));
         const result<digest128> db = tensor_digest(b, &eb, releasing(fb, {}));
         if (!da) return da.err();
         if (!db) return db.err();
         if (*da == *db) continue;
-        const std::string change = value_change(fa, a, fb, b, key, r, failure);
+        const std::string change = value_change(fa, a, fb, b, at, r, failure);
         if (failure) return failure;
-        if (!change.empty()) r.weights.push_back(key + ": " + change);
-        else if (same_dims && a.data_type() == b.data_type()) r.weights.push_back(key + ": values differ");
+        if (!change.empty()) r.weights.push_back(at + ": " + change);
+        else if (same_dims && a.data_type() == b.data_type()) r.weights.push_back(at + ": values differ");
     }
     for (const auto& [key, w] : wb)
         if (wa.find(key) == wa.end()) r.weights.push_back(key + ": added " + tensor_type(w.tensor));
     return error();
+}
+
+// The names section (--match=auto): how many nodes and values of a are
+// called otherwise in b, with the first of each, and the nodes left unpaired.
+void names_section(const value_names& n, std::vector<std::string>& out) {
+    if (n.nodes_renamed != 0)
+        out.push_back(std::to_string(n.nodes_renamed) + " of " + std::to_string(n.nodes) + " nodes renamed (first " +
+                      n.first_node + ")");
+    if (n.values_renamed != 0)
+        out.push_back(std::to_string(n.values_renamed) + " values renamed (first " + n.first_value + ")");
 }
 
 // ---- the command --------------------------------------------------------------
@@ -341,7 +377,7 @@ std::string hex(const digest128& d) {
 
 // The --json form (docs/diff.md, "version": 1).
 void print_json(const arguments& args, const digest128& ha, const digest128& hb, const char* verdict,
-                const diff_report& r) {
+                bool equivalent, const diff_report& r) {
     json_writer j;
     j.begin_object();
     j.field("version", 1);
@@ -350,7 +386,7 @@ void print_json(const arguments& args, const digest128& ha, const digest128& hb,
     j.field("digest_a", hex(ha));
     j.field("digest_b", hex(hb));
     j.field("result", verdict);
-    j.field("same_computation", ha == hb);
+    j.field("same_computation", equivalent);
     j.key("counts");
     j.begin_object();
     j.field("signature", static_cast<std::uint64_t>(r.signature.size()));
@@ -359,7 +395,7 @@ void print_json(const arguments& args, const digest128& ha, const digest128& hb,
     j.end_object();
     const std::pair<const char*, const std::vector<std::string>*> sections[] = {
         {"model", &r.model}, {"signature", &r.signature}, {"graph", &r.graph}, {"weights", &r.weights},
-        {"layout", &r.layout}};
+        {"layout", &r.layout}, {"names", &r.names}};
     for (const auto& [name, lines] : sections) {
         j.key(name);
         j.begin_array();
@@ -396,6 +432,12 @@ int run(arguments& args) {
                                 : "--ignore takes doc_string, producer, metadata, not '" + std::string(args.ignore) + "'");
         return exit_usage;
     }
+    const std::string_view match = args.match;
+    if (match != "name" && match != "auto") {
+        print_error("diff", "--match is name or auto, not '" + std::string(match) + "'");
+        return exit_usage;
+    }
+    const match_mode mode = match == "auto" ? match_mode::automatic : match_mode::name;
     digest_options digest;
     digest.values = weights == "exact";
     model_file fa, fb;
@@ -408,34 +450,44 @@ int run(arguments& args) {
     const bool same = *ha == *hb;
 
     diff_report r;
+    value_names names;
     diff_model(fa.model(), fb.model(), skip, r);
-    diff_value_infos(fa.model().graph().input(), fb.model().graph().input(), "input", r.signature);
-    diff_value_infos(fa.model().graph().output(), fb.model().graph().output(), "output", r.signature);
-    if (error e = diff_graphs(fa, fb, digest, r)) return fail(args.a, e, fa);
+    // The graph first: it finds what a's values are called in b.
+    if (error e = diff_graphs(fa, fb, digest, mode, names, r)) return fail(args.a, e, fa);
+    diff_value_infos(fa.model().graph().input(), fb.model().graph().input(), "input", names, r.signature);
+    diff_value_infos(fa.model().graph().output(), fb.model().graph().output(), "output", names, r.signature);
+    names_section(names, r.names);
     // Equal digests mean equal weights, by name and scope: their values
     // need no second reading.
-    if (error e = diff_weights(fa, fb, digest.values && !same, r)) return fail(args.a, e, fa);
+    if (error e = diff_weights(fa, fb, digest.values && !same, names, r)) return fail(args.a, e, fa);
+    const std::size_t counted = r.model_counted + r.signature.size() + r.graph.size() + r.weights.size();
+    // Renamed nodes and inner values change the digest (names are part of
+    // it) and nothing else: with --match=auto that is the same computation.
+    const bool renamed_only = !same && counted == 0 && !r.names.empty();
     // What the sections do not itemize (a function's attribute defaults, a
     // training binding, initializer order, ...) still changes the digest.
-    if (!same && r.model_counted + r.signature.size() + r.graph.size() + r.weights.size() == 0)
+    if (!same && counted == 0 && !renamed_only)
         r.graph.push_back("the models differ in a part this report does not itemize (docs/diff.md)");
     // Bytes that differ with nothing to show are layout, unless something
     // was left out on purpose (--ignore, --weights=none).
     const bool anything_ignored = skip.doc_string || skip.producer || skip.metadata;
     if (same && r.layout.empty() && r.model.empty() && !anything_ignored && digest.values && !same_bytes(fa, fb))
         r.layout.push_back("the files differ in layout only (field order, padding, encodings)");
-    const char* verdict = !same ? "differ"
+    const bool equivalent = same || renamed_only;
+    const char* verdict = renamed_only ? "same computation, names differ"
+                          : !same      ? "differ"
                           : r.model.empty() && r.layout.empty() ? "identical"
                                                                 : "same computation, layout differs";
     if (args.json) {
-        print_json(args, *ha, *hb, verdict, r);
+        print_json(args, *ha, *hb, verdict, equivalent, r);
     } else {
         print_section("model", r.model);
         print_section("signature", r.signature);
         print_section("graph", r.graph);
         print_section("weights", r.weights);
         print_section("layout (not counted)", r.layout);
-        if (same)
+        print_section("names (not counted)", r.names);
+        if (equivalent)
             std::puts(verdict);
         else
             std::printf("%zu signature, %zu graph, %zu weight changes\n", r.signature.size(),
@@ -445,7 +497,7 @@ int run(arguments& args) {
         print_error("diff", "cannot write to standard output");
         return exit_usage;
     }
-    return same ? exit_ok : exit_findings;
+    return equivalent ? exit_ok : exit_findings;
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // tools/diff_graph.cpp - the graph section of `onnxview diff`: scopes paired
-// by where they are, nodes by name (by position when unnamed).
+// by where they are, nodes by match_nodes() (diff_match.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "diff.hpp"
@@ -16,18 +17,6 @@ namespace onnxview_cli {
 namespace {
 
 using namespace onnxview;
-
-struct node_record {
-    std::string key;  // 'name', or #index for an unnamed node
-    std::string op_type, domain;
-    std::vector<std::string> inputs, outputs;
-    std::map<std::string, std::string> attributes;  // name -> value as printed
-};
-
-struct scope_record {
-    std::string key;  // "graph", "graph > node 'loop' .body", "function com.x:f", ...
-    std::vector<node_record> nodes;
-};
 
 std::string quoted(std::string_view s) {
     std::string out = "'";
@@ -121,6 +110,7 @@ struct scope_collector : scope_visitor {
     digest_options digest;
     std::vector<scope_record> scopes;
     std::vector<std::size_t> stack;  // indices into scopes
+    std::vector<std::unordered_set<std::string>> keys;  // per scope: the node keys so far
 
     std::string key_of(const model_scope& s) const {
         switch (s.kind) {
@@ -147,19 +137,49 @@ struct scope_collector : scope_visitor {
     bool enter(const model_scope& s) {
         scope_record r;
         r.key = key_of(s);
+        if (s.kind == scope_kind::subgraph) {
+            r.parent = stack.back();
+            r.holder = s.holder.node_index;
+            r.suffix = r.key.substr(held_prefix_size(s));
+            r.ns = scopes[r.parent].ns;
+        } else if (s.kind == scope_kind::function) {
+            r.ns = r.key;
+        }
+        if (s.is_graph()) {
+            for (const value_info_view& v : s.graph.input()) r.inputs.emplace_back(v.name());
+            for (const value_info_view& v : s.graph.output()) r.outputs.emplace_back(v.name());
+            // Initializers that are also inputs (IR < 4) stay inputs: their
+            // position tells them apart better than their type.
+            for (const tensor_view& t : s.graph.initializer())
+                r.initializers.emplace_back(t.name(), std::string(data_type_name(t.data_type())) + dims_text(t.dims()));
+            for (const sparse_tensor_view& t : s.graph.sparse_initializer())
+                r.initializers.emplace_back(t.values().name(), "sparse " + dims_text(t.dims()));
+        } else {
+            for (std::string_view v : s.function.input()) r.inputs.emplace_back(v);
+            for (std::string_view v : s.function.output()) r.outputs.emplace_back(v);
+        }
         scopes.push_back(std::move(r));
+        keys.emplace_back();
         stack.push_back(scopes.size() - 1);
         return true;
     }
     void leave(const model_scope&) { stack.pop_back(); }
 
+    // The length of "PARENT > node KEY " in a subgraph's key.
+    std::size_t held_prefix_size(const model_scope& s) const {
+        const scope_record& parent = scopes[stack.back()];
+        return parent.key.size() + 8 + parent.nodes[s.holder.node_index].key.size() + 1;
+    }
+
     void node(const model_scope&, const node_view& n, std::uint32_t index) {
         scope_record& scope = scopes[stack.back()];
         node_record r;
+        r.name = std::string(n.name());
         r.key = n.name().empty() ? "#" + std::to_string(index) : quoted(n.name());
-        // A name given twice: the second is told apart by its position.
-        for (const node_record& other : scope.nodes)
-            if (other.key == r.key) r.key += " #" + std::to_string(index);
+        // A name given twice: the second is told apart by its position. A
+        // set, not a scan of the nodes so far: that was quadratic, 44 s for
+        // a graph of 100000 nodes.
+        if (!keys[stack.back()].insert(r.key).second) r.key += " #" + std::to_string(index);
         r.op_type = std::string(n.op_type());
         r.domain = n.domain() == "ai.onnx" ? std::string() : std::string(n.domain());
         for (std::string_view i : n.input()) r.inputs.emplace_back(i);
@@ -178,12 +198,24 @@ std::string names_text(const std::vector<std::string>& names) {
     return list(names, [](const std::string& s) { return quoted(s); });
 }
 
-void diff_nodes(const std::string& where, const node_record& a, const node_record& b, std::vector<std::string>& out) {
-    const std::string at = where + ": node " + a.key;
+// Whether a's values, as b calls them, are b's.
+bool same_values(const std::vector<std::string>& a, const std::vector<std::string>& b, const std::string& ns,
+                 const value_names& names) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (names.in_b(ns, a[i]) != b[i]) return false;
+    return true;
+}
+
+void diff_nodes(const scope_record& scope, const node_record& a, const node_record& b, const value_names& names,
+                std::vector<std::string>& out) {
+    const std::string at = scope.key + ": node " + a.key;
     if (a.op_type != b.op_type) out.push_back(at + ": op_type " + a.op_type + " -> " + b.op_type);
     if (a.domain != b.domain) out.push_back(at + ": domain " + quoted(a.domain) + " -> " + quoted(b.domain));
-    if (a.inputs != b.inputs) out.push_back(at + ": inputs " + names_text(a.inputs) + " -> " + names_text(b.inputs));
-    if (a.outputs != b.outputs) out.push_back(at + ": outputs " + names_text(a.outputs) + " -> " + names_text(b.outputs));
+    if (!same_values(a.inputs, b.inputs, scope.ns, names))
+        out.push_back(at + ": inputs " + names_text(a.inputs) + " -> " + names_text(b.inputs));
+    if (!same_values(a.outputs, b.outputs, scope.ns, names))
+        out.push_back(at + ": outputs " + names_text(a.outputs) + " -> " + names_text(b.outputs));
     for (const auto& [name, value] : a.attributes) {
         const auto other = b.attributes.find(name);
         if (other == b.attributes.end())
@@ -208,28 +240,26 @@ bool held_by(const std::string& key, const std::vector<std::string>& prefixes) {
     return false;
 }
 
-void diff_scope(const scope_record& a, const scope_record& b, std::vector<std::string>& out,
-                std::vector<std::string>& removed, std::vector<std::string>& added) {
-    std::map<std::string, std::size_t> in_b;
-    for (std::size_t i = 0; i < b.nodes.size(); ++i) in_b[b.nodes[i].key] = i;
-    std::map<std::string, std::size_t> in_a;
+void diff_scope(const scope_record& a, const scope_record& b, const std::vector<std::size_t>& a_to_b,
+                const value_names& names, std::vector<std::string>& out, std::vector<std::string>& removed,
+                std::vector<std::string>& added) {
+    std::vector<bool> b_matched(b.nodes.size(), false);
     std::vector<std::size_t> matched_positions;  // in b, in a's order
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
         const node_record& n = a.nodes[i];
-        in_a[n.key] = i;
-        const auto m = in_b.find(n.key);
-        if (m == in_b.end()) {
+        if (a_to_b[i] == scope_record::npos) {
             out.push_back(a.key + ": " + node_label(n) + ": removed");
             removed.push_back(held_prefix(a, n));
             continue;
         }
-        matched_positions.push_back(m->second);
-        diff_nodes(a.key, n, b.nodes[m->second], out);
+        b_matched[a_to_b[i]] = true;
+        matched_positions.push_back(a_to_b[i]);
+        diff_nodes(a, n, b.nodes[a_to_b[i]], names, out);
     }
-    for (const node_record& n : b.nodes)
-        if (in_a.find(n.key) == in_a.end()) {
-            out.push_back(a.key + ": " + node_label(n) + ": added");
-            added.push_back(held_prefix(b, n));
+    for (std::size_t i = 0; i < b.nodes.size(); ++i)
+        if (!b_matched[i]) {
+            out.push_back(a.key + ": " + node_label(b.nodes[i]) + ": added");
+            added.push_back(held_prefix(b, b.nodes[i]));
         }
     if (!std::is_sorted(matched_positions.begin(), matched_positions.end()))
         out.push_back(a.key + ": nodes in another order");
@@ -237,7 +267,8 @@ void diff_scope(const scope_record& a, const scope_record& b, std::vector<std::s
 
 }  // namespace
 
-error diff_graphs(model_file& a, model_file& b, const digest_options& digest, diff_report& out) {
+error diff_graphs(model_file& a, model_file& b, const digest_options& digest, match_mode mode, value_names& names,
+                  diff_report& out) {
     const external_payload_source ea = a.external(), eb = b.external();
     scope_collector ca, cb;
     ca.ext = &ea;
@@ -245,17 +276,33 @@ error diff_graphs(model_file& a, model_file& b, const digest_options& digest, di
     ca.digest = cb.digest = digest;
     if (error e = walk_scopes(a.model(), ca)) return e;
     if (error e = walk_scopes(b.model(), cb)) return e;
-    std::map<std::string, const scope_record*> scopes_b;
-    for (const scope_record& s : cb.scopes) scopes_b[s.key] = &s;
-    std::map<std::string, const scope_record*> scopes_a;
+    std::map<std::string, std::size_t> scopes_b;
+    for (std::size_t i = 0; i < cb.scopes.size(); ++i) scopes_b[cb.scopes[i].key] = i;
+    std::map<std::string, const scope_record*> scopes_a;  // by their keys in b
     // Scopes are walked parents first, so a node's removal is known before
-    // the scopes it holds come.
+    // the scopes it holds come, and so are its pairing and its values.
     std::vector<std::string> removed, added;
-    for (const scope_record& s : ca.scopes) {
-        scopes_a[s.key] = &s;
-        const auto m = scopes_b.find(s.key);
+    std::vector<std::vector<std::size_t>> pairing(ca.scopes.size());
+    std::vector<std::size_t> partner(ca.scopes.size(), scope_record::npos);
+    for (std::size_t i = 0; i < ca.scopes.size(); ++i) {
+        const scope_record& s = ca.scopes[i];
+        // A subgraph is where its holder's partner holds it.
+        std::string key = s.key;
+        if (s.parent != scope_record::npos && partner[s.parent] != scope_record::npos) {
+            const std::size_t holder = pairing[s.parent][s.holder];
+            if (holder != scope_record::npos) {
+                const scope_record& p = cb.scopes[partner[s.parent]];
+                key = p.key + " > node " + p.nodes[holder].key + " " + s.suffix;
+            }
+        }
+        scopes_a[key] = &s;
+        const auto m = scopes_b.find(key);
         if (m != scopes_b.end()) {
-            diff_scope(s, *m->second, out.graph, removed, added);
+            const scope_record& t = cb.scopes[m->second];
+            partner[i] = m->second;
+            pairing[i] = match_nodes(s, t, mode);
+            if (mode == match_mode::automatic) pair_values(s, t, pairing[i], names);
+            diff_scope(s, t, pairing[i], names, out.graph, removed, added);
         } else if (!held_by(s.key, removed)) {
             out.graph.push_back(s.key + ": removed (" + std::to_string(s.nodes.size()) + " nodes)");
             removed.push_back(s.key + " > ");
