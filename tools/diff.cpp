@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +30,8 @@ struct arguments {
     const char* weights = "exact";
     const char* ignore = "";
     const char* match = "name";
+    const char* fail_on = "";
+    std::uint64_t max_changes = std::numeric_limits<std::uint64_t>::max();
     bool json = false;
 };
 
@@ -47,10 +51,12 @@ command_line make_command_line(arguments& a) {
             "models compute the same is decided by their `onnxview hash` digests.\n",
             "exit status: 0 same computation, 1 the models differ, 2 usage error or a\n"
             "model that cannot be read\n",
-            {text("weights", 0, "MODE", a.weights, "exact or none",
+            {text("weights", 0, "MODE", a.weights, "exact, none or allclose:rtol=R,atol=A",
                   "exact (default): compare every weight's values; none: read no\n"
                   "payload, compare weights by type and shape only (and decide\n"
-                  "`same computation` without their values)"),
+                  "`same computation` without their values); allclose:rtol=R,atol=A:\n"
+                  "a weight is unchanged when numpy.allclose(A, B, R, A,\n"
+                  "equal_nan=True) holds (defaults rtol=1e-05, atol=1e-08)"),
              text("ignore", 0, "LIST", a.ignore, "a list of doc_string, producer, metadata",
                   "leave these model-section lines out (comma-separated:\n"
                   "doc_string, producer, metadata); they are never counted"),
@@ -59,26 +65,14 @@ command_line make_command_line(arguments& a) {
                   "auto: by structure too when names differ, and values (inputs,\n"
                   "outputs, initializers) through the nodes: renames are listed,\n"
                   "not counted, except those of graph inputs and outputs"),
+             text("fail-on", 0, "LIST", a.fail_on, "a list of signature, graph, weights",
+                  "exit 1 only when one of these sections changed\n"
+                  "(comma-separated: signature, graph, weights)"),
+             number("max-changes", 0, "N", a.max_changes, 0, std::numeric_limits<std::uint64_t>::max(),
+                    "list at most N lines per section, then how many were left\n"
+                    "out (the counts stay whole; --json lists everything)"),
              flag("json", 0, a.json, "one JSON object (docs/diff.md: \"version\": 1)")},
             {{"A", &a.a}, {"B", &a.b}}};
-}
-
-// Which model-section lines --ignore leaves out.
-struct ignored {
-    bool doc_string = false, producer = false, metadata = false;
-};
-
-bool parse_ignore(std::string_view list, ignored& out) {
-    while (!list.empty()) {
-        const std::size_t comma = list.find(',');
-        const std::string_view item = list.substr(0, comma);
-        if (item == "doc_string") out.doc_string = true;
-        else if (item == "producer") out.producer = true;
-        else if (item == "metadata") out.metadata = true;
-        else return false;
-        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    }
-    return true;
 }
 
 std::string quoted(std::string_view s) {
@@ -252,8 +246,10 @@ std::string where_stored(const tensor_view& t) {
 // How the values of a and b differ, as one line's tail, with its figures
 // kept for --json; empty when their element counts differ or they cannot be
 // compared as numbers. Errors go into `failure`.
+// With --weights=allclose, values all within the tolerance give no line
+// and count in r.tolerated.
 std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, const tensor_view& b,
-                         const std::string& key, diff_report& r, error& failure) {
+                         const std::string& key, const weights_mode& mode, diff_report& r, error& failure) {
     const result<tensor_data> da = fa.tensor(a);
     const result<tensor_data> db = fb.tensor(b);
     if (!da || !db) {
@@ -261,12 +257,16 @@ std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, c
         return "";
     }
     if (da->scalar_count() != db->scalar_count()) return "";
-    const result<value_difference> d = compare_values(*da, *db);
+    const result<value_difference> d = compare_values(*da, *db, mode.tol);
     if (!d) {
         if (d.err().code != errc::bad_data_type) failure = d.err();
         return "";
     }
     if (d->differing == 0) return "";
+    if (mode.tolerant && d->beyond_tolerance == 0 && a.data_type() == b.data_type()) {
+        ++r.tolerated;
+        return "";
+    }
     r.values.push_back({key, *d});
     std::string out = std::to_string(d->differing) + " of " + std::to_string(d->count) +
                       " values differ, first at " + std::to_string(d->first_index);
@@ -274,6 +274,9 @@ std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, c
     if (d->nan_mismatches != 0) out += ", " + std::to_string(d->nan_mismatches) + " NaN against a number";
     out += ", max abs " + figure(d->max_abs) + ", max rel " + figure(d->max_rel) + ", mean abs " +
            figure(d->mean_abs) + ", RMS " + figure(d->rms) + ", cosine " + figure(d->cosine);
+    if (mode.tolerant)
+        out += ", " + std::to_string(d->beyond_tolerance) + " beyond rtol " + figure(mode.tol.rtol) + " atol " +
+               figure(mode.tol.atol);
     return out;
 }
 
@@ -284,7 +287,8 @@ digest_options releasing(const model_file& mf, digest_options base) {
     return base;
 }
 
-error diff_weights(model_file& fa, model_file& fb, bool values, const value_names& names, diff_report& r) {
+error diff_weights(model_file& fa, model_file& fb, bool values, const weights_mode& mode, const value_names& names,
+                   diff_report& r) {
     error failure;
     const std::map<std::string, weight> wa = weights_of(fa.model(), &names, failure);
     if (failure) return failure;
@@ -312,10 +316,12 @@ error diff_weights(model_file& fa, model_file& fb, bool values, const value_name
         if (!da) return da.err();
         if (!db) return db.err();
         if (*da == *db) continue;
-        const std::string change = value_change(fa, a, fb, b, at, r, failure);
+        const std::size_t tolerated_before = r.tolerated;
+        const std::string change = value_change(fa, a, fb, b, at, mode, r, failure);
         if (failure) return failure;
         if (!change.empty()) r.weights.push_back(at + ": " + change);
-        else if (same_dims && a.data_type() == b.data_type()) r.weights.push_back(at + ": values differ");
+        else if (same_dims && a.data_type() == b.data_type() && r.tolerated == tolerated_before)
+            r.weights.push_back(at + ": values differ");
     }
     for (const auto& [key, w] : wb)
         if (wa.find(key) == wa.end()) r.weights.push_back(key + ": added " + tensor_type(w.tensor));
@@ -350,10 +356,19 @@ bool same_bytes(const model_file& fa, const model_file& fb) {
     return true;
 }
 
-void print_section(const char* title, const std::vector<std::string>& lines) {
+// At most `limit` lines (--max-changes), then how many were left out.
+void print_section(const char* title, const std::vector<std::string>& lines, std::uint64_t limit) {
     if (lines.empty()) return;
     std::printf("%s\n", title);
-    for (const std::string& l : lines) std::printf("  %s\n", l.c_str());
+    std::size_t shown = 0;
+    for (const std::string& l : lines) {
+        if (shown == limit) {
+            std::printf("  ... %zu more\n", lines.size() - shown);
+            break;
+        }
+        std::printf("  %s\n", l.c_str());
+        ++shown;
+    }
 }
 
 // Opens a model for diff: any failure is exit 2, with one line.
@@ -424,22 +439,26 @@ void print_json(const arguments& args, const digest128& ha, const digest128& hb,
 }
 
 int run(arguments& args) {
-    const std::string_view weights = args.weights;
+    weights_mode weights;
     ignored skip;
-    if ((weights != "exact" && weights != "none") || !parse_ignore(args.ignore, skip)) {
-        print_error("diff", weights != "exact" && weights != "none"
-                                ? "--weights is exact or none, not '" + std::string(weights) + "'"
-                                : "--ignore takes doc_string, producer, metadata, not '" + std::string(args.ignore) + "'");
-        return exit_usage;
-    }
+    failing fail_on;
     const std::string_view match = args.match;
-    if (match != "name" && match != "auto") {
-        print_error("diff", "--match is name or auto, not '" + std::string(match) + "'");
+    std::string usage;
+    if (!parse_weights(args.weights, weights))
+        usage = "--weights is exact, none or allclose:rtol=R,atol=A, not '" + std::string(args.weights) + "'";
+    else if (!parse_ignore(args.ignore, skip))
+        usage = "--ignore takes doc_string, producer, metadata, not '" + std::string(args.ignore) + "'";
+    else if (!parse_fail_on(args.fail_on, fail_on))
+        usage = "--fail-on takes signature, graph, weights, not '" + std::string(args.fail_on) + "'";
+    else if (match != "name" && match != "auto")
+        usage = "--match is name or auto, not '" + std::string(match) + "'";
+    if (!usage.empty()) {
+        print_error("diff", usage);
         return exit_usage;
     }
     const match_mode mode = match == "auto" ? match_mode::automatic : match_mode::name;
     digest_options digest;
-    digest.values = weights == "exact";
+    digest.values = weights.values;
     model_file fa, fb;
     if (!open_for_diff(args.a, fa) || !open_for_diff(args.b, fb)) return exit_usage;
     const external_payload_source ea = fa.external(), eb = fb.external();
@@ -459,34 +478,46 @@ int run(arguments& args) {
     names_section(names, r.names);
     // Equal digests mean equal weights, by name and scope: their values
     // need no second reading.
-    if (error e = diff_weights(fa, fb, digest.values && !same, names, r)) return fail(args.a, e, fa);
+    if (error e = diff_weights(fa, fb, digest.values && !same, weights, names, r)) return fail(args.a, e, fa);
     const std::size_t counted = r.model_counted + r.signature.size() + r.graph.size() + r.weights.size();
     // Renamed nodes and inner values change the digest (names are part of
     // it) and nothing else: with --match=auto that is the same computation.
     const bool renamed_only = !same && counted == 0 && !r.names.empty();
+    // Weights within --weights=allclose: the same computation when the
+    // digests without values agree, so nothing else hides behind them.
+    bool tolerated_only = false;
+    if (!same && counted == 0 && r.names.empty() && r.tolerated != 0) {
+        digest_options shapes = digest;
+        shapes.values = false;
+        const result<digest128> sa = model_digest(fa.model(), &ea, shapes);
+        const result<digest128> sb = model_digest(fb.model(), &eb, shapes);
+        tolerated_only = sa && sb && *sa == *sb;
+    }
     // What the sections do not itemize (a function's attribute defaults, a
     // training binding, initializer order, ...) still changes the digest.
-    if (!same && counted == 0 && !renamed_only)
+    if (!same && counted == 0 && !renamed_only && !tolerated_only)
         r.graph.push_back("the models differ in a part this report does not itemize (docs/diff.md)");
     // Bytes that differ with nothing to show are layout, unless something
     // was left out on purpose (--ignore, --weights=none).
     const bool anything_ignored = skip.doc_string || skip.producer || skip.metadata;
     if (same && r.layout.empty() && r.model.empty() && !anything_ignored && digest.values && !same_bytes(fa, fb))
         r.layout.push_back("the files differ in layout only (field order, padding, encodings)");
-    const bool equivalent = same || renamed_only;
-    const char* verdict = renamed_only ? "same computation, names differ"
-                          : !same      ? "differ"
+    const bool equivalent = same || renamed_only || tolerated_only;
+    const char* verdict = renamed_only     ? "same computation, names differ"
+                          : tolerated_only ? "same computation, weights within tolerance"
+                          : !same          ? "differ"
                           : r.model.empty() && r.layout.empty() ? "identical"
                                                                 : "same computation, layout differs";
     if (args.json) {
         print_json(args, *ha, *hb, verdict, equivalent, r);
     } else {
-        print_section("model", r.model);
-        print_section("signature", r.signature);
-        print_section("graph", r.graph);
-        print_section("weights", r.weights);
-        print_section("layout (not counted)", r.layout);
-        print_section("names (not counted)", r.names);
+        const std::uint64_t n = args.max_changes;
+        print_section("model", r.model, n);
+        print_section("signature", r.signature, n);
+        print_section("graph", r.graph, n);
+        print_section("weights", r.weights, n);
+        print_section("layout (not counted)", r.layout, n);
+        print_section("names (not counted)", r.names, n);
         if (equivalent)
             std::puts(verdict);
         else
@@ -496,6 +527,12 @@ int run(arguments& args) {
     if (std::fflush(stdout) != 0) {
         print_error("diff", "cannot write to standard output");
         return exit_usage;
+    }
+    if (fail_on.signature || fail_on.graph || fail_on.weights) {
+        const bool failed = (fail_on.signature && !r.signature.empty()) ||
+                            (fail_on.graph && r.graph.size() + r.model_counted != 0) ||
+                            (fail_on.weights && !r.weights.empty());
+        return failed ? exit_findings : exit_ok;
     }
     return equivalent ? exit_ok : exit_findings;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -30,9 +31,33 @@ struct diff_report {
     std::vector<std::string> weights;
     std::vector<std::string> layout;
     std::vector<std::string> names;  // --match=auto: nodes and values renamed; not counted
+    std::size_t tolerated = 0;       // --weights=allclose: weights whose values differ within it
     // The figures behind each "values differ" line of `weights`, for --json.
     std::vector<std::pair<std::string, onnxview::value_difference>> values;
 };
+
+// Which model-section lines --ignore leaves out.
+struct ignored {
+    bool doc_string = false, producer = false, metadata = false;
+};
+
+// --weights: how weights' values are compared.
+struct weights_mode {
+    bool values = true;     // false: none
+    bool tolerant = false;  // allclose
+    onnxview::value_tolerance tol{1e-05, 1e-08};  // numpy.allclose's defaults
+};
+
+// --fail-on: the sections whose changes make exit status 1.
+struct failing {
+    bool signature = false, graph = false, weights = false;
+};
+
+// The option values of diff (diff_options.cpp); false when one is not
+// understood.
+bool parse_ignore(std::string_view list, ignored& out);
+bool parse_weights(std::string_view text, weights_mode& out);  // exact, none, allclose[:rtol=R][,atol=A]
+bool parse_fail_on(std::string_view list, failing& out);
 
 // How nodes are paired (--match).
 enum class match_mode : std::uint8_t {

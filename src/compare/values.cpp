@@ -21,12 +21,13 @@ result<value_difference> compare_strings(const tensor_data& a, const tensor_data
         ++y;
     }
     if (y != ys.end()) return error(errc::payload_size_mismatch, a.describe().offset);
+    r.beyond_tolerance = r.differing;  // no tolerance for strings
     return r;
 }
 
 }  // namespace
 
-result<value_difference> compare_values(const tensor_data& a, const tensor_data& b) noexcept {
+result<value_difference> compare_values(const tensor_data& a, const tensor_data& b, const value_tolerance& tol) noexcept {
     if (a.type() == 0 || b.type() == 0) return error(errc::bad_data_type, a.type() == 0 ? a.describe().offset : b.describe().offset);
     const bool string_a = a.info().kind == element_kind::string, string_b = b.info().kind == element_kind::string;
     if (string_a != string_b) return error(errc::bad_data_type, b.describe().offset);
@@ -51,6 +52,7 @@ result<value_difference> compare_values(const tensor_data& a, const tensor_data&
             if (nan_x != nan_y) {
                 if (r.differing++ == 0) r.first_index = index;
                 ++r.nan_mismatches;
+                ++r.beyond_tolerance;
             }
             continue;
         }
@@ -61,6 +63,9 @@ result<value_difference> compare_values(const tensor_data& a, const tensor_data&
         if (x == v) continue;  // +0 and -0 too: the same number
         if (r.differing++ == 0) r.first_index = index;
         const double d = std::isinf(x) || std::isinf(v) ? INFINITY : std::fabs(x - v);
+        // numpy.isclose's test; an infinity is close only to itself (equal
+        // values never come here), whatever rtol * |v| is.
+        if (std::isinf(x) || std::isinf(v) || !(d <= tol.atol + tol.rtol * std::fabs(v))) ++r.beyond_tolerance;
         const double rel = x == 0 ? INFINITY : d / std::fabs(x);
         if (d > r.max_abs) r.max_abs = d;
         if (rel > r.max_rel) r.max_rel = rel;

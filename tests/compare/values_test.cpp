@@ -28,12 +28,12 @@ std::string floats(std::initializer_list<float> fs) {
     return wire_builder().field_varint(1, fs.size()).field_varint(2, 1).field_bytes(9, raw).str();
 }
 
-value_difference compare(const std::string& a, const std::string& b) {
+value_difference compare(const std::string& a, const std::string& b, const value_tolerance& tol = {}) {
     const result<tensor_data> x = tensor_data::make(parse_tensor(a.data(), a.size()));
     const result<tensor_data> y = tensor_data::make(parse_tensor(b.data(), b.size()));
     REQUIRE(x.ok());
     REQUIRE(y.ok());
-    const result<value_difference> d = compare_values(*x, *y);
+    const result<value_difference> d = compare_values(*x, *y, tol);
     REQUIRE(d.ok());
     return *d;
 }
@@ -51,6 +51,16 @@ TEST_CASE("compare_values: the figures of two FLOAT tensors") {
     CHECK(d.rms == Approx(std::sqrt((0.25 + 1.0) / 4)));
     const double dot = 1 + 5 + 9 + 12, na = std::sqrt(1.0 + 4 + 9 + 16), nb = std::sqrt(1 + 6.25 + 9 + 9);
     CHECK(d.cosine == Approx(dot / (na * nb)));
+}
+
+TEST_CASE("compare_values: beyond_tolerance as numpy.isclose(a, b, rtol, atol, equal_nan=True)") {
+    // |a - b| <= atol + rtol * |b|: 0.5 against 1 + 0.1 * 2.5 passes, 1 against 1 + 0.1 * 3 does not.
+    CHECK(compare(floats({1, 2, 3, 4}), floats({1, 2.5f, 3, 3})).beyond_tolerance == 2);
+    CHECK(compare(floats({1, 2, 3, 4}), floats({1, 2.5f, 3, 3}), {0.1, 0.5}).beyond_tolerance == 1);
+    CHECK(compare(floats({1, 2, 3, 4}), floats({1, 2.5f, 3, 3}), {0.1, 1.0}).beyond_tolerance == 0);
+    // NaN only with NaN; an infinity only with itself, whatever the tolerance.
+    CHECK(compare(floats({NAN, 1, INFINITY}), floats({NAN, NAN, INFINITY}), {1, 1}).beyond_tolerance == 1);
+    CHECK(compare(floats({1, INFINITY}), floats({INFINITY, -INFINITY}), {1e9, 1e9}).beyond_tolerance == 2);
 }
 
 TEST_CASE("compare_values: identical, NaN against NaN, +0 against -0") {

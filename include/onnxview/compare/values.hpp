@@ -37,13 +37,26 @@ struct value_difference {
     double mean_abs = 0; // mean |a - b| over the pairs without NaN
     double rms = 0;      // sqrt(mean (a - b)^2) over the same pairs
     double cosine = 1;   // a.b / (|a| |b|) over the same pairs; 1 when both are all zero, 0 when one is
+    // Values not within the tolerance given to compare_values() (all those
+    // that differ, with the default of none); strings: those that differ.
+    std::uint64_t beyond_tolerance = 0;
+};
+
+// numpy.isclose(a, b, rtol, atol, equal_nan=True), value by value:
+// |a - b| <= atol + rtol * |b| (b the new value), NaN close to NaN only, an
+// infinity close only to itself. Complex values are taken as their real and
+// imaginary parts apart, where numpy takes the modulus of the difference.
+struct value_tolerance {
+    double rtol = 0;
+    double atol = 0;
 };
 
 // Compares a (the old values) with b (the new). Errors: bad_data_type when
 // one is STRING and the other not, or either has no data type;
 // payload_size_mismatch when they hold different numbers of values; a
-// payload's read error.
-result<value_difference> compare_values(const tensor_data& a, const tensor_data& b) noexcept;
+// payload's read error. `tol` only sets beyond_tolerance.
+result<value_difference> compare_values(const tensor_data& a, const tensor_data& b,
+                                        const value_tolerance& tol = {}) noexcept;
 
 }  // namespace onnxview
 
