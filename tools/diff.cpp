@@ -33,10 +33,12 @@ struct arguments {
     const char* fail_on = "";
     std::uint64_t max_changes = std::numeric_limits<std::uint64_t>::max();
     bool json = false;
+    bool git = false;
+    std::vector<const char*> more;  // --git: the five arguments after A and B
 };
 
 command_line make_command_line(arguments& a) {
-    return {"diff",
+    command_line cl{"diff",
             "what differs between two models, and whether they compute the same",
             "Compares model A (old) with model B (new) and prints what differs, in\n"
             "sections: model (ir_version, opsets, producer, model version, metadata),\n"
@@ -71,8 +73,15 @@ command_line make_command_line(arguments& a) {
              number("max-changes", 0, "N", a.max_changes, 0, std::numeric_limits<std::uint64_t>::max(),
                     "list at most N lines per section, then how many were left\n"
                     "out (the counts stay whole; --json lists everything)"),
-             flag("json", 0, a.json, "one JSON object (docs/diff.md: \"version\": 1)")},
+             flag("json", 0, a.json, "one JSON object (docs/diff.md: \"version\": 1)"),
+             flag("git", 0, a.git,
+                  "as git's diff.<driver>.command: the operands are git's seven\n"
+                  "(PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE); prints\n"
+                  "a header line, `model added` or `removed` for /dev/null, and\n"
+                  "exits 0 when the models differ (git stops at a non-zero exit)")},
             {{"A", &a.a}, {"B", &a.b}}};
+    cl.more_operands = &a.more;
+    return cl;
 }
 
 std::string quoted(std::string_view s) {
@@ -438,7 +447,7 @@ void print_json(const arguments& args, const digest128& ha, const digest128& hb,
     std::fputs(j.str().c_str(), stdout);
 }
 
-int run(arguments& args) {
+int compare(arguments& args) {
     weights_mode weights;
     ignored skip;
     failing fail_on;
@@ -535,6 +544,39 @@ int run(arguments& args) {
         return failed ? exit_findings : exit_ok;
     }
     return equivalent ? exit_ok : exit_findings;
+}
+
+// --git: git's seven external-diff arguments; a side that is /dev/null is a
+// model added or removed.
+int run_for_git(arguments& args) {
+    // Nine when git found a rename: then the new path and a message follow.
+    if (args.more.size() != 5 && args.more.size() != 7) {
+        print_error("diff", "--git takes git's seven arguments: PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX "
+                            "NEW-MODE (or nine with a rename; " + std::to_string(args.more.size() + 2) + " given)");
+        return exit_usage;
+    }
+    const std::string path = args.a;
+    const std::string new_path = args.more.size() == 7 ? args.more[5] : args.a;
+    args.a = args.b;
+    args.b = args.more[2];
+    std::printf("onnxview diff a/%s b/%s\n", path.c_str(), new_path.c_str());
+    const std::string_view none = "/dev/null";
+    if (args.a == none || args.b == none) {
+        std::printf("model %s: %s\n", args.a == none ? "added" : "removed", path.c_str());
+        return std::fflush(stdout) == 0 ? exit_ok : exit_usage;
+    }
+    std::fflush(stdout);
+    const int code = compare(args);
+    return code == exit_findings ? exit_ok : code;
+}
+
+int run(arguments& args) {
+    if (args.git) return run_for_git(args);
+    if (!args.more.empty()) {
+        print_error("diff", "too many arguments (try onnxview diff --help)");
+        return exit_usage;
+    }
+    return compare(args);
 }
 
 }  // namespace

@@ -132,6 +132,20 @@ std::vector<std::size_t> match_nodes(const scope_record& a, const scope_record& 
 void pair_values(const scope_record& a, const scope_record& b, const std::vector<std::size_t>& a_to_b,
                  value_names& names);
 
+// Every scope of model `m` as the graph section sees it, parents first.
+onnxview::error collect_scopes(onnxview::model_file& m, const onnxview::digest_options& digest,
+                               std::vector<scope_record>& out);
+
+// One node on one line: "node 'conv1' Conv ['x', 'w'] -> ['y'] strides=[1, 1]".
+std::string node_line(const node_record& n);
+
+// `onnxview hash --textconv`: a line-based summary of `m` for git's
+// textconv (diff_textconv.cpp). External payloads that cannot be found (git
+// runs textconv on a copy of the blob alone) are named, not hashed, and the
+// model's digest is then one without values. Fails when a walk does, or a
+// payload that is there is invalid.
+onnxview::error print_textconv(onnxview::model_file& m);
+
 // The graph section: every scope of both models (main graph, subgraphs,
 // training graphs, functions, through walk_scopes) paired by where it is,
 // nodes paired by match_nodes(): added, removed, op_type,

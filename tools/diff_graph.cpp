@@ -267,15 +267,31 @@ void diff_scope(const scope_record& a, const scope_record& b, const std::vector<
 
 }  // namespace
 
+error collect_scopes(model_file& m, const digest_options& digest, std::vector<scope_record>& out) {
+    const external_payload_source ext = m.external();
+    scope_collector c;
+    c.ext = &ext;
+    c.digest = digest;
+    if (error e = walk_scopes(m.model(), c)) return e;
+    out = std::move(c.scopes);
+    return error();
+}
+
+std::string node_line(const node_record& n) {
+    std::string out = "node " + n.key + " " + n.op_type;
+    if (!n.domain.empty()) out += " (" + quoted(n.domain) + ")";
+    out += " " + names_text(n.inputs) + " -> " + names_text(n.outputs);
+    for (const auto& [name, value] : n.attributes) out += " " + name + "=" + value;
+    return out;
+}
+
 error diff_graphs(model_file& a, model_file& b, const digest_options& digest, match_mode mode, value_names& names,
                   diff_report& out) {
-    const external_payload_source ea = a.external(), eb = b.external();
-    scope_collector ca, cb;
-    ca.ext = &ea;
-    cb.ext = &eb;
-    ca.digest = cb.digest = digest;
-    if (error e = walk_scopes(a.model(), ca)) return e;
-    if (error e = walk_scopes(b.model(), cb)) return e;
+    struct {
+        std::vector<scope_record> scopes;
+    } ca, cb;
+    if (error e = collect_scopes(a, digest, ca.scopes)) return e;
+    if (error e = collect_scopes(b, digest, cb.scopes)) return e;
     std::map<std::string, std::size_t> scopes_b;
     for (std::size_t i = 0; i < cb.scopes.size(); ++i) scopes_b[cb.scopes[i].key] = i;
     std::map<std::string, const scope_record*> scopes_a;  // by their keys in b

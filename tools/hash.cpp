@@ -6,6 +6,7 @@
 #include "onnxview/compare/model_hash.hpp"
 #include "onnxview/enums.hpp"
 #include "onnxview/traverse.hpp"
+#include "diff.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "subcommand.hpp"
@@ -16,6 +17,7 @@ namespace {
 struct arguments {
     const char* file = nullptr;
     bool manifest = false;
+    bool textconv = false;
 };
 
 command_line make_command_line(arguments& a) {
@@ -33,7 +35,11 @@ command_line make_command_line(arguments& a) {
             "invalid), 2 usage or I/O error\n",
             {flag("manifest", 0, a.manifest,
                   "JSON: the model's digest and one digest per stored tensor (name,\n"
-                  "field path, origin, data type, dims)")},
+                  "field path, origin, data type, dims)"),
+             flag("textconv", 0, a.textconv,
+                  "the model as stable lines for git's textconv (`git log -p`):\n"
+                  "opsets, inputs, outputs, nodes, tensors with their digests,\n"
+                  "the digest; layout changes no line (docs/diff.md)")},
             {{"MODEL", &a.file}}};
 }
 
@@ -104,6 +110,12 @@ int run(arguments& a) {
     opts.drop_verified_pages = true;
     onnxview::model_file mf;
     if (!open_model("hash", a.file, opts, mf, code)) return code;
+    // git hands textconv a copy of the blob in a temporary directory, where
+    // no external data file is: it reads what it can (diff_textconv.cpp).
+    if (a.textconv) {
+        if (onnxview::error e = print_textconv(mf)) return hash_failure(a.file, e, mf);
+        return std::fflush(stdout) == 0 ? exit_ok : exit_usage;
+    }
     const onnxview::external_payload_source ext = mf.external();
     const onnxview::result<onnxview::digest128> d = onnxview::model_digest(mf.model(), &ext, releasing(mf));
     if (!d) return hash_failure(a.file, d.err(), mf);
