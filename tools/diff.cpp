@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -84,102 +85,11 @@ command_line make_command_line(arguments& a) {
     return cl;
 }
 
-std::string quoted(std::string_view s) {
-    std::string out = "'";
-    text_quote(out, s);
-    return out + "'";
-}
-
 std::string figure(double v) {
     if (std::isnan(v)) return "nan";  // printf may write "-nan"
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return buf;
-}
-
-// ---- model ----------------------------------------------------------------
-
-std::map<std::string, std::int64_t> opsets(const model_view& m) {
-    std::map<std::string, std::int64_t> out;
-    for (const opset_id_view& o : m.opset_import())
-        out[o.domain() == "ai.onnx" ? std::string() : std::string(o.domain())] = o.version();
-    return out;
-}
-
-std::map<std::string, std::string> metadata(const model_view& m) {
-    std::map<std::string, std::string> out;
-    for (const string_entry_view& e : m.metadata_props()) out[std::string(e.key())] = std::string(e.value());
-    return out;
-}
-
-template <class Map, class Show>
-void diff_maps(const Map& a, const Map& b, const std::string& what, Show show, std::vector<std::string>& out) {
-    for (const auto& [key, value] : a) {
-        const auto other = b.find(key);
-        if (other == b.end())
-            out.push_back(what + " " + quoted(key) + ": removed (was " + show(value) + ")");
-        else if (other->second != value)
-            out.push_back(what + " " + quoted(key) + ": " + show(value) + " -> " + show(other->second));
-    }
-    for (const auto& [key, value] : b)
-        if (a.find(key) == a.end()) out.push_back(what + " " + quoted(key) + ": added " + show(value));
-}
-
-void diff_model(const model_view& a, const model_view& b, const ignored& skip, diff_report& r) {
-    if (a.ir_version() != b.ir_version())
-        r.model.push_back("ir_version: " + std::to_string(a.ir_version()) + " -> " + std::to_string(b.ir_version()));
-    diff_maps(opsets(a), opsets(b), "opset", [](std::int64_t v) { return std::to_string(v); }, r.model);
-    r.model_counted = r.model.size();
-    const auto producer = [](const model_view& m) {
-        std::string p;
-        text_quote(p, m.producer_name());
-        if (!m.producer_version().empty()) p += ' ', text_quote(p, m.producer_version());
-        return p;
-    };
-    if (!skip.producer && producer(a) != producer(b)) r.model.push_back("producer: " + producer(a) + " -> " + producer(b));
-    if (!skip.producer && a.model_version() != b.model_version())
-        r.model.push_back("model_version: " + std::to_string(a.model_version()) + " -> " + std::to_string(b.model_version()));
-    if (!skip.metadata) diff_maps(metadata(a), metadata(b), "metadata", [](const std::string& v) { return quoted(v); }, r.model);
-    if (!skip.doc_string && a.doc_string() != b.doc_string()) r.model.push_back("doc_string changed");
-}
-
-// ---- signature ------------------------------------------------------------
-
-// Graph inputs and outputs by name (a's as b calls them, with --match=auto);
-// a renamed one is a counted change: callers bind them by name.
-void diff_value_infos(const message_range<value_info_view>& a, const message_range<value_info_view>& b,
-                      const char* what, const value_names& names, std::vector<std::string>& out) {
-    std::map<std::string, type_view> in_b;
-    for (const value_info_view& v : b) in_b[std::string(v.name())] = v.type();
-    std::map<std::string, type_view> in_a;
-    for (const value_info_view& v : a) {
-        const std::string name(names.in_b("", v.name()));
-        in_a[name] = v.type();
-        const auto other = in_b.find(name);
-        const std::string at = std::string(what) + " " + quoted(v.name());
-        if (other == in_b.end()) {
-            out.push_back(at + ": removed (was " + type_string(v.type()) + ")");
-            continue;
-        }
-        if (name != v.name()) out.push_back(at + ": renamed " + quoted(name));
-        const type_view& t = other->second;
-        const bool tensors = v.type().has_tensor_type() && t.has_tensor_type();
-        if (tensors && v.type().tensor_type().elem_type() != t.tensor_type().elem_type())
-            out.push_back(at + ": element type " + data_type_name(v.type().tensor_type().elem_type()) + " -> " +
-                          data_type_name(t.tensor_type().elem_type()));
-        // The shape, or the whole type when it is not a tensor's.
-        const std::string old_type = type_string(v.type()), new_type = type_string(t);
-        if (tensors) {
-            const std::string old_shape = old_type.substr(old_type.find_first_of("[("));
-            const std::string new_shape = new_type.substr(new_type.find_first_of("[("));
-            if (old_shape != new_shape) out.push_back(at + ": shape " + old_shape + " -> " + new_shape);
-        } else if (old_type != new_type) {
-            out.push_back(at + ": type " + old_type + " -> " + new_type);
-        }
-    }
-    for (const value_info_view& v : b)
-        if (in_a.find(std::string(v.name())) == in_a.end())
-            out.push_back(std::string(what) + " " + quoted(v.name()) + ": added " + type_string(v.type()));
 }
 
 // ---- weights ----------------------------------------------------------------
@@ -289,15 +199,36 @@ std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, c
     return out;
 }
 
-// `base` with each payload's pages given back once hashed (release_payload).
-digest_options releasing(const model_file& mf, digest_options base) {
+// The digests model_digest made of each dense tensor, by where the tensor's
+// message starts, so that the weights section need not read them again.
+using tensor_digests = std::unordered_map<const char*, digest128>;
+
+void remember_digest(void* user, const tensor_view& t, const digest128& d) {
+    static_cast<tensor_digests*>(user)->emplace(t.wire_message().begin(), d);
+}
+
+// `base` with each payload's pages given back once hashed (release_payload),
+// and, given `seen`, each tensor's digest kept there.
+digest_options releasing(const model_file& mf, digest_options base, tensor_digests* seen = nullptr) {
     base.payload_hashed = release_hashed_payload;
     base.user = const_cast<mapped_file*>(&mf.file());
+    if (seen != nullptr) {
+        base.tensor_hashed = remember_digest;
+        base.tensor_user = seen;
+    }
     return base;
 }
 
+// The digest of `t`: the one model_digest made, or made now.
+result<digest128> digest_of(const tensor_view& t, const tensor_digests& seen, const external_payload_source& ext,
+                            const model_file& mf) {
+    const auto it = seen.find(t.wire_message().begin());
+    if (it != seen.end()) return it->second;
+    return tensor_digest(t, &ext, releasing(mf, {}));
+}
+
 error diff_weights(model_file& fa, model_file& fb, bool values, const weights_mode& mode, const value_names& names,
-                   diff_report& r) {
+                   const tensor_digests& seen_a, const tensor_digests& seen_b, diff_report& r) {
     error failure;
     const std::map<std::string, weight> wa = weights_of(fa.model(), &names, failure);
     if (failure) return failure;
@@ -320,8 +251,8 @@ error diff_weights(model_file& fa, model_file& fb, bool values, const weights_mo
         if (where_stored(a) != where_stored(b))
             r.layout.push_back(at + ": " + where_stored(a) + " -> " + where_stored(b));
         if (!values) continue;
-        const result<digest128> da = tensor_digest(a, &ea, releasing(fa, {}));
-        const result<digest128> db = tensor_digest(b, &eb, releasing(fb, {}));
+        const result<digest128> da = digest_of(a, seen_a, ea, fa);
+        const result<digest128> db = digest_of(b, seen_b, eb, fb);
         if (!da) return da.err();
         if (!db) return db.err();
         if (*da == *db) continue;
@@ -471,9 +402,10 @@ int compare(arguments& args) {
     model_file fa, fb;
     if (!open_for_diff(args.a, fa) || !open_for_diff(args.b, fb)) return exit_usage;
     const external_payload_source ea = fa.external(), eb = fb.external();
-    const result<digest128> ha = model_digest(fa.model(), &ea, releasing(fa, digest));
+    tensor_digests seen_a, seen_b;
+    const result<digest128> ha = model_digest(fa.model(), &ea, releasing(fa, digest, &seen_a));
     if (!ha) return fail(args.a, ha.err(), fa);
-    const result<digest128> hb = model_digest(fb.model(), &eb, releasing(fb, digest));
+    const result<digest128> hb = model_digest(fb.model(), &eb, releasing(fb, digest, &seen_b));
     if (!hb) return fail(args.b, hb.err(), fb);
     const bool same = *ha == *hb;
 
@@ -487,7 +419,7 @@ int compare(arguments& args) {
     names_section(names, r.names);
     // Equal digests mean equal weights, by name and scope: their values
     // need no second reading.
-    if (error e = diff_weights(fa, fb, digest.values && !same, weights, names, r)) return fail(args.a, e, fa);
+    if (error e = diff_weights(fa, fb, digest.values && !same, weights, names, seen_a, seen_b, r)) return fail(args.a, e, fa);
     const std::size_t counted = r.model_counted + r.signature.size() + r.graph.size() + r.weights.size();
     // Renamed nodes and inner values change the digest (names are part of
     // it) and nothing else: with --match=auto that is the same computation.

@@ -59,6 +59,22 @@ bool parse_ignore(std::string_view list, ignored& out);
 bool parse_weights(std::string_view text, weights_mode& out);  // exact, none, allclose[:rtol=R][,atol=A]
 bool parse_fail_on(std::string_view list, failing& out);
 
+// 'name', with text_quote's escapes: how every section names things.
+std::string quoted(std::string_view s);
+
+struct diff_report;
+struct value_names;
+
+// The model section (diff_model.cpp): ir_version and opsets (counted, in
+// r.model_counted), then producer, model version, metadata, doc string.
+void diff_model(const onnxview::model_view& a, const onnxview::model_view& b, const ignored& skip, diff_report& r);
+
+// The signature section's lines for `what` ("input", "output"): a's value
+// infos against b's by name, a's names as b calls them (--match=auto).
+void diff_value_infos(const onnxview::message_range<onnxview::value_info_view>& a,
+                      const onnxview::message_range<onnxview::value_info_view>& b, const char* what,
+                      const value_names& names, std::vector<std::string>& out);
+
 // How nodes are paired (--match).
 enum class match_mode : std::uint8_t {
     // Named nodes by name; unnamed ones by structure (diff_match.cpp), so

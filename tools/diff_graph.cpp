@@ -18,12 +18,6 @@ namespace {
 
 using namespace onnxview;
 
-std::string quoted(std::string_view s) {
-    std::string out = "'";
-    text_quote(out, s);
-    return out + "'";
-}
-
 std::string number(double v) {
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.9g", v);

@@ -31,12 +31,6 @@ std::string hex(const digest128& d) {
     return out;
 }
 
-std::string quoted(std::string_view s) {
-    std::string out = "'";
-    text_quote(out, s);
-    return out + "'";
-}
-
 std::string tensor_line(const stored_tensor& st, const result<digest128>& d) {
     std::string out = std::string(tensor_origin_name(st.origin)) + " " + quoted(st.tensor.name());
     if (st.scope->kind != scope_kind::main_graph) {

@@ -160,6 +160,7 @@ struct tensor_hashing {
     void tensor(hasher& h, const tensor_view& t) {
         const result<digest128> d = tensor_digest(t, ext, opts);
         if (!d && !failure) failure = d.err();
+        if (d && opts.tensor_hashed != nullptr) opts.tensor_hashed(opts.tensor_user, t, *d);
         h.digest(d ? *d : digest128());
     }
     void sparse(hasher& h, const sparse_tensor_view& s) {

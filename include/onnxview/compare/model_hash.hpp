@@ -66,6 +66,12 @@ struct digest_options {
     // many GiB keeps a small resident set. May be null.
     void (*payload_hashed)(void* user, const char* data, std::size_t size) = nullptr;
     void* user = nullptr;  // passed to payload_hashed
+    // Called by model_digest with each dense tensor's digest (initializers,
+    // Constant and other tensor attributes, in every scope; the parts of
+    // sparse tensors are not), so that a caller who needs them too
+    // (`onnxview diff`) does not read the payloads a second time. May be null.
+    void (*tensor_hashed)(void* user, const tensor_view& t, const digest128& d) = nullptr;
+    void* tensor_user = nullptr;  // passed to tensor_hashed
 };
 
 // The digest of one TensorProto's content: data type, dims, segment and
