@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../wire_builder.hpp"
 #include "onnxview/compare/model_hash.hpp"
@@ -294,4 +296,29 @@ TEST_CASE("digest_options::payload_hashed: every piece of a large payload, the d
     CHECK(s.pieces == 2);
     CHECK(s.inside);
     CHECK(s.end == raw.size());
+}
+
+TEST_CASE("digest_options::tensor_hashed: each dense tensor's digest, as tensor_digest makes it") {
+    const wire_builder graph = wire_builder()
+                                   .field_message(1, node("Relu", "x", "y"))
+                                   .field_message(5, float_tensor("a", 1.0f, 2.0f))
+                                   .field_message(5, float_tensor("b", 3.0f, 4.0f));
+    const std::string bytes = wire_builder().field_varint(1, 8).field_message(7, graph).str();
+    const model_view m = parse_model(bytes.data(), bytes.size());
+    struct seen {
+        std::vector<std::pair<std::string, digest128>> tensors;
+    } s;
+    digest_options opts;
+    opts.tensor_user = &s;
+    opts.tensor_hashed = [](void* user, const tensor_view& t, const digest128& d) {
+        static_cast<seen*>(user)->tensors.emplace_back(std::string(t.name()), d);
+    };
+    const result<digest128> with = model_digest(m, nullptr, opts);
+    REQUIRE(with.ok());
+    CHECK(*with == *model_digest(m));  // the hook changes nothing
+    REQUIRE(s.tensors.size() == 2);
+    for (const auto& [name, d] : s.tensors) {
+        const wire_builder t = name == "a" ? float_tensor("a", 1.0f, 2.0f) : float_tensor("b", 3.0f, 4.0f);
+        CHECK(d == tensor_of(t));
+    }
 }
