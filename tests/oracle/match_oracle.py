@@ -16,7 +16,9 @@ For every model of testdata/ and --limit corpus models (default
 And with the nodes' names removed, one node in the middle of a chain taken
 out (its readers read its first input): with --match=name and auto, one
 `removed` line and at most one `inputs` line per reader, not a line for
-every node after it.
+every node after it. The examples of docs/diff.md for --match=auto,
+--weights=allclose and --max-changes, remade as the page says, print what
+it shows.
 
 Exits 77 (skipped) when python3-onnx or numpy is absent.
 """
@@ -177,6 +179,46 @@ def check_model(onnx, numpy_helper, onnxview, path, work):
     return failures
 
 
+def doc_block(text, command):
+    """The lines docs/diff.md shows after `$ COMMAND`, up to the next command or the block's end."""
+    lines = text.splitlines()
+    i = lines.index("$ " + command)
+    out = []
+    for line in lines[i + 1:]:
+        if line.startswith("$ ") or line == "```":
+            break
+        out.append(line)
+    return out
+
+
+def check_doc_examples(onnx, numpy_helper, onnxview, work):
+    """docs/diff.md's examples of --match=auto, --weights=allclose and
+    --max-changes, remade as the page says, print what it shows."""
+    text = open(os.path.join(ROOT, "docs", "diff.md")).read()
+    model = onnx.load(os.path.join(ROOT, "testdata", "small_cnn_inline.onnx"))
+    onnx.save(model, os.path.join(work, "small_cnn_inline.onnx"))
+    onnx.save(rename(onnx, model, keep_io=True)[0], os.path.join(work, "inner_renamed.onnx"))
+    onnx.save(rename(onnx, model, keep_io=False)[0], os.path.join(work, "all_renamed.onnx"))
+    tiny = copy.deepcopy(model)
+    for t in tiny.graph.initializer:
+        if t.name == "fc.bias":
+            a = numpy_helper.to_array(t).copy()
+            a.reshape(-1)[3] += 1e-6
+            t.CopyFrom(numpy_helper.from_array(a, t.name))
+    onnx.save(tiny, os.path.join(work, "tiny.onnx"))
+    failures = []
+    for shown in ("onnxview diff --match=auto small_cnn_inline.onnx inner_renamed.onnx",
+                  "onnxview diff --match=auto small_cnn_inline.onnx all_renamed.onnx",
+                  "onnxview diff --weights=allclose small_cnn_inline.onnx tiny.onnx     # fc.bias[3] + 1e-6",
+                  "onnxview diff --weights=allclose:rtol=1e-4 small_cnn_inline.onnx tiny.onnx",
+                  "onnxview diff --max-changes 2 small_cnn_inline.onnx inner_renamed.onnx"):
+        command = shown.split("#")[0].split()
+        r = subprocess.run([onnxview] + command[1:], cwd=work, capture_output=True, text=True)
+        if r.stdout.splitlines() != doc_block(text, shown):
+            failures.append(f"docs/diff.md: `{shown}` prints\n{r.stdout}")
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--onnxview", required=True)
@@ -195,6 +237,9 @@ def main():
         models += corpus[::step][: args.limit]
     bad = 0
     with tempfile.TemporaryDirectory() as work:
+        for f in check_doc_examples(onnx, numpy_helper, os.path.abspath(args.onnxview), work):
+            print("FAIL", f)
+            bad += 1
         for path in models:
             try:
                 failures = check_model(onnx, numpy_helper, args.onnxview, path, work)
