@@ -422,8 +422,18 @@ int compare(arguments& args) {
     if (error e = diff_weights(fa, fb, digest.values && !same, weights, names, seen_a, seen_b, r)) return fail(args.a, e, fa);
     const std::size_t counted = r.model_counted + r.signature.size() + r.graph.size() + r.weights.size();
     // Renamed nodes and inner values change the digest (names are part of
-    // it) and nothing else: with --match=auto that is the same computation.
-    const bool renamed_only = !same && counted == 0 && !r.names.empty();
+    // it): with --match=auto that is the same computation when nothing else
+    // is listed and the digests without names (and values, which the
+    // weights section has compared) agree, so nothing unlisted hides there.
+    bool renamed_only = false;
+    if (!same && counted == 0 && !r.names.empty()) {
+        digest_options nameless = digest;
+        nameless.names = false;
+        nameless.values = false;
+        const result<digest128> na = model_digest(fa.model(), &ea, nameless);
+        const result<digest128> nb = model_digest(fb.model(), &eb, nameless);
+        renamed_only = na && nb && *na == *nb;
+    }
     // Weights within --weights=allclose: the same computation when the
     // digests without values agree, so nothing else hides behind them.
     bool tolerated_only = false;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string_view>
 #include <utility>
+#include <unordered_map>
 #include <vector>
 
 #include "../write/raw_payload.hpp"
@@ -112,16 +113,6 @@ void hash_type(hasher& h, const type_view& t) {
         h.str(t.opaque_type().name());
     }
     h.tag('y');
-}
-
-void hash_value_infos(hasher& h, char tag, const message_range<value_info_view>& values) {
-    h.tag(tag);
-    for (const value_info_view& v : values) {
-        h.str(v.name());
-        h.tag(v.has_type() ? '+' : '-');
-        if (v.has_type()) hash_type(h, v.type());
-    }
-    h.u64(values.size());
 }
 
 void hash_strings(hasher& h, char tag, const string_range& strings) {
@@ -237,6 +228,8 @@ struct scope_frame {
     hasher h;
     bool node_open = false;
     std::vector<subgraph_digest> pending;
+    graph_view deferred;  // digest_options::names false: initializers hashed at the end
+    bool has_deferred = false;
 };
 
 struct training_digests {
@@ -260,6 +253,31 @@ struct model_hashing : scope_visitor {
     tensor_hashing tensors;
     std::vector<std::unique_ptr<scope_frame>> frames;  // reused: frames[0..depth)
     std::size_t depth = 0;
+    // digest_options::names false: each value name stands as the number of
+    // its first appearance (a function's values numbered apart), node and
+    // graph names are left out.
+    std::unordered_map<std::string_view, std::uint64_t> numbers;
+
+    void value(hasher& h, std::string_view name) {
+        if (tensors.opts.names || name.empty()) return h.str(name);
+        const auto it = numbers.emplace(name, numbers.size()).first;
+        h.tag('#');
+        h.u64(it->second);
+    }
+    void values(hasher& h, char tag, const string_range& names) {
+        h.tag(tag);
+        for (std::string_view n : names) value(h, n);
+        h.u64(names.size());
+    }
+    void value_infos(hasher& h, char tag, const message_range<value_info_view>& infos) {
+        h.tag(tag);
+        for (const value_info_view& v : infos) {
+            value(h, v.name());
+            h.tag(v.has_type() ? '+' : '-');
+            if (v.has_type()) hash_type(h, v.type());
+        }
+        h.u64(infos.size());
+    }
     bool has_main = false;
     digest128 main;
     std::vector<training_digests> training;
@@ -274,18 +292,25 @@ struct model_hashing : scope_visitor {
         if (tensors.failure) return false;
         hasher& h = f.h;
         h.tag(static_cast<char>('0' + static_cast<int>(s.kind)));
+        f.has_deferred = false;
         if (s.is_graph()) {
-            h.str(s.graph.name());
-            hash_value_infos(h, 'i', s.graph.input());
-            hash_value_infos(h, 'o', s.graph.output());
-            initializers(h, s.graph);
+            h.str(tensors.opts.names ? s.graph.name() : std::string_view());
+            value_infos(h, 'i', s.graph.input());
+            value_infos(h, 'o', s.graph.output());
+            if (tensors.opts.names) {
+                initializers(h, s.graph);
+            } else {
+                f.deferred = s.graph;
+                f.has_deferred = true;
+            }
         } else {
             const function_view& fn = s.function;
+            if (!tensors.opts.names) numbers.clear();
             h.str(fn.domain());
             h.str(fn.name());
             h.str(fn.overload());
-            hash_strings(h, 'i', fn.input());
-            hash_strings(h, 'o', fn.output());
+            values(h, 'i', fn.input());
+            values(h, 'o', fn.output());
             hash_strings(h, 'a', fn.attribute());
             tensors.attributes(h, fn.attribute_proto());
             hash_opsets(h, fn.opset_import());
@@ -317,6 +342,37 @@ struct model_hashing : scope_visitor {
         h.u64(named.size());
     }
 
+    // Initializers without names: each by the number its readers gave its
+    // name (those nobody reads after them, by digest), so that which tensor
+    // feeds which input still counts.
+    void numbered_initializers(hasher& h, const graph_view& g) {
+        constexpr std::uint64_t unread = ~std::uint64_t(0);
+        std::vector<std::pair<std::uint64_t, digest128>> numbered;
+        const auto number = [this](std::string_view name) {
+            const auto it = numbers.find(name);
+            return it == numbers.end() ? unread : it->second;
+        };
+        for (const tensor_view& t : g.initializer()) {
+            hasher one;
+            tensors.tensor(one, t);
+            numbered.emplace_back(number(t.name()), one.result());
+        }
+        std::sort(numbered.begin(), numbered.end());
+        h.tag('W');
+        for (const auto& n : numbered) h.u64(n.first), h.digest(n.second);
+        h.u64(numbered.size());
+        numbered.clear();
+        for (const sparse_tensor_view& sp : g.sparse_initializer()) {
+            hasher one;
+            tensors.sparse(one, sp);
+            numbered.emplace_back(number(sp.values().name()), one.result());
+        }
+        std::sort(numbered.begin(), numbered.end());
+        h.tag('V');
+        for (const auto& n : numbered) h.u64(n.first), h.digest(n.second);
+        h.u64(numbered.size());
+    }
+
     void node(const model_scope&, const node_view& n, std::uint32_t) {
         scope_frame& f = *frames[depth - 1];
         close_node(f);
@@ -325,9 +381,9 @@ struct model_hashing : scope_visitor {
         h.str(n.op_type());
         h.str(operator_domain(n.domain()));
         h.str(n.overload());
-        h.str(n.name());
-        hash_strings(h, 'i', n.input());
-        hash_strings(h, 'o', n.output());
+        h.str(tensors.opts.names ? n.name() : std::string_view());
+        values(h, 'i', n.input());
+        values(h, 'o', n.output());
         tensors.attributes(h, n.attribute());
         f.node_open = true;
     }
@@ -352,6 +408,7 @@ struct model_hashing : scope_visitor {
     void leave(const model_scope& s) {
         scope_frame& f = *frames[depth - 1];
         close_node(f);
+        if (f.has_deferred) numbered_initializers(f.h, f.deferred);
         f.h.tag('E');
         const digest128 d = f.h.result();
         --depth;

@@ -322,3 +322,32 @@ TEST_CASE("digest_options::tensor_hashed: each dense tensor's digest, as tensor_
         CHECK(d == tensor_of(t));
     }
 }
+
+TEST_CASE("digest_options::names = false: renames do not count, which tensor feeds which input does") {
+    // Add(x, a) -> y, Mul(y, b) -> z; initializers ta = [ta0, 2] and tb = [3, 4].
+    const auto model = [](const char* x, const char* a, const char* y, const char* b, const char* z, const char* ta,
+                          float ta0, const char* tb, const char* node_name) {
+        const wire_builder add = wire_builder().field_bytes(1, x).field_bytes(1, a).field_bytes(2, y)
+                                     .field_bytes(3, node_name).field_bytes(4, "Add");
+        const wire_builder mul = wire_builder().field_bytes(1, y).field_bytes(1, b).field_bytes(2, z).field_bytes(4, "Mul");
+        const wire_builder graph = wire_builder().field_message(1, add).field_message(1, mul)
+                                       .field_message(5, float_tensor(ta, ta0, 2.0f)).field_message(5, float_tensor(tb, 3.0f, 4.0f));
+        return wire_builder().field_varint(1, 8).field_message(7, graph).str();
+    };
+    const auto digest = [](const std::string& bytes, bool names) {
+        const model_view m = parse_model(bytes.data(), bytes.size());
+        digest_options opts;
+        opts.names = names;
+        const result<digest128> d = model_digest(m, nullptr, opts);
+        REQUIRE(d.ok());
+        return *d;
+    };
+    const std::string base = model("x", "A", "y", "B", "z", "A", 1.0f, "B", "add");
+    const std::string renamed = model("x2", "w0", "t", "w1", "out", "w0", 1.0f, "w1", "n0");
+    CHECK(digest(base, true) != digest(renamed, true));
+    CHECK(digest(base, false) == digest(renamed, false));
+    // The same two tensors, but Add now reads what Mul read and Mul what Add read.
+    CHECK(digest(base, false) != digest(model("x", "B", "y", "A", "z", "A", 1.0f, "B", "add"), false));
+    // A value changed still counts.
+    CHECK(digest(base, false) != digest(model("x", "A", "y", "B", "z", "A", 1.5f, "B", "add"), false));
+}

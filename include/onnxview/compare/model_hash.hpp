@@ -59,6 +59,13 @@ struct digest_options {
     // data type, dims and segment only: the digest of a model's graph
     // without its weights (`onnxview diff --weights=none`).
     bool values = true;
+    // false: names leave the digest. Node and graph names are not hashed,
+    // and each value name stands as the number of its first appearance
+    // (graph inputs, outputs, then node inputs and outputs in order;
+    // initializers by the number their readers gave them): two models that
+    // differ only in names have the same digest (`onnxview diff
+    // --match=auto` checks renames with it). Training bindings keep names.
+    bool names = true;
     // Called with each piece of at most 8 MiB of a raw or external payload
     // once it is hashed (from 2 MiB before it, mapping_fault_span, within the
     // payload): the moment to give its pages back (as
