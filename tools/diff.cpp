@@ -199,10 +199,6 @@ std::string value_change(model_file& fa, const tensor_view& a, model_file& fb, c
     return out;
 }
 
-// The digests model_digest made of each dense tensor, by where the tensor's
-// message starts, so that the weights section need not read them again.
-using tensor_digests = std::unordered_map<const char*, digest128>;
-
 void remember_digest(void* user, const tensor_view& t, const digest128& d) {
     static_cast<tensor_digests*>(user)->emplace(t.wire_message().begin(), d);
 }
@@ -413,7 +409,7 @@ int compare(arguments& args) {
     value_names names;
     diff_model(fa.model(), fb.model(), skip, r);
     // The graph first: it finds what a's values are called in b.
-    if (error e = diff_graphs(fa, fb, digest, mode, names, r)) return fail(args.a, e, fa);
+    if (error e = diff_graphs(fa, fb, digest, mode, names, r, &seen_a, &seen_b)) return fail(args.a, e, fa);
     diff_value_infos(fa.model().graph().input(), fb.model().graph().input(), "input", names, r.signature);
     diff_value_infos(fa.model().graph().output(), fb.model().graph().output(), "output", names, r.signature);
     names_section(names, r.names);

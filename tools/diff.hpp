@@ -109,6 +109,10 @@ struct value_names {
     }
 };
 
+// Each dense tensor's digest as model_digest made it (digest_options::
+// tensor_hashed), by where the tensor's message starts.
+using tensor_digests = std::unordered_map<const char*, onnxview::digest128>;
+
 // One node as the graph section compares it.
 struct node_record {
     std::string key;  // 'name', or #index for an unnamed node
@@ -143,14 +147,16 @@ std::vector<std::size_t> match_nodes(const scope_record& a, const scope_record& 
 // Adds to `names` what a's values are called in b, through the paired
 // nodes (outputs, then inputs slot by slot: graph inputs and initializers
 // are found through their consumers), then the scope's own inputs and
-// outputs by position, then initializers no node reads by type and shape
-// in declaration order.
+// outputs by position, then initializers no node reads by their labels (type,
+// shape, digest) in declaration order.
 void pair_values(const scope_record& a, const scope_record& b, const std::vector<std::size_t>& a_to_b,
                  value_names& names);
 
 // Every scope of model `m` as the graph section sees it, parents first.
+// With `known`, an initializer's label (scope_record::initializers) holds
+// the start of its digest too.
 onnxview::error collect_scopes(onnxview::model_file& m, const onnxview::digest_options& digest,
-                               std::vector<scope_record>& out);
+                               std::vector<scope_record>& out, const tensor_digests* known = nullptr);
 
 // One node on one line: "node 'conv1' Conv ['x', 'w'] -> ['y'] strides=[1, 1]".
 std::string node_line(const node_record& n);
@@ -171,10 +177,12 @@ onnxview::error print_textconv(onnxview::model_file& m);
 // with digest.values false, by type and dims only).
 // Fails when a walk does.
 // With match_mode::automatic, fills `names` (used by the signature and
-// weights sections after it) and scopes are paired through their holders.
+// weights sections after it) and scopes are paired through their holders;
+// `known_a` and `known_b` let initializers be told apart by their digests.
 onnxview::error diff_graphs(onnxview::model_file& a, onnxview::model_file& b,
                             const onnxview::digest_options& digest, match_mode mode, value_names& names,
-                            diff_report& out);
+                            diff_report& out, const tensor_digests* known_a = nullptr,
+                            const tensor_digests* known_b = nullptr);
 
 
 }  // namespace onnxview_cli

@@ -102,6 +102,20 @@ std::string attribute_text(const attribute_view& a, const external_payload_sourc
 struct scope_collector : scope_visitor {
     const external_payload_source* ext = nullptr;
     digest_options digest;
+    const tensor_digests* known = nullptr;
+
+    // An initializer's type and dims, and the start of its digest when known:
+    // what pairs it with its partner when nobody reads it, and what tells
+    // its readers apart.
+    std::string initializer_label(const tensor_view& t) const {
+        std::string out = std::string(data_type_name(t.data_type())) + dims_text(t.dims());
+        if (known == nullptr) return out;
+        const auto it = known->find(t.wire_message().begin());
+        if (it == known->end()) return out;
+        char hex[33];
+        it->second.to_hex(hex);
+        return out + " " + std::string(hex, 16);
+    }
     std::vector<scope_record> scopes;
     std::vector<std::size_t> stack;  // indices into scopes
     std::vector<std::unordered_set<std::string>> keys;  // per scope: the node keys so far
@@ -145,7 +159,7 @@ struct scope_collector : scope_visitor {
             // Initializers that are also inputs (IR < 4) stay inputs: their
             // position tells them apart better than their type.
             for (const tensor_view& t : s.graph.initializer())
-                r.initializers.emplace_back(t.name(), std::string(data_type_name(t.data_type())) + dims_text(t.dims()));
+                r.initializers.emplace_back(t.name(), initializer_label(t));
             for (const sparse_tensor_view& t : s.graph.sparse_initializer())
                 r.initializers.emplace_back(t.values().name(), "sparse " + dims_text(t.dims()));
         } else {
@@ -261,11 +275,13 @@ void diff_scope(const scope_record& a, const scope_record& b, const std::vector<
 
 }  // namespace
 
-error collect_scopes(model_file& m, const digest_options& digest, std::vector<scope_record>& out) {
+error collect_scopes(model_file& m, const digest_options& digest, std::vector<scope_record>& out,
+                     const tensor_digests* known) {
     const external_payload_source ext = m.external();
     scope_collector c;
     c.ext = &ext;
     c.digest = digest;
+    c.known = known;
     if (error e = walk_scopes(m.model(), c)) return e;
     out = std::move(c.scopes);
     return error();
@@ -280,12 +296,12 @@ std::string node_line(const node_record& n) {
 }
 
 error diff_graphs(model_file& a, model_file& b, const digest_options& digest, match_mode mode, value_names& names,
-                  diff_report& out) {
+                  diff_report& out, const tensor_digests* known_a, const tensor_digests* known_b) {
     struct {
         std::vector<scope_record> scopes;
     } ca, cb;
-    if (error e = collect_scopes(a, digest, ca.scopes)) return e;
-    if (error e = collect_scopes(b, digest, cb.scopes)) return e;
+    if (error e = collect_scopes(a, digest, ca.scopes, known_a)) return e;
+    if (error e = collect_scopes(b, digest, cb.scopes, known_b)) return e;
     std::map<std::string, std::size_t> scopes_b;
     for (std::size_t i = 0; i < cb.scopes.size(); ++i) scopes_b[cb.scopes[i].key] = i;
     std::map<std::string, const scope_record*> scopes_a;  // by their keys in b
