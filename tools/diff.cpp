@@ -36,6 +36,7 @@ struct arguments {
     bool json = false;
     bool git = false;
     std::vector<const char*> more;  // --git: the five arguments after A and B
+    std::string git_a, git_b;       // --git: "a/PATH", "b/PATH", for messages
 };
 
 command_line make_command_line(arguments& a) {
@@ -78,7 +79,8 @@ command_line make_command_line(arguments& a) {
              flag("git", 0, a.git,
                   "as git's diff.<driver>.command: the operands are git's seven\n"
                   "(PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE); prints\n"
-                  "a header line, `model added` or `removed` for /dev/null, and\n"
+                  "a header line, `model added` or `removed` for /dev/null, weights\n"
+                  "by type and shape when git gave no external data, and\n"
                   "exits 0 when the models differ (git stops at a non-zero exit)")},
             {{"A", &a.a}, {"B", &a.b}}};
     cl.more_operands = &a.more;
@@ -399,15 +401,31 @@ int compare(arguments& args) {
     if (!open_for_diff(args.a, fa) || !open_for_diff(args.b, fb)) return exit_usage;
     const external_payload_source ea = fa.external(), eb = fb.external();
     tensor_digests seen_a, seen_b;
-    const result<digest128> ha = model_digest(fa.model(), &ea, releasing(fa, digest, &seen_a));
+    result<digest128> ha = model_digest(fa.model(), &ea, releasing(fa, digest, &seen_a));
+    result<digest128> hb = ha ? model_digest(fb.model(), &eb, releasing(fb, digest, &seen_b)) : ha;
+    // git hands --git a copy of an old blob alone, without its external data
+    // file: then the weights are compared as --weights=none does, and said so.
+    const auto missing = [](const result<digest128>& h) {
+        return !h && (h.err().sys_errno != 0 || h.err().code == errc::io_resolve_failed);
+    };
+    std::string without_values;
+    if (args.git && digest.values && (missing(ha) || missing(hb))) {
+        without_values = std::string("weights compared by type and shape only: the external data of '") +
+                         (missing(ha) ? args.git_a : args.git_b) + "' is not there (git hands over the model alone)";
+        digest.values = weights.values = false;
+        seen_a.clear();
+        seen_b.clear();
+        ha = model_digest(fa.model(), &ea, releasing(fa, digest, &seen_a));
+        hb = ha ? model_digest(fb.model(), &eb, releasing(fb, digest, &seen_b)) : ha;
+    }
     if (!ha) return fail(args.a, ha.err(), fa);
-    const result<digest128> hb = model_digest(fb.model(), &eb, releasing(fb, digest, &seen_b));
     if (!hb) return fail(args.b, hb.err(), fb);
     const bool same = *ha == *hb;
 
     diff_report r;
     value_names names;
     diff_model(fa.model(), fb.model(), skip, r);
+    if (!without_values.empty()) r.model.push_back(without_values);  // not counted
     // The graph first: it finds what a's values are called in b.
     if (error e = diff_graphs(fa, fb, digest, mode, names, r, &seen_a, &seen_b)) return fail(args.a, e, fa);
     diff_value_infos(fa.model().graph().input(), fb.model().graph().input(), "input", names, r.signature);
@@ -497,6 +515,8 @@ int run_for_git(arguments& args) {
     const std::string new_path = args.more.size() == 7 ? args.more[5] : args.a;
     args.a = args.b;
     args.b = args.more[2];
+    args.git_a = "a/" + path;
+    args.git_b = "b/" + new_path;
     std::printf("onnxview diff a/%s b/%s\n", path.c_str(), new_path.c_str());
     const std::string_view none = "/dev/null";
     if (args.a == none || args.b == none) {

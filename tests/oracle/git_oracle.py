@@ -12,7 +12,9 @@ and `model removed` for the last commit. With diff.onnx.textconv "onnxview
 hash --textconv" instead, `git log -p` must show the node's line removed and
 added, and a commit that only re-encodes the weights (float_data for
 raw_data) must show no line of the model changed; a rename gives git's nine
-arguments, and the header names both paths. Also: --git with a wrong number of
+arguments, and the header names both paths; with external data, which
+git does not hand over with an old blob, the weights are compared by type
+and shape and the report says so. Also: --git with a wrong number of
 arguments is a usage error (exit 2).
 
 Exits 77 (skipped) when git or python3-onnx is absent.
@@ -115,9 +117,31 @@ def main():
         if r.returncode != 0 or body or not r.stdout.startswith("commit typed"):
             failures.append(f"re-encoded under textconv: git exit {r.returncode}, {r.stdout[:300]!r} {r.stderr[:300]!r}")
 
-        # A rename: git gives nine arguments, the header names both paths.
+        # External data: git hands over the old blob alone, so its weights
+        # are compared by type and shape, and the report says so.
         git(repo, "config", "--unset", "diff.onnx.textconv")
         git(repo, "config", "diff.onnx.command", f"{onnxview} diff --git")
+        for f in ("small_cnn.onnx", "small_cnn.weights"):
+            shutil.copy(os.path.join(ROOT, "testdata", f), os.path.join(repo, f))
+        git(repo, "add", ".")
+        git(repo, "commit", "-qm", "external")
+        ext = onnx.load(os.path.join(repo, "small_cnn.onnx"), load_external_data=False)
+        for n in ext.graph.node:
+            for a in n.attribute:
+                if n.name == "pool1" and a.name == "strides":
+                    a.ints[:] = [1, 1]
+        onnx.save(ext, os.path.join(repo, "small_cnn.onnx"))
+        git(repo, "commit", "-qam", "external changed")
+        r = git(repo, "diff", "HEAD~1", "HEAD")
+        want = ["onnxview diff a/small_cnn.onnx b/small_cnn.onnx", "model",
+                "  weights compared by type and shape only: the external data of 'a/small_cnn.onnx' is not there "
+                "(git hands over the model alone)",
+                "graph", "  graph: node 'pool1': attribute strides: [2, 2] -> [1, 1]",
+                "0 signature, 1 graph, 0 weight changes"]
+        if r.returncode != 0 or r.stdout.splitlines() != want:
+            failures.append(f"git diff with external data: exit {r.returncode}, {r.stdout!r} {r.stderr!r}")
+
+        # A rename: git gives nine arguments, the header names both paths.
         git(repo, "mv", "other.onnx", "moved.onnx")
         git(repo, "commit", "-qm", "five")
         r = git(repo, "diff", "-M", "HEAD~1", "HEAD")
