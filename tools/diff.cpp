@@ -1,12 +1,12 @@
 // tools/diff.cpp - `onnxview diff A B`: what differs between two models,
-// section by section (docs/diff.md); the graph section is diff_graph.cpp.
+// section by section (docs/diff.md): the weights section and the command
+// (--git too); the model and signature sections are diff_model.cpp, the
+// graph section diff_graph.cpp (nodes paired by diff_match.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <map>
-#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -50,11 +50,14 @@ command_line make_command_line(arguments& a) {
             "attributes old -> new), weights (initializers and Constant tensors: added,\n"
             "removed, type, shape, and how far their values are: differing count, first\n"
             "index, max abs, max rel, mean abs, RMS, cosine), layout (where payloads are\n"
-            "stored; not counted). The last line is `identical`, `same computation,\n"
-            "layout differs`, or `N signature, M graph, K weight changes`. Whether the\n"
-            "models compute the same is decided by their `onnxview hash` digests.\n",
-            "exit status: 0 same computation, 1 the models differ, 2 usage error or a\n"
-            "model that cannot be read\n",
+            "stored; not counted), names (--match=auto: renames; not counted). The\n"
+            "last line is `identical`, `same computation, layout differs`, `same\n"
+            "computation, names differ`, `same computation, weights within tolerance`,\n"
+            "or `N signature, M graph, K weight changes`. Whether the models compute\n"
+            "the same is decided by their `onnxview hash` digests (made without names\n"
+            "or values when only those differ, and are explained).\n",
+            "exit status: 0 same computation, 1 the models differ (with --fail-on: a\n"
+            "listed section changed), 2 usage error or a model that cannot be read\n",
             {text("weights", 0, "MODE", a.weights, "exact, none or allclose:rtol=R,atol=A",
                   "exact (default): compare every weight's values; none: read no\n"
                   "payload, compare weights by type and shape only (and decide\n"
