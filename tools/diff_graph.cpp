@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -119,6 +120,7 @@ struct scope_collector : scope_visitor {
     std::vector<scope_record> scopes;
     std::vector<std::size_t> stack;  // indices into scopes
     std::vector<std::unordered_set<std::string>> keys;  // per scope: the node keys so far
+    std::unordered_map<std::string, std::size_t> scope_keys;  // how often each scope key came
 
     std::string key_of(const model_scope& s) const {
         switch (s.kind) {
@@ -145,6 +147,11 @@ struct scope_collector : scope_visitor {
     bool enter(const model_scope& s) {
         scope_record r;
         r.key = key_of(s);
+        // A key given twice (an attribute name repeated, found by fuzzing):
+        // the second is told apart by its count, or the two would be paired
+        // with each other's partners.
+        const std::size_t seen = scope_keys[r.key]++;
+        if (seen != 0) r.key += " #" + std::to_string(seen);
         if (s.kind == scope_kind::subgraph) {
             r.parent = stack.back();
             r.holder = s.holder.node_index;

@@ -219,7 +219,10 @@ struct subgraph_digest {
     bool operator<(const subgraph_digest& o) const noexcept {
         if (attribute != o.attribute) return attribute < o.attribute;
         if (in_graphs != o.in_graphs) return in_graphs < o.in_graphs;
-        return index < o.index;
+        if (index != o.index) return index < o.index;
+        // An attribute name given twice (malformed, yet parsed): the order
+        // of the two must not depend on the layout either.
+        return digest < o.digest;
     }
 };
 
