@@ -208,18 +208,30 @@ void pair_values(const scope_record& a, const scope_record& b, const std::vector
     }
     for (std::size_t k = 0; k < a.inputs.size() && k < b.inputs.size(); ++k) pair(a.inputs[k], b.inputs[k]);
     for (std::size_t k = 0; k < a.outputs.size() && k < b.outputs.size(); ++k) pair(a.outputs[k], b.outputs[k]);
-    // Initializers nobody reads: by type and shape, in order.
+    // Initializers nobody reads: by label (type, shape, digest), a name
+    // both models give first, then in order. A name given twice (malformed)
+    // is paired once, by its first label.
     std::unordered_map<std::string_view, bool> taken;  // b's names paired
     for (const auto& [x, y] : found) taken[y] = true;
-    std::unordered_map<std::string_view, std::vector<std::string_view>> unread;  // b's, by type
-    for (const auto& [name, type] : b.initializers)
-        if (!taken[name]) unread[type].push_back(name);
+    std::unordered_map<std::string_view, std::string_view> b_label;  // b's unread names
+    for (const auto& [name, label] : b.initializers)
+        if (!taken[name]) b_label.emplace(name, label);
+    for (const auto& [name, label] : a.initializers) {
+        const auto m = b_label.find(name);
+        if (found.count(name) == 0 && m != b_label.end() && m->second == label && !taken[name]) {
+            pair(name, name);
+            taken[name] = true;
+        }
+    }
+    std::unordered_map<std::string_view, std::vector<std::string_view>> unread;  // b's left, by label
+    for (const auto& [name, label] : b.initializers)
+        if (!taken[name]) unread[label].push_back(name), taken[name] = true;
     std::unordered_map<std::string_view, std::size_t> next;
-    for (const auto& [name, type] : a.initializers) {
+    for (const auto& [name, label] : a.initializers) {
         if (found.count(name) != 0) continue;
-        const auto m = unread.find(type);
+        const auto m = unread.find(label);
         if (m == unread.end()) continue;
-        std::size_t& k = next[type];
+        std::size_t& k = next[label];
         if (k < m->second.size()) pair(name, m->second[k++]);
     }
     for (const auto& [x, y] : in_order) {
