@@ -120,7 +120,10 @@ def body(path, system):
 def inputs():
     """(public headers, library sources), absolute paths."""
     headers = []
-    for dirpath, _, names in os.walk(os.path.join(ROOT, "include", "onnxview")):
+    for dirpath, dirs, names in os.walk(os.path.join(ROOT, "include", "onnxview")):
+        # include/onnxview/compare/: the optional library over libxxhash
+        # (src/compare/), not part of the dependency-free single header.
+        dirs[:] = [d for d in dirs if d != "compare"]
         headers += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".hpp")]
     headers.append(os.path.join(ROOT, "include", "onnxview.h"))  # C programs include it as it is
     sources = []

@@ -16,6 +16,9 @@ using namespace onnxview_cli;
 const subcommand* const subcommands[] = {
     &info_subcommand, &check_subcommand, &dump_subcommand, &tensor_subcommand,
     &doctor_subcommand, &pack_subcommand, &edit_subcommand,
+#ifdef ONNXVIEW_CLI_COMPARE  // built with libxxhash (tools/meson.build)
+    &hash_subcommand, &diff_subcommand,
+#endif
 };
 
 std::string usage() {

@@ -170,7 +170,11 @@ parse_outcome parse_arguments(const command_line& cl, int argc, const char* cons
             *found->number_target = n;
             continue;
         }
-        if (operands_seen == cl.operands.size()) return usage_error(extra_operand(cl) + try_help(cl));
+        if (operands_seen == cl.operands.size()) {
+            if (cl.more_operands == nullptr) return usage_error(extra_operand(cl) + try_help(cl));
+            cl.more_operands->push_back(argv[i]);
+            continue;
+        }
         *cl.operands[operands_seen++].target = argv[i];
     }
     if (operands_seen < cl.operands.size()) return usage_error(missing_operands(cl) + try_help(cl));

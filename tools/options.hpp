@@ -66,6 +66,10 @@ struct command_line {
     const char* exit_status;  // --help after the options
     std::vector<option> options;
     std::vector<operand> operands;
+    // Operands after those above go here instead of being an error (diff
+    // --git's seven arguments); the command checks their number. Not in
+    // the synopsis: the option that wants them says so.
+    std::vector<const char*>* more_operands = nullptr;
 };
 
 struct parse_outcome {

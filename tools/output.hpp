@@ -43,6 +43,16 @@ std::string where(std::uint64_t offset, const void* data, std::size_t size,
 bool open_model(const char* cmd, const char* path, onnxview::options opts,
                 onnxview::model_file& out, int& code);
 
+// Gives back the pages of payload bytes a command is done with, so that its
+// resident set stays small whatever the model's size: inside `model`'s
+// read-only mapping dropped from the mapping (MADV_DONTNEED; the page cache
+// keeps them), other memory (external files, heap copies) through
+// release_pages, which never discards. For pack's payload_written and
+// hash's payload_hashed.
+void release_payload(const onnxview::mapped_file& model, const char* data, std::size_t size);
+// release_payload over `user`, a const mapped_file*: a digest_options::payload_hashed.
+void release_hashed_payload(void* user, const char* data, std::size_t size);
+
 // "cannot read 'PATH': MESSAGE (strerror)": why model_file::open failed.
 std::string open_error_message(const char* path, onnxview::error e);
 
@@ -53,6 +63,11 @@ std::string diagnosis_line(const onnxview::diagnosis& d, const char* path);
 // "; " and the diagnosis of `bytes`, for the end of a parse error; empty
 // when the bytes are a valid model after all (the error is of another kind).
 std::string diagnosis_suffix(std::string_view bytes, const char* path);
+
+// A value's type: "FLOAT[N,3,224,224]" (dim params quoted as text_quote
+// writes them, "?" an unknown dim), "seq(FLOAT[?])", "map(INT64,FLOAT)",
+// "FLOAT(unknown rank)", "(no type)".
+std::string type_string(const onnxview::type_view& t, int depth = 0);
 
 // Parses a non-negative decimal number; false when `s` is not one.
 bool parse_u64(std::string_view s, std::uint64_t& out);

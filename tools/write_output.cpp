@@ -36,19 +36,9 @@ struct pack_state {
     progress_line* line = nullptr;
 };
 
-// Payload pages of the input are not needed again: give them back, so that
-// the resident set stays small whatever the model's size. The model file's
-// own mapping is read-only, so dropping its pages (MADV_DONTNEED) keeps them
-// in the page cache; other memory (external files, maybe heap copies) goes
-// through release_pages, which never discards.
+// Payload pages of the input are not needed again (release_payload).
 void payload_written(void* user, const char* data, std::size_t size) {
-    const mapped_file& in = *static_cast<pack_state*>(user)->input;
-    if (in.kind() == mapped_file::storage::mapped && data >= in.data() && size <= in.size() &&
-        static_cast<std::size_t>(data - in.data()) <= in.size() - size) {
-        (void)in.advise(access_hint::dontneed, static_cast<std::uint64_t>(data - in.data()), size);
-        return;
-    }
-    release_pages(data, size);
+    release_payload(*static_cast<pack_state*>(user)->input, data, size);
 }
 
 void show_progress(void* user, std::uint64_t done, std::uint64_t total) {

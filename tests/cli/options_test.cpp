@@ -202,3 +202,21 @@ TEST_CASE("options: text_list keeps every occurrence, in order") {
     CHECK(r.what == status::usage_error);
     CHECK(r.message == "--metadata needs KEY=VALUE or KEY");
 }
+
+TEST_CASE("options: operands past the declared ones, when the command collects them") {
+    sample s;
+    std::vector<const char*> more;
+    command_line cl = s.line();
+    cl.more_operands = &more;
+    const std::vector<const char*> argv{"sample", "m.onnx", "x", "a", "--json", "b"};
+    REQUIRE(parse_arguments(cl, static_cast<int>(argv.size()), argv.data()).what == status::run);
+    CHECK(std::string(s.name) == "x");
+    CHECK(s.json);
+    REQUIRE(more.size() == 2);
+    CHECK(std::string(more[0]) == "a");
+    CHECK(std::string(more[1]) == "b");
+    CHECK(synopsis(cl) == synopsis(s.line()));  // not shown: the option that wants them says so
+
+    sample t;  // without a place for them, still an error
+    CHECK(parse(t, {"m.onnx", "x", "a"}).message == "too many arguments (try onnxview sample --help)");
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Usage: bench/diff_vs_cat.sh ONNXVIEW [MODEL ...] [-n REPS]
+# (default model: bench/cache/weights.onnx, from scripts/make_bench_models.py;
+# 5 repetitions)
+#
+# `onnxview diff A B` on a model and a copy of it with one byte of one weight
+# changed (the middle byte of the file, inside a payload), side by side with
+# `cat A B > /dev/null` (reading both files once) and with the Python
+# baseline bench/diff_python.py (onnx.load both, protobufs and numpy arrays
+# compared), interleaved: the median wall time of each, the ratios diff / cat
+# and python / diff, and the peak resident set of diff and of Python (VmHWM,
+# from /usr/bin/time). Both files are read once first, so every run starts
+# warm. Before timing, each competitor's answer is checked: onnxview must
+# report exactly one weights line and Python the same initializer.
+set -uo pipefail
+exe=$1
+shift
+reps=5
+models=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        -n) reps=$2; shift 2 ;;
+        *) models+=("$1"); shift ;;
+    esac
+done
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+[ ${#models[@]} -gt 0 ] || models=("$root/bench/cache/weights.onnx")
+python=/usr/bin/python3
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# timed NAME COMMAND...: appends the wall time and the peak RSS to $work/NAME and $work/rss.NAME.
+timed() {
+    local name=$1
+    shift
+    # diff exits 1 (the models differ): time then writes that on a line
+    # of its own before the figures.
+    /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null
+    tail -1 "$work/t" | cut -d' ' -f1 >>"$work/$name"
+    tail -1 "$work/t" | cut -d' ' -f2 >>"$work/rss.$name"
+}
+ratio() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; }
+peak() { sort -n "$1" | tail -1 | xargs -I{} echo "{} / 1024" | bc; }
+
+echo "| model | size | cat A B | onnxview diff | Python (onnx + numpy) | diff / cat | Python / diff | diff peak RSS | Python peak RSS |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+for m in "${models[@]}"; do
+    [ -f "$m" ] || { echo "missing $m" >&2; continue; }
+    work=$(mktemp -d "$(dirname "$m")/diff-bench.XXXXXX")
+    changed="$work/changed.onnx"
+    cp "$m" "$changed"
+    size=$(stat -c %s "$m")
+    # One byte in the middle of the file: inside a weight's payload in a
+    # weight-heavy model (the check below makes sure).
+    middle=$((size / 2))
+    byte=$(od -An -tu1 -j "$middle" -N1 "$changed" | tr -d ' ')
+    printf "$(printf '\\%03o' $(((byte ^ 1) & 255)))" |
+        dd of="$changed" bs=1 seek="$middle" count=1 conv=notrunc status=none
+    cat "$m" "$changed" >/dev/null
+    "$exe" diff "$m" "$changed" >"$work/ours"
+    ours=$(sed -n '/^weights$/,/^[^ ]/p' "$work/ours" | grep -c '^  initializer')
+    tensor=$(grep -o "^  initializer '[^']*'" "$work/ours" | sed "s/^  //")
+    theirs=$("$python" "$root/bench/diff_python.py" "$m" "$changed")
+    if [ "$ours" != 1 ] || [ "$(tail -1 "$work/ours")" != "0 signature, 0 graph, 1 weight changes" ] ||
+        [ "$theirs" != "$tensor" ]; then
+        echo "answers differ: onnxview: $(cat "$work/ours"); python: $theirs" >&2
+        rm -rf "$work"
+        exit 1
+    fi
+    for _ in $(seq "$reps"); do
+        timed cat sh -c "cat '$m' '$changed' >/dev/null"
+        timed diff "$exe" diff "$m" "$changed"
+        timed python "$python" "$root/bench/diff_python.py" "$m" "$changed"
+    done
+    cat_s=$(median <"$work/cat") diff_s=$(median <"$work/diff") python_s=$(median <"$work/python")
+    printf '| %s | %.2f GB | %s s | %s s | %s s | %s | %s | %s MiB | %s MiB |\n' "$(basename "$m")" \
+        "$(echo "$size / 1000000000" | bc -l)" "$cat_s" "$diff_s" "$python_s" \
+        "$(ratio "$diff_s" "$cat_s")" "$(ratio "$python_s" "$diff_s")" "$(peak "$work/rss.diff")" \
+        "$(peak "$work/rss.python")"
+    rm -rf "$work"
+done

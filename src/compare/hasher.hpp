@@ -1,0 +1,62 @@
+// Internal: a streaming XXH3-128 state with the framing the digests of
+// model_hash.hpp use. Every value is written with its kind (a one-byte tag)
+// and its length, so two different sequences of values never give the same
+// byte stream: a string "ab" then "c" is not "a" then "bc".
+#ifndef ONNXVIEW_SRC_COMPARE_HASHER_HPP
+#define ONNXVIEW_SRC_COMPARE_HASHER_HPP
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string_view>
+
+#include <xxhash.h>
+
+#include "onnxview/compare/model_hash.hpp"
+
+namespace onnxview {
+namespace detail {
+
+class hasher {
+public:
+    hasher() : state_(XXH3_createState()) { reset(); }
+    void reset() noexcept { XXH3_128bits_reset(state_.get()); }
+
+    void bytes(const void* data, std::size_t n) noexcept { XXH3_128bits_update(state_.get(), data, n); }
+    void tag(char t) noexcept { bytes(&t, 1); }
+    void u64(std::uint64_t v) noexcept {
+        unsigned char le[8];
+        for (int i = 0; i < 8; ++i) le[i] = static_cast<unsigned char>(v >> (8 * i));
+        bytes(le, 8);
+    }
+    void i64(std::int64_t v) noexcept { u64(static_cast<std::uint64_t>(v)); }
+    // A float by its bits: -0 and 0, and NaN payloads, are different values.
+    void f32(float f) noexcept {
+        std::uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        u64(bits);
+    }
+    void str(std::string_view s) noexcept {
+        u64(s.size());
+        bytes(s.data(), s.size());
+    }
+    void digest(const digest128& d) noexcept {
+        u64(d.high);
+        u64(d.low);
+    }
+    digest128 result() const noexcept {
+        const XXH128_hash_t h = XXH3_128bits_digest(state_.get());
+        return {h.high64, h.low64};
+    }
+
+private:
+    struct state_free {
+        void operator()(XXH3_state_t* s) const noexcept { XXH3_freeState(s); }
+    };
+    std::unique_ptr<XXH3_state_t, state_free> state_;
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_COMPARE_HASHER_HPP

@@ -1,0 +1,352 @@
+// tools/diff_graph.cpp - the graph section of `onnxview diff`: scopes paired
+// by where they are, nodes by match_nodes() (diff_match.cpp).
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "diff.hpp"
+#include "onnxview/compare/model_hash.hpp"
+#include "onnxview/enums.hpp"
+#include "onnxview/traverse.hpp"
+#include "output.hpp"
+
+namespace onnxview_cli {
+namespace {
+
+using namespace onnxview;
+
+std::string number(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+template <class Range, class Fn>
+std::string list(const Range& r, Fn&& item) {
+    std::string out = "[";
+    bool first = true;
+    for (const auto& x : r) {
+        if (!first) out += ", ";
+        first = false;
+        out += item(x);
+    }
+    return out + "]";
+}
+
+std::string dims_text(const wire::repeated<wire::elem_int64>& dims) {
+    return list(dims, [](std::int64_t d) { return std::to_string(d); });
+}
+
+// A tensor attribute: its type, dims and the start of its digest, which
+// stands for its values wherever they are stored.
+std::string tensor_text(const tensor_view& t, const external_payload_source* ext, const digest_options& digest) {
+    std::string out = std::string("tensor ") + data_type_name(t.data_type()) + " " + dims_text(t.dims());
+    if (!digest.values) return out;
+    const result<digest128> d = tensor_digest(t, ext);
+    char hex[33];
+    if (d) {
+        d->to_hex(hex);
+        out += " xxh3:";
+        out.append(hex, 16);
+    } else {
+        out += std::string(" (unreadable: ") + errc_name(d.err().code) + ")";
+    }
+    return out;
+}
+
+// The attribute's type, or for a writer that left it out (IR version 1 and
+// 2 models) the kind of value it holds.
+attribute_type type_of(const attribute_view& a) {
+    if (a.has_type()) return a.type();
+    if (a.has_f()) return attribute_type::float32;
+    if (a.has_i()) return attribute_type::int64;
+    if (a.has_s()) return attribute_type::string;
+    if (a.has_t()) return attribute_type::tensor;
+    if (a.has_g()) return attribute_type::graph;
+    if (a.floats().begin() != a.floats().end()) return attribute_type::floats;
+    if (a.ints().begin() != a.ints().end()) return attribute_type::ints;
+    if (a.strings().size() != 0) return attribute_type::strings;
+    if (a.tensors().size() != 0) return attribute_type::tensors;
+    if (a.graphs().size() != 0) return attribute_type::graphs;
+    return attribute_type::undefined;
+}
+
+// An attribute's value as diff prints it; subgraphs are compared as scopes.
+std::string attribute_text(const attribute_view& a, const external_payload_source* ext, const digest_options& digest) {
+    std::string out;
+    switch (type_of(a)) {
+        case attribute_type::float32: out = number(a.f()); break;
+        case attribute_type::int64: out = std::to_string(a.i()); break;
+        case attribute_type::string: out = '"', text_quote(out, a.s()), out += '"'; break;
+        case attribute_type::tensor: out = tensor_text(a.t(), ext, digest); break;
+        case attribute_type::graph: out = "(graph)"; break;
+        case attribute_type::floats: out = list(a.floats(), [](float f) { return number(f); }); break;
+        case attribute_type::ints: out = list(a.ints(), [](std::int64_t i) { return std::to_string(i); }); break;
+        case attribute_type::strings: out = list(a.strings(), [](std::string_view s) { return quoted(s); }); break;
+        case attribute_type::tensors: out = list(a.tensors(), [ext, &digest](const tensor_view& t) { return tensor_text(t, ext, digest); }); break;
+        case attribute_type::graphs: out = "(" + std::to_string(a.graphs().size()) + " graphs)"; break;
+        case attribute_type::sparse_tensor: out = "sparse " + tensor_text(a.sparse_tensor().values(), ext, digest); break;
+        case attribute_type::sparse_tensors: out = "(" + std::to_string(a.sparse_tensors().size()) + " sparse tensors)"; break;
+        case attribute_type::type_proto: out = type_string(a.tp()); break;
+        case attribute_type::type_protos: out = list(a.type_protos(), [](const type_view& t) { return type_string(t); }); break;
+        default: out = "(type " + std::to_string(a.type_raw()) + ")"; break;
+    }
+    if (a.has_ref_attr_name()) out += " (ref " + quoted(a.ref_attr_name()) + ")";
+    return out;
+}
+
+// Collects every scope of a model with walk_scopes.
+struct scope_collector : scope_visitor {
+    const external_payload_source* ext = nullptr;
+    digest_options digest;
+    const tensor_digests* known = nullptr;
+
+    // An initializer's type and dims, and the start of its digest when known:
+    // what pairs it with its partner when nobody reads it, and what tells
+    // its readers apart.
+    std::string initializer_label(const tensor_view& t) const {
+        std::string out = std::string(data_type_name(t.data_type())) + dims_text(t.dims());
+        if (known == nullptr) return out;
+        const auto it = known->find(t.wire_message().begin());
+        if (it == known->end()) return out;
+        char hex[33];
+        it->second.to_hex(hex);
+        return out + " " + std::string(hex, 16);
+    }
+    std::vector<scope_record> scopes;
+    std::vector<std::size_t> stack;  // indices into scopes
+    std::vector<std::unordered_set<std::string>> keys;  // per scope: the node keys so far
+    std::unordered_map<std::string, std::size_t> scope_keys;  // how often each scope key came
+
+    std::string key_of(const model_scope& s) const {
+        switch (s.kind) {
+            case scope_kind::main_graph: return "graph";
+            case scope_kind::training_initialization: return "training_info[" + std::to_string(s.index) + "].initialization";
+            case scope_kind::training_algorithm: return "training_info[" + std::to_string(s.index) + "].algorithm";
+            case scope_kind::function: {
+                std::string k = "function ";
+                text_quote(k, s.function.domain());
+                k += ':';
+                text_quote(k, s.function.name());
+                if (!s.function.overload().empty()) k += ':', text_quote(k, s.function.overload());
+                return k;
+            }
+            case scope_kind::subgraph: break;
+        }
+        const scope_record& parent = scopes[stack.back()];
+        std::string k = parent.key + " > node " + parent.nodes[s.holder.node_index].key + " ";
+        text_quote(k, s.holder.attribute.name());
+        if (s.in_graphs) k += "[" + std::to_string(s.index) + "]";
+        return k;
+    }
+
+    bool enter(const model_scope& s) {
+        scope_record r;
+        r.key = key_of(s);
+        // A key given twice (an attribute name repeated, found by fuzzing):
+        // the second is told apart by its count, or the two would be paired
+        // with each other's partners.
+        const std::size_t seen = scope_keys[r.key]++;
+        if (seen != 0) r.key += " #" + std::to_string(seen);
+        if (s.kind == scope_kind::subgraph) {
+            r.parent = stack.back();
+            r.holder = s.holder.node_index;
+            r.suffix = r.key.substr(held_prefix_size(s));
+            r.ns = scopes[r.parent].ns;
+        } else if (s.kind == scope_kind::function) {
+            r.ns = r.key;
+        }
+        if (s.is_graph()) {
+            for (const value_info_view& v : s.graph.input()) r.inputs.emplace_back(v.name());
+            for (const value_info_view& v : s.graph.output()) r.outputs.emplace_back(v.name());
+            // Initializers that are also inputs (IR < 4) stay inputs: their
+            // position tells them apart better than their type.
+            for (const tensor_view& t : s.graph.initializer())
+                r.initializers.emplace_back(t.name(), initializer_label(t));
+            for (const sparse_tensor_view& t : s.graph.sparse_initializer())
+                r.initializers.emplace_back(t.values().name(), "sparse " + dims_text(t.dims()));
+        } else {
+            for (std::string_view v : s.function.input()) r.inputs.emplace_back(v);
+            for (std::string_view v : s.function.output()) r.outputs.emplace_back(v);
+        }
+        scopes.push_back(std::move(r));
+        keys.emplace_back();
+        stack.push_back(scopes.size() - 1);
+        return true;
+    }
+    void leave(const model_scope&) { stack.pop_back(); }
+
+    // The length of "PARENT > node KEY " in a subgraph's key.
+    std::size_t held_prefix_size(const model_scope& s) const {
+        const scope_record& parent = scopes[stack.back()];
+        return parent.key.size() + 8 + parent.nodes[s.holder.node_index].key.size() + 1;
+    }
+
+    void node(const model_scope&, const node_view& n, std::uint32_t index) {
+        scope_record& scope = scopes[stack.back()];
+        node_record r;
+        r.name = std::string(n.name());
+        r.key = n.name().empty() ? "#" + std::to_string(index) : quoted(n.name());
+        // A name given twice: the second is told apart by its position. A
+        // set, not a scan of the nodes so far: that was quadratic, 44 s for
+        // a graph of 100000 nodes.
+        if (!keys[stack.back()].insert(r.key).second) r.key += " #" + std::to_string(index);
+        r.op_type = std::string(n.op_type());
+        r.domain = n.domain() == "ai.onnx" ? std::string() : std::string(n.domain());
+        for (std::string_view i : n.input()) r.inputs.emplace_back(i);
+        for (std::string_view o : n.output()) r.outputs.emplace_back(o);
+        const bool constant = is_constant_node(n);
+        for (const attribute_view& a : n.attribute()) {
+            // A Constant's tensor is in the weights section.
+            if (constant && (a.name() == "value" || a.name() == "sparse_value")) continue;
+            r.attributes[std::string(a.name())] = attribute_text(a, ext, digest);
+        }
+        scope.nodes.push_back(std::move(r));
+    }
+};
+
+std::string names_text(const std::vector<std::string>& names) {
+    return list(names, [](const std::string& s) { return quoted(s); });
+}
+
+// Whether a's values, as b calls them, are b's.
+bool same_values(const std::vector<std::string>& a, const std::vector<std::string>& b, const std::string& ns,
+                 const value_names& names) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (names.in_b(ns, a[i]) != b[i]) return false;
+    return true;
+}
+
+void diff_nodes(const scope_record& scope, const node_record& a, const node_record& b, const value_names& names,
+                std::vector<std::string>& out) {
+    const std::string at = scope.key + ": node " + a.key;
+    if (a.op_type != b.op_type) out.push_back(at + ": op_type " + a.op_type + " -> " + b.op_type);
+    if (a.domain != b.domain) out.push_back(at + ": domain " + quoted(a.domain) + " -> " + quoted(b.domain));
+    if (!same_values(a.inputs, b.inputs, scope.ns, names))
+        out.push_back(at + ": inputs " + names_text(a.inputs) + " -> " + names_text(b.inputs));
+    if (!same_values(a.outputs, b.outputs, scope.ns, names))
+        out.push_back(at + ": outputs " + names_text(a.outputs) + " -> " + names_text(b.outputs));
+    for (const auto& [name, value] : a.attributes) {
+        const auto other = b.attributes.find(name);
+        if (other == b.attributes.end())
+            out.push_back(at + ": attribute " + name + ": removed (was " + value + ")");
+        else if (other->second != value)
+            out.push_back(at + ": attribute " + name + ": " + value + " -> " + other->second);
+    }
+    for (const auto& [name, value] : b.attributes)
+        if (a.attributes.find(name) == a.attributes.end())
+            out.push_back(at + ": attribute " + name + ": added " + value);
+}
+
+std::string node_label(const node_record& n) { return "node " + n.key + " (" + n.op_type + ")"; }
+
+// The keys of the scopes held by a node start with this; a node added or
+// removed is told once, not again for each scope it holds.
+std::string held_prefix(const scope_record& s, const node_record& n) { return s.key + " > node " + n.key + " "; }
+
+bool held_by(const std::string& key, const std::vector<std::string>& prefixes) {
+    for (const std::string& p : prefixes)
+        if (key.compare(0, p.size(), p) == 0) return true;
+    return false;
+}
+
+void diff_scope(const scope_record& a, const scope_record& b, const std::vector<std::size_t>& a_to_b,
+                const value_names& names, std::vector<std::string>& out, std::vector<std::string>& removed,
+                std::vector<std::string>& added) {
+    std::vector<bool> b_matched(b.nodes.size(), false);
+    std::vector<std::size_t> matched_positions;  // in b, in a's order
+    for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+        const node_record& n = a.nodes[i];
+        if (a_to_b[i] == scope_record::npos) {
+            out.push_back(a.key + ": " + node_label(n) + ": removed");
+            removed.push_back(held_prefix(a, n));
+            continue;
+        }
+        b_matched[a_to_b[i]] = true;
+        matched_positions.push_back(a_to_b[i]);
+        diff_nodes(a, n, b.nodes[a_to_b[i]], names, out);
+    }
+    for (std::size_t i = 0; i < b.nodes.size(); ++i)
+        if (!b_matched[i]) {
+            out.push_back(a.key + ": " + node_label(b.nodes[i]) + ": added");
+            added.push_back(held_prefix(b, b.nodes[i]));
+        }
+    if (!std::is_sorted(matched_positions.begin(), matched_positions.end()))
+        out.push_back(a.key + ": nodes in another order");
+}
+
+}  // namespace
+
+error collect_scopes(model_file& m, const digest_options& digest, std::vector<scope_record>& out,
+                     const tensor_digests* known) {
+    const external_payload_source ext = m.external();
+    scope_collector c;
+    c.ext = &ext;
+    c.digest = digest;
+    c.known = known;
+    if (error e = walk_scopes(m.model(), c)) return e;
+    out = std::move(c.scopes);
+    return error();
+}
+
+std::string node_line(const node_record& n) {
+    std::string out = "node " + n.key + " " + n.op_type;
+    if (!n.domain.empty()) out += " (" + quoted(n.domain) + ")";
+    out += " " + names_text(n.inputs) + " -> " + names_text(n.outputs);
+    for (const auto& [name, value] : n.attributes) out += " " + name + "=" + value;
+    return out;
+}
+
+error diff_graphs(model_file& a, model_file& b, const digest_options& digest, match_mode mode, value_names& names,
+                  diff_report& out, const tensor_digests* known_a, const tensor_digests* known_b) {
+    struct {
+        std::vector<scope_record> scopes;
+    } ca, cb;
+    if (error e = collect_scopes(a, digest, ca.scopes, known_a)) return e;
+    if (error e = collect_scopes(b, digest, cb.scopes, known_b)) return e;
+    std::map<std::string, std::size_t> scopes_b;
+    for (std::size_t i = 0; i < cb.scopes.size(); ++i) scopes_b[cb.scopes[i].key] = i;
+    std::map<std::string, const scope_record*> scopes_a;  // by their keys in b
+    // Scopes are walked parents first, so a node's removal is known before
+    // the scopes it holds come, and so are its pairing and its values.
+    std::vector<std::string> removed, added;
+    std::vector<std::vector<std::size_t>> pairing(ca.scopes.size());
+    std::vector<std::size_t> partner(ca.scopes.size(), scope_record::npos);
+    for (std::size_t i = 0; i < ca.scopes.size(); ++i) {
+        const scope_record& s = ca.scopes[i];
+        // A subgraph is where its holder's partner holds it.
+        std::string key = s.key;
+        if (s.parent != scope_record::npos && partner[s.parent] != scope_record::npos) {
+            const std::size_t holder = pairing[s.parent][s.holder];
+            if (holder != scope_record::npos) {
+                const scope_record& p = cb.scopes[partner[s.parent]];
+                key = p.key + " > node " + p.nodes[holder].key + " " + s.suffix;
+            }
+        }
+        scopes_a[key] = &s;
+        const auto m = scopes_b.find(key);
+        if (m != scopes_b.end()) {
+            const scope_record& t = cb.scopes[m->second];
+            partner[i] = m->second;
+            pairing[i] = match_nodes(s, t, mode);
+            if (mode == match_mode::automatic) pair_values(s, t, pairing[i], names);
+            diff_scope(s, t, pairing[i], names, out.graph, removed, added);
+        } else if (!held_by(s.key, removed)) {
+            out.graph.push_back(s.key + ": removed (" + std::to_string(s.nodes.size()) + " nodes)");
+            removed.push_back(s.key + " > ");
+        }
+    }
+    for (const scope_record& s : cb.scopes)
+        if (scopes_a.find(s.key) == scopes_a.end() && !held_by(s.key, added)) {
+            out.graph.push_back(s.key + ": added (" + std::to_string(s.nodes.size()) + " nodes)");
+            added.push_back(s.key + " > ");
+        }
+    return error();
+}
+
+}  // namespace onnxview_cli
