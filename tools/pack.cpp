@@ -93,12 +93,6 @@ bool power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 int fail(const std::string& message, int code) { return write_failure("pack", message, code); }
 
-std::string file_name_of(const char* path) {
-    const std::string p(path);
-    const std::size_t slash = p.find_last_of("/\\");
-    return slash == std::string::npos ? p : p.substr(slash + 1);
-}
-
 // The source record of IN when IN is a proxy (a record that cannot be read
 // is a problem); `found` is false when IN is none, or not a model
 // (write_model reports that).

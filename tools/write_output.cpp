@@ -97,6 +97,11 @@ std::string directory_of(const char* path) {
     return slash == std::string::npos ? std::string() : p.substr(0, slash + 1);
 }
 
+std::string file_name_of(const char* path) {
+    const std::string p(path);
+    return p.substr(directory_of(path).size());
+}
+
 bool same_file(const char* a, const char* b) {
     std::error_code ec;
     return std::filesystem::equivalent(a, b, ec) && !ec;

@@ -17,6 +17,8 @@ namespace onnxview_cli {
 std::string system_text(onnxview::error e);
 // The directory part of `path` with its trailing separator ("" for a bare name).
 std::string directory_of(const char* path);
+// The part of `path` after directory_of(path): the file's name.
+std::string file_name_of(const char* path);
 // Whether two paths name one file (false when either does not exist).
 bool same_file(const char* a, const char* b);
 // Whether two paths' directories are one directory.
