@@ -191,8 +191,7 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
         if (errc_group(e.code) == errc::io_error || errc_group(e.code) == errc::external_path_unsafe ||
             errc_group(e.code) == errc::external_out_of_bounds || errc_group(e.code) == errc::external_bad_entry)
             return write_failure(cmd, "cannot read the external data of '" + std::string(in) + "': " +
-                            describe(e, mf.bytes().data(), mf.bytes().size()) +
-                            (e.sys_errno ? std::string(" (") + std::strerror(e.sys_errno) + ")" : std::string()),
+                            describe(e, mf.bytes().data(), mf.bytes().size()),
                         exit_usage);
         if (po.edits != nullptr && po.edits->extract != nullptr && po.edits->extract->report != nullptr &&
             po.edits->extract->report->problem != extract_problem::none)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import onnxview
-from conftest import require_onnx, same_values
+from conftest import SOURCE_ROOT, require_onnx, same_values
 
 onnx = require_onnx()
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
@@ -119,6 +119,27 @@ def test_directory_refused(layout):
 def test_fifo_refused_without_blocking(layout):
     os.mkfifo(layout / "model" / "pipe.bin")
     assert refused(external_model(layout / "model", [("location", "pipe.bin")])).code == "not_regular_file"
+
+
+# fuzz_pack finding 7: an EXTERNAL tensor without elements still names a place
+# in a file; the package resolves it like the CLI and the C API, refusing an
+# offset 8 bytes short of 2^64 (an unknown key beside it changes nothing).
+EMPTY_EXTERNAL = SOURCE_ROOT / "fuzz" / "corpus" / "fuzz_pack" / "finding-empty-external-offset-near-2-64"
+
+
+@pytest.mark.parametrize("weights,code", [(b"\0" * 100, "external_offset_past_end"), (None, "io_resolve_failed")],
+                         ids=["next to a 100-byte file", "without the file"])
+def test_empty_external_tensor_is_resolved(tmp_path, weights, code):
+    path = tmp_path / "empty.onnx"
+    path.write_bytes(EMPTY_EXTERNAL.read_bytes())
+    if weights is not None:
+        (tmp_path / "weights.bin").write_bytes(weights)
+    with onnxview.open(str(path)) as m:
+        assert m.keys() == ["w"]
+        with pytest.raises(onnxview.Error) as e:
+            m.get_tensor("w")
+        assert e.value.code == code
+        assert [f.code for f in m.check() if f.code == "external_data"] == ["external_data"]
 
 
 def test_check_reports_unsafe_external_data(layout):

@@ -833,6 +833,44 @@ static void test_external_security(void) {
     onnxview_close(m);
 }
 
+/* fuzz_pack finding 7: an EXTERNAL tensor without elements (dims [0]) still
+ * names a place in a file, and the C API resolves it like the CLI and the
+ * Python package: no file is io_resolve_failed, an offset 8 bytes short of
+ * 2^64 in an existing file is external_offset_past_end, and the checker
+ * reports it. */
+static void test_empty_external_tensor(void) {
+    char path[4200];
+    size_t size = 0, i;
+    char* bytes;
+    int round;
+    snprintf(path, sizeof path, "%s/../fuzz/corpus/fuzz_pack/finding-empty-external-offset-near-2-64", testdata);
+    bytes = slurp(path, &size);
+    CHECK(bytes != NULL && size == 155);
+    if (bytes == NULL) return;
+    for (round = 0; round < 2; ++round) {
+        onnxview_options o = onnxview_options_default();
+        onnxview_model* m = NULL;
+        onnxview_graph g;
+        onnxview_tensor t;
+        onnxview_check_result r;
+        const void* data = NULL;
+        uint64_t n = 0;
+        if (round == 1) /* "weights.bin" -> "sparse.onnx", a file of testdata/ (same length) */
+            for (i = 0; i + 11 <= size; ++i)
+                if (memcmp(bytes + i, "weights.bin", 11) == 0) memcpy(bytes + i, "sparse.onnx", 11);
+        o.model_path = path_of("small_cnn.onnx");
+        CHECK_OK(onnxview_open_memory(bytes, size, &o, &m));
+        CHECK_OK(onnxview_model_graph(m, &g));
+        CHECK_OK(onnxview_graph_initializer(&g, 0, &t));
+        CHECK(strcmp(onnxview_errc_name(onnxview_tensor_data(&t, &data, &n).code),
+                     round == 0 ? "io_resolve_failed" : "external_offset_past_end") == 0);
+        CHECK_OK(onnxview_check(m, NULL, NULL, NULL, &r));
+        CHECK(r.errors >= 1);
+        onnxview_close(m);
+    }
+    free(bytes);
+}
+
 typedef struct findings {
     int count, errors;
     char last_code[64];
@@ -932,6 +970,7 @@ int main(int argc, char** argv) {
     test_sparse();
     test_new_types();
     test_external_security();
+    test_empty_external_tensor();
     test_check();
     test_printers();
     printf("capi_test: %d checks, %d failed\n", checks, failures);

@@ -6,6 +6,9 @@
 #ifndef ONNXVIEW_TESTS_HOSTILE_ONNX_BUILDER_HPP
 #define ONNXVIEW_TESTS_HOSTILE_ONNX_BUILDER_HPP
 
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -43,13 +46,30 @@ inline std::string nest(const std::string& core, const std::vector<frame>& level
     return out;
 }
 
+// With ONNXVIEW_HOSTILE_SEEDS=DIR in the environment, every model built
+// here is also written to DIR/hostile-<FNV-1a of its bytes>, up to 1 MiB: the
+// seeds of fuzzing campaigns (fuzz/README.md). The tests do not change.
+inline std::string seed(std::string model) {
+    const char* dir = std::getenv("ONNXVIEW_HOSTILE_SEEDS");
+    if (dir == nullptr || model.size() > (std::size_t(1) << 20)) return model;
+    std::uint64_t h = 14695981039346656037ull;
+    for (unsigned char c : model) h = (h ^ c) * 1099511628211ull;
+    char name[32];
+    std::snprintf(name, sizeof name, "/hostile-%016llx", static_cast<unsigned long long>(h));
+    if (std::FILE* f = std::fopen((std::string(dir) + name).c_str(), "wb")) {
+        std::fwrite(model.data(), 1, model.size(), f);
+        std::fclose(f);
+    }
+    return model;
+}
+
 // ModelProto fields around a main graph body.
 inline std::string model_with_graph(const std::string& graph_body) {
     wire_builder opset;
     opset.field_bytes(1, "").field_varint(2, 13);
     wire_builder m;
     m.field_varint(1, 8).field_bytes(2, "hostile").field_bytes(7, graph_body).field_message(8, opset);
-    return m.str();
+    return seed(m.str());
 }
 
 // A graph body with one Identity node x -> y and its input and output.

@@ -18,6 +18,7 @@ namespace {
 
 errc make_error(const wire_builder& t) {
     const std::string s = t.str();
+    hostile::model_with_graph(wire_builder().field_bytes(5, s).str());  // a seed (ONNXVIEW_HOSTILE_SEEDS) as an initializer
     REQUIRE(verify(s.data(), s.size(), schema::msg_TensorProto).ok());  // well-formed protobuf
     const tensor_view v = parse_tensor(s.data(), s.size());
     REQUIRE(v.ok());
