@@ -113,26 +113,70 @@ struct value_names {
 // tensor_hashed), by where the tensor's message starts.
 using tensor_digests = std::unordered_map<const char*, onnxview::digest128>;
 
-// One node as the graph section compares it.
-struct node_record {
-    std::string key;  // 'name', or #index for an unnamed node
-    std::string name;
-    std::string op_type, domain;
-    std::vector<std::string> inputs, outputs;
-    std::map<std::string, std::string> attributes;  // name -> value as printed
+// How a model's attribute values are printed: tensors by type, dims and
+// digest (payloads read through `ext`, as `digest` says).
+struct attribute_printer {
+    onnxview::external_payload_source ext;
+    onnxview::digest_options digest;
+    std::string text(const onnxview::attribute_view& a) const;
 };
 
-// One graph or function of a model, and where it sits.
+// An attribute of a node, left unread until its value is compared or shown.
+struct node_attribute {
+    std::string_view name;
+    onnxview::wire::message message;  // the AttributeProto
+    onnxview::attribute_view view() const {
+        return onnxview::attribute_view(onnxview::result<onnxview::wire::message>(message));
+    }
+};
+
+// A run of the values or attributes a scope_record holds for its nodes.
+template <class T>
+struct run_of {
+    const T* first = nullptr;
+    std::size_t count = 0;
+    const T* begin() const { return first; }
+    const T* end() const { return first + count; }
+    std::size_t size() const { return count; }
+    bool empty() const { return count == 0; }
+    const T& operator[](std::size_t i) const { return first[i]; }
+};
+
+// One node as the graph section compares it. Views into the model's bytes
+// and runs of its scope's arrays, which outlive the records: a graph of
+// 100000 nodes is collected without an allocation per node.
+struct node_record {
+    std::string_view name, op_type, domain;  // domain "" for ai.onnx
+    std::uint32_t index = 0;                 // its position in the scope
+    bool name_repeated = false;              // a name given before in the scope
+    run_of<std::string_view> inputs, outputs;
+    run_of<node_attribute> attributes;  // by name; of a name given twice, the last
+    // How the report calls it: 'name', 'name' #index for a name given
+    // twice (the second is told apart by its position), #index unnamed.
+    std::string key() const;
+};
+
+// One graph or function of a model, and where it sits. Moved, never
+// copied: its nodes point into its arrays.
 struct scope_record {
     std::string key;  // "graph", "graph > node 'loop' 'body'", "function com.x:f", ...
     std::string ns;   // the value namespace: "" or the function's key
     std::size_t parent = npos;  // a subgraph's scope, in walk order
     std::size_t holder = 0;     // the node of `parent` holding a subgraph
     std::string suffix;         // what follows the holder's key in `key`
-    std::vector<std::string> inputs, outputs;         // graph or function inputs and outputs
-    std::vector<std::pair<std::string, std::string>> initializers;  // name, type and dims; dense, then sparse
+    std::vector<std::string_view> inputs, outputs;  // graph or function inputs and outputs
+    std::vector<std::pair<std::string_view, std::string>> initializers;  // name, type and dims; dense, then sparse
     std::vector<node_record> nodes;
+    std::vector<std::string_view> node_values;   // each node's inputs, then outputs
+    std::vector<node_attribute> node_attributes;  // each node's attributes
+    const attribute_printer* printer = nullptr;  // its model's
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+    scope_record() = default;
+    scope_record(scope_record&&) = default;
+    scope_record& operator=(scope_record&&) = default;
+    scope_record(const scope_record&) = delete;
+    scope_record& operator=(const scope_record&) = delete;
 };
 
 // Pairs the nodes of two scopes: the index in b of each node of a, or
@@ -152,14 +196,15 @@ std::vector<std::size_t> match_nodes(const scope_record& a, const scope_record& 
 void pair_values(const scope_record& a, const scope_record& b, const std::vector<std::size_t>& a_to_b,
                  value_names& names);
 
-// Every scope of model `m` as the graph section sees it, parents first.
+// Every scope of model `m` as the graph section sees it, parents first,
+// printing attributes with `printer` (which must outlive `out`, as must m).
 // With `known`, an initializer's label (scope_record::initializers) holds
 // the start of its digest too.
-onnxview::error collect_scopes(onnxview::model_file& m, const onnxview::digest_options& digest,
+onnxview::error collect_scopes(onnxview::model_file& m, const attribute_printer& printer,
                                std::vector<scope_record>& out, const tensor_digests* known = nullptr);
 
 // One node on one line: "node 'conv1' Conv ['x', 'w'] -> ['y'] strides=[1, 1]".
-std::string node_line(const node_record& n);
+std::string node_line(const node_record& n, const attribute_printer& printer);
 
 // `onnxview hash --textconv`: a line-based summary of `m` for git's
 // textconv (diff_textconv.cpp). External payloads that cannot be found (git

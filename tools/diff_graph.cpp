@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "diff.hpp"
+#include "onnxview/attribute_values.hpp"
 #include "onnxview/compare/model_hash.hpp"
 #include "onnxview/enums.hpp"
 #include "onnxview/traverse.hpp"
@@ -58,38 +59,24 @@ std::string tensor_text(const tensor_view& t, const external_payload_source* ext
     return out;
 }
 
-// The attribute's type, or for a writer that left it out (IR version 1 and
-// 2 models) the kind of value it holds.
-attribute_type type_of(const attribute_view& a) {
-    if (a.has_type()) return a.type();
-    if (a.has_f()) return attribute_type::float32;
-    if (a.has_i()) return attribute_type::int64;
-    if (a.has_s()) return attribute_type::string;
-    if (a.has_t()) return attribute_type::tensor;
-    if (a.has_g()) return attribute_type::graph;
-    if (a.floats().begin() != a.floats().end()) return attribute_type::floats;
-    if (a.ints().begin() != a.ints().end()) return attribute_type::ints;
-    if (a.strings().size() != 0) return attribute_type::strings;
-    if (a.tensors().size() != 0) return attribute_type::tensors;
-    if (a.graphs().size() != 0) return attribute_type::graphs;
-    return attribute_type::undefined;
-}
+}  // namespace
 
 // An attribute's value as diff prints it; subgraphs are compared as scopes.
-std::string attribute_text(const attribute_view& a, const external_payload_source* ext, const digest_options& digest) {
+std::string attribute_printer::text(const attribute_view& a) const {
+    const external_payload_source* const ext_ = &ext;
     std::string out;
-    switch (type_of(a)) {
+    switch (effective_attribute_type(a)) {
         case attribute_type::float32: out = number(a.f()); break;
         case attribute_type::int64: out = std::to_string(a.i()); break;
         case attribute_type::string: out = '"', text_quote(out, a.s()), out += '"'; break;
-        case attribute_type::tensor: out = tensor_text(a.t(), ext, digest); break;
+        case attribute_type::tensor: out = tensor_text(a.t(), ext_, digest); break;
         case attribute_type::graph: out = "(graph)"; break;
         case attribute_type::floats: out = list(a.floats(), [](float f) { return number(f); }); break;
         case attribute_type::ints: out = list(a.ints(), [](std::int64_t i) { return std::to_string(i); }); break;
         case attribute_type::strings: out = list(a.strings(), [](std::string_view s) { return quoted(s); }); break;
-        case attribute_type::tensors: out = list(a.tensors(), [ext, &digest](const tensor_view& t) { return tensor_text(t, ext, digest); }); break;
+        case attribute_type::tensors: out = list(a.tensors(), [this, ext_](const tensor_view& t) { return tensor_text(t, ext_, digest); }); break;
         case attribute_type::graphs: out = "(" + std::to_string(a.graphs().size()) + " graphs)"; break;
-        case attribute_type::sparse_tensor: out = "sparse " + tensor_text(a.sparse_tensor().values(), ext, digest); break;
+        case attribute_type::sparse_tensor: out = "sparse " + tensor_text(a.sparse_tensor().values(), ext_, digest); break;
         case attribute_type::sparse_tensors: out = "(" + std::to_string(a.sparse_tensors().size()) + " sparse tensors)"; break;
         case attribute_type::type_proto: out = type_string(a.tp()); break;
         case attribute_type::type_protos: out = list(a.type_protos(), [](const type_view& t) { return type_string(t); }); break;
@@ -99,10 +86,18 @@ std::string attribute_text(const attribute_view& a, const external_payload_sourc
     return out;
 }
 
+std::string node_record::key() const {
+    if (name.empty()) return "#" + std::to_string(index);
+    std::string k = quoted(name);
+    if (name_repeated) k += " #" + std::to_string(index);
+    return k;
+}
+
+namespace {
+
 // Collects every scope of a model with walk_scopes.
 struct scope_collector : scope_visitor {
-    const external_payload_source* ext = nullptr;
-    digest_options digest;
+    const attribute_printer* printer = nullptr;
     const tensor_digests* known = nullptr;
 
     // An initializer's type and dims, and the start of its digest when known:
@@ -119,7 +114,7 @@ struct scope_collector : scope_visitor {
     }
     std::vector<scope_record> scopes;
     std::vector<std::size_t> stack;  // indices into scopes
-    std::vector<std::unordered_set<std::string>> keys;  // per scope: the node keys so far
+    std::vector<std::unordered_set<std::string_view>> names;  // per scope: the node names so far
     std::unordered_map<std::string, std::size_t> scope_keys;  // how often each scope key came
 
     std::string key_of(const model_scope& s) const {
@@ -138,7 +133,7 @@ struct scope_collector : scope_visitor {
             case scope_kind::subgraph: break;
         }
         const scope_record& parent = scopes[stack.back()];
-        std::string k = parent.key + " > node " + parent.nodes[s.holder.node_index].key + " ";
+        std::string k = parent.key + " > node " + parent.nodes[s.holder.node_index].key() + " ";
         text_quote(k, s.holder.attribute.name());
         if (s.in_graphs) k += "[" + std::to_string(s.index) + "]";
         return k;
@@ -146,6 +141,7 @@ struct scope_collector : scope_visitor {
 
     bool enter(const model_scope& s) {
         scope_record r;
+        r.printer = printer;
         r.key = key_of(s);
         // A key given twice (an attribute name repeated, found by fuzzing):
         // the second is told apart by its count, or the two would be paired
@@ -174,47 +170,74 @@ struct scope_collector : scope_visitor {
             for (std::string_view v : s.function.output()) r.outputs.emplace_back(v);
         }
         scopes.push_back(std::move(r));
-        keys.emplace_back();
+        names.emplace_back();
+        names.back().reserve(s.nodes().size());
+        scopes.back().nodes.reserve(s.nodes().size());
         stack.push_back(scopes.size() - 1);
         return true;
     }
-    void leave(const model_scope&) { stack.pop_back(); }
+    // The scope's arrays are complete: its nodes' runs point into them.
+    void leave(const model_scope&) {
+        scope_record& scope = scopes[stack.back()];
+        std::size_t value = 0, attribute = 0;
+        for (node_record& n : scope.nodes) {
+            n.inputs.first = scope.node_values.data() + value;
+            n.outputs.first = n.inputs.first + n.inputs.count;
+            value += n.inputs.count + n.outputs.count;
+            n.attributes.first = scope.node_attributes.data() + attribute;
+            attribute += n.attributes.count;
+        }
+        stack.pop_back();
+    }
 
     // The length of "PARENT > node KEY " in a subgraph's key.
     std::size_t held_prefix_size(const model_scope& s) const {
         const scope_record& parent = scopes[stack.back()];
-        return parent.key.size() + 8 + parent.nodes[s.holder.node_index].key.size() + 1;
+        return parent.key.size() + 8 + parent.nodes[s.holder.node_index].key().size() + 1;
     }
 
     void node(const model_scope&, const node_view& n, std::uint32_t index) {
         scope_record& scope = scopes[stack.back()];
         node_record r;
-        r.name = std::string(n.name());
-        r.key = n.name().empty() ? "#" + std::to_string(index) : quoted(n.name());
+        r.name = n.name();
+        r.index = index;
         // A name given twice: the second is told apart by its position. A
         // set, not a scan of the nodes so far: that was quadratic, 44 s for
         // a graph of 100000 nodes.
-        if (!keys[stack.back()].insert(r.key).second) r.key += " #" + std::to_string(index);
-        r.op_type = std::string(n.op_type());
-        r.domain = n.domain() == "ai.onnx" ? std::string() : std::string(n.domain());
-        for (std::string_view i : n.input()) r.inputs.emplace_back(i);
-        for (std::string_view o : n.output()) r.outputs.emplace_back(o);
+        r.name_repeated = !r.name.empty() && !names[stack.back()].insert(r.name).second;
+        r.op_type = n.op_type();
+        r.domain = n.domain() == "ai.onnx" ? std::string_view() : n.domain();
+        // Positions in the scope's arrays until leave() points the runs at them.
+        const std::size_t values = scope.node_values.size();
+        for (std::string_view v : n.input()) scope.node_values.push_back(v);
+        r.inputs = {nullptr, scope.node_values.size() - values};
+        for (std::string_view v : n.output()) scope.node_values.push_back(v);
+        r.outputs = {nullptr, scope.node_values.size() - values - r.inputs.count};
+        const std::size_t first = scope.node_attributes.size();
         const bool constant = is_constant_node(n);
         for (const attribute_view& a : n.attribute()) {
             // A Constant's tensor is in the weights section.
             if (constant && (a.name() == "value" || a.name() == "sparse_value")) continue;
-            r.attributes[std::string(a.name())] = attribute_text(a, ext, digest);
+            scope.node_attributes.push_back({a.name(), a.wire_message()});
         }
+        // By name; of a name given twice the last, as a map filled in order keeps.
+        auto& all = scope.node_attributes;
+        for (std::size_t i = first + 1; i < all.size(); ++i)  // insertion sort: stable, no buffer
+            for (std::size_t j = i; j > first && all[j].name < all[j - 1].name; --j) std::swap(all[j], all[j - 1]);
+        const auto last = std::unique(all.rbegin(), all.rend() - first,
+                                      [](const node_attribute& x, const node_attribute& y) { return x.name == y.name; });
+        all.erase(all.begin() + first, last.base());
+        r.attributes = {nullptr, all.size() - first};
         scope.nodes.push_back(std::move(r));
     }
 };
 
-std::string names_text(const std::vector<std::string>& names) {
-    return list(names, [](const std::string& s) { return quoted(s); });
+std::string names_text(const run_of<std::string_view>& names) {
+    return list(names, [](std::string_view s) { return quoted(s); });
 }
 
 // Whether a's values, as b calls them, are b's.
-bool same_values(const std::vector<std::string>& a, const std::vector<std::string>& b, const std::string& ns,
+bool same_values(const run_of<std::string_view>& a, const run_of<std::string_view>& b, const std::string& ns,
                  const value_names& names) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
@@ -222,32 +245,63 @@ bool same_values(const std::vector<std::string>& a, const std::vector<std::strin
     return true;
 }
 
-void diff_nodes(const scope_record& scope, const node_record& a, const node_record& b, const value_names& names,
-                std::vector<std::string>& out) {
-    const std::string at = scope.key + ": node " + a.key;
-    if (a.op_type != b.op_type) out.push_back(at + ": op_type " + a.op_type + " -> " + b.op_type);
-    if (a.domain != b.domain) out.push_back(at + ": domain " + quoted(a.domain) + " -> " + quoted(b.domain));
-    if (!same_values(a.inputs, b.inputs, scope.ns, names))
-        out.push_back(at + ": inputs " + names_text(a.inputs) + " -> " + names_text(b.inputs));
-    if (!same_values(a.outputs, b.outputs, scope.ns, names))
-        out.push_back(at + ": outputs " + names_text(a.outputs) + " -> " + names_text(b.outputs));
-    for (const auto& [name, value] : a.attributes) {
-        const auto other = b.attributes.find(name);
-        if (other == b.attributes.end())
-            out.push_back(at + ": attribute " + name + ": removed (was " + value + ")");
-        else if (other->second != value)
-            out.push_back(at + ": attribute " + name + ": " + value + " -> " + other->second);
-    }
-    for (const auto& [name, value] : b.attributes)
-        if (a.attributes.find(name) == a.attributes.end())
-            out.push_back(at + ": attribute " + name + ": added " + value);
+// Whether an attribute holds a tensor, whose bytes can be equal in both
+// models while its external payload differs.
+bool holds_tensor(const attribute_view& a) {
+    const attribute_type t = effective_attribute_type(a);
+    return t == attribute_type::tensor || t == attribute_type::tensors || t == attribute_type::sparse_tensor ||
+           t == attribute_type::sparse_tensors;
 }
 
-std::string node_label(const node_record& n) { return "node " + n.key + " (" + n.op_type + ")"; }
+// Equal bytes are the same value (but for tensors, see holds_tensor);
+// otherwise the values as printed decide, so that layout does not count.
+bool same_attribute(const node_attribute& a, const node_attribute& b, std::string& text_a, std::string& text_b,
+                    const attribute_printer& pa, const attribute_printer& pb) {
+    const attribute_view va = a.view();
+    const std::string_view bytes_a(a.message.begin(), static_cast<std::size_t>(a.message.end() - a.message.begin()));
+    const std::string_view bytes_b(b.message.begin(), static_cast<std::size_t>(b.message.end() - b.message.begin()));
+    if (bytes_a == bytes_b && !holds_tensor(va)) return true;
+    text_a = pa.text(va);
+    text_b = pb.text(b.view());
+    return text_a == text_b;
+}
+
+void diff_nodes(const scope_record& scope, const scope_record& scope_b, const node_record& a, const node_record& b,
+                const value_names& names, std::vector<std::string>& out) {
+    std::string at;  // made when the first change is found
+    const auto change = [&](const std::string& what) {
+        if (at.empty()) at = scope.key + ": node " + a.key();
+        out.push_back(at + ": " + what);
+    };
+    if (a.op_type != b.op_type) change("op_type " + std::string(a.op_type) + " -> " + std::string(b.op_type));
+    if (a.domain != b.domain) change("domain " + quoted(a.domain) + " -> " + quoted(b.domain));
+    if (!same_values(a.inputs, b.inputs, scope.ns, names))
+        change("inputs " + names_text(a.inputs) + " -> " + names_text(b.inputs));
+    if (!same_values(a.outputs, b.outputs, scope.ns, names))
+        change("outputs " + names_text(a.outputs) + " -> " + names_text(b.outputs));
+    // Both sorted by name: one merge.
+    auto x = a.attributes.begin(), y = b.attributes.begin();
+    std::string text_a, text_b;
+    while (x != a.attributes.end() || y != b.attributes.end()) {
+        if (y == b.attributes.end() || (x != a.attributes.end() && x->name < y->name)) {
+            change("attribute " + std::string(x->name) + ": removed (was " + scope.printer->text(x->view()) + ")");
+            ++x;
+        } else if (x == a.attributes.end() || y->name < x->name) {
+            change("attribute " + std::string(y->name) + ": added " + scope_b.printer->text(y->view()));
+            ++y;
+        } else {
+            if (!same_attribute(*x, *y, text_a, text_b, *scope.printer, *scope_b.printer))
+                change("attribute " + std::string(x->name) + ": " + text_a + " -> " + text_b);
+            ++x, ++y;
+        }
+    }
+}
+
+std::string node_label(const node_record& n) { return "node " + n.key() + " (" + std::string(n.op_type) + ")"; }
 
 // The keys of the scopes held by a node start with this; a node added or
 // removed is told once, not again for each scope it holds.
-std::string held_prefix(const scope_record& s, const node_record& n) { return s.key + " > node " + n.key + " "; }
+std::string held_prefix(const scope_record& s, const node_record& n) { return s.key + " > node " + n.key() + " "; }
 
 bool held_by(const std::string& key, const std::vector<std::string>& prefixes) {
     for (const std::string& p : prefixes)
@@ -269,7 +323,7 @@ void diff_scope(const scope_record& a, const scope_record& b, const std::vector<
         }
         b_matched[a_to_b[i]] = true;
         matched_positions.push_back(a_to_b[i]);
-        diff_nodes(a, n, b.nodes[a_to_b[i]], names, out);
+        diff_nodes(a, b, n, b.nodes[a_to_b[i]], names, out);
     }
     for (std::size_t i = 0; i < b.nodes.size(); ++i)
         if (!b_matched[i]) {
@@ -282,23 +336,21 @@ void diff_scope(const scope_record& a, const scope_record& b, const std::vector<
 
 }  // namespace
 
-error collect_scopes(model_file& m, const digest_options& digest, std::vector<scope_record>& out,
+error collect_scopes(model_file& m, const attribute_printer& printer, std::vector<scope_record>& out,
                      const tensor_digests* known) {
-    const external_payload_source ext = m.external();
     scope_collector c;
-    c.ext = &ext;
-    c.digest = digest;
+    c.printer = &printer;
     c.known = known;
     if (error e = walk_scopes(m.model(), c)) return e;
     out = std::move(c.scopes);
     return error();
 }
 
-std::string node_line(const node_record& n) {
-    std::string out = "node " + n.key + " " + n.op_type;
+std::string node_line(const node_record& n, const attribute_printer& printer) {
+    std::string out = "node " + n.key() + " " + std::string(n.op_type);
     if (!n.domain.empty()) out += " (" + quoted(n.domain) + ")";
     out += " " + names_text(n.inputs) + " -> " + names_text(n.outputs);
-    for (const auto& [name, value] : n.attributes) out += " " + name + "=" + value;
+    for (const node_attribute& a : n.attributes) out += " " + std::string(a.name) + "=" + printer.text(a.view());
     return out;
 }
 
@@ -307,8 +359,9 @@ error diff_graphs(model_file& a, model_file& b, const digest_options& digest, ma
     struct {
         std::vector<scope_record> scopes;
     } ca, cb;
-    if (error e = collect_scopes(a, digest, ca.scopes, known_a)) return e;
-    if (error e = collect_scopes(b, digest, cb.scopes, known_b)) return e;
+    const attribute_printer pa{a.external(), digest}, pb{b.external(), digest};
+    if (error e = collect_scopes(a, pa, ca.scopes, known_a)) return e;
+    if (error e = collect_scopes(b, pb, cb.scopes, known_b)) return e;
     std::map<std::string, std::size_t> scopes_b;
     for (std::size_t i = 0; i < cb.scopes.size(); ++i) scopes_b[cb.scopes[i].key] = i;
     std::map<std::string, const scope_record*> scopes_a;  // by their keys in b
@@ -325,7 +378,7 @@ error diff_graphs(model_file& a, model_file& b, const digest_options& digest, ma
             const std::size_t holder = pairing[s.parent][s.holder];
             if (holder != scope_record::npos) {
                 const scope_record& p = cb.scopes[partner[s.parent]];
-                key = p.key + " > node " + p.nodes[holder].key + " " + s.suffix;
+                key = p.key + " > node " + p.nodes[holder].key() + " " + s.suffix;
             }
         }
         scopes_a[key] = &s;

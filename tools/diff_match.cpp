@@ -96,7 +96,8 @@ std::vector<std::vector<std::uint64_t>> signatures(const scope_record& s) {
         std::uint64_t h = mix(text_hash(node.op_type), text_hash(node.domain));
         labels[0][i] = h;
         h = mix(mix(h, node.inputs.size()), node.outputs.size());
-        for (const auto& [name, value] : node.attributes) h = mix(mix(h, text_hash(name)), text_hash(value));
+        for (const node_attribute& a : node.attributes)
+            h = mix(mix(h, text_hash(a.name)), text_hash(s.printer->text(a.view())));
         labels[1][i] = mix(h, w.output_positions[i]);
     }
     std::vector<std::uint64_t> around;
@@ -123,19 +124,32 @@ std::vector<std::vector<std::uint64_t>> signatures(const scope_record& s) {
 std::vector<std::size_t> match_nodes(const scope_record& a, const scope_record& b, match_mode mode) {
     std::vector<std::size_t> a_to_b(a.nodes.size(), npos);
     std::vector<bool> b_taken(b.nodes.size(), false);
-    std::unordered_map<std::string_view, std::size_t> by_key;
-    for (std::size_t i = 0; i < b.nodes.size(); ++i)
-        if (!b.nodes[i].name.empty()) by_key.emplace(b.nodes[i].key, i);
+    // By name; a name given twice in a scope, by name and position.
+    std::unordered_map<std::string_view, std::size_t> by_name;
+    std::unordered_map<std::string, std::size_t> by_repeated_name;
+    by_name.reserve(b.nodes.size());
+    for (std::size_t i = 0; i < b.nodes.size(); ++i) {
+        const node_record& n = b.nodes[i];
+        if (n.name_repeated) by_repeated_name.emplace(n.key(), i);
+        else if (!n.name.empty()) by_name.emplace(n.name, i);
+    }
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
         const node_record& n = a.nodes[i];
         if (n.name.empty()) continue;
-        const auto m = by_key.find(n.key);
-        if (m == by_key.end()) continue;
+        std::size_t partner = npos;
+        if (n.name_repeated) {
+            const auto m = by_repeated_name.find(n.key());
+            if (m != by_repeated_name.end()) partner = m->second;
+        } else {
+            const auto m = by_name.find(n.name);
+            if (m != by_name.end()) partner = m->second;
+        }
+        if (partner == npos) continue;
         // By name, a node whose op changed is the same node changed; with
         // auto, a name reused for another op is left to the structure.
-        if (mode == match_mode::automatic && b.nodes[m->second].op_type != n.op_type) continue;
-        a_to_b[i] = m->second;
-        b_taken[m->second] = true;
+        if (mode == match_mode::automatic && b.nodes[partner].op_type != n.op_type) continue;
+        a_to_b[i] = partner;
+        b_taken[partner] = true;
     }
     // By name, named nodes are never paired by structure: one not found is
     // removed (or added).
@@ -245,7 +259,7 @@ void pair_values(const scope_record& a, const scope_record& b, const std::vector
         ++names.nodes_matched;
         if (a.nodes[i].name == b.nodes[a_to_b[i]].name) continue;
         if (names.nodes_renamed++ == 0)
-            names.first_node = "'" + a.nodes[i].name + "' -> '" + b.nodes[a_to_b[i]].name + "'";
+            names.first_node = "'" + std::string(a.nodes[i].name) + "' -> '" + std::string(b.nodes[a_to_b[i]].name) + "'";
     }
 }
 

@@ -66,10 +66,11 @@ error print_textconv(model_file& mf) {
     for (const value_info_view& v : m.graph().output())
         std::printf("output %s %s\n", quoted(v.name()).c_str(), type_string(v.type()).c_str());
     std::vector<scope_record> scopes;
-    if (error e = collect_scopes(mf, digest_options{}, scopes)) return e;
+    const attribute_printer printer{mf.external(), digest_options{}};
+    if (error e = collect_scopes(mf, printer, scopes)) return e;
     for (const scope_record& s : scopes) {
         std::printf("%s: %zu nodes\n", s.key.c_str(), s.nodes.size());
-        for (const node_record& n : s.nodes) std::printf("%s: %s\n", s.key.c_str(), node_line(n).c_str());
+        for (const node_record& n : s.nodes) std::printf("%s: %s\n", s.key.c_str(), node_line(n, printer).c_str());
     }
     const external_payload_source ext = mf.external();
     std::set<std::string> tensors;  // sorted: their order in the file is layout

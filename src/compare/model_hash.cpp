@@ -200,13 +200,24 @@ struct tensor_hashing {
     // Attributes by name: their order in the node is layout.
     template <class Range>
     void attributes(hasher& h, const Range& range) {
-        std::vector<attribute_view> sorted(range.begin(), range.end());
-        std::stable_sort(sorted.begin(), sorted.end(),
-                         [](const attribute_view& x, const attribute_view& y) { return x.name() < y.name(); });
+        // The views are large: they stay where they are, and their positions
+        // are sorted (insertion sort, stable; a node has a few attributes).
+        // Both vectors keep their capacity from node to node.
+        attribute_scratch.clear();
+        order.clear();
+        for (const attribute_view& a : range) {
+            attribute_scratch.push_back(a);
+            std::size_t i = order.size();
+            order.push_back(static_cast<std::uint32_t>(i));
+            for (; i > 0 && a.name() < attribute_scratch[order[i - 1]].name(); --i) order[i] = order[i - 1];
+            order[i] = static_cast<std::uint32_t>(attribute_scratch.size() - 1);
+        }
         h.tag('L');
-        for (const attribute_view& a : sorted) attribute(h, a);
-        h.u64(sorted.size());
+        for (std::uint32_t i : order) attribute(h, attribute_scratch[i]);
+        h.u64(order.size());
     }
+    std::vector<attribute_view> attribute_scratch;
+    std::vector<std::uint32_t> order;
 };
 
 // A subgraph's digest, waiting for the record of the node holding it.
