@@ -17,6 +17,7 @@
 #include "output.hpp"
 #include "subcommand.hpp"
 #include "tensor_census.hpp"
+#include "write_output.hpp"
 #include "zero_copy.hpp"
 
 namespace onnxview_cli {
@@ -104,13 +105,12 @@ std::vector<fix> fixes_for(const char* path, std::uint64_t size, const zero_copy
                            const duplicate_report* dup) {
     std::string stem = path;
     if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".onnx") == 0) stem.resize(stem.size() - 5);
-    const std::size_t slash = stem.find_last_of("/\\");
     std::string pack = "onnxview pack ";
     text_quote(pack, path);
     pack += " ";
     text_quote(pack, stem + ".packed.onnx");
     std::string external = pack + " --external ";
-    text_quote(external, (slash == std::string::npos ? stem : stem.substr(slash + 1)) + ".packed.data");
+    text_quote(external, file_name_of(stem.c_str()) + ".packed.data");
     bool external_unaligned = false;
     for (const auto& kv : z.external) external_unaligned = external_unaligned || kv.second.packable.tensors > 0;
     std::vector<fix> out;
