@@ -17,6 +17,7 @@
 
 #include "../model/function_key.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/traverse.hpp"
 #include "tensor_walk.hpp"
 
 namespace onnxview {
@@ -42,19 +43,6 @@ struct need {
     std::string_view name;
     std::size_t node;
 };
-
-// Calls fn(graph) for each graph attribute of n (g and graphs); stops at an error.
-template <class Fn>
-error for_each_subgraph(const node_view& n, Fn fn) {
-    for (const attribute_view& a : n.attribute()) {
-        if (!a.ok()) return a.err();
-        if (a.has_g())
-            if (error e = fn(a.g())) return e;
-        for (const graph_view& g : a.graphs())
-            if (error e = fn(g)) return e;
-    }
-    return error();
-}
 
 class selector {
 public:
@@ -90,14 +78,15 @@ private:
     }
     error index(const graph_view& g);
     error resolve(const need& w);
-    error outer_names(const graph_view& g, std::size_t node, std::uint32_t depth);
+    error outer_names(std::size_t node);
     bool defined_inside(std::string_view name) const {
         for (const name_set& s : scopes_)
             if (s.count(name) != 0) return true;
         return false;
     }
-    error calls(const node_view& n, std::uint32_t depth);
+    error calls(const model_scope& scope, const node_view& n, std::uint32_t index);
 
+    model_scope main_;  // the graph cut
     list<node_view> nodes_{heap_allocator<node_view>(memory_)};
     list<function_view> functions_{heap_allocator<function_view>(memory_)};
     name_index producer_{heap_allocator<std::pair<const std::string_view, std::size_t>>(memory_)};
@@ -112,6 +101,7 @@ private:
 };
 
 error selector::index(const graph_view& g) {
+    main_.graph = g;
     for (const node_view& n : g.node()) {
         if (!n.ok()) return n.err();
         for (std::string_view out : n.output())
@@ -129,30 +119,37 @@ error selector::index(const graph_view& g) {
     return error();
 }
 
-// The names a subgraph of node `node` takes from outside itself: read by its
-// nodes or named as its outputs, and defined neither in it nor in a
-// subgraph around it (its inputs, initializers and node outputs).
-error selector::outer_names(const graph_view& g, std::size_t node, std::uint32_t depth) {
-    if (!g.ok()) return g.err();
-    if (depth > max_depth_) return error(errc::depth_exceeded, g.wire_message().offset_of(g.wire_message().begin()));
-    scopes_.emplace_back(heap_allocator<std::string_view>(memory_));
-    name_set& scope = scopes_.back();
-    for (const value_info_view& v : g.input()) scope.insert(v.name());
-    for (const tensor_view& t : g.initializer()) scope.insert(t.name());
-    for (const sparse_tensor_view& s : g.sparse_initializer()) scope.insert(s.values().name());
-    for (const node_view& n : g.node())
-        for (std::string_view out : n.output()) scope.insert(out);
-    for (const node_view& n : g.node()) {
-        if (!n.ok()) return n.err();
-        for (std::string_view in : n.input())
-            if (!in.empty() && !defined_inside(in)) work_.push_back({in, node});
-        if (error e = for_each_subgraph(n, [&](const graph_view& sub) { return outer_names(sub, node, depth + 1); }))
-            return e;
-    }
-    for (const value_info_view& v : g.output())
-        if (!defined_inside(v.name())) work_.push_back({v.name(), node});
-    scopes_.pop_back();
-    return error();
+// The names the subgraphs of node `node` take from outside them: read by
+// their nodes or named as their outputs, and defined neither in them nor in
+// a subgraph around them (inputs, initializers and node outputs).
+error selector::outer_names(std::size_t node) {
+    struct finder : scope_visitor {
+        selector& s;
+        std::size_t holder;  // the node whose subgraphs these are
+        error failure;
+        finder(selector& owner, std::size_t n) : s(owner), holder(n) {}
+        bool enter(const model_scope& scope) {
+            s.scopes_.emplace_back(heap_allocator<std::string_view>(s.memory_));
+            if (!scope.graph.ok()) {
+                if (!failure) failure = scope.graph.err();
+                return false;
+            }
+            for_each_declared_name(scope, [this](std::string_view name) { s.scopes_.back().insert(name); });
+            return true;
+        }
+        void node(const model_scope&, const node_view& n, std::uint32_t) {
+            if (!n.ok() && !failure) failure = n.err();
+            for (std::string_view in : n.input())
+                if (!in.empty() && !s.defined_inside(in)) s.work_.push_back({in, holder});
+        }
+        void leave(const model_scope& scope) {
+            for (const value_info_view& v : scope.graph.output())
+                if (!s.defined_inside(v.name())) s.work_.push_back({v.name(), holder});
+            s.scopes_.pop_back();
+        }
+    } f(*this, node);
+    const error e = walk_node_scopes(main_, nodes_[node], static_cast<std::uint32_t>(node), f, max_depth_);
+    return e ? e : f.failure;
 }
 
 error selector::resolve(const need& w) {
@@ -169,7 +166,7 @@ error selector::resolve(const need& w) {
         }
         for (std::string_view out : n.output()) used.insert(out);
         const std::size_t before = work_.size();
-        if (error e = for_each_subgraph(n, [&](const graph_view& g) { return outer_names(g, k, 1); })) return e;
+        if (error e = outer_names(k)) return e;
         for (std::size_t i = before; i < work_.size(); ++i) used.insert(work_[i].name);
         return error();
     }
@@ -178,21 +175,30 @@ error selector::resolve(const need& w) {
     return fail(extract_problem::undefined_value, w.name, w.node, errc::not_found);
 }
 
-// The domain of n and of the nodes in its subgraphs, and the functions they call.
-error selector::calls(const node_view& n, std::uint32_t depth) {
-    if (depth > max_depth_) return error(errc::depth_exceeded, n.wire_message().offset_of(n.wire_message().begin()));
-    domains.insert(domain_key(n.domain()));
-    const auto f = function_of_.find(function_key{n.domain(), n.op_type(), n.overload()});
-    if (f != function_of_.end() && kept_functions[f->second] == 0) {
-        kept_functions[f->second] = 1;
-        function_work_.push_back(f->second);
-    }
-    return for_each_subgraph(n, [&](const graph_view& g) -> error {
-        if (!g.ok()) return g.err();
-        for (const node_view& sub : g.node())
-            if (error e = calls(sub, depth + 1)) return e;
-        return error();
-    });
+// The domain of node `index` of `scope` and of the nodes in its subgraphs,
+// and the functions they call.
+error selector::calls(const model_scope& scope, const node_view& n, std::uint32_t index) {
+    struct caller : scope_visitor {
+        selector& s;
+        error failure;
+        explicit caller(selector& owner) : s(owner) {}
+        bool enter(const model_scope& sub) {
+            if (sub.graph.ok()) return true;
+            if (!failure) failure = sub.graph.err();
+            return false;
+        }
+        void node(const model_scope&, const node_view& n, std::uint32_t) {
+            s.domains.insert(domain_key(n.domain()));
+            const auto f = s.function_of_.find(function_key{n.domain(), n.op_type(), n.overload()});
+            if (f != s.function_of_.end() && s.kept_functions[f->second] == 0) {
+                s.kept_functions[f->second] = 1;
+                s.function_work_.push_back(f->second);
+            }
+        }
+    } c(*this);
+    c.node(scope, n, index);
+    const error e = walk_node_scopes(scope, n, index, c, max_depth_);
+    return e ? e : c.failure;
 }
 
 error selector::run(const model_view& model, const graph_view& g, const extract_request& r) {
@@ -234,13 +240,17 @@ error selector::run(const model_view& model, const graph_view& g, const extract_
     kept_functions.assign(functions_.size(), 0);
     for (std::size_t k = 0; k < nodes_.size(); ++k)
         if (kept_nodes[k] != 0)
-            if (error e = calls(nodes_[k], 1)) return e;
+            if (error e = calls(main_, nodes_[k], static_cast<std::uint32_t>(k))) return e;
     while (!function_work_.empty()) {
         const std::size_t f = function_work_.back();
         function_work_.pop_back();
         ++report_.functions;
-        for (const node_view& n : functions_[f].node())
-            if (error e = calls(n, 1)) return e;
+        model_scope body;
+        body.kind = scope_kind::function;
+        body.function = functions_[f];
+        std::uint32_t index = 0;
+        for (const node_view& n : body.function.node())
+            if (error e = calls(body, n, index++)) return e;
     }
     return error();
 }

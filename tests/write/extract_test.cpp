@@ -96,9 +96,9 @@ struct cut {
 };
 
 // `memory`: options::memory, and no call of the global operator new allowed
-// while pack_model runs.
+// while pack_model runs. `max_graph_depth`: options::max_graph_depth.
 cut extract(const std::string& in, const names& inputs, const names& outputs, edit_options edits = {},
-            onnxview_test::tally_memory* memory = nullptr) {
+            onnxview_test::tally_memory* memory = nullptr, std::uint32_t max_graph_depth = 0) {
     std::vector<std::string_view> in_views(inputs.begin(), inputs.end()), out_views(outputs.begin(), outputs.end());
     cut c;
     extract_request r{};
@@ -112,6 +112,7 @@ cut extract(const std::string& in, const names& inputs, const names& outputs, ed
     po.inline_align = 1;
     po.keep_typed = true;
     po.edits = &edits;
+    po.read_options.max_graph_depth = max_graph_depth;
     const write_sink sink{&c.model, append};
     if (memory == nullptr) {
         c.err = pack_model(in, nullptr, po, sink, nullptr, &c.stats);
@@ -294,6 +295,31 @@ TEST_CASE("extract: functions called by kept nodes, transitively, and the opsets
     CHECK(s.opsets == names{"", "local", "ai.onnx.ml"});
     CHECK(c.report.functions == 2);
     CHECK(c.report.opsets == 3);
+}
+
+TEST_CASE("extract: subgraphs nested deeper than max_graph_depth are refused, at the limit searched") {
+    // r = If(cond) whose then_branch holds an If whose then_branch ... `levels`
+    // deep; the innermost reads the outer `o`, so its producer must stay.
+    const auto nested = [](int levels) {
+        wire_builder inner;
+        inner.field_message(1, node("Neg", {"o"}, {"s"})).field_message(12, value("s"));
+        for (int i = 1; i < levels; ++i) {
+            wire_builder around;
+            around.field_message(1, with_graph(node("If", {"cond"}, {"s"}), "then_branch", inner))
+                .field_message(12, value("s"));
+            inner = around;
+        }
+        wire_builder g;
+        g.field_message(1, node("Relu", {"x"}, {"o"}))
+            .field_message(1, with_graph(node("If", {"cond"}, {"r"}), "then_branch", inner))
+            .field_message(11, value("x")).field_message(11, value("cond")).field_message(12, value("r"));
+        return model(g);
+    };
+    const std::string at_limit = nested(3), beyond = nested(4);
+    const cut kept = extract(at_limit, {"x", "cond"}, {"r"}, {}, nullptr, 3);
+    REQUIRE(kept.err.ok());
+    CHECK(summarize(kept.model).nodes == names{"o_node", "r_node"});
+    CHECK(extract(beyond, {"x", "cond"}, {"r"}, {}, nullptr, 3).err.code == errc::depth_exceeded);
 }
 
 TEST_CASE("extract: other edits apply to the new inputs and outputs") {
