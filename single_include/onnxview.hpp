@@ -7524,6 +7524,9 @@ struct scope_visitor {
     bool enter(const model_scope&) { return true; }
     // Each node of an entered scope, in order, before the scopes it holds.
     void node(const model_scope&, const node_view&, std::uint32_t /*node_index*/) {}
+    // The same node after the scopes it holds (what a node defines is not
+    // seen by its own subgraphs).
+    void node_done(const model_scope&, const node_view&, std::uint32_t /*node_index*/) {}
     // Leaving a scope, after its nodes and nested scopes.
     void leave(const model_scope&) {}
 };
@@ -7559,7 +7562,7 @@ error walk_node_scopes(const model_scope& s, const node_view& n, std::uint32_t n
 }
 
 // Visits scope `s` and the scopes nested in it: enter(s), then for each of
-// its nodes node() and the scopes that node holds, then leave(s). Fails with
+// its nodes node(), the scopes that node holds and node_done(), then leave(s). Fails with
 // depth_exceeded (at the graph's offset) on a scope whose depth is above
 // max_depth, after visiting what lies above it.
 template <class Visitor>
@@ -7571,6 +7574,7 @@ error walk_scope(const model_scope& s, Visitor& v, std::uint32_t max_depth) {
         for (const node_view& n : s.nodes()) {
             v.node(s, n, ni);
             if (error e = walk_node_scopes(s, n, ni, v, max_depth)) return e;
+            v.node_done(s, n, ni);
             ++ni;
         }
     }
@@ -13685,7 +13689,11 @@ private:
         return m.begin() ? m.offset_of(m.begin()) : 0;
     }
 
-    // Appends ".field[i] 'name'" to the path for the lifetime of the guard.
+    // Appends ".field[i] 'name'" to the path (`number`: a field of `message`,
+    // whose schema name the path shows).
+    void push_path(const schema::message_desc& message, std::uint32_t number, std::int64_t index = -1,
+                   std::string_view name = {}, bool show_name = false);
+    // push_path() for the lifetime of the guard.
     class path_guard {
     public:
         // `number`: a field of `message`, whose schema name the path shows.
@@ -13713,12 +13721,18 @@ private:
 
     // --- the walk -----------------------------------------------------------
     void check_model_fields(const model_view& m);                                   // check.cpp
-    void check_graph(const graph_view& g, bool main_graph, std::uint32_t depth);    // graph_rules.cpp
+    // The main graph or a function body (with its opsets), and every
+    // subgraph in it: walk_scope with scope_checks (graph_rules.cpp).
+    void check_scope(const model_scope& s, const opset_map& opsets);
+    struct scope_checks;
+    void enter_graph(const graph_view& g, bool main_graph);
+    void leave_graph(const graph_view& g);
+    void node_inputs_and_fields(const node_view& n, const opset_map& opsets, bool in_function);
+    void node_outputs(const node_view& n, bool in_function);
     void check_value_info(const value_info_view& v, bool main_graph);
     void check_type(const type_view& t, std::string_view name);
-    void check_node_in_order(const node_view& n, const opset_map& opsets, bool in_function, std::uint32_t depth);
-    void check_node(const node_view& n, const opset_map& opsets, bool in_function, std::uint32_t depth);
-    void check_attribute(const attribute_view& a, bool in_function, std::uint32_t depth);
+    void check_node(const node_view& n, const opset_map& opsets, bool in_function);
+    void check_attribute(const attribute_view& a, bool in_function);
     void check_tensor(const tensor_view& t);                                        // tensor_rules.cpp
     void check_tensor_rules(const tensor_view& t);
     void check_external(const tensor_view& t, std::uint64_t expected);
@@ -13801,22 +13815,27 @@ void checker::report(check_severity s, finding_code code, std::string_view msg, 
     cb_(user_, f);
 }
 
+void checker::push_path(const schema::message_desc& message, std::uint32_t number, std::int64_t index,
+                        std::string_view name, bool show_name) {
+    const schema::field_desc* field = message.find(number);
+    assert(field != nullptr);
+    if (!path_.empty()) path_ += '.';
+    path_ += field->name;
+    if (index >= 0) {
+        path_ += '[';
+        path_ += num(index);
+        path_ += ']';
+    }
+    if (show_name && !name.empty()) {
+        path_ += ' ';
+        quote(path_, name);
+    }
+}
+
 checker::path_guard::path_guard(checker& c, const schema::message_desc& message, std::uint32_t number,
                                 std::int64_t index, std::string_view name, bool show_name)
     : c_(c), len_(c.path_.size()) {
-    const schema::field_desc* field = message.find(number);
-    assert(field != nullptr);
-    if (!c.path_.empty()) c.path_ += '.';
-    c.path_ += field->name;
-    if (index >= 0) {
-        c.path_ += '[';
-        c.path_ += c.num(index);
-        c.path_ += ']';
-    }
-    if (show_name && !name.empty()) {
-        c.path_ += ' ';
-        quote(c.path_, name);
-    }
+    c.push_path(message, number, index, name, show_name);
 }
 
 check_result checker::run() {
@@ -13885,7 +13904,9 @@ void checker::check_model_fields(const model_view& m) {
         error(finding_code::missing_graph, "the model has no graph");
     } else {
         path_guard p(*this, schema::msg_ModelProto, model_view::field::graph);
-        check_graph(m.graph(), true, 0);
+        model_scope main;
+        main.graph = m.graph();
+        check_scope(main, model_opsets_);
     }
     if (!stopped_) check_functions(m);
 }
@@ -14028,13 +14049,12 @@ void checker::check_functions(const model_view& m) {
             if (!names.insert(a.name()).second)
                 error(finding_code::duplicate_attribute,
                       "function attribute " + quoted(a.name()) + " is declared more than once", off);
+        model_scope body;
+        body.kind = scope_kind::function;
+        body.function = f;
+        body.index = static_cast<std::uint32_t>(i);
+        check_scope(body, opsets.empty() ? merged : opsets);
         std::int64_t k = 0;
-        for (const node_view& n : f.node()) {
-            path_guard pn(*this, schema::msg_FunctionProto, function_view::field::node, k++, n.name(), true);
-            check_node_in_order(n, opsets.empty() ? merged : opsets, true, 0);
-            if (stopped_) break;
-        }
-        k = 0;
         for (std::string_view out : f.output()) {
             if (!out.empty() && !scopes_.back().count(out)) {
                 path_guard po(*this, schema::msg_FunctionProto, function_view::field::output, k);
@@ -14074,9 +14094,9 @@ void checker::check_function_calls(const model_view& m) {
         s.function = fs[i];
         s.index = static_cast<std::uint32_t>(i);
         call_collector collect(*this, calls[i]);
-        // A function's nodes count as depth 1 for the limit, as in check_graph; what nests
-        // deeper is reported as too_deep there.
-        (void)walk_scope(s, collect, max_depth_ - 1);
+        // Subgraphs deeper than the limit are reported as too_deep by
+        // check_scope, and not followed here either.
+        (void)walk_scope(s, collect, max_depth_);
         std::sort(calls[i].begin(), calls[i].end());
         calls[i].erase(std::unique(calls[i].begin(), calls[i].end()), calls[i].end());
     }
@@ -14168,12 +14188,9 @@ void checker::check_value_info(const value_info_view& v, bool main_graph) {
     check_type(v.type(), v.name());
 }
 
-void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t depth) {
-    if (depth > max_depth_) {
-        error(finding_code::too_deep, "subgraphs nest deeper than " + num(max_depth_) + " levels",
-              offset_of(g));
-        return;
-    }
+// A graph's own fields and declarations, before its nodes: name, value
+// infos, then a new scope holding its inputs and initializers.
+void checker::enter_graph(const graph_view& g, bool main_graph) {
     if (g.name().empty()) error(finding_code::empty_graph_name, "the graph has an empty name", offset_of(g));
     {
         std::int64_t i = 0;
@@ -14188,11 +14205,6 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
         }
     }
     scopes_.emplace_back(mem_);
-    struct scope_pop {
-        list<name_set>& s;
-        ~scope_pop() { s.pop_back(); }
-    } pop{scopes_};
-
     std::int64_t i = 0;
     for (const value_info_view& v : g.input()) {
         if (!scopes_.back().insert(v.name()).second) {
@@ -14237,13 +14249,11 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
         scopes_.back().insert(name);
         if (stopped_) return;
     }
-    i = 0;
-    for (const node_view& n : g.node()) {
-        path_guard p(*this, schema::msg_GraphProto, graph_view::field::node, i++, n.name(), true);
-        check_node_in_order(n, model_opsets_, false, depth);
-        if (stopped_) return;
-    }
-    i = 0;
+}
+
+// After its nodes: the graph's outputs are defined; its scope ends.
+void checker::leave_graph(const graph_view& g) {
+    std::int64_t i = 0;
     for (const value_info_view& v : g.output()) {
         if (!v.name().empty() && !defined_in_scopes(v.name())) {
             path_guard p(*this, schema::msg_GraphProto, graph_view::field::output, i, v.name(), true);
@@ -14255,12 +14265,13 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
         }
         ++i;
     }
+    scopes_.pop_back();
 }
 
 // onnx's SSA order, in graphs and function bodies alike: the node's inputs
-// defined before it, the node itself, then each output defined once.
-void checker::check_node_in_order(const node_view& n, const opset_map& opsets, bool in_function,
-                                  std::uint32_t depth) {
+// defined before it, the node itself (node_inputs_and_fields), then, after
+// the subgraphs it holds, each output defined once (node_outputs).
+void checker::node_inputs_and_fields(const node_view& n, const opset_map& opsets, bool in_function) {
     std::int64_t k = 0;
     for (std::string_view in : n.input()) {
         if (!in.empty() && !defined_in_scopes(in)) {
@@ -14274,8 +14285,11 @@ void checker::check_node_in_order(const node_view& n, const opset_map& opsets, b
         }
         ++k;
     }
-    check_node(n, opsets, in_function, depth);
-    k = 0;
+    check_node(n, opsets, in_function);
+}
+
+void checker::node_outputs(const node_view& n, bool in_function) {
+    std::int64_t k = 0;
     for (std::string_view out : n.output()) {
         if (!out.empty()) {
             if (defined_in_scopes(out)) {
@@ -14291,7 +14305,79 @@ void checker::check_node_in_order(const node_view& n, const opset_map& opsets, b
     }
 }
 
-void checker::check_node(const node_view& n, const opset_map& opsets, bool in_function, std::uint32_t depth) {
+// The checks of a scope and the scopes nested in it, as walk_scope visits
+// them: a graph's declarations on entering it, each node's inputs and
+// fields before the subgraphs it holds and its outputs after them (a
+// subgraph sees what was defined before its node, not the node's outputs),
+// a graph's outputs on leaving it. A top scope is the main graph or a
+// function body (whose nodes check against `opsets`, and whose own fields
+// and scope check_functions handles); a subgraph's nodes check against the
+// model's opsets, as onnx 1.12 does. Subgraphs deeper than max_graph_depth
+// are a finding, and not entered.
+struct checker::scope_checks : scope_visitor {
+    checker& c;
+    const opset_map& opsets;
+    struct frame {
+        std::size_t path_length;
+        bool graph_entered;
+    };
+    list<frame> frames;
+    list<std::size_t> node_paths;  // path_ lengths before each open node's part
+    scope_checks(checker& k, const opset_map& top_opsets) : c(k), opsets(top_opsets), frames(k.mem_), node_paths(k.mem_) {}
+
+    bool enter(const model_scope& s) {
+        frames.push_back({c.path_.size(), false});
+        if (s.kind == scope_kind::subgraph) {
+            const attribute_place& h = s.holder;
+            c.push_path(schema::msg_NodeProto, node_view::field::attribute, h.attribute_index, h.attribute.name(), true);
+            if (s.in_graphs)
+                c.push_path(schema::msg_AttributeProto, attribute_view::field::graphs, s.index);
+            else
+                c.push_path(schema::msg_AttributeProto, attribute_view::field::g);
+            if (s.depth > c.max_depth_) {
+                c.error(finding_code::too_deep, "subgraphs nest deeper than " + c.num(c.max_depth_) + " levels",
+                        offset_of(s.graph));
+                return false;
+            }
+        }
+        if (c.stopped_) return false;
+        if (s.is_graph()) {
+            c.enter_graph(s.graph, s.kind == scope_kind::main_graph);
+            frames.back().graph_entered = true;
+        }
+        return !c.stopped_;
+    }
+    void node(const model_scope& s, const node_view& n, std::uint32_t index) {
+        node_paths.push_back(c.path_.size());
+        c.push_path(s.is_graph() ? schema::msg_GraphProto : schema::msg_FunctionProto,
+                    s.is_graph() ? graph_view::field::node : function_view::field::node, index, n.name(), true);
+        if (c.stopped_) return;
+        const bool function_body = s.kind == scope_kind::function;
+        c.node_inputs_and_fields(n, function_body ? opsets : c.model_opsets_, function_body);
+    }
+    void node_done(const model_scope& s, const node_view& n, std::uint32_t) {
+        if (!c.stopped_) c.node_outputs(n, s.kind == scope_kind::function);
+        c.path_.resize(node_paths.back());
+        node_paths.pop_back();
+    }
+    void leave(const model_scope& s) {
+        if (frames.back().graph_entered) {
+            if (!c.stopped_) c.leave_graph(s.graph);
+            else c.scopes_.pop_back();
+        }
+        c.path_.resize(frames.back().path_length);
+        frames.pop_back();
+    }
+};
+
+void checker::check_scope(const model_scope& s, const opset_map& opsets) {
+    scope_checks checks(*this, opsets);
+    // The limit is checked as a finding in enter(); the walk's own never
+    // stops it (verify() bounds the nesting).
+    (void)walk_scope(s, checks, ~std::uint32_t(0));
+}
+
+void checker::check_node(const node_view& n, const opset_map& opsets, bool in_function) {
     if (n.op_type().empty()) error(finding_code::empty_op_type, "the node has an empty op_type", offset_of(n));
     if (n.input().empty() && n.output().empty())
         error(finding_code::no_inputs_outputs, "the node has neither inputs nor outputs", offset_of(n));
@@ -14306,12 +14392,13 @@ void checker::check_node(const node_view& n, const opset_map& opsets, bool in_fu
         if (!a.name().empty() && !names.insert(a.name()).second)
             error(finding_code::duplicate_attribute, "attribute " + quoted(a.name()) + " appears more than once",
                   offset_of(a));
-        check_attribute(a, in_function, depth);
+        check_attribute(a, in_function);
         if (stopped_) return;
     }
 }
 
-void checker::check_attribute(const attribute_view& a, bool in_function, std::uint32_t depth) {
+// Subgraphs are checked as scopes of the walk (scope_checks).
+void checker::check_attribute(const attribute_view& a, bool in_function) {
     if (a.name().empty()) error(finding_code::empty_name, "an attribute has an empty name", offset_of(a));
     if (ir_version_ >= 2 && !a.has_type())
         error(finding_code::missing_attribute_type, "attribute " + quoted(a.name()) + " has no type", offset_of(a));
@@ -14348,10 +14435,6 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
         path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::sparse_tensor);
         check_sparse(a.sparse_tensor());
     }
-    if (a.has_g()) {
-        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::g);
-        check_graph(a.g(), false, depth + 1);
-    }
     std::int64_t i = 0;
     for (const tensor_view& t : a.tensors()) {
         path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::tensors, i++);
@@ -14361,12 +14444,6 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
     for (const sparse_tensor_view& s : a.sparse_tensors()) {
         path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::sparse_tensors, i++);
         check_sparse(s);
-    }
-    i = 0;
-    for (const graph_view& g : a.graphs()) {
-        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::graphs, i++);
-        check_graph(g, false, depth + 1);
-        if (stopped_) return;
     }
 }
 
@@ -16402,19 +16479,6 @@ struct need {
     std::size_t node;
 };
 
-// Calls fn(graph) for each graph attribute of n (g and graphs); stops at an error.
-template <class Fn>
-error for_each_subgraph(const node_view& n, Fn fn) {
-    for (const attribute_view& a : n.attribute()) {
-        if (!a.ok()) return a.err();
-        if (a.has_g())
-            if (error e = fn(a.g())) return e;
-        for (const graph_view& g : a.graphs())
-            if (error e = fn(g)) return e;
-    }
-    return error();
-}
-
 class selector {
 public:
     selector(const heap& memory, extract_report& report, const options& o)
@@ -16449,14 +16513,15 @@ private:
     }
     error index(const graph_view& g);
     error resolve(const need& w);
-    error outer_names(const graph_view& g, std::size_t node, std::uint32_t depth);
+    error outer_names(std::size_t node);
     bool defined_inside(std::string_view name) const {
         for (const name_set& s : scopes_)
             if (s.count(name) != 0) return true;
         return false;
     }
-    error calls(const node_view& n, std::uint32_t depth);
+    error calls(const model_scope& scope, const node_view& n, std::uint32_t index);
 
+    model_scope main_;  // the graph cut
     list<node_view> nodes_{heap_allocator<node_view>(memory_)};
     list<function_view> functions_{heap_allocator<function_view>(memory_)};
     name_index producer_{heap_allocator<std::pair<const std::string_view, std::size_t>>(memory_)};
@@ -16471,6 +16536,7 @@ private:
 };
 
 error selector::index(const graph_view& g) {
+    main_.graph = g;
     for (const node_view& n : g.node()) {
         if (!n.ok()) return n.err();
         for (std::string_view out : n.output())
@@ -16488,30 +16554,37 @@ error selector::index(const graph_view& g) {
     return error();
 }
 
-// The names a subgraph of node `node` takes from outside itself: read by its
-// nodes or named as its outputs, and defined neither in it nor in a
-// subgraph around it (its inputs, initializers and node outputs).
-error selector::outer_names(const graph_view& g, std::size_t node, std::uint32_t depth) {
-    if (!g.ok()) return g.err();
-    if (depth > max_depth_) return error(errc::depth_exceeded, g.wire_message().offset_of(g.wire_message().begin()));
-    scopes_.emplace_back(heap_allocator<std::string_view>(memory_));
-    name_set& scope = scopes_.back();
-    for (const value_info_view& v : g.input()) scope.insert(v.name());
-    for (const tensor_view& t : g.initializer()) scope.insert(t.name());
-    for (const sparse_tensor_view& s : g.sparse_initializer()) scope.insert(s.values().name());
-    for (const node_view& n : g.node())
-        for (std::string_view out : n.output()) scope.insert(out);
-    for (const node_view& n : g.node()) {
-        if (!n.ok()) return n.err();
-        for (std::string_view in : n.input())
-            if (!in.empty() && !defined_inside(in)) work_.push_back({in, node});
-        if (error e = for_each_subgraph(n, [&](const graph_view& sub) { return outer_names(sub, node, depth + 1); }))
-            return e;
-    }
-    for (const value_info_view& v : g.output())
-        if (!defined_inside(v.name())) work_.push_back({v.name(), node});
-    scopes_.pop_back();
-    return error();
+// The names the subgraphs of node `node` take from outside them: read by
+// their nodes or named as their outputs, and defined neither in them nor in
+// a subgraph around them (inputs, initializers and node outputs).
+error selector::outer_names(std::size_t node) {
+    struct finder : scope_visitor {
+        selector& s;
+        std::size_t holder;  // the node whose subgraphs these are
+        error failure;
+        finder(selector& owner, std::size_t n) : s(owner), holder(n) {}
+        bool enter(const model_scope& scope) {
+            s.scopes_.emplace_back(heap_allocator<std::string_view>(s.memory_));
+            if (!scope.graph.ok()) {
+                if (!failure) failure = scope.graph.err();
+                return false;
+            }
+            for_each_declared_name(scope, [this](std::string_view name) { s.scopes_.back().insert(name); });
+            return true;
+        }
+        void node(const model_scope&, const node_view& n, std::uint32_t) {
+            if (!n.ok() && !failure) failure = n.err();
+            for (std::string_view in : n.input())
+                if (!in.empty() && !s.defined_inside(in)) s.work_.push_back({in, holder});
+        }
+        void leave(const model_scope& scope) {
+            for (const value_info_view& v : scope.graph.output())
+                if (!s.defined_inside(v.name())) s.work_.push_back({v.name(), holder});
+            s.scopes_.pop_back();
+        }
+    } f(*this, node);
+    const error e = walk_node_scopes(main_, nodes_[node], static_cast<std::uint32_t>(node), f, max_depth_);
+    return e ? e : f.failure;
 }
 
 error selector::resolve(const need& w) {
@@ -16528,7 +16601,7 @@ error selector::resolve(const need& w) {
         }
         for (std::string_view out : n.output()) used.insert(out);
         const std::size_t before = work_.size();
-        if (error e = for_each_subgraph(n, [&](const graph_view& g) { return outer_names(g, k, 1); })) return e;
+        if (error e = outer_names(k)) return e;
         for (std::size_t i = before; i < work_.size(); ++i) used.insert(work_[i].name);
         return error();
     }
@@ -16537,21 +16610,30 @@ error selector::resolve(const need& w) {
     return fail(extract_problem::undefined_value, w.name, w.node, errc::not_found);
 }
 
-// The domain of n and of the nodes in its subgraphs, and the functions they call.
-error selector::calls(const node_view& n, std::uint32_t depth) {
-    if (depth > max_depth_) return error(errc::depth_exceeded, n.wire_message().offset_of(n.wire_message().begin()));
-    domains.insert(domain_key(n.domain()));
-    const auto f = function_of_.find(function_key{n.domain(), n.op_type(), n.overload()});
-    if (f != function_of_.end() && kept_functions[f->second] == 0) {
-        kept_functions[f->second] = 1;
-        function_work_.push_back(f->second);
-    }
-    return for_each_subgraph(n, [&](const graph_view& g) -> error {
-        if (!g.ok()) return g.err();
-        for (const node_view& sub : g.node())
-            if (error e = calls(sub, depth + 1)) return e;
-        return error();
-    });
+// The domain of node `index` of `scope` and of the nodes in its subgraphs,
+// and the functions they call.
+error selector::calls(const model_scope& scope, const node_view& n, std::uint32_t index) {
+    struct caller : scope_visitor {
+        selector& s;
+        error failure;
+        explicit caller(selector& owner) : s(owner) {}
+        bool enter(const model_scope& sub) {
+            if (sub.graph.ok()) return true;
+            if (!failure) failure = sub.graph.err();
+            return false;
+        }
+        void node(const model_scope&, const node_view& n, std::uint32_t) {
+            s.domains.insert(domain_key(n.domain()));
+            const auto f = s.function_of_.find(function_key{n.domain(), n.op_type(), n.overload()});
+            if (f != s.function_of_.end() && s.kept_functions[f->second] == 0) {
+                s.kept_functions[f->second] = 1;
+                s.function_work_.push_back(f->second);
+            }
+        }
+    } c(*this);
+    c.node(scope, n, index);
+    const error e = walk_node_scopes(scope, n, index, c, max_depth_);
+    return e ? e : c.failure;
 }
 
 error selector::run(const model_view& model, const graph_view& g, const extract_request& r) {
@@ -16593,13 +16675,17 @@ error selector::run(const model_view& model, const graph_view& g, const extract_
     kept_functions.assign(functions_.size(), 0);
     for (std::size_t k = 0; k < nodes_.size(); ++k)
         if (kept_nodes[k] != 0)
-            if (error e = calls(nodes_[k], 1)) return e;
+            if (error e = calls(main_, nodes_[k], static_cast<std::uint32_t>(k))) return e;
     while (!function_work_.empty()) {
         const std::size_t f = function_work_.back();
         function_work_.pop_back();
         ++report_.functions;
-        for (const node_view& n : functions_[f].node())
-            if (error e = calls(n, 1)) return e;
+        model_scope body;
+        body.kind = scope_kind::function;
+        body.function = functions_[f];
+        std::uint32_t index = 0;
+        for (const node_view& n : body.function.node())
+            if (error e = calls(body, n, index++)) return e;
     }
     return error();
 }

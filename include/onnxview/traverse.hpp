@@ -92,6 +92,9 @@ struct scope_visitor {
     bool enter(const model_scope&) { return true; }
     // Each node of an entered scope, in order, before the scopes it holds.
     void node(const model_scope&, const node_view&, std::uint32_t /*node_index*/) {}
+    // The same node after the scopes it holds (what a node defines is not
+    // seen by its own subgraphs).
+    void node_done(const model_scope&, const node_view&, std::uint32_t /*node_index*/) {}
     // Leaving a scope, after its nodes and nested scopes.
     void leave(const model_scope&) {}
 };
@@ -127,7 +130,7 @@ error walk_node_scopes(const model_scope& s, const node_view& n, std::uint32_t n
 }
 
 // Visits scope `s` and the scopes nested in it: enter(s), then for each of
-// its nodes node() and the scopes that node holds, then leave(s). Fails with
+// its nodes node(), the scopes that node holds and node_done(), then leave(s). Fails with
 // depth_exceeded (at the graph's offset) on a scope whose depth is above
 // max_depth, after visiting what lies above it.
 template <class Visitor>
@@ -139,6 +142,7 @@ error walk_scope(const model_scope& s, Visitor& v, std::uint32_t max_depth) {
         for (const node_view& n : s.nodes()) {
             v.node(s, n, ni);
             if (error e = walk_node_scopes(s, n, ni, v, max_depth)) return e;
+            v.node_done(s, n, ni);
             ++ni;
         }
     }

@@ -46,22 +46,27 @@ void checker::report(check_severity s, finding_code code, std::string_view msg, 
     cb_(user_, f);
 }
 
+void checker::push_path(const schema::message_desc& message, std::uint32_t number, std::int64_t index,
+                        std::string_view name, bool show_name) {
+    const schema::field_desc* field = message.find(number);
+    assert(field != nullptr);
+    if (!path_.empty()) path_ += '.';
+    path_ += field->name;
+    if (index >= 0) {
+        path_ += '[';
+        path_ += num(index);
+        path_ += ']';
+    }
+    if (show_name && !name.empty()) {
+        path_ += ' ';
+        quote(path_, name);
+    }
+}
+
 checker::path_guard::path_guard(checker& c, const schema::message_desc& message, std::uint32_t number,
                                 std::int64_t index, std::string_view name, bool show_name)
     : c_(c), len_(c.path_.size()) {
-    const schema::field_desc* field = message.find(number);
-    assert(field != nullptr);
-    if (!c.path_.empty()) c.path_ += '.';
-    c.path_ += field->name;
-    if (index >= 0) {
-        c.path_ += '[';
-        c.path_ += c.num(index);
-        c.path_ += ']';
-    }
-    if (show_name && !name.empty()) {
-        c.path_ += ' ';
-        quote(c.path_, name);
-    }
+    c.push_path(message, number, index, name, show_name);
 }
 
 check_result checker::run() {
@@ -130,7 +135,9 @@ void checker::check_model_fields(const model_view& m) {
         error(finding_code::missing_graph, "the model has no graph");
     } else {
         path_guard p(*this, schema::msg_ModelProto, model_view::field::graph);
-        check_graph(m.graph(), true, 0);
+        model_scope main;
+        main.graph = m.graph();
+        check_scope(main, model_opsets_);
     }
     if (!stopped_) check_functions(m);
 }

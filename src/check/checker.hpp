@@ -30,6 +30,7 @@
 #include "onnxview/external_data.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/schema.hpp"
+#include "onnxview/traverse.hpp"
 
 namespace onnxview {
 namespace check_detail {
@@ -91,7 +92,11 @@ private:
         return m.begin() ? m.offset_of(m.begin()) : 0;
     }
 
-    // Appends ".field[i] 'name'" to the path for the lifetime of the guard.
+    // Appends ".field[i] 'name'" to the path (`number`: a field of `message`,
+    // whose schema name the path shows).
+    void push_path(const schema::message_desc& message, std::uint32_t number, std::int64_t index = -1,
+                   std::string_view name = {}, bool show_name = false);
+    // push_path() for the lifetime of the guard.
     class path_guard {
     public:
         // `number`: a field of `message`, whose schema name the path shows.
@@ -119,12 +124,18 @@ private:
 
     // --- the walk -----------------------------------------------------------
     void check_model_fields(const model_view& m);                                   // check.cpp
-    void check_graph(const graph_view& g, bool main_graph, std::uint32_t depth);    // graph_rules.cpp
+    // The main graph or a function body (with its opsets), and every
+    // subgraph in it: walk_scope with scope_checks (graph_rules.cpp).
+    void check_scope(const model_scope& s, const opset_map& opsets);
+    struct scope_checks;
+    void enter_graph(const graph_view& g, bool main_graph);
+    void leave_graph(const graph_view& g);
+    void node_inputs_and_fields(const node_view& n, const opset_map& opsets, bool in_function);
+    void node_outputs(const node_view& n, bool in_function);
     void check_value_info(const value_info_view& v, bool main_graph);
     void check_type(const type_view& t, std::string_view name);
-    void check_node_in_order(const node_view& n, const opset_map& opsets, bool in_function, std::uint32_t depth);
-    void check_node(const node_view& n, const opset_map& opsets, bool in_function, std::uint32_t depth);
-    void check_attribute(const attribute_view& a, bool in_function, std::uint32_t depth);
+    void check_node(const node_view& n, const opset_map& opsets, bool in_function);
+    void check_attribute(const attribute_view& a, bool in_function);
     void check_tensor(const tensor_view& t);                                        // tensor_rules.cpp
     void check_tensor_rules(const tensor_view& t);
     void check_external(const tensor_view& t, std::uint64_t expected);

@@ -49,13 +49,12 @@ void checker::check_functions(const model_view& m) {
             if (!names.insert(a.name()).second)
                 error(finding_code::duplicate_attribute,
                       "function attribute " + quoted(a.name()) + " is declared more than once", off);
+        model_scope body;
+        body.kind = scope_kind::function;
+        body.function = f;
+        body.index = static_cast<std::uint32_t>(i);
+        check_scope(body, opsets.empty() ? merged : opsets);
         std::int64_t k = 0;
-        for (const node_view& n : f.node()) {
-            path_guard pn(*this, schema::msg_FunctionProto, function_view::field::node, k++, n.name(), true);
-            check_node_in_order(n, opsets.empty() ? merged : opsets, true, 0);
-            if (stopped_) break;
-        }
-        k = 0;
         for (std::string_view out : f.output()) {
             if (!out.empty() && !scopes_.back().count(out)) {
                 path_guard po(*this, schema::msg_FunctionProto, function_view::field::output, k);
@@ -95,9 +94,9 @@ void checker::check_function_calls(const model_view& m) {
         s.function = fs[i];
         s.index = static_cast<std::uint32_t>(i);
         call_collector collect(*this, calls[i]);
-        // A function's nodes count as depth 1 for the limit, as in check_graph; what nests
-        // deeper is reported as too_deep there.
-        (void)walk_scope(s, collect, max_depth_ - 1);
+        // Subgraphs deeper than the limit are reported as too_deep by
+        // check_scope, and not followed here either.
+        (void)walk_scope(s, collect, max_depth_);
         std::sort(calls[i].begin(), calls[i].end());
         calls[i].erase(std::unique(calls[i].begin(), calls[i].end()), calls[i].end());
     }

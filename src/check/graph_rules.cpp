@@ -3,6 +3,7 @@
 #include "checker.hpp"
 #include "onnxview/attribute_values.hpp"
 #include "onnxview/enums.hpp"
+#include "onnxview/traverse.hpp"
 
 namespace onnxview {
 namespace check_detail {
@@ -50,12 +51,9 @@ void checker::check_value_info(const value_info_view& v, bool main_graph) {
     check_type(v.type(), v.name());
 }
 
-void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t depth) {
-    if (depth > max_depth_) {
-        error(finding_code::too_deep, "subgraphs nest deeper than " + num(max_depth_) + " levels",
-              offset_of(g));
-        return;
-    }
+// A graph's own fields and declarations, before its nodes: name, value
+// infos, then a new scope holding its inputs and initializers.
+void checker::enter_graph(const graph_view& g, bool main_graph) {
     if (g.name().empty()) error(finding_code::empty_graph_name, "the graph has an empty name", offset_of(g));
     {
         std::int64_t i = 0;
@@ -70,11 +68,6 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
         }
     }
     scopes_.emplace_back(mem_);
-    struct scope_pop {
-        list<name_set>& s;
-        ~scope_pop() { s.pop_back(); }
-    } pop{scopes_};
-
     std::int64_t i = 0;
     for (const value_info_view& v : g.input()) {
         if (!scopes_.back().insert(v.name()).second) {
@@ -119,13 +112,11 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
         scopes_.back().insert(name);
         if (stopped_) return;
     }
-    i = 0;
-    for (const node_view& n : g.node()) {
-        path_guard p(*this, schema::msg_GraphProto, graph_view::field::node, i++, n.name(), true);
-        check_node_in_order(n, model_opsets_, false, depth);
-        if (stopped_) return;
-    }
-    i = 0;
+}
+
+// After its nodes: the graph's outputs are defined; its scope ends.
+void checker::leave_graph(const graph_view& g) {
+    std::int64_t i = 0;
     for (const value_info_view& v : g.output()) {
         if (!v.name().empty() && !defined_in_scopes(v.name())) {
             path_guard p(*this, schema::msg_GraphProto, graph_view::field::output, i, v.name(), true);
@@ -137,12 +128,13 @@ void checker::check_graph(const graph_view& g, bool main_graph, std::uint32_t de
         }
         ++i;
     }
+    scopes_.pop_back();
 }
 
 // onnx's SSA order, in graphs and function bodies alike: the node's inputs
-// defined before it, the node itself, then each output defined once.
-void checker::check_node_in_order(const node_view& n, const opset_map& opsets, bool in_function,
-                                  std::uint32_t depth) {
+// defined before it, the node itself (node_inputs_and_fields), then, after
+// the subgraphs it holds, each output defined once (node_outputs).
+void checker::node_inputs_and_fields(const node_view& n, const opset_map& opsets, bool in_function) {
     std::int64_t k = 0;
     for (std::string_view in : n.input()) {
         if (!in.empty() && !defined_in_scopes(in)) {
@@ -156,8 +148,11 @@ void checker::check_node_in_order(const node_view& n, const opset_map& opsets, b
         }
         ++k;
     }
-    check_node(n, opsets, in_function, depth);
-    k = 0;
+    check_node(n, opsets, in_function);
+}
+
+void checker::node_outputs(const node_view& n, bool in_function) {
+    std::int64_t k = 0;
     for (std::string_view out : n.output()) {
         if (!out.empty()) {
             if (defined_in_scopes(out)) {
@@ -173,7 +168,79 @@ void checker::check_node_in_order(const node_view& n, const opset_map& opsets, b
     }
 }
 
-void checker::check_node(const node_view& n, const opset_map& opsets, bool in_function, std::uint32_t depth) {
+// The checks of a scope and the scopes nested in it, as walk_scope visits
+// them: a graph's declarations on entering it, each node's inputs and
+// fields before the subgraphs it holds and its outputs after them (a
+// subgraph sees what was defined before its node, not the node's outputs),
+// a graph's outputs on leaving it. A top scope is the main graph or a
+// function body (whose nodes check against `opsets`, and whose own fields
+// and scope check_functions handles); a subgraph's nodes check against the
+// model's opsets, as onnx 1.12 does. Subgraphs deeper than max_graph_depth
+// are a finding, and not entered.
+struct checker::scope_checks : scope_visitor {
+    checker& c;
+    const opset_map& opsets;
+    struct frame {
+        std::size_t path_length;
+        bool graph_entered;
+    };
+    list<frame> frames;
+    list<std::size_t> node_paths;  // path_ lengths before each open node's part
+    scope_checks(checker& k, const opset_map& top_opsets) : c(k), opsets(top_opsets), frames(k.mem_), node_paths(k.mem_) {}
+
+    bool enter(const model_scope& s) {
+        frames.push_back({c.path_.size(), false});
+        if (s.kind == scope_kind::subgraph) {
+            const attribute_place& h = s.holder;
+            c.push_path(schema::msg_NodeProto, node_view::field::attribute, h.attribute_index, h.attribute.name(), true);
+            if (s.in_graphs)
+                c.push_path(schema::msg_AttributeProto, attribute_view::field::graphs, s.index);
+            else
+                c.push_path(schema::msg_AttributeProto, attribute_view::field::g);
+            if (s.depth > c.max_depth_) {
+                c.error(finding_code::too_deep, "subgraphs nest deeper than " + c.num(c.max_depth_) + " levels",
+                        offset_of(s.graph));
+                return false;
+            }
+        }
+        if (c.stopped_) return false;
+        if (s.is_graph()) {
+            c.enter_graph(s.graph, s.kind == scope_kind::main_graph);
+            frames.back().graph_entered = true;
+        }
+        return !c.stopped_;
+    }
+    void node(const model_scope& s, const node_view& n, std::uint32_t index) {
+        node_paths.push_back(c.path_.size());
+        c.push_path(s.is_graph() ? schema::msg_GraphProto : schema::msg_FunctionProto,
+                    s.is_graph() ? graph_view::field::node : function_view::field::node, index, n.name(), true);
+        if (c.stopped_) return;
+        const bool function_body = s.kind == scope_kind::function;
+        c.node_inputs_and_fields(n, function_body ? opsets : c.model_opsets_, function_body);
+    }
+    void node_done(const model_scope& s, const node_view& n, std::uint32_t) {
+        if (!c.stopped_) c.node_outputs(n, s.kind == scope_kind::function);
+        c.path_.resize(node_paths.back());
+        node_paths.pop_back();
+    }
+    void leave(const model_scope& s) {
+        if (frames.back().graph_entered) {
+            if (!c.stopped_) c.leave_graph(s.graph);
+            else c.scopes_.pop_back();
+        }
+        c.path_.resize(frames.back().path_length);
+        frames.pop_back();
+    }
+};
+
+void checker::check_scope(const model_scope& s, const opset_map& opsets) {
+    scope_checks checks(*this, opsets);
+    // The limit is checked as a finding in enter(); the walk's own never
+    // stops it (verify() bounds the nesting).
+    (void)walk_scope(s, checks, ~std::uint32_t(0));
+}
+
+void checker::check_node(const node_view& n, const opset_map& opsets, bool in_function) {
     if (n.op_type().empty()) error(finding_code::empty_op_type, "the node has an empty op_type", offset_of(n));
     if (n.input().empty() && n.output().empty())
         error(finding_code::no_inputs_outputs, "the node has neither inputs nor outputs", offset_of(n));
@@ -188,12 +255,13 @@ void checker::check_node(const node_view& n, const opset_map& opsets, bool in_fu
         if (!a.name().empty() && !names.insert(a.name()).second)
             error(finding_code::duplicate_attribute, "attribute " + quoted(a.name()) + " appears more than once",
                   offset_of(a));
-        check_attribute(a, in_function, depth);
+        check_attribute(a, in_function);
         if (stopped_) return;
     }
 }
 
-void checker::check_attribute(const attribute_view& a, bool in_function, std::uint32_t depth) {
+// Subgraphs are checked as scopes of the walk (scope_checks).
+void checker::check_attribute(const attribute_view& a, bool in_function) {
     if (a.name().empty()) error(finding_code::empty_name, "an attribute has an empty name", offset_of(a));
     if (ir_version_ >= 2 && !a.has_type())
         error(finding_code::missing_attribute_type, "attribute " + quoted(a.name()) + " has no type", offset_of(a));
@@ -230,10 +298,6 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
         path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::sparse_tensor);
         check_sparse(a.sparse_tensor());
     }
-    if (a.has_g()) {
-        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::g);
-        check_graph(a.g(), false, depth + 1);
-    }
     std::int64_t i = 0;
     for (const tensor_view& t : a.tensors()) {
         path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::tensors, i++);
@@ -243,12 +307,6 @@ void checker::check_attribute(const attribute_view& a, bool in_function, std::ui
     for (const sparse_tensor_view& s : a.sparse_tensors()) {
         path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::sparse_tensors, i++);
         check_sparse(s);
-    }
-    i = 0;
-    for (const graph_view& g : a.graphs()) {
-        path_guard p(*this, schema::msg_AttributeProto, attribute_view::field::graphs, i++);
-        check_graph(g, false, depth + 1);
-        if (stopped_) return;
     }
 }
 

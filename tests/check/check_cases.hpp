@@ -526,6 +526,23 @@ inline std::vector<check_case> cases() {
         add("function_ref_attr_with_value",
             fmodel({function("F", "local", {"a"}, {"b"}, {with_attr(node({"a"}, {"b"}, "LeakyRelu", "fr"), attr_f("alpha", 0.1f).field_bytes(21, "k"))}, {"k"})}),
             "ref_attr_with_value", "functions[0] 'F'.node[0] 'fr'.attribute[0] 'alpha'", true, oracle::accepts);
+        // A function body's subgraph: its nodes see the body's values defined
+        // before the node holding it, as in a graph.
+        {
+            graph_spec then_g;
+            then_g.name = "then";
+            then_g.inputs.clear();
+            then_g.outputs = {value_info("t")};
+            then_g.nodes = {node({"b"}, {"t"}, "Identity", "ti")};  // `b` is the If's own output
+            graph_spec else_g = then_g;
+            else_g.name = "else";
+            else_g.nodes = {node({"a"}, {"t"}, "Identity", "ei")};
+            const wire_builder holder =
+                with_attr(with_attr(node({"a"}, {"b"}, "If", "fi"), attr_g("then_branch", then_g.build())),
+                          attr_g("else_branch", else_g.build()));
+            add("function_subgraph_undefined", fmodel({function("F", "local", {"a"}, {"b"}, {holder})}),
+                "undefined_input", "functions[0] 'F'.node[0] 'fi'.attribute[0] 'then_branch'.g.node[0] 'ti'.input[0]");
+        }
         // onnx 1.12 does not look for call cycles (it would recurse while
         // inlining); the model is not executable.
         add("recursive_function", fmodel({function("F", "local", {"a"}, {"b"}, {node({"a"}, {"b"}, "F", "self", "local")})}),
