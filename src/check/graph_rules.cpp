@@ -212,8 +212,10 @@ struct checker::scope_checks : scope_visitor {
     }
     void node(const model_scope& s, const node_view& n, std::uint32_t index) {
         node_paths.push_back(c.path_.size());
-        c.push_path(s.is_graph() ? schema::msg_GraphProto : schema::msg_FunctionProto,
-                    s.is_graph() ? graph_view::field::node : function_view::field::node, index, n.name(), true);
+        if (s.is_graph())
+            c.push_path(schema::msg_GraphProto, graph_view::field::node, index, n.name(), true);
+        else
+            c.push_path(schema::msg_FunctionProto, function_view::field::node, index, n.name(), true);
         if (c.stopped_) return;
         const bool function_body = s.kind == scope_kind::function;
         c.node_inputs_and_fields(n, function_body ? opsets : c.model_opsets_, function_body);

@@ -62,7 +62,11 @@ struct pass {
     detail::dedupe_table* dedupe = nullptr;  // with pack_options::dedupe
     bool strip = false;                      // edits: doc strings are left out
     std::string_view io_name{};              // edits: the main-graph input or output being walked
-    bool in_io = false;
+    // Edits: how far the walk is down the path from the main graph to an
+    // input's or output's dims (io_path), and whether it walks the main
+    // graph's own fields (not a subgraph's).
+    std::uint8_t io_step = 0;
+    bool in_main_graph = false;
     const dim_change* dim_override = nullptr;  // edits: the Dimension about to be walked is replaced
     detail::renamer* renames = nullptr;        // edits: value names renamed
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
@@ -321,6 +325,26 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
 
 error walk_message(pass& p, const wire::message& m, const schema::message_desc& d) noexcept;
 
+// The path from the main graph to the shape of one of its inputs or outputs,
+// whose dims edit_options::dims may set: GraphProto.input or .output (step
+// 1), ValueInfoProto.type (2), TypeProto.tensor_type (3), .shape (4).
+constexpr std::uint8_t io_path_length = 4;
+
+// The step reached by walking `field` of a `parent` message at step `step`
+// (0: off the path); `main_graph`: the parent is the main graph itself.
+std::uint8_t next_io_step(std::uint8_t step, bool main_graph, const schema::message_desc& parent,
+                          std::uint32_t field) noexcept {
+    if (step == 0)
+        return main_graph && &parent == &schema::msg_GraphProto &&
+                       (field == graph_view::field::input || field == graph_view::field::output)
+                   ? 1
+                   : 0;
+    if (step == 1) return &parent == &schema::msg_ValueInfoProto && field == value_info_view::field::type ? 2 : 0;
+    if (step == 2) return &parent == &schema::msg_TypeProto && field == type_view::field::tensor_type ? 3 : 0;
+    if (step == 3) return &parent == &schema::msg_TypeProto_Tensor && field == tensor_type_view::field::shape ? 4 : 0;
+    return 0;
+}
+
 // One followed field: its tag as it was (or for field `renumber`), a length
 // prefix of the recorded width, and its re-emitted content.
 error walk_child(pass& p, const wire::message& parent, const schema::message_desc& parent_desc, const wire::field& f,
@@ -329,14 +353,15 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
     if (!child) return child.err();
     const dim_change* const replaced = p.dim_override;
     p.dim_override = nullptr;
-    const bool io = p.po.edits != nullptr && p.po.edits->dim_count != 0 && &parent_desc == &schema::msg_GraphProto &&
-                    parent.depth() == 1 &&
-                    ((renumber != 0 ? renumber : f.number) == graph_view::field::input ||
-                     (renumber != 0 ? renumber : f.number) == graph_view::field::output);
-    if (io) {
-        p.in_io = true;
-        p.io_name = value_info_view(child).name();
+    const std::uint32_t field = renumber != 0 ? renumber : f.number;
+    const bool was_main_graph = p.in_main_graph;
+    const std::uint8_t was_step = p.io_step;
+    p.io_step = 0;
+    if (p.po.edits != nullptr && p.po.edits->dim_count != 0) {
+        p.io_step = next_io_step(was_step, was_main_graph, parent_desc, field);
+        if (p.io_step == 1) p.io_name = value_info_view(child).name();
     }
+    p.in_main_graph = &parent_desc == &schema::msg_ModelProto && field == model_view::field::graph;
     const char* tag_end = f.tag;
     std::uint32_t number;
     wire::wire_type type;
@@ -352,7 +377,6 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
     // onnx.load resolves the external data of the main graph's initializers
     // and attribute tensors (t, tensors), in its subgraphs too; not of
     // functions, training graphs or sparse tensors.
-    const std::uint32_t field = renumber != 0 ? renumber : f.number;
     const bool was_loaded = p.loaded_scope;
     if (&parent_desc == &schema::msg_ModelProto) p.loaded_scope = field == model_view::field::graph;
     p.referable = p.loaded_scope &&
@@ -366,7 +390,8 @@ error walk_child(pass& p, const wire::message& parent, const schema::message_des
     } else {
         e = &d == &schema::msg_TensorProto ? walk_tensor(p, *child, merged) : walk_message(p, *child, d);
     }
-    if (io) p.in_io = false;
+    p.io_step = was_step;
+    p.in_main_graph = was_main_graph;
     p.loaded_scope = was_loaded;
     if (p.renames != nullptr) p.renames->leave();
     if (e) return e;
@@ -389,9 +414,7 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     if (tensor_walk::counts_occurrences(d))
         if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
     const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
-    // The shape of a main-graph input or output: ModelProto, GraphProto,
-    // ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto.
-    const bool io_shape = p.in_io && &d == &schema::msg_TensorShapeProto && m.depth() == 5;
+    const bool io_shape = p.io_step == io_path_length && &d == &schema::msg_TensorShapeProto;
     std::uint64_t axis = 0;
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     const char* from = m.begin();

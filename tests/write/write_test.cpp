@@ -488,6 +488,46 @@ TEST_CASE("pack with edits: set_dim changes a main-graph input's dim, keeps its 
     CHECK((*unchanged.dim().begin()).dim_value() == 1);
 }
 
+TEST_CASE("pack with edits: set_dim leaves shapes off the path to a main-graph input's dims") {
+    wire_builder d0;
+    d0.field_varint(1, 1);
+    wire_builder shape;
+    shape.field_message(1, d0);
+    wire_builder tensor_type;
+    tensor_type.field_varint(1, 1).field_message(2, shape);
+    wire_builder type;
+    type.field_message(1, tensor_type);
+    wire_builder sequence;  // TypeProto.Sequence { elem_type: the tensor type }
+    sequence.field_message(1, type);
+    wire_builder seq_type;
+    seq_type.field_message(4, sequence);
+    wire_builder seq_input;  // a sequence input: its elements' shape is deeper
+    seq_input.field_bytes(1, "s").field_message(2, seq_type);
+    wire_builder sub_input;  // a subgraph's input of the same name as the edit's
+    sub_input.field_bytes(1, "x").field_message(2, type);
+    wire_builder body;
+    body.field_message(11, sub_input).field_bytes(2, "body");
+    wire_builder attr;
+    attr.field_bytes(1, "then_branch").field_message(6, body).field_varint(20, 5);
+    wire_builder node;
+    node.field_bytes(1, "c").field_bytes(2, "y").field_bytes(4, "If").field_message(5, attr);
+    wire_builder g;
+    g.field_message(1, node).field_message(11, seq_input);
+    wire_builder m;
+    m.field_varint(1, 8).field_message(7, g);
+
+    const dim_change dims[] = {{"s", 0, false, 7, {}}, {"x", 0, false, 7, {}}};
+    edit_options edits{};
+    edits.dims = dims;
+    edits.dim_count = 2;
+    pack_options po{};
+    po.edits = &edits;
+    const packed out = pack(m.str(), po);
+    REQUIRE(out.err.ok());
+    CHECK(out.stats.dims_set == 0);
+    CHECK(out.model == m.str());
+}
+
 namespace {
 // The ranges payload_written was given, as offsets into `base`.
 struct released_ranges {
