@@ -29,6 +29,15 @@ std::string floats_le(std::size_t n, float start = 0.5f) {
     return s;
 }
 
+// TypeProto { tensor_type { elem_type: FLOAT, shape } }.
+wire_builder float_tensor_type(const wire_builder& shape) {
+    wire_builder tensor_type;
+    tensor_type.field_varint(1, 1).field_message(2, shape);
+    wire_builder type;
+    type.field_message(1, tensor_type);
+    return type;
+}
+
 wire_builder raw_tensor(const std::string& name, std::size_t n) {
     wire_builder t;
     t.packed_varint(1, {n}).field_varint(2, 1).field_bytes(8, name).field_bytes(9, floats_le(n));
@@ -451,10 +460,7 @@ TEST_CASE("pack with edits: set_dim changes a main-graph input's dim, keeps its 
     d1.field_bytes(2, "width");
     wire_builder shape;
     shape.field_message(1, d0).field_message(1, d1);
-    wire_builder tensor_type;
-    tensor_type.field_varint(1, 1).field_message(2, shape);
-    wire_builder type;
-    type.field_message(1, tensor_type);
+    const wire_builder type = float_tensor_type(shape);
     wire_builder input;
     input.field_bytes(1, "x").field_message(2, type);
     wire_builder other;  // a value_info with the same name: not an input, not changed
@@ -493,10 +499,7 @@ TEST_CASE("pack with edits: set_dim leaves shapes off the path to a main-graph i
     d0.field_varint(1, 1);
     wire_builder shape;
     shape.field_message(1, d0);
-    wire_builder tensor_type;
-    tensor_type.field_varint(1, 1).field_message(2, shape);
-    wire_builder type;
-    type.field_message(1, tensor_type);
+    const wire_builder type = float_tensor_type(shape);
     wire_builder sequence;  // TypeProto.Sequence { elem_type: the tensor type }
     sequence.field_message(1, type);
     wire_builder seq_type;
