@@ -59,9 +59,6 @@ bool parse_ignore(std::string_view list, ignored& out);
 bool parse_weights(std::string_view text, weights_mode& out);  // exact, none, allclose[:rtol=R][,atol=A]
 bool parse_fail_on(std::string_view list, failing& out);
 
-// 'name', with text_quote's escapes: how every section names things.
-std::string quoted(std::string_view s);
-
 struct diff_report;
 struct value_names;
 

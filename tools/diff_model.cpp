@@ -13,12 +13,6 @@ namespace onnxview_cli {
 
 using namespace onnxview;
 
-std::string quoted(std::string_view s) {
-    std::string out = "'";
-    text_quote(out, s);
-    return out + "'";
-}
-
 namespace {
 
 // ---- model ----------------------------------------------------------------
