@@ -39,21 +39,23 @@ std::string values_text(const model_change& c, const diff_options& options) {
     return out;
 }
 
+std::string what(const model_change& c) { return change_subject_name(c.what); }
+
 // What a change is about, as its line starts: "opset 'ai.onnx.ml'",
 // "graph: node 'conv1'", "initializer 'w' in graph.node[2]...".
 std::string subject_text(const model_change& c) {
     switch (c.section) {
         case diff_section::graph:
-            if (c.what == "node") return c.scope + ": node " + c.subject;
+            if (c.what == change_subject::node) return c.scope + ": node " + c.subject;
             return c.scope;
         case diff_section::weights:
         case diff_section::layout: {
-            std::string out = c.what + " " + quoted(c.subject);
+            std::string out = what(c) + " " + quoted(c.subject);
             if (!c.part.empty()) out += " " + c.part;
             if (!c.scope.empty()) out += " in " + c.scope;
             return out;
         }
-        default: return c.what + " " + quoted(c.subject);
+        default: return what(c) + " " + quoted(c.subject);
     }
 }
 
@@ -63,8 +65,8 @@ std::string added_or_removed(const model_change& c) {
     const std::string& shown = removed ? c.before : c.after;
     if (!c.attribute.empty())
         return subject_text(c) + ": attribute " + c.attribute + (removed ? ": removed (was " + shown + ")" : ": added " + shown);
-    if (c.what == "node") return subject_text(c) + " (" + shown + "): " + change_kind_name(c.kind);
-    if (c.what == "scope") return c.scope + ": " + change_kind_name(c.kind) + " (" + shown + ")";
+    if (c.what == change_subject::node) return subject_text(c) + " (" + shown + "): " + change_kind_name(c.kind);
+    if (c.what == change_subject::scope) return c.scope + ": " + change_kind_name(c.kind) + " (" + shown + ")";
     return subject_text(c) + (removed ? ": removed (was " + shown + ")" : ": added " + shown);
 }
 
@@ -77,13 +79,13 @@ std::string change_line(const model_change& c, const model_diff& d, const diff_o
         case change_kind::removed: return added_or_removed(c);
         case change_kind::changed:
             if (!c.attribute.empty()) return subject_text(c) + ": attribute " + c.attribute + ": " + from_to;
-            if (c.what == "doc_string") return "doc_string changed";
-            if (c.subject.empty()) return c.what + ": " + from_to;  // a model field
+            if (c.what == change_subject::doc_string) return "doc_string changed";
+            if (c.subject.empty()) return what(c) + ": " + from_to;  // a model field
             return subject_text(c) + ": " + from_to;
         case change_kind::renamed:
             if (c.section == diff_section::names) {
                 const std::string first = " (first '" + c.before + "' -> '" + c.after + "')";
-                if (c.what == "nodes")
+                if (c.what == change_subject::nodes)
                     return count(d.matching.renamed) + " of " + count(d.matching.nodes) + " nodes renamed" + first;
                 return count(d.matching.values_renamed) + " values renamed" + first;
             }
@@ -196,7 +198,7 @@ void print_report_json(const model_diff& d, const diff_options& options, const r
         for (; c != d.changes.end() && c->section == s; ++c) {
             j.begin_object();
             j.field("kind", change_kind_name(c->kind));
-            j.field("what", c->what);
+            j.field("what", change_subject_name(c->what));
             j.field("scope", c->scope);
             j.field("subject", c->subject);
             j.field("part", c->part);

@@ -268,7 +268,7 @@ bool same_attribute(const node_attribute& a, const node_attribute& b, std::strin
 void diff_nodes(const scope_record& scope, const scope_record& scope_b, const node_record& a, const node_record& b,
                 const value_names& names, change_list& out) {
     const auto change = [&](change_kind kind, std::string_view attribute, std::string before, std::string after) {
-        out.push_back(make_change(diff_section::graph, kind, "node", a.key(), true));
+        out.push_back(make_change(diff_section::graph, kind, change_subject::node, a.key(), true));
         model_change& c = out.back();
         c.scope = scope.key;
         c.attribute = attribute;
@@ -301,14 +301,14 @@ void diff_nodes(const scope_record& scope, const scope_record& scope_b, const no
 
 // A node added or removed: its op_type is what the report shows of it.
 void node_change(const std::string& scope, const node_record& n, change_kind kind, change_list& out) {
-    out.push_back(make_change(diff_section::graph, kind, "node", n.key(), true));
+    out.push_back(make_change(diff_section::graph, kind, change_subject::node, n.key(), true));
     out.back().scope = scope;
     (kind == change_kind::removed ? out.back().before : out.back().after) = std::string(n.op_type);
 }
 
 // A scope added or removed, with its node count.
 void scope_change(const scope_record& s, change_kind kind, change_list& out) {
-    out.push_back(make_change(diff_section::graph, kind, "scope", "", true));
+    out.push_back(make_change(diff_section::graph, kind, change_subject::scope, "", true));
     out.back().scope = s.key;
     (kind == change_kind::removed ? out.back().before : out.back().after) = std::to_string(s.nodes.size()) + " nodes";
 }
@@ -345,7 +345,7 @@ void diff_scope(const scope_record& a, const scope_record& b, const std::vector<
             added.push_back(held_prefix(b, b.nodes[i]));
         }
     if (!std::is_sorted(matched_positions.begin(), matched_positions.end())) {
-        out.push_back(make_change(diff_section::graph, change_kind::order, "", "", true));
+        out.push_back(make_change(diff_section::graph, change_kind::order, change_subject::none, "", true));
         out.back().scope = a.key;
     }
 }

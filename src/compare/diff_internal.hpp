@@ -26,7 +26,7 @@ namespace diff_detail {
 using change_list = std::vector<model_change>;
 
 // A change with its place in the report.
-model_change make_change(diff_section section, change_kind kind, std::string what, std::string subject,
+model_change make_change(diff_section section, change_kind kind, change_subject what, std::string subject,
                          bool counted);
 
 struct value_names;
@@ -38,7 +38,7 @@ void diff_model_fields(const model_view& a, const model_view& b, const diff_igno
 // The signature section's changes for `what` ("input", "output"): a's value
 // infos against b's by name, a's names as b calls them (automatic matching).
 void diff_value_infos(const message_range<value_info_view>& a, const message_range<value_info_view>& b,
-                      const char* what, const value_names& names, change_list& out);
+                      change_subject what, const value_names& names, change_list& out);
 
 // A value's old name and its name in model B, found by --match=auto. Keys
 // are namespace_key(ns, name): a function's values live apart from the

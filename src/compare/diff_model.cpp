@@ -12,12 +12,12 @@
 namespace onnxview {
 namespace diff_detail {
 
-model_change make_change(diff_section section, change_kind kind, std::string what, std::string subject,
+model_change make_change(diff_section section, change_kind kind, change_subject what, std::string subject,
                          bool counted) {
     model_change c;
     c.section = section;
     c.kind = kind;
-    c.what = std::move(what);
+    c.what = what;
     c.subject = std::move(subject);
     c.counted = counted;
     return c;
@@ -43,7 +43,7 @@ std::map<std::string, std::string> metadata(const model_view& m) {
 // One change per key added, removed or whose value differs; values as
 // `show` prints them.
 template <class Map, class Show>
-void diff_maps(const Map& a, const Map& b, const char* what, bool counted, Show show, change_list& out) {
+void diff_maps(const Map& a, const Map& b, change_subject what, bool counted, Show show, change_list& out) {
     const auto change = [&](change_kind kind, const std::string& key) {
         out.push_back(make_change(diff_section::model, kind, what, key, counted));
         return &out.back();
@@ -63,7 +63,7 @@ void diff_maps(const Map& a, const Map& b, const char* what, bool counted, Show 
 }
 
 // A model field's change: `before` -> `after`.
-void field_change(const char* what, std::string before, std::string after, bool counted, change_list& out) {
+void field_change(change_subject what, std::string before, std::string after, bool counted, change_list& out) {
     out.push_back(make_change(diff_section::model, change_kind::changed, what, "", counted));
     out.back().before = std::move(before);
     out.back().after = std::move(after);
@@ -73,22 +73,22 @@ void field_change(const char* what, std::string before, std::string after, bool 
 
 void diff_model_fields(const model_view& a, const model_view& b, const diff_ignore& skip, change_list& out) {
     if (a.ir_version() != b.ir_version())
-        field_change("ir_version", std::to_string(a.ir_version()), std::to_string(b.ir_version()), true, out);
-    diff_maps(opsets(a), opsets(b), "opset", true, [](std::int64_t v) { return std::to_string(v); }, out);
+        field_change(change_subject::ir_version, std::to_string(a.ir_version()), std::to_string(b.ir_version()), true, out);
+    diff_maps(opsets(a), opsets(b), change_subject::opset, true, [](std::int64_t v) { return std::to_string(v); }, out);
     const auto producer = [](const model_view& m) {
         std::string p;
         text_quote(p, m.producer_name());
         if (!m.producer_version().empty()) p += ' ', text_quote(p, m.producer_version());
         return p;
     };
-    if (!skip.producer && producer(a) != producer(b)) field_change("producer", producer(a), producer(b), false, out);
+    if (!skip.producer && producer(a) != producer(b)) field_change(change_subject::producer, producer(a), producer(b), false, out);
     if (!skip.producer && a.model_version() != b.model_version())
-        field_change("model_version", std::to_string(a.model_version()), std::to_string(b.model_version()), false, out);
+        field_change(change_subject::model_version, std::to_string(a.model_version()), std::to_string(b.model_version()), false, out);
     if (!skip.metadata)
-        diff_maps(metadata(a), metadata(b), "metadata", false, [](const std::string& v) { return quoted(v); }, out);
+        diff_maps(metadata(a), metadata(b), change_subject::metadata, false, [](const std::string& v) { return quoted(v); }, out);
     // The doc strings themselves, unquoted: they may be long, and are not printed.
     if (!skip.doc_string && a.doc_string() != b.doc_string())
-        field_change("doc_string", std::string(a.doc_string()), std::string(b.doc_string()), false, out);
+        field_change(change_subject::doc_string, std::string(a.doc_string()), std::string(b.doc_string()), false, out);
 }
 
 // ---- signature ------------------------------------------------------------
@@ -96,7 +96,7 @@ void diff_model_fields(const model_view& a, const model_view& b, const diff_igno
 // Graph inputs and outputs by name (a's as b calls them, with --match=auto);
 // a renamed one is a counted change: callers bind them by name.
 void diff_value_infos(const message_range<value_info_view>& a, const message_range<value_info_view>& b,
-                      const char* what, const value_names& names, change_list& out) {
+                      change_subject what, const value_names& names, change_list& out) {
     const auto change = [&](change_kind kind, std::string_view name, std::string before, std::string after) {
         out.push_back(make_change(diff_section::signature, kind, what, std::string(name), true));
         out.back().before = std::move(before);

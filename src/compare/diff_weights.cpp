@@ -19,7 +19,7 @@ namespace diff_detail {
 namespace {
 
 struct weight {
-    const char* what;  // "initializer", "constant", "sparse_initializer"
+    change_subject what;  // initializer, constant, sparse_initializer
     std::string name;  // as its model calls it
     const char* part;  // a sparse tensor's "indices" or "values", else ""
     std::string scope;  // append_scope_path, "" in the main graph
@@ -50,16 +50,16 @@ std::map<std::string, weight> weights_of(const model_view& m, const value_names*
         } else {
             name = st.sparse_part ? st.sparse.values().name() : st.tensor.name();
         }
-        weight w{st.origin == tensor_origin::constant      ? "constant"
-                 : st.origin == tensor_origin::initializer ? "initializer"
-                                                           : "sparse_initializer",
+        weight w{st.origin == tensor_origin::constant      ? change_subject::constant
+                 : st.origin == tensor_origin::initializer ? change_subject::initializer
+                                                           : change_subject::sparse_initializer,
                  std::string(name), !st.sparse_part ? "" : st.sparse_indices ? "indices" : "values", std::string(),
                  st.tensor};
         if (st.scope->kind != scope_kind::main_graph) append_scope_path(*st.scope, w.scope);
         std::string tail;
         if (*w.part != '\0') tail = std::string(" ") + w.part;
         if (!w.scope.empty()) tail += " in " + w.scope;
-        std::string key = std::string(w.what) + " " + quoted(names != nullptr ? names->in_b(ns, name) : name) + tail;
+        std::string key = std::string(change_subject_name(w.what)) + " " + quoted(names != nullptr ? names->in_b(ns, name) : name) + tail;
         out[std::move(key)] = std::move(w);
     });
     return out;

@@ -53,13 +53,13 @@ bool missing(const result<digest128>& h) {
 // The names section: the first node and value renamed, with the counts in
 // model_diff::matching.
 void names_section(const value_names& n, change_list& out) {
-    const auto first = [&out](const char* what, const std::string& before, const std::string& after) {
+    const auto first = [&out](change_subject what, const std::string& before, const std::string& after) {
         out.push_back(make_change(diff_section::names, change_kind::renamed, what, "", false));
         out.back().before = before;
         out.back().after = after;
     };
-    if (n.nodes_renamed != 0) first("nodes", n.first_node_a, n.first_node_b);
-    if (n.values_renamed != 0) first("values", n.first_value_a, n.first_value_b);
+    if (n.nodes_renamed != 0) first(change_subject::nodes, n.first_node_a, n.first_node_b);
+    if (n.values_renamed != 0) first(change_subject::values, n.first_value_a, n.first_value_b);
 }
 
 // Whether a and b have the same digest made with `opts` (both readable).
@@ -101,14 +101,14 @@ error diff_models(model_file& fa, model_file& fb, const diff_options& options, m
     change_list& changes = out.changes;
     value_names names;
     diff_model_fields(fa.model(), fb.model(), options.ignore, changes);
-    if (unread != nullptr) changes.push_back(make_change(diff_section::model, change_kind::values_unread, "", unread, false));
+    if (unread != nullptr) changes.push_back(make_change(diff_section::model, change_kind::values_unread, change_subject::none, unread, false));
     // The graph first: it finds what a's values are called in b. Equal
     // digests leave it nothing to find (every name, node and attribute it
     // compares is in them, and fuzz_diff_pair holds it to that).
     if (!same)
         if (error e = diff_graphs(fa, fb, digest, mode, names, changes, &seen_a, &seen_b)) return e;
-    diff_value_infos(fa.model().graph().input(), fb.model().graph().input(), "input", names, changes);
-    diff_value_infos(fa.model().graph().output(), fb.model().graph().output(), "output", names, changes);
+    diff_value_infos(fa.model().graph().input(), fb.model().graph().input(), change_subject::input, names, changes);
+    diff_value_infos(fa.model().graph().output(), fb.model().graph().output(), change_subject::output, names, changes);
     out.matching = {names.nodes, names.nodes_matched, names.nodes_renamed, names.values_renamed};
     const bool renamed = names.nodes_renamed + names.values_renamed != 0;
     if (!options.ignore.names) names_section(names, changes);
@@ -141,7 +141,7 @@ error diff_models(model_file& fa, model_file& fb, const diff_options& options, m
     // What the sections do not itemize (a function's attribute defaults, a
     // training binding, initializer order, ...) still changes the digest.
     if (!same && counted == 0 && !renamed_only && !tolerated_only)
-        changes.push_back(make_change(diff_section::graph, change_kind::unitemized, "", "", true));
+        changes.push_back(make_change(diff_section::graph, change_kind::unitemized, change_subject::none, "", true));
     const auto in = [&changes](diff_section s) {
         return std::any_of(changes.begin(), changes.end(), [s](const model_change& c) { return c.section == s; });
     };
@@ -150,7 +150,7 @@ error diff_models(model_file& fa, model_file& fb, const diff_options& options, m
     const bool anything_ignored = options.ignore.doc_string || options.ignore.producer || options.ignore.metadata;
     if (same && !in(diff_section::layout) && !in(diff_section::model) && !anything_ignored && digest.values &&
         !same_bytes(fa, fb))
-        changes.push_back(make_change(diff_section::layout, change_kind::encoding, "", "", false));
+        changes.push_back(make_change(diff_section::layout, change_kind::encoding, change_subject::none, "", false));
     // Sections in the documented order, each in the order it was found.
     std::stable_sort(changes.begin(), changes.end(),
                      [](const model_change& x, const model_change& y) { return x.section < y.section; });
@@ -200,6 +200,28 @@ const char* change_kind_name(change_kind k) noexcept {
         case change_kind::encoding: return "encoding";
         case change_kind::unitemized: return "unitemized";
         case change_kind::values_unread: return "values_unread";
+    }
+    return "?";
+}
+
+const char* change_subject_name(change_subject s) noexcept {
+    switch (s) {
+        case change_subject::none: return "";
+        case change_subject::ir_version: return "ir_version";
+        case change_subject::opset: return "opset";
+        case change_subject::producer: return "producer";
+        case change_subject::model_version: return "model_version";
+        case change_subject::metadata: return "metadata";
+        case change_subject::doc_string: return "doc_string";
+        case change_subject::input: return "input";
+        case change_subject::output: return "output";
+        case change_subject::node: return "node";
+        case change_subject::scope: return "scope";
+        case change_subject::initializer: return "initializer";
+        case change_subject::sparse_initializer: return "sparse_initializer";
+        case change_subject::constant: return "constant";
+        case change_subject::nodes: return "nodes";
+        case change_subject::values: return "values";
     }
     return "?";
 }

@@ -108,7 +108,7 @@ TEST_CASE("diff_models: an attribute changed is one counted graph change with it
     const model_change& c = d.changes[0];
     CHECK(c.section == diff_section::graph);
     CHECK(c.kind == change_kind::changed);
-    CHECK(c.what == "node");
+    CHECK(c.what == change_subject::node);
     CHECK(c.scope == "graph");
     CHECK(c.subject == "'add1'");
     CHECK(c.attribute == "axis");
@@ -131,7 +131,7 @@ TEST_CASE("diff_models: a weight's values, by figures; none and allclose leave t
         const model_change& c = d.changes[0];
         CHECK(c.section == diff_section::weights);
         CHECK(c.kind == change_kind::values);
-        CHECK(c.what == "initializer");
+        CHECK(c.what == change_subject::initializer);
         CHECK(c.subject == "w");
         CHECK(c.scope.empty());
         REQUIRE(c.figures);
@@ -171,7 +171,7 @@ TEST_CASE("diff_models: an input's shape is a signature change") {
     const model_change& c = d.changes[0];
     CHECK(c.section == diff_section::signature);
     CHECK(c.kind == change_kind::shape);
-    CHECK(c.what == "input");
+    CHECK(c.what == change_subject::input);
     CHECK(c.subject == "x");
     CHECK(c.before == "[2]");
     CHECK(c.after == "[3]");
@@ -184,7 +184,7 @@ TEST_CASE("diff_models: the producer is listed, not counted, and can be ignored"
     const model_diff d = diff(model(), model(s));
     REQUIRE(d.changes.size() == 1);
     CHECK(d.changes[0].section == diff_section::model);
-    CHECK(d.changes[0].what == "producer");
+    CHECK(d.changes[0].what == change_subject::producer);
     CHECK(d.changes[0].before == "p");
     CHECK(d.changes[0].after == "q");
     CHECK_FALSE(d.changes[0].counted);
@@ -213,7 +213,7 @@ TEST_CASE("diff_models: a renamed node with automatic matching, and with names i
         const model_change& c = d.changes[0];
         CHECK(c.section == diff_section::names);
         CHECK(c.kind == change_kind::renamed);
-        CHECK(c.what == "nodes");
+        CHECK(c.what == change_subject::nodes);
         CHECK(c.before == "add1");
         CHECK(c.after == "renamed");
         CHECK_FALSE(c.counted);
@@ -258,12 +258,14 @@ TEST_CASE("diff_models: a truncated model is an error") {
     CHECK(d.failed_in_b);
 }
 
-TEST_CASE("diff_section_name, change_kind_name, diff_verdict_text") {
+TEST_CASE("diff_section_name, change_kind_name, change_subject_name, diff_verdict_text") {
     CHECK(std::string(diff_section_name(diff_section::model)) == "model");
     CHECK(std::string(diff_section_name(diff_section::names)) == "names");
     CHECK(std::string(change_kind_name(change_kind::added)) == "added");
     CHECK(std::string(change_kind_name(change_kind::op_type)) == "op_type");
     CHECK(std::string(change_kind_name(change_kind::values_unread)) == "values_unread");
+    CHECK(std::string(change_subject_name(change_subject::none)).empty());
+    CHECK(std::string(change_subject_name(change_subject::sparse_initializer)) == "sparse_initializer");
     CHECK(std::string(diff_verdict_text(diff_verdict::identical)) == "identical");
     CHECK(std::string(diff_verdict_text(diff_verdict::same_layout_differs)) == "same computation, layout differs");
     CHECK(std::string(diff_verdict_text(diff_verdict::differ)) == "differ");

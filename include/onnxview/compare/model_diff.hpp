@@ -115,18 +115,24 @@ enum class change_kind : std::uint8_t {
     values_unread,  // model: weights compared by type and shape only; subject "a" or "b" has no external data
 };
 
+// What a change's subject is.
+enum class change_subject : std::uint8_t {
+    none,  // the change is about its section or scope as a whole (order, encoding, unitemized, values_unread)
+    ir_version, opset, producer, model_version, metadata, doc_string,  // model
+    input, output,                                                     // signature
+    node, scope,                                                       // graph
+    initializer, sparse_initializer, constant,                         // weights, layout
+    nodes, values,                                                     // names: the first renamed
+};
+
 // One change. Strings are copies; names are as the models give them (not
 // quoted), but for `scope`, scope keys with quoted names ("graph", "graph >
-// node 'loop' body", "function 'com.x':'f'"), and for nodes, whose subject
+// node 'loop' body", "function com.x:f"), and for nodes, whose subject
 // is their key: 'name', 'name' #index for a name given twice, #index unnamed.
 struct model_change {
     diff_section section = diff_section::graph;
     change_kind kind = change_kind::changed;
-    // What the subject is: "ir_version", "opset", "producer", "model_version",
-    // "metadata", "doc_string" (model); "input", "output" (signature); "node",
-    // "scope" (graph); "initializer", "sparse_initializer", "constant"
-    // (weights, layout); "nodes", "values" (names); "" otherwise.
-    std::string what;
+    change_subject what = change_subject::none;
     // graph: the scope key; weights and layout: the scope path of a tensor
     // outside the main graph (append_scope_path), else "".
     std::string scope;
@@ -190,6 +196,8 @@ error diff_models(model_file& a, model_file& b, const diff_options& options, mod
 const char* diff_section_name(diff_section s) noexcept;
 // The enumerator's name: "added", "op_type", "values_unread", ...
 const char* change_kind_name(change_kind k) noexcept;
+// The enumerator's name: "opset", "node", "sparse_initializer", ...; "" for none.
+const char* change_subject_name(change_subject s) noexcept;
 // "identical", "same computation, layout differs", "same computation, names
 // differ", "same computation, weights within tolerance", "differ".
 const char* diff_verdict_text(diff_verdict v) noexcept;
