@@ -1,20 +1,24 @@
 // fuzz/fuzz_diff_pair.cpp - two models from one input, digested and diffed
-// as `onnxview hash` and `onnxview diff` do (src/compare/, tools/diff_*.cpp).
+// as `onnxview hash` and `onnxview diff` do (diff_models(), src/compare/).
 //
 // The input is split in two at the point its first two bytes name (little
 // endian, modulo what remains); each half is opened as a model from memory.
 // Contracts: nothing crashes, whatever the halves; a model's digest is the
 // same twice; a model diffed with itself, by name and with --match=auto,
-// gives no graph line and renames nothing; diffing the two halves both
-// ways never fails on a model that digested; and two halves with the same
-// digest give no graph line (`onnxview diff` then skips the graph section).
+// gives no graph change and renames nothing (its graph section run
+// directly: diff_models skips it on equal digests, which this holds to);
+// diff_models of the two halves both ways never fails on models that
+// digested, gives their digests, counts what it lists and differs exactly
+// when the digests do (but for renames); and two halves with the same
+// digest give no graph change.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "diff.hpp"
+#include "diff_internal.hpp"  // src/compare/: the graph section alone
 #include "fuzz_check.hpp"
+#include "onnxview/compare/model_diff.hpp"
 #include "onnxview/compare/model_hash.hpp"
 #include "onnxview/compare/values.hpp"
 #include "onnxview/file.hpp"
@@ -25,9 +29,7 @@
 namespace {
 
 using namespace onnxview;
-using onnxview_cli::diff_report;
-using onnxview_cli::match_mode;
-using onnxview_cli::value_names;
+using diff_detail::value_names;
 
 struct side {
     bool open = false;
@@ -87,24 +89,32 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const digest_options digest;
     for (side* s : {&a, &b}) {
         if (!s->digested) continue;
-        for (const match_mode mode : {match_mode::name, match_mode::automatic}) {
-            diff_report r;
+        for (const node_matching mode : {node_matching::name, node_matching::automatic}) {
+            diff_detail::change_list changes;
             value_names names;
-            const error e = onnxview_cli::diff_graphs(s->mf, s->mf, digest, mode, names, r);
+            const error e = diff_detail::diff_graphs(s->mf, s->mf, digest, mode, names, changes);
             FUZZ_CHECK(!e);
-            FUZZ_CHECK(r.graph.empty());
+            FUZZ_CHECK(changes.empty());
             FUZZ_CHECK(names.values_renamed == 0 && names.nodes_renamed == 0);
         }
     }
     if (a.digested && b.digested) {
-        for (const match_mode mode : {match_mode::name, match_mode::automatic}) {
-            diff_report ab, ba;
-            value_names names_ab, names_ba;
-            FUZZ_CHECK(!onnxview_cli::diff_graphs(a.mf, b.mf, digest, mode, names_ab, ab));
-            FUZZ_CHECK(!onnxview_cli::diff_graphs(b.mf, a.mf, digest, mode, names_ba, ba));
+        for (const node_matching mode : {node_matching::name, node_matching::automatic}) {
+            diff_options options;
+            options.matching = mode;
+            model_diff ab, ba;
+            FUZZ_CHECK(!diff_models(a.mf, b.mf, options, ab));
+            FUZZ_CHECK(!diff_models(b.mf, a.mf, options, ba));
+            FUZZ_CHECK(ab.digest_a == a.digest && ab.digest_b == b.digest);
+            std::size_t counted = 0;
+            for (const model_change& c : ab.changes) counted += c.counted ? 1 : 0;
+            FUZZ_CHECK(counted == ab.counts.signature + ab.counts.graph + ab.counts.weights);
             if (a.digest == b.digest) {
-                FUZZ_CHECK(ab.graph.empty() && ba.graph.empty());
-                FUZZ_CHECK(names_ab.values_renamed == 0 && names_ab.nodes_renamed == 0);
+                FUZZ_CHECK(ab.same_computation() && ba.same_computation());
+                FUZZ_CHECK(ab.matching.renamed == 0 && ab.matching.values_renamed == 0);
+                for (const model_change& c : ab.changes) FUZZ_CHECK(c.section != diff_section::graph);
+            } else {
+                FUZZ_CHECK(ab.verdict != diff_verdict::identical && ab.verdict != diff_verdict::same_layout_differs);
             }
         }
     }

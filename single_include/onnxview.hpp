@@ -5277,6 +5277,37 @@ diagnosis diagnose(const void* data, std::size_t size, const options& opts = {})
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_DIAGNOSE_HPP
+// ---- include/onnxview/display.hpp ----
+// onnxview/display.hpp - names and value types as one-line text for people:
+// what the CLI's listings and `onnxview diff`'s changes print.
+//
+// Cost: linear in the text written; allocates the returned std::string.
+// Nothing returned refers to the model's bytes.
+#ifndef ONNXVIEW_DISPLAY_HPP
+#define ONNXVIEW_DISPLAY_HPP
+
+#include <string>
+#include <string_view>
+
+
+namespace onnxview {
+
+// Appends `s` for a terminal: printable ASCII as is, a backslash doubled,
+// every other byte as \xNN (so that names from a hostile model cannot move
+// the cursor or break a line).
+void text_quote(std::string& out, std::string_view s);
+
+// 'name', with text_quote's escapes: how reports name things.
+std::string quoted(std::string_view s);
+
+// A value's type: "FLOAT[N,3,224,224]" (dim params quoted as text_quote
+// writes them, "?" an unknown dim), "seq(FLOAT[?])", "map(INT64,FLOAT)",
+// "FLOAT(unknown rank)", "(no type)". Nesting deeper than 16 prints "...".
+std::string type_string(const type_view& t, int depth = 0);
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_DISPLAY_HPP
 // ---- include/onnxview/file.hpp ----
 // onnxview/file.hpp - the bytes of a file: mapped, read, borrowed or supplied.
 //
@@ -5447,6 +5478,13 @@ private:
     void* give_back_user_ = nullptr;
     storage kind_ = storage::none;
 };
+
+// Gives back the pages of payload bytes a reader is done with, so that its
+// resident set stays small whatever the model's size: inside `model`'s
+// read-only mapping dropped from the mapping (MADV_DONTNEED; the page cache
+// keeps them), other memory (external files, heap copies) through
+// release_pages, which never discards.
+void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept;
 static_assert(sizeof(void*) != 8 || sizeof(mapped_file) <= 40, "a file handle is four words and its kind");
 
 // A mapped_file with shared ownership: copies share one heap block holding the
@@ -8266,6 +8304,7 @@ error same_tensors(std::string_view a, const external_payload_source* source_a, 
 //   check.hpp                                       model validation (onnx.checker rules)
 //   diagnose.hpp                                    what a file that is not a model is
 //   text_format.hpp, json_format.hpp, field_path.hpp printers and error paths
+//   display.hpp                                     names and types as one-line text
 //   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp,
 //   metadata_reads.hpp
 //                                                   files, mmap, external data
@@ -10378,6 +10417,79 @@ error index_message(const wire::message& msg, const layout_ref& layout, slot* sl
 }  // namespace detail
 }  // namespace onnxview
 #ifndef ONNXVIEW_NO_TEXT
+// ---- src/text/display.cpp ----
+// src/text/display.cpp - names and types as one-line text (onnxview/display.hpp).
+
+
+namespace onnxview {
+
+void text_quote(std::string& out, std::string_view s) {
+    static const char hex[] = "0123456789abcdef";
+    for (char ch : s) {
+        const unsigned char c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c < 0x7F && c != '\\') {
+            out += ch;
+        } else if (c == '\\') {
+            out += "\\\\";
+        } else {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+}
+
+std::string quoted(std::string_view s) {
+    std::string out = "'";
+    text_quote(out, s);
+    return out + "'";
+}
+
+std::string type_string(const type_view& t, int depth) {
+    if (depth > 16) return "...";
+    auto shape_string = [](const tensor_shape_view& shape, bool has_shape) {
+        if (!has_shape) return std::string("(unknown rank)");
+        std::string s = "[";
+        bool first = true;
+        for (const dimension_view& d : shape.dim()) {
+            if (!first) s += ',';
+            first = false;
+            if (d.has_dim_value()) s += std::to_string(d.dim_value());
+            else if (d.has_dim_param()) text_quote(s, d.dim_param());
+            else s += '?';
+        }
+        return s + "]";
+    };
+    if (t.has_tensor_type()) {
+        const auto tt = t.tensor_type();
+        return std::string(data_type_name(tt.elem_type())) + shape_string(tt.shape(), tt.has_shape());
+    }
+    if (t.has_sparse_tensor_type()) {
+        const auto st = t.sparse_tensor_type();
+        return "sparse " + std::string(data_type_name(st.elem_type())) +
+               shape_string(st.shape(), st.has_shape());
+    }
+    if (t.has_sequence_type()) return "seq(" + type_string(t.sequence_type().elem_type(), depth + 1) + ")";
+    if (t.has_optional_type())
+        return "optional(" + type_string(t.optional_type().elem_type(), depth + 1) + ")";
+    if (t.has_map_type()) {
+        const auto mt = t.map_type();
+        return "map(" + std::string(data_type_name(mt.key_type())) + "," +
+               type_string(mt.value_type(), depth + 1) + ")";
+    }
+    if (t.has_opaque_type()) {
+        std::string s = "opaque(";
+        text_quote(s, t.opaque_type().domain());
+        s += ",";
+        text_quote(s, t.opaque_type().name());
+        return s + ")";
+    }
+    return "(no type)";
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_TEXT
+#ifndef ONNXVIEW_NO_TEXT
 // ---- src/text/walk.hpp ----
 // Internal: what the text and JSON printers share besides the schema walk
 // (src/model/schema_walk.hpp): a buffered writer and number formatting.
@@ -12249,6 +12361,15 @@ std::string_view shared_file::bytes() const noexcept {
 
 std::uint32_t shared_file::use_count() const noexcept {
     return block_ != nullptr ? block_->refs.load(std::memory_order_relaxed) : 0;
+}
+
+void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept {
+    if (model.kind() == mapped_file::storage::mapped && data >= model.data() && size <= model.size() &&
+        static_cast<std::size_t>(data - model.data()) <= model.size() - size) {
+        (void)model.advise(access_hint::dontneed, static_cast<std::uint64_t>(data - model.data()), size);
+        return;
+    }
+    release_pages(data, size);
 }
 
 }  // namespace onnxview

@@ -1,210 +1,46 @@
-// tools/diff.hpp - what `onnxview diff` finds, section by section, and the
-// part of it that compares graphs (diff_graph.cpp).
+// tools/diff.hpp - `onnxview diff` and `hash --textconv` around the
+// comparison library (onnxview/compare/model_diff.hpp): option values
+// parsed (diff_options.cpp), reports printed (diff_print.cpp), textconv
+// lines (diff_textconv.cpp).
 #ifndef ONNXVIEW_TOOLS_DIFF_HPP
 #define ONNXVIEW_TOOLS_DIFF_HPP
 
-#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <utility>
-#include <vector>
 
-#include "onnxview/compare/model_hash.hpp"
-#include "onnxview/compare/values.hpp"
+#include "onnxview/compare/model_diff.hpp"
 #include "onnxview/error.hpp"
 #include "onnxview/model_file.hpp"
 
 namespace onnxview_cli {
-
-// One line per change, in the sections `onnxview diff` prints, in order.
-// Counted changes are those of signature, graph and weights (and the model
-// section's ir_version and opset lines, counted as graph changes); the
-// model section's other lines and the layout section are not counted.
-struct diff_report {
-    std::vector<std::string> model;
-    std::size_t model_counted = 0;  // lines of `model` that change the computation
-    std::vector<std::string> signature;
-    std::vector<std::string> graph;
-    std::vector<std::string> weights;
-    std::vector<std::string> layout;
-    std::vector<std::string> names;  // --match=auto: nodes and values renamed; not counted
-    std::size_t tolerated = 0;       // --weights=allclose: weights whose values differ within it
-    // The figures behind each "values differ" line of `weights`, for --json.
-    std::vector<std::pair<std::string, onnxview::value_difference>> values;
-};
-
-// Which model-section lines --ignore leaves out.
-struct ignored {
-    bool doc_string = false, producer = false, metadata = false;
-};
-
-// --weights: how weights' values are compared.
-struct weights_mode {
-    bool values = true;     // false: none
-    bool tolerant = false;  // allclose
-    onnxview::value_tolerance tol{1e-05, 1e-08};  // numpy.allclose's defaults
-};
 
 // --fail-on: the sections whose changes make exit status 1.
 struct failing {
     bool signature = false, graph = false, weights = false;
 };
 
-// The option values of diff (diff_options.cpp); false when one is not
-// understood.
-bool parse_ignore(std::string_view list, ignored& out);
-bool parse_weights(std::string_view text, weights_mode& out);  // exact, none, allclose[:rtol=R][,atol=A]
+// The option values of diff; false when one is not understood.
+bool parse_ignore(std::string_view list, onnxview::diff_ignore& out);  // doc_string, producer, metadata, names, value_info
+bool parse_weights(std::string_view text, onnxview::diff_options& out);  // exact, none, allclose[:rtol=R][,atol=A]
 bool parse_fail_on(std::string_view list, failing& out);
 
-// 'name', with text_quote's escapes: how every section names things.
-std::string quoted(std::string_view s);
-
-struct diff_report;
-struct value_names;
-
-// The model section (diff_model.cpp): ir_version and opsets (counted, in
-// r.model_counted), then producer, model version, metadata, doc string.
-void diff_model(const onnxview::model_view& a, const onnxview::model_view& b, const ignored& skip, diff_report& r);
-
-// The signature section's lines for `what` ("input", "output"): a's value
-// infos against b's by name, a's names as b calls them (--match=auto).
-void diff_value_infos(const onnxview::message_range<onnxview::value_info_view>& a,
-                      const onnxview::message_range<onnxview::value_info_view>& b, const char* what,
-                      const value_names& names, std::vector<std::string>& out);
-
-// How nodes are paired (--match).
-enum class match_mode : std::uint8_t {
-    // Named nodes by name; unnamed ones by structure (diff_match.cpp), so
-    // that one removed in the middle does not shift every later one.
-    name,
-    // Every node by name when both models agree on it, by structure
-    // otherwise; values are then paired through the nodes (value_names).
-    automatic,
+// How a report is printed: the paths as given, and with --git the paths
+// git names ("a/PATH", "b/PATH") for a model whose external data is missing.
+struct report_names {
+    const char* a = nullptr;
+    const char* b = nullptr;
+    std::string git_a, git_b;
 };
 
-// A value's old name and its name in model B, found by --match=auto. Keys
-// are namespace_key(ns, name): a function's values live apart from the
-// graphs' (ns is "" for the main graph, its subgraphs and training graphs).
-struct value_names {
-    // Every value paired (a name kept is paired with itself, so that a
-    // subgraph's value of the same name cannot claim it).
-    std::unordered_map<std::string, std::string> renamed;
-    std::size_t values_renamed = 0;
-    std::size_t nodes = 0, nodes_matched = 0, nodes_renamed = 0;  // nodes of A
-    std::string first_value, first_node;  // "'old' -> 'new'", for the names line
+// The report as text (docs/diff.md): each section with at most
+// `max_changes` lines, then the last line.
+void print_report(const onnxview::model_diff& d, const onnxview::diff_options& options, const report_names& names,
+                  std::uint64_t max_changes);
 
-    static std::string namespace_key(std::string_view ns, std::string_view name) {
-        std::string k(ns);
-        k += '\n';
-        return k.append(name);
-    }
-    // `name` as model B calls it.
-    std::string_view in_b(std::string_view ns, std::string_view name) const {
-        if (renamed.empty()) return name;
-        const auto it = renamed.find(namespace_key(ns, name));
-        return it == renamed.end() ? name : std::string_view(it->second);
-    }
-};
-
-// Each dense tensor's digest as model_digest made it (digest_options::
-// tensor_hashed), by where the tensor's message starts.
-using tensor_digests = std::unordered_map<const char*, onnxview::digest128>;
-
-// How a model's attribute values are printed: tensors by type, dims and
-// digest (payloads read through `ext`, as `digest` says).
-struct attribute_printer {
-    onnxview::external_payload_source ext;
-    onnxview::digest_options digest;
-    std::string text(const onnxview::attribute_view& a) const;
-};
-
-// An attribute of a node, left unread until its value is compared or shown.
-struct node_attribute {
-    std::string_view name;
-    onnxview::wire::message message;  // the AttributeProto
-    onnxview::attribute_view view() const {
-        return onnxview::attribute_view(onnxview::result<onnxview::wire::message>(message));
-    }
-};
-
-// A run of the values or attributes a scope_record holds for its nodes.
-template <class T>
-struct run_of {
-    const T* first = nullptr;
-    std::size_t count = 0;
-    const T* begin() const { return first; }
-    const T* end() const { return first + count; }
-    std::size_t size() const { return count; }
-    bool empty() const { return count == 0; }
-    const T& operator[](std::size_t i) const { return first[i]; }
-};
-
-// One node as the graph section compares it. Views into the model's bytes
-// and runs of its scope's arrays, which outlive the records: a graph of
-// 100000 nodes is collected without an allocation per node.
-struct node_record {
-    std::string_view name, op_type, domain;  // domain "" for ai.onnx
-    std::uint32_t index = 0;                 // its position in the scope
-    bool name_repeated = false;              // a name given before in the scope
-    run_of<std::string_view> inputs, outputs;
-    run_of<node_attribute> attributes;  // by name; of a name given twice, the last
-    // How the report calls it: 'name', 'name' #index for a name given
-    // twice (the second is told apart by its position), #index unnamed.
-    std::string key() const;
-};
-
-// One graph or function of a model, and where it sits. Moved, never
-// copied: its nodes point into its arrays.
-struct scope_record {
-    std::string key;  // "graph", "graph > node 'loop' 'body'", "function com.x:f", ...
-    std::string ns;   // the value namespace: "" or the function's key
-    std::size_t parent = npos;  // a subgraph's scope, in walk order
-    std::size_t holder = 0;     // the node of `parent` holding a subgraph
-    std::string suffix;         // what follows the holder's key in `key`
-    std::vector<std::string_view> inputs, outputs;  // graph or function inputs and outputs
-    std::vector<std::pair<std::string_view, std::string>> initializers;  // name, type and dims; dense, then sparse
-    std::vector<node_record> nodes;
-    std::vector<std::string_view> node_values;   // each node's inputs, then outputs
-    std::vector<node_attribute> node_attributes;  // each node's attributes
-    const attribute_printer* printer = nullptr;  // its model's
-    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-
-    scope_record() = default;
-    scope_record(scope_record&&) = default;
-    scope_record& operator=(scope_record&&) = default;
-    scope_record(const scope_record&) = delete;
-    scope_record& operator=(const scope_record&) = delete;
-};
-
-// Pairs the nodes of two scopes: the index in b of each node of a, or
-// scope_record::npos. Named nodes first by name (with mode automatic only
-// when the op_type agrees); the rest by structural signatures, refined over
-// a few rounds from each node's op, domain and attributes through its
-// producers and consumers (Weisfeiler-Lehman), paired in position order
-// among equal signatures, the most refined first. No names of values take
-// part, so renamed values do not matter. O(nodes + edges) per round.
-std::vector<std::size_t> match_nodes(const scope_record& a, const scope_record& b, match_mode mode);
-
-// Adds to `names` what a's values are called in b, through the paired
-// nodes (outputs, then inputs slot by slot: graph inputs and initializers
-// are found through their consumers), then the scope's own inputs and
-// outputs by position, then initializers no node reads by their labels (type,
-// shape, digest) in declaration order.
-void pair_values(const scope_record& a, const scope_record& b, const std::vector<std::size_t>& a_to_b,
-                 value_names& names);
-
-// Every scope of model `m` as the graph section sees it, parents first,
-// printing attributes with `printer` (which must outlive `out`, as must m).
-// With `known`, an initializer's label (scope_record::initializers) holds
-// the start of its digest too.
-onnxview::error collect_scopes(onnxview::model_file& m, const attribute_printer& printer,
-                               std::vector<scope_record>& out, const tensor_digests* known = nullptr);
-
-// One node on one line: "node 'conv1' Conv ['x', 'w'] -> ['y'] strides=[1, 1]".
-std::string node_line(const node_record& n, const attribute_printer& printer);
+// The report as one JSON object (docs/diff.md, "version": 2).
+void print_report_json(const onnxview::model_diff& d, const onnxview::diff_options& options,
+                       const report_names& names);
 
 // `onnxview hash --textconv`: a line-based summary of `m` for git's
 // textconv (diff_textconv.cpp). External payloads that cannot be found (git
@@ -212,23 +48,6 @@ std::string node_line(const node_record& n, const attribute_printer& printer);
 // model's digest is then one without values. Fails when a walk does, or a
 // payload that is there is invalid.
 onnxview::error print_textconv(onnxview::model_file& m);
-
-// The graph section: every scope of both models (main graph, subgraphs,
-// training graphs, functions, through walk_scopes) paired by where it is,
-// nodes paired by match_nodes(): added, removed, op_type,
-// domain, inputs, outputs and attributes changed. Tensor attributes of
-// Constant nodes are left to the weights section; other tensor attributes
-// are compared by digest (external payloads read through each model_file;
-// with digest.values false, by type and dims only).
-// Fails when a walk does.
-// With match_mode::automatic, fills `names` (used by the signature and
-// weights sections after it) and scopes are paired through their holders;
-// `known_a` and `known_b` let initializers be told apart by their digests.
-onnxview::error diff_graphs(onnxview::model_file& a, onnxview::model_file& b,
-                            const onnxview::digest_options& digest, match_mode mode, value_names& names,
-                            diff_report& out, const tensor_digests* known_a = nullptr,
-                            const tensor_digests* known_b = nullptr);
-
 
 }  // namespace onnxview_cli
 

@@ -9,13 +9,15 @@
 
 namespace onnxview_cli {
 
-bool parse_ignore(std::string_view list, ignored& out) {
+bool parse_ignore(std::string_view list, onnxview::diff_ignore& out) {
     while (!list.empty()) {
         const std::size_t comma = list.find(',');
         const std::string_view item = list.substr(0, comma);
         if (item == "doc_string") out.doc_string = true;
         else if (item == "producer") out.producer = true;
         else if (item == "metadata") out.metadata = true;
+        else if (item == "names") out.names = true;
+        else if (item == "value_info") out.value_info = true;
         else return false;
         list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
     }
@@ -34,12 +36,13 @@ bool parse_figure(std::string_view text, double& out) {
 
 }  // namespace
 
-bool parse_weights(std::string_view text, weights_mode& out) {
-    if (text == "exact") return true;
-    if (text == "none") return out.values = false, true;
+bool parse_weights(std::string_view text, onnxview::diff_options& out) {
+    using onnxview::weights_comparison;
+    if (text == "exact") return out.weights = weights_comparison::exact, true;
+    if (text == "none") return out.weights = weights_comparison::none, true;
     const std::string_view prefix = "allclose";
     if (text.substr(0, prefix.size()) != prefix) return false;
-    out.tolerant = true;
+    out.weights = weights_comparison::allclose;
     text.remove_prefix(prefix.size());
     if (text.empty()) return true;
     if (text[0] != ':') return false;
@@ -49,9 +52,9 @@ bool parse_weights(std::string_view text, weights_mode& out) {
         const std::string_view item = text.substr(0, comma);
         text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
         if (item.substr(0, 5) == "rtol=") {
-            if (!parse_figure(item.substr(5), out.tol.rtol)) return false;
+            if (!parse_figure(item.substr(5), out.tolerance.rtol)) return false;
         } else if (item.substr(0, 5) == "atol=") {
-            if (!parse_figure(item.substr(5), out.tol.atol)) return false;
+            if (!parse_figure(item.substr(5), out.tolerance.atol)) return false;
         } else {
             return false;
         }

@@ -65,13 +65,9 @@ error print_textconv(model_file& mf) {
         std::printf("input %s %s\n", quoted(v.name()).c_str(), type_string(v.type()).c_str());
     for (const value_info_view& v : m.graph().output())
         std::printf("output %s %s\n", quoted(v.name()).c_str(), type_string(v.type()).c_str());
-    std::vector<scope_record> scopes;
-    const attribute_printer printer{mf.external(), digest_options{}};
-    if (error e = collect_scopes(mf, printer, scopes)) return e;
-    for (const scope_record& s : scopes) {
-        std::printf("%s: %zu nodes\n", s.key.c_str(), s.nodes.size());
-        for (const node_record& n : s.nodes) std::printf("%s: %s\n", s.key.c_str(), node_line(n, printer).c_str());
-    }
+    std::vector<std::string> lines;
+    if (error e = scope_node_lines(mf, lines)) return e;
+    for (const std::string& line : lines) std::printf("%s\n", line.c_str());
     const external_payload_source ext = mf.external();
     std::set<std::string> tensors;  // sorted: their order in the file is layout
     error failure;

@@ -60,7 +60,7 @@ int hash_failure(const char* path, onnxview::error e, const onnxview::model_file
 // Each payload's pages given back once hashed (release_payload).
 onnxview::digest_options releasing(const onnxview::model_file& mf) {
     onnxview::digest_options opts;
-    opts.payload_hashed = release_hashed_payload;
+    opts.payload_hashed = onnxview::release_hashed_payload;
     opts.user = const_cast<onnxview::mapped_file*>(&mf.file());
     return opts;
 }

@@ -10,11 +10,17 @@
 #include <vector>
 
 #include "onnxview/diagnose.hpp"
+#include "onnxview/display.hpp"
 #include "onnxview/error.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/schema.hpp"
 
 namespace onnxview_cli {
+
+// The display helpers every command prints with (onnxview/display.hpp).
+using onnxview::quoted;
+using onnxview::text_quote;
+using onnxview::type_string;
 
 // Exit codes, the same for every subcommand (documented in `onnxview --help`).
 enum exit_code : int {
@@ -43,16 +49,6 @@ std::string where(std::uint64_t offset, const void* data, std::size_t size,
 bool open_model(const char* cmd, const char* path, onnxview::options opts,
                 onnxview::model_file& out, int& code);
 
-// Gives back the pages of payload bytes a command is done with, so that its
-// resident set stays small whatever the model's size: inside `model`'s
-// read-only mapping dropped from the mapping (MADV_DONTNEED; the page cache
-// keeps them), other memory (external files, heap copies) through
-// release_pages, which never discards. For pack's payload_written and
-// hash's payload_hashed.
-void release_payload(const onnxview::mapped_file& model, const char* data, std::size_t size);
-// release_payload over `user`, a const mapped_file*: a digest_options::payload_hashed.
-void release_hashed_payload(void* user, const char* data, std::size_t size);
-
 // "cannot read 'PATH': MESSAGE (strerror)": why model_file::open failed.
 std::string open_error_message(const char* path, onnxview::error e);
 
@@ -64,11 +60,6 @@ std::string diagnosis_line(const onnxview::diagnosis& d, const char* path);
 // when the bytes are a valid model after all (the error is of another kind).
 std::string diagnosis_suffix(std::string_view bytes, const char* path);
 
-// A value's type: "FLOAT[N,3,224,224]" (dim params quoted as text_quote
-// writes them, "?" an unknown dim), "seq(FLOAT[?])", "map(INT64,FLOAT)",
-// "FLOAT(unknown rank)", "(no type)".
-std::string type_string(const onnxview::type_view& t, int depth = 0);
-
 // Parses a non-negative decimal number; false when `s` is not one.
 bool parse_u64(std::string_view s, std::uint64_t& out);
 
@@ -76,9 +67,6 @@ bool parse_u64(std::string_view s, std::uint64_t& out);
 // are not valid UTF-8 are written as \u00XX of the byte (lossless to read back
 // as Latin-1), so the output is always valid JSON.
 void json_quote(std::string& out, std::string_view s);
-
-// Appends `s` for a terminal: printable ASCII as is, the rest as \xNN.
-void text_quote(std::string& out, std::string_view s);
 
 // A streaming JSON writer into a std::string. Keys and values alternate
 // inside objects; commas and indentation are handled here.

@@ -169,6 +169,13 @@ private:
     void* give_back_user_ = nullptr;
     storage kind_ = storage::none;
 };
+
+// Gives back the pages of payload bytes a reader is done with, so that its
+// resident set stays small whatever the model's size: inside `model`'s
+// read-only mapping dropped from the mapping (MADV_DONTNEED; the page cache
+// keeps them), other memory (external files, heap copies) through
+// release_pages, which never discards.
+void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept;
 static_assert(sizeof(void*) != 8 || sizeof(mapped_file) <= 40, "a file handle is four words and its kind");
 
 // A mapped_file with shared ownership: copies share one heap block holding the

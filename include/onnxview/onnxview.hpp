@@ -8,6 +8,7 @@
 //   check.hpp                                       model validation (onnx.checker rules)
 //   diagnose.hpp                                    what a file that is not a model is
 //   text_format.hpp, json_format.hpp, field_path.hpp printers and error paths
+//   display.hpp                                     names and types as one-line text
 //   file.hpp, external_data.hpp, external_source.hpp, model_file.hpp,
 //   metadata_reads.hpp
 //                                                   files, mmap, external data
@@ -19,6 +20,7 @@
 #include "onnxview/cursor.hpp"
 #include "onnxview/decimal.hpp"
 #include "onnxview/diagnose.hpp"
+#include "onnxview/display.hpp"
 #include "onnxview/field_path.hpp"
 #include "onnxview/json_format.hpp"
 #include "onnxview/metadata_reads.hpp"

@@ -525,4 +525,8 @@ result<digest128> model_digest(const model_view& m, const external_payload_sourc
     return h.result();
 }
 
+void release_hashed_payload(void* user, const char* data, std::size_t size) noexcept {
+    release_payload(*static_cast<const mapped_file*>(user), data, size);
+}
+
 }  // namespace onnxview

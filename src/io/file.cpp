@@ -173,4 +173,13 @@ std::uint32_t shared_file::use_count() const noexcept {
     return block_ != nullptr ? block_->refs.load(std::memory_order_relaxed) : 0;
 }
 
+void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept {
+    if (model.kind() == mapped_file::storage::mapped && data >= model.data() && size <= model.size() &&
+        static_cast<std::size_t>(data - model.data()) <= model.size() - size) {
+        (void)model.advise(access_hint::dontneed, static_cast<std::uint64_t>(data - model.data()), size);
+        return;
+    }
+    release_pages(data, size);
+}
+
 }  // namespace onnxview

@@ -14,12 +14,18 @@ For testdata/ and --limit corpus models with a FLOAT initializer:
       or signature; an attribute change: 1 with graph, 0 with weights;
   --max-changes N  on a model whose every node is renamed (diff by name):
       no section longer than N lines plus `... K more`, K the lines left
-      out, and the same last line as without the option.
+      out, and the same last line as without the option;
+  --ignore=names  on the same model: no section at all, `same computation,
+      names differ`, exit 0 (with --match=auto the names section is there),
+      and --json counts every main-graph node renamed;
+  --ignore=value_info  a value_info entry added: the same output as without
+      the option (value_info is never compared), exit 0, nothing counted.
 Exits 77 (skipped) when python3-onnx or numpy is absent.
 """
 import argparse
 import copy
 import glob
+import json
 import os
 import subprocess
 import sys
@@ -137,6 +143,37 @@ def check_max_changes(onnx, onnxview, model, work):
     return failures
 
 
+def check_ignore(onnx, onnxview, model, work):
+    a_path, b_path = os.path.join(work, "a.onnx"), os.path.join(work, "b.onnx")
+    onnx.save(model, a_path)
+    renamed = copy.deepcopy(model)
+    for k, n in enumerate(renamed.graph.node):
+        n.name = f"renamed_{k}"
+    onnx.save(renamed, b_path)
+    failures = []
+    code, sections, last, err = diff(onnxview, a_path, b_path, "--ignore=names")
+    if code != 0 or sections or last != "same computation, names differ":
+        failures.append(f"--ignore=names: exit {code}, {sections}, '{last}' {err.strip()}")
+    code, sections, last, _ = diff(onnxview, a_path, b_path, "--match=auto")
+    if code != 0 or list(sections) != ["names (not counted)"] or last != "same computation, names differ":
+        failures.append(f"--match=auto: exit {code}, {sections}, '{last}'")
+    r = subprocess.run([onnxview, "diff", "--json", "--ignore=names", a_path, b_path], capture_output=True, text=True)
+    j = json.loads(r.stdout)
+    renamed_nodes = sum(1 for x, y in zip(model.graph.node, renamed.graph.node) if x.name != y.name)
+    if j["matching"]["renamed"] != renamed_nodes or j["names"] or j["result"] != "same computation, names differ":
+        failures.append(f"--ignore=names --json: matching {j['matching']}, {renamed_nodes} renamed, names {j['names']}")
+    annotated = copy.deepcopy(model)
+    annotated.graph.value_info.append(onnx.helper.make_tensor_value_info(
+        model.graph.node[0].output[0] or "v", onnx.TensorProto.FLOAT, [1]))
+    onnx.save(annotated, b_path)
+    plain = diff(onnxview, a_path, b_path)
+    ignoring = diff(onnxview, a_path, b_path, "--ignore=value_info")
+    counted = [t for t in ignoring[1] if t in ("signature", "graph", "weights")]
+    if plain[:3] != ignoring[:3] or ignoring[0] != 0 or counted:
+        failures.append(f"--ignore=value_info: {ignoring[:3]}, without it {plain[:3]}")
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--onnxview", required=True)
@@ -160,7 +197,10 @@ def main():
         for path in models:
             model = onnx.load(path, load_external_data=True)
             i = first_float(onnx, numpy_helper, model)
-            failures = check_max_changes(onnx, args.onnxview, model, work) if model.graph.node else []
+            failures = []
+            if model.graph.node:
+                failures += check_max_changes(onnx, args.onnxview, model, work)
+                failures += check_ignore(onnx, args.onnxview, model, work)
             if i is not None:
                 checked += 1
                 failures += check_allclose(onnx, np, numpy_helper, args.onnxview, model, i, work)

@@ -22,7 +22,7 @@ exit 1):
   dim        the first input's first dim changed         signature: 1 line
 For ulp and noise the figures printed (differing count, first index, max
 abs, max rel, mean abs, RMS, cosine) are compared with numpy's, --json
-(version 1) with the text, and --weights=none finds the models identical. Also:
+(version 2: structured changes) with the text, and --weights=none finds the models identical. Also:
 `diff A A` prints `identical` (exit 0); `diff A pack(A)` is layout only
 (exit 0, no counted section); a truncated or garbage file on either side
 gives one error line on stderr, nothing on stdout, exit 2. The examples of
@@ -211,27 +211,41 @@ def mutations(onnx, np, numpy_helper, model):
     return out
 
 
-def check_json(onnxview, a, b, expected):
-    """--json (version 1): the counts, and the figures of each values entry
-    equal to those of the text within its 6 printed digits."""
+def check_json(onnxview, a, b, expected, text_sections, changed_weights):
+    """--json (version 2): the counts; every change an object whose fields
+    give back the text's line (its section, its `text`); each weights change
+    of kind values with figures equal to those of the text within its 6
+    printed digits, naming the initializer python3-onnx changed
+    (`changed_weights`) in the main graph."""
     r = subprocess.run([onnxview, "diff", "--json", a, b], capture_output=True, text=True)
     j = json.loads(r.stdout)
     problems = []
-    if r.returncode != 1 or j.get("version") != 1 or j.get("result") != "differ" or j.get("same_computation"):
+    if r.returncode != 1 or j.get("version") != 2 or j.get("result") != "differ" or j.get("same_computation"):
         problems.append(f"--json: exit {r.returncode}, {r.stdout[:200]}")
     counts = {k: v for k, v in j.get("counts", {}).items() if v}
     if counts != expected:
         problems.append(f"--json counts {counts}, expected {expected}")
-    if len(j.get("values", [])) != expected.get("weights", 0):
-        problems.append(f"--json values {j.get('values')}")
-    for v, line in zip(j.get("values", []), j.get("weights", [])):
-        m = FIGURES.search(line)
+    for section in ("model", "signature", "graph", "weights"):
+        texts = [c.get("text") for c in j.get(section, [])]
+        if texts != text_sections.get(section, []):
+            problems.append(f"--json {section} {texts} against the text's {text_sections.get(section, [])}")
+        if section in ("signature", "graph", "weights") and not all(c.get("counted") for c in j.get(section, [])):
+            problems.append(f"--json {section}: a change not counted")
+    values = [c for c in j.get("weights", []) if c.get("kind") == "values" and "figures" in c]
+    if len(values) != expected.get("weights", 0):
+        problems.append(f"--json values {values}")
+    for c in values:
+        v = c["figures"]
+        m = FIGURES.search(c["text"])
+        if (c.get("what") != "initializer" or c.get("subject") not in changed_weights or c.get("scope") or c.get("part")
+                or not c["text"].startswith(f"initializer '{c.get('subject')}'")):
+            problems.append(f"--json subject {c.get('what')} {c.get('subject')!r} against '{c['text']}'")
         if not m or int(m.group(1)) != v["differing"] or int(m.group(3)) != v["first_index"]:
-            problems.append(f"--json values {v} against '{line}'")
+            problems.append(f"--json figures {v} against '{c['text']}'")
             continue
         for k, g in (("max_abs", 4), ("mean_abs", 6), ("rms", 7)):
             if v[k] is not None and not close(v[k], float(m.group(g)), 1e-5):
-                problems.append(f"--json {k} {v[k]} against '{line}'")
+                problems.append(f"--json {k} {v[k]} against '{c['text']}'")
     return problems
 
 
@@ -275,7 +289,8 @@ def check_model(onnx, np, numpy_helper, onnxview, path, work):
             problems.append(f"unexpected sections {extra}")
         if not problems and check:
             problems += check(sections["weights"])
-            problems += check_json(onnxview, base, p, expected)
+            changed_weights = [t.name for t, u in zip(model.graph.initializer, changed.graph.initializer) if t != u]
+            problems += check_json(onnxview, base, p, expected, sections, changed_weights)
             # Without values, a weight change is no change at all.
             r = subprocess.run([onnxview, "diff", "--weights=none", base, p], capture_output=True, text=True)
             if r.returncode != 0 or r.stdout.splitlines()[-1:] != ["identical"]:

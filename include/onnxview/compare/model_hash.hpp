@@ -81,6 +81,10 @@ struct digest_options {
     void* tensor_user = nullptr;  // passed to tensor_hashed
 };
 
+// A digest_options::payload_hashed whose `user` is the const mapped_file*
+// the payloads are in: each piece's pages given back (release_payload).
+void release_hashed_payload(void* user, const char* data, std::size_t size) noexcept;
+
 // The digest of one TensorProto's content: data type, dims, segment and
 // element values in raw_data layout (strings with their lengths), wherever
 // the payload is; its name, doc_string and metadata are not part of it.

@@ -1,5 +1,5 @@
-// tools/diff_match.cpp - pairing the nodes of two scopes by structure when
-// their names do not tell (`onnxview diff`, docs/diff.md "Matching nodes").
+// src/compare/diff_match.cpp - pairing the nodes of two scopes by structure
+// when their names do not tell (diff_models(), docs/diff.md "Matching nodes").
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -8,9 +8,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "diff.hpp"
+#include "diff_internal.hpp"
 
-namespace onnxview_cli {
+namespace onnxview {
+namespace diff_detail {
 namespace {
 
 constexpr std::size_t npos = scope_record::npos;
@@ -121,7 +122,7 @@ std::vector<std::vector<std::uint64_t>> signatures(const scope_record& s) {
 
 }  // namespace
 
-std::vector<std::size_t> match_nodes(const scope_record& a, const scope_record& b, match_mode mode) {
+std::vector<std::size_t> match_nodes(const scope_record& a, const scope_record& b, node_matching mode) {
     std::vector<std::size_t> a_to_b(a.nodes.size(), npos);
     std::vector<bool> b_taken(b.nodes.size(), false);
     // By name; a name given twice in a scope, by name and position.
@@ -147,17 +148,17 @@ std::vector<std::size_t> match_nodes(const scope_record& a, const scope_record& 
         if (partner == npos) continue;
         // By name, a node whose op changed is the same node changed; with
         // auto, a name reused for another op is left to the structure.
-        if (mode == match_mode::automatic && b.nodes[partner].op_type != n.op_type) continue;
+        if (mode == node_matching::automatic && b.nodes[partner].op_type != n.op_type) continue;
         a_to_b[i] = partner;
         b_taken[partner] = true;
     }
     // By name, named nodes are never paired by structure: one not found is
     // removed (or added).
     const auto open_a = [&](std::size_t i) {
-        return a_to_b[i] == npos && (mode == match_mode::automatic || a.nodes[i].name.empty());
+        return a_to_b[i] == npos && (mode == node_matching::automatic || a.nodes[i].name.empty());
     };
     const auto open_b = [&](std::size_t i) {
-        return !b_taken[i] && (mode == match_mode::automatic || b.nodes[i].name.empty());
+        return !b_taken[i] && (mode == node_matching::automatic || b.nodes[i].name.empty());
     };
     bool any_a = false, any_b = false;
     for (std::size_t i = 0; i < a.nodes.size(); ++i) any_a = any_a || open_a(i);
@@ -182,7 +183,7 @@ std::vector<std::size_t> match_nodes(const scope_record& a, const scope_record& 
     }
     // By name, unnamed nodes left over are paired by position, as before
     // there were signatures: a node whose op changed is told as such.
-    if (mode == match_mode::name) {
+    if (mode == node_matching::name) {
         std::size_t j = 0;
         for (std::size_t i = 0; i < a.nodes.size(); ++i) {
             if (!open_a(i)) continue;
@@ -251,16 +252,16 @@ void pair_values(const scope_record& a, const scope_record& b, const std::vector
     for (const auto& [x, y] : in_order) {
         const auto [it, added] = names.renamed.emplace(value_names::namespace_key(a.ns, x), std::string(y));
         if (!added || x == y) continue;
-        if (names.values_renamed++ == 0) names.first_value = "'" + std::string(x) + "' -> '" + std::string(y) + "'";
+        if (names.values_renamed++ == 0) names.first_value_a = x, names.first_value_b = y;
     }
     for (std::size_t i = 0; i < a_to_b.size(); ++i) {
         ++names.nodes;
         if (a_to_b[i] == npos) continue;
         ++names.nodes_matched;
         if (a.nodes[i].name == b.nodes[a_to_b[i]].name) continue;
-        if (names.nodes_renamed++ == 0)
-            names.first_node = "'" + std::string(a.nodes[i].name) + "' -> '" + std::string(b.nodes[a_to_b[i]].name) + "'";
+        if (names.nodes_renamed++ == 0) names.first_node_a = a.nodes[i].name, names.first_node_b = b.nodes[a_to_b[i]].name;
     }
 }
 
-}  // namespace onnxview_cli
+}  // namespace diff_detail
+}  // namespace onnxview

@@ -1,5 +1,5 @@
-// tools/diff_graph.cpp - the graph section of `onnxview diff`: scopes paired
-// by where they are, nodes by match_nodes() (diff_match.cpp).
+// src/compare/diff_graph.cpp - the graph section of diff_models(): scopes
+// paired by where they are, nodes by match_nodes() (diff_match.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -8,17 +8,16 @@
 #include <unordered_set>
 #include <vector>
 
-#include "diff.hpp"
+#include "diff_internal.hpp"
 #include "onnxview/attribute_values.hpp"
 #include "onnxview/compare/model_hash.hpp"
+#include "onnxview/display.hpp"
 #include "onnxview/enums.hpp"
 #include "onnxview/traverse.hpp"
-#include "output.hpp"
 
-namespace onnxview_cli {
+namespace onnxview {
+namespace diff_detail {
 namespace {
-
-using namespace onnxview;
 
 std::string number(double v) {
     char buf[40];
@@ -267,37 +266,52 @@ bool same_attribute(const node_attribute& a, const node_attribute& b, std::strin
 }
 
 void diff_nodes(const scope_record& scope, const scope_record& scope_b, const node_record& a, const node_record& b,
-                const value_names& names, std::vector<std::string>& out) {
-    std::string at;  // made when the first change is found
-    const auto change = [&](const std::string& what) {
-        if (at.empty()) at = scope.key + ": node " + a.key();
-        out.push_back(at + ": " + what);
+                const value_names& names, change_list& out) {
+    const auto change = [&](change_kind kind, std::string_view attribute, std::string before, std::string after) {
+        out.push_back(make_change(diff_section::graph, kind, change_subject::node, a.key(), true));
+        model_change& c = out.back();
+        c.scope = scope.key;
+        c.attribute = attribute;
+        c.before = std::move(before);
+        c.after = std::move(after);
     };
-    if (a.op_type != b.op_type) change("op_type " + std::string(a.op_type) + " -> " + std::string(b.op_type));
-    if (a.domain != b.domain) change("domain " + quoted(a.domain) + " -> " + quoted(b.domain));
+    if (a.op_type != b.op_type) change(change_kind::op_type, "", std::string(a.op_type), std::string(b.op_type));
+    if (a.domain != b.domain) change(change_kind::domain, "", quoted(a.domain), quoted(b.domain));
     if (!same_values(a.inputs, b.inputs, scope.ns, names))
-        change("inputs " + names_text(a.inputs) + " -> " + names_text(b.inputs));
+        change(change_kind::inputs, "", names_text(a.inputs), names_text(b.inputs));
     if (!same_values(a.outputs, b.outputs, scope.ns, names))
-        change("outputs " + names_text(a.outputs) + " -> " + names_text(b.outputs));
+        change(change_kind::outputs, "", names_text(a.outputs), names_text(b.outputs));
     // Both sorted by name: one merge.
     auto x = a.attributes.begin(), y = b.attributes.begin();
     std::string text_a, text_b;
     while (x != a.attributes.end() || y != b.attributes.end()) {
         if (y == b.attributes.end() || (x != a.attributes.end() && x->name < y->name)) {
-            change("attribute " + std::string(x->name) + ": removed (was " + scope.printer->text(x->view()) + ")");
+            change(change_kind::removed, x->name, scope.printer->text(x->view()), "");
             ++x;
         } else if (x == a.attributes.end() || y->name < x->name) {
-            change("attribute " + std::string(y->name) + ": added " + scope_b.printer->text(y->view()));
+            change(change_kind::added, y->name, "", scope_b.printer->text(y->view()));
             ++y;
         } else {
             if (!same_attribute(*x, *y, text_a, text_b, *scope.printer, *scope_b.printer))
-                change("attribute " + std::string(x->name) + ": " + text_a + " -> " + text_b);
+                change(change_kind::changed, x->name, text_a, text_b);
             ++x, ++y;
         }
     }
 }
 
-std::string node_label(const node_record& n) { return "node " + n.key() + " (" + std::string(n.op_type) + ")"; }
+// A node added or removed: its op_type is what the report shows of it.
+void node_change(const std::string& scope, const node_record& n, change_kind kind, change_list& out) {
+    out.push_back(make_change(diff_section::graph, kind, change_subject::node, n.key(), true));
+    out.back().scope = scope;
+    (kind == change_kind::removed ? out.back().before : out.back().after) = std::string(n.op_type);
+}
+
+// A scope added or removed, with its node count.
+void scope_change(const scope_record& s, change_kind kind, change_list& out) {
+    out.push_back(make_change(diff_section::graph, kind, change_subject::scope, "", true));
+    out.back().scope = s.key;
+    (kind == change_kind::removed ? out.back().before : out.back().after) = std::to_string(s.nodes.size()) + " nodes";
+}
 
 // The keys of the scopes held by a node start with this; a node added or
 // removed is told once, not again for each scope it holds.
@@ -310,14 +324,14 @@ bool held_by(const std::string& key, const std::vector<std::string>& prefixes) {
 }
 
 void diff_scope(const scope_record& a, const scope_record& b, const std::vector<std::size_t>& a_to_b,
-                const value_names& names, std::vector<std::string>& out, std::vector<std::string>& removed,
+                const value_names& names, change_list& out, std::vector<std::string>& removed,
                 std::vector<std::string>& added) {
     std::vector<bool> b_matched(b.nodes.size(), false);
     std::vector<std::size_t> matched_positions;  // in b, in a's order
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
         const node_record& n = a.nodes[i];
         if (a_to_b[i] == scope_record::npos) {
-            out.push_back(a.key + ": " + node_label(n) + ": removed");
+            node_change(a.key, n, change_kind::removed, out);
             removed.push_back(held_prefix(a, n));
             continue;
         }
@@ -327,11 +341,13 @@ void diff_scope(const scope_record& a, const scope_record& b, const std::vector<
     }
     for (std::size_t i = 0; i < b.nodes.size(); ++i)
         if (!b_matched[i]) {
-            out.push_back(a.key + ": " + node_label(b.nodes[i]) + ": added");
+            node_change(a.key, b.nodes[i], change_kind::added, out);
             added.push_back(held_prefix(b, b.nodes[i]));
         }
-    if (!std::is_sorted(matched_positions.begin(), matched_positions.end()))
-        out.push_back(a.key + ": nodes in another order");
+    if (!std::is_sorted(matched_positions.begin(), matched_positions.end())) {
+        out.push_back(make_change(diff_section::graph, change_kind::order, change_subject::none, "", true));
+        out.back().scope = a.key;
+    }
 }
 
 }  // namespace
@@ -354,8 +370,8 @@ std::string node_line(const node_record& n, const attribute_printer& printer) {
     return out;
 }
 
-error diff_graphs(model_file& a, model_file& b, const digest_options& digest, match_mode mode, value_names& names,
-                  diff_report& out, const tensor_digests* known_a, const tensor_digests* known_b) {
+error diff_graphs(model_file& a, model_file& b, const digest_options& digest, node_matching mode, value_names& names,
+                  change_list& out, const tensor_digests* known_a, const tensor_digests* known_b) {
     struct {
         std::vector<scope_record> scopes;
     } ca, cb;
@@ -387,19 +403,33 @@ error diff_graphs(model_file& a, model_file& b, const digest_options& digest, ma
             const scope_record& t = cb.scopes[m->second];
             partner[i] = m->second;
             pairing[i] = match_nodes(s, t, mode);
-            if (mode == match_mode::automatic) pair_values(s, t, pairing[i], names);
-            diff_scope(s, t, pairing[i], names, out.graph, removed, added);
+            if (mode == node_matching::automatic) pair_values(s, t, pairing[i], names);
+            diff_scope(s, t, pairing[i], names, out, removed, added);
         } else if (!held_by(s.key, removed)) {
-            out.graph.push_back(s.key + ": removed (" + std::to_string(s.nodes.size()) + " nodes)");
+            scope_change(s, change_kind::removed, out);
             removed.push_back(s.key + " > ");
         }
     }
     for (const scope_record& s : cb.scopes)
         if (scopes_a.find(s.key) == scopes_a.end() && !held_by(s.key, added)) {
-            out.graph.push_back(s.key + ": added (" + std::to_string(s.nodes.size()) + " nodes)");
+            scope_change(s, change_kind::added, out);
             added.push_back(s.key + " > ");
         }
     return error();
 }
 
-}  // namespace onnxview_cli
+}  // namespace diff_detail
+
+error scope_node_lines(model_file& m, std::vector<std::string>& out) {
+    using namespace diff_detail;
+    std::vector<scope_record> scopes;
+    const attribute_printer printer{m.external(), digest_options{}};
+    if (error e = collect_scopes(m, printer, scopes)) return e;
+    for (const scope_record& s : scopes) {
+        out.push_back(s.key + ": " + std::to_string(s.nodes.size()) + " nodes");
+        for (const node_record& n : s.nodes) out.push_back(s.key + ": " + node_line(n, printer));
+    }
+    return error();
+}
+
+}  // namespace onnxview

@@ -1,0 +1,31 @@
+// onnxview/display.hpp - names and value types as one-line text for people:
+// what the CLI's listings and `onnxview diff`'s changes print.
+//
+// Cost: linear in the text written; allocates the returned std::string.
+// Nothing returned refers to the model's bytes.
+#ifndef ONNXVIEW_DISPLAY_HPP
+#define ONNXVIEW_DISPLAY_HPP
+
+#include <string>
+#include <string_view>
+
+#include "onnxview/model.hpp"
+
+namespace onnxview {
+
+// Appends `s` for a terminal: printable ASCII as is, a backslash doubled,
+// every other byte as \xNN (so that names from a hostile model cannot move
+// the cursor or break a line).
+void text_quote(std::string& out, std::string_view s);
+
+// 'name', with text_quote's escapes: how reports name things.
+std::string quoted(std::string_view s);
+
+// A value's type: "FLOAT[N,3,224,224]" (dim params quoted as text_quote
+// writes them, "?" an unknown dim), "seq(FLOAT[?])", "map(INT64,FLOAT)",
+// "FLOAT(unknown rank)", "(no type)". Nesting deeper than 16 prints "...".
+std::string type_string(const type_view& t, int depth = 0);
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_DISPLAY_HPP

@@ -1,0 +1,282 @@
+// model_diff.hpp: diff_models() on small models written with wire_builder,
+// one change at a time, checked field by field; the names of its enums and
+// scope_node_lines().
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../wire_builder.hpp"
+#include "onnxview/compare/model_diff.hpp"
+#include "onnxview/file.hpp"
+#include "onnxview/model_file.hpp"
+
+using namespace onnxview;
+using testing::wire_builder;
+
+namespace {
+
+// The fields of the messages written here, by their onnx.proto names.
+enum : std::uint32_t { model_ir_version = 1, model_producer_name = 2, model_producer_version = 3, model_graph = 7,
+                       model_opset_import = 8 };
+enum : std::uint32_t { graph_node = 1, graph_name = 2, graph_initializer = 5, graph_input = 11, graph_output = 12,
+                       graph_value_info = 13 };
+enum : std::uint32_t { node_input = 1, node_output = 2, node_name = 3, node_op_type = 4, node_attribute = 5 };
+enum : std::uint32_t { attribute_name = 1, attribute_i = 3, attribute_type = 20 };
+enum : std::uint32_t { tensor_dims = 1, tensor_data_type = 2, tensor_name = 8, tensor_raw_data = 9 };
+enum : std::int32_t { FLOAT = 1, INT64_ATTRIBUTE = 2 };
+
+std::string raw_floats(std::initializer_list<float> fs) {
+    std::string out;
+    for (float f : fs) {
+        std::uint32_t b;
+        std::memcpy(&b, &f, 4);
+        out += wire_builder().fixed32(b).str();
+    }
+    return out;
+}
+
+// A FLOAT[dim] value: ValueInfoProto { name, type { tensor_type { elem_type, shape { dim } } } }.
+wire_builder value_info(const char* name, std::uint64_t dim) {
+    const wire_builder shape = wire_builder().field_message(1, wire_builder().field_varint(1, dim));
+    const wire_builder tensor = wire_builder().field_varint(1, FLOAT).field_message(2, shape);
+    return wire_builder().field_bytes(1, name).field_message(2, wire_builder().field_message(1, tensor));
+}
+
+// What a test changes in the model `model()` writes.
+struct model_spec {
+    const char* producer = "p";
+    const char* node = "add1";
+    std::uint64_t axis = 1;
+    float weight = 2.0f;
+    std::uint64_t input_dim = 2;
+    const char* value_info = nullptr;  // a value_info entry's name
+};
+
+// x (FLOAT[dim]) + w (initializer FLOAT[2]) -> y, in a node with an INT attribute `axis`.
+std::string model(const model_spec& s = {}) {
+    const wire_builder attribute = wire_builder().field_bytes(attribute_name, "axis")
+                                       .field_varint(attribute_i, s.axis).field_varint(attribute_type, INT64_ATTRIBUTE);
+    const wire_builder node = wire_builder().field_bytes(node_input, "x").field_bytes(node_input, "w")
+                                  .field_bytes(node_output, "y").field_bytes(node_name, s.node)
+                                  .field_bytes(node_op_type, "Add").field_message(node_attribute, attribute);
+    const wire_builder weight = wire_builder().field_varint(tensor_dims, 2).field_varint(tensor_data_type, FLOAT)
+                                    .field_bytes(tensor_name, "w").field_bytes(tensor_raw_data, raw_floats({1.0f, s.weight}));
+    wire_builder graph = wire_builder().field_message(graph_node, node).field_bytes(graph_name, "g")
+                             .field_message(graph_initializer, weight).field_message(graph_input, value_info("x", s.input_dim))
+                             .field_message(graph_output, value_info("y", 2));
+    if (s.value_info != nullptr) graph.field_message(graph_value_info, value_info(s.value_info, 2));
+    return wire_builder().field_varint(model_ir_version, 8).field_bytes(model_producer_name, s.producer)
+        .field_message(model_graph, graph)
+        .field_message(model_opset_import, wire_builder().field_bytes(1, "").field_varint(2, 17))
+        .str();
+}
+
+model_file open(const std::string& bytes) {
+    result<model_file> r = model_file::adopt(mapped_file::from_memory(bytes.data(), bytes.size()));
+    REQUIRE(r.ok());
+    return std::move(r.value());
+}
+
+// diff_models of two models' bytes (which must outlive nothing: the result holds copies).
+model_diff diff(const std::string& a, const std::string& b, const diff_options& options = {}) {
+    model_file fa = open(a), fb = open(b);
+    model_diff d;
+    const error e = diff_models(fa, fb, options, d);
+    REQUIRE(!e);
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("diff_models: a model against its own bytes is identical") {
+    const std::string m = model();
+    const model_diff d = diff(m, m);
+    CHECK(d.changes.empty());
+    CHECK(d.verdict == diff_verdict::identical);
+    CHECK(d.same_computation());
+    CHECK(d.digest_a == d.digest_b);
+    CHECK(d.values_compared);
+}
+
+TEST_CASE("diff_models: an attribute changed is one counted graph change with its old and new value") {
+    model_spec s;
+    s.axis = 2;
+    const model_diff d = diff(model(), model(s));
+    REQUIRE(d.changes.size() == 1);
+    const model_change& c = d.changes[0];
+    CHECK(c.section == diff_section::graph);
+    CHECK(c.kind == change_kind::changed);
+    CHECK(c.what == change_subject::node);
+    CHECK(c.scope == "graph");
+    CHECK(c.subject == "'add1'");
+    CHECK(c.attribute == "axis");
+    CHECK(c.before == "1");
+    CHECK(c.after == "2");
+    CHECK(c.counted);
+    CHECK(d.counts.graph == 1);
+    CHECK(d.counts.signature + d.counts.weights == 0);
+    CHECK(d.verdict == diff_verdict::differ);
+    CHECK(d.digest_a != d.digest_b);
+}
+
+TEST_CASE("diff_models: a weight's values, by figures; none and allclose leave them") {
+    model_spec s;
+    s.weight = 2.5f;
+    const std::string a = model(), b = model(s);
+    SECTION("exact") {
+        const model_diff d = diff(a, b);
+        REQUIRE(d.changes.size() == 1);
+        const model_change& c = d.changes[0];
+        CHECK(c.section == diff_section::weights);
+        CHECK(c.kind == change_kind::values);
+        CHECK(c.what == change_subject::initializer);
+        CHECK(c.subject == "w");
+        CHECK(c.scope.empty());
+        REQUIRE(c.figures);
+        CHECK(c.figures->count == 2);
+        CHECK(c.figures->differing == 1);
+        CHECK(c.figures->first_index == 1);
+        CHECK(c.figures->max_abs == Approx(0.5));
+        CHECK_FALSE(c.string_values);
+        CHECK(d.counts.weights == 1);
+        CHECK(d.verdict == diff_verdict::differ);
+    }
+    SECTION("none: no payload read, the same computation") {
+        diff_options o;
+        o.weights = weights_comparison::none;
+        const model_diff d = diff(a, b, o);
+        CHECK(d.changes.empty());
+        CHECK(d.verdict == diff_verdict::identical);
+        CHECK_FALSE(d.values_compared);
+    }
+    SECTION("allclose: within the tolerance, not listed") {
+        diff_options o;
+        o.weights = weights_comparison::allclose;
+        o.tolerance = {0.5, 0};
+        const model_diff d = diff(a, b, o);
+        CHECK(d.changes.empty());
+        CHECK(d.verdict == diff_verdict::same_within_tolerance);
+        o.tolerance = {0.01, 0};
+        CHECK(diff(a, b, o).counts.weights == 1);
+    }
+}
+
+TEST_CASE("diff_models: an input's shape is a signature change") {
+    model_spec s;
+    s.input_dim = 3;
+    const model_diff d = diff(model(), model(s));
+    REQUIRE(d.changes.size() == 1);
+    const model_change& c = d.changes[0];
+    CHECK(c.section == diff_section::signature);
+    CHECK(c.kind == change_kind::shape);
+    CHECK(c.what == change_subject::input);
+    CHECK(c.subject == "x");
+    CHECK(c.before == "[2]");
+    CHECK(c.after == "[3]");
+    CHECK(d.counts.signature == 1);
+}
+
+TEST_CASE("diff_models: the producer is listed, not counted, and can be ignored") {
+    model_spec s;
+    s.producer = "q";
+    const model_diff d = diff(model(), model(s));
+    REQUIRE(d.changes.size() == 1);
+    CHECK(d.changes[0].section == diff_section::model);
+    CHECK(d.changes[0].what == change_subject::producer);
+    CHECK(d.changes[0].before == "p");
+    CHECK(d.changes[0].after == "q");
+    CHECK_FALSE(d.changes[0].counted);
+    CHECK(d.verdict == diff_verdict::same_layout_differs);
+    diff_options o;
+    o.ignore.producer = true;
+    const model_diff ignored = diff(model(), model(s), o);
+    CHECK(ignored.changes.empty());
+    CHECK(ignored.verdict == diff_verdict::identical);
+}
+
+TEST_CASE("diff_models: a renamed node with automatic matching, and with names ignored") {
+    model_spec s;
+    s.node = "renamed";
+    const std::string a = model(), b = model(s);
+    SECTION("by name: removed and added") {
+        const model_diff d = diff(a, b);
+        CHECK(d.counts.graph == 2);
+        CHECK(d.verdict == diff_verdict::differ);
+    }
+    SECTION("automatic: one names change, not counted") {
+        diff_options o;
+        o.matching = node_matching::automatic;
+        const model_diff d = diff(a, b, o);
+        REQUIRE(d.changes.size() == 1);
+        const model_change& c = d.changes[0];
+        CHECK(c.section == diff_section::names);
+        CHECK(c.kind == change_kind::renamed);
+        CHECK(c.what == change_subject::nodes);
+        CHECK(c.before == "add1");
+        CHECK(c.after == "renamed");
+        CHECK_FALSE(c.counted);
+        CHECK(d.matching.nodes == 1);
+        CHECK(d.matching.matched == 1);
+        CHECK(d.matching.renamed == 1);
+        CHECK(d.verdict == diff_verdict::same_names_differ);
+    }
+    SECTION("names ignored: matched automatically, nothing listed") {
+        diff_options o;
+        o.ignore.names = true;
+        const model_diff d = diff(a, b, o);
+        CHECK(d.changes.empty());
+        CHECK(d.matching.renamed == 1);
+        CHECK(d.verdict == diff_verdict::same_names_differ);
+    }
+}
+
+TEST_CASE("diff_models: value_info is never compared; ignoring it changes nothing") {
+    model_spec s;
+    s.value_info = "y";
+    const std::string a = model(), b = model(s);
+    diff_options o;
+    o.ignore.value_info = true;
+    for (const model_diff& d : {diff(a, b), diff(a, b, o)}) {
+        REQUIRE(d.changes.size() == 1);
+        CHECK(d.changes[0].section == diff_section::layout);
+        CHECK(d.changes[0].kind == change_kind::encoding);
+        CHECK(d.verdict == diff_verdict::same_layout_differs);
+        CHECK(d.digest_a == d.digest_b);
+    }
+}
+
+TEST_CASE("diff_models: a truncated model is an error") {
+    const std::string m = model();
+    model_file good = open(m);
+    const std::string cut = m.substr(0, m.size() - 3);
+    result<model_file> r = model_file::adopt(mapped_file::from_memory(cut.data(), cut.size()));
+    if (!r.ok()) return;  // refused at opening: nothing left to compare
+    model_diff d;
+    CHECK(diff_models(good, r.value(), {}, d));
+    CHECK(d.failed_in_b);
+}
+
+TEST_CASE("diff_section_name, change_kind_name, change_subject_name, diff_verdict_text") {
+    CHECK(std::string(diff_section_name(diff_section::model)) == "model");
+    CHECK(std::string(diff_section_name(diff_section::names)) == "names");
+    CHECK(std::string(change_kind_name(change_kind::added)) == "added");
+    CHECK(std::string(change_kind_name(change_kind::op_type)) == "op_type");
+    CHECK(std::string(change_kind_name(change_kind::values_unread)) == "values_unread");
+    CHECK(std::string(change_subject_name(change_subject::none)).empty());
+    CHECK(std::string(change_subject_name(change_subject::sparse_initializer)) == "sparse_initializer");
+    CHECK(std::string(diff_verdict_text(diff_verdict::identical)) == "identical");
+    CHECK(std::string(diff_verdict_text(diff_verdict::same_layout_differs)) == "same computation, layout differs");
+    CHECK(std::string(diff_verdict_text(diff_verdict::differ)) == "differ");
+}
+
+TEST_CASE("scope_node_lines: each scope's node count, then its nodes") {
+    const std::string m = model();
+    model_file f = open(m);
+    std::vector<std::string> lines;
+    REQUIRE(!scope_node_lines(f, lines));
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0] == "graph: 1 nodes");
+    CHECK(lines[1] == "graph: node 'add1' Add ['x', 'w'] -> ['y'] axis=1");
+}
