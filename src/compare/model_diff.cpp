@@ -5,6 +5,11 @@
 #include <string>
 #include <vector>
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#define ONNXVIEW_COMPARE_THREADS 1
+#endif
+
 #include "diff_internal.hpp"
 #include "onnxview/compare/model_diff.hpp"
 #include "onnxview/file.hpp"
@@ -46,6 +51,43 @@ bool same_bytes(const model_file& fa, const model_file& fb) {
     return true;
 }
 
+// One model's digest, to be made on either thread.
+struct digest_job {
+    const model_file* file;
+    external_payload_source ext;
+    digest_options opts;
+    result<digest128> out{errc::invalid_argument};
+    void run() { out = model_digest(file->model(), &ext, opts); }
+};
+
+#ifdef ONNXVIEW_COMPARE_THREADS
+void* run_digest_job(void* job) {
+    static_cast<digest_job*>(job)->run();
+    return nullptr;
+}
+#endif
+
+// Both digests: with `parallel`, a's on a second thread while this one makes
+// b's, so that the two files are read at once (one reader spends about as
+// long in page faults as in hashing: two cores read two files in the time
+// of one). Otherwise, or where threads are not POSIX or none can be made,
+// one after the other, b's only when a's was made.
+void digest_both(digest_job& a, digest_job& b, bool parallel) {
+#ifdef ONNXVIEW_COMPARE_THREADS
+    pthread_t thread;
+    if (parallel && pthread_create(&thread, nullptr, run_digest_job, &a) == 0) {
+        b.run();
+        pthread_join(thread, nullptr);
+        return;
+    }
+#else
+    (void)parallel;
+#endif
+    a.run();
+    if (a.out) b.run();
+    else b.out = a.out;
+}
+
 // An external payload's file is not there (not: the payload is invalid).
 bool missing(const result<digest128>& h) {
     return !h && (h.err().sys_errno != 0 || h.err().code == errc::io_resolve_failed);
@@ -80,17 +122,21 @@ error diff_models(model_file& fa, model_file& fb, const diff_options& options, m
     digest.values = options.weights != weights_comparison::none;
     const external_payload_source ea = fa.external(), eb = fb.external();
     tensor_digests seen_a, seen_b;
-    result<digest128> ha = model_digest(fa.model(), &ea, releasing(fa, digest, &seen_a));
-    result<digest128> hb = ha ? model_digest(fb.model(), &eb, releasing(fb, digest, &seen_b)) : ha;
+    digest_job ja{&fa, ea, releasing(fa, digest, &seen_a)}, jb{&fb, eb, releasing(fb, digest, &seen_b)};
+    // One model_file on both sides: its external-data resolver is not for two threads.
+    const bool parallel = options.parallel && &fa != &fb;
+    digest_both(ja, jb, parallel);
     const char* unread = nullptr;  // the side whose external data is missing
-    if (options.weights_by_shape_when_missing && digest.values && (missing(ha) || missing(hb))) {
-        unread = missing(ha) ? "a" : "b";
+    if (options.weights_by_shape_when_missing && digest.values && (missing(ja.out) || missing(jb.out))) {
+        unread = missing(ja.out) ? "a" : "b";
         digest.values = false;
         seen_a.clear();
         seen_b.clear();
-        ha = model_digest(fa.model(), &ea, releasing(fa, digest, &seen_a));
-        hb = ha ? model_digest(fb.model(), &eb, releasing(fb, digest, &seen_b)) : ha;
+        ja.opts = releasing(fa, digest, &seen_a);
+        jb.opts = releasing(fb, digest, &seen_b);
+        digest_both(ja, jb, parallel);
     }
+    const result<digest128> ha = ja.out, hb = jb.out;
     if (!ha) return ha.err();
     out.failed_in_b = !hb;
     if (!hb) return hb.err();

@@ -163,6 +163,29 @@ TEST_CASE("diff_models: a weight's values, by figures; none and allclose leave t
     }
 }
 
+TEST_CASE("diff_models: digests on two threads or on one give the same report") {
+    model_spec s;
+    s.weight = 2.5f;
+    s.axis = 2;
+    const std::string a = model(), b = model(s);
+    diff_options one_thread;
+    one_thread.parallel = false;
+    const model_diff both = diff(a, b), alone = diff(a, b, one_thread);
+    CHECK(both.digest_a == alone.digest_a);
+    CHECK(both.digest_b == alone.digest_b);
+    REQUIRE(both.changes.size() == alone.changes.size());
+    for (std::size_t i = 0; i < both.changes.size(); ++i) {
+        const model_change &x = both.changes[i], &y = alone.changes[i];
+        CHECK((x.section == y.section && x.kind == y.kind && x.subject == y.subject && x.attribute == y.attribute &&
+               x.before == y.before && x.after == y.after));
+    }
+    // One model_file on both sides (not made parallel: one resolver).
+    model_file f = open(a);
+    model_diff self;
+    REQUIRE(!diff_models(f, f, {}, self));
+    CHECK(self.verdict == diff_verdict::identical);
+}
+
 TEST_CASE("diff_models: an input's shape is a signature change") {
     model_spec s;
     s.input_dim = 3;

@@ -88,6 +88,10 @@ struct diff_options {
     // none does and say so in a model-section change (change_kind::
     // values_unread), instead of failing.
     bool weights_by_shape_when_missing = false;
+    // Make the two digests (which read every payload) on two threads at
+    // once, on POSIX systems, when a and b are two model_files; false: one
+    // after the other, on the caller's thread only.
+    bool parallel = true;
 };
 
 // The sections of a report, in the order they are listed.
