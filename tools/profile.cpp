@@ -128,7 +128,20 @@ std::string percent(std::size_t part, std::size_t whole) {
     return buf;
 }
 
+// "max(a, b)" of the candidates when the peak depends on the dims' values.
+std::string peak_maximum(const model_profile& p) {
+    std::string s = "max(";
+    for (std::size_t i = 0; i < p.peak_candidates.size(); ++i)
+        s += (i ? ", " : "") + p.peak_candidates[i].bytes.str();
+    return s + ")";
+}
+
 std::string peak_text(const model_profile& p) {
+    if (!p.peak_candidates.empty()) {
+        std::string s = peak_maximum(p) + " bytes, after";
+        for (const model_profile::peak_candidate& c : p.peak_candidates) s += " " + node_label(p.nodes[c.node], c.node);
+        return s;
+    }
     if (!p.totals.peak_activation_bytes.known) return "unknown: " + p.peak_reason;
     return p.totals.peak_activation_bytes.str() + " bytes, after " + node_label(p.nodes[p.peak_node], p.peak_node);
 }
@@ -214,7 +227,8 @@ void print_json(const model_profile& p, bool per_op) {
     w.key("flops");
     json_quantity(w, p.totals.flops);
     w.key("peak_activation_bytes");
-    json_quantity(w, p.totals.peak_activation_bytes);
+    if (!p.peak_candidates.empty()) w.value(peak_maximum(p));
+    else json_quantity(w, p.totals.peak_activation_bytes);
     w.end_object();
     w.key("coverage");
     w.begin_object();
@@ -228,6 +242,15 @@ void print_json(const model_profile& p, bool per_op) {
     if (p.peak_node < p.nodes.size()) w.value(static_cast<std::uint64_t>(p.peak_node));
     else w.null();
     if (!p.peak_reason.empty()) w.field("reason", p.peak_reason);
+    w.key("candidates");
+    w.begin_array();
+    for (const model_profile::peak_candidate& c : p.peak_candidates) {
+        w.begin_object();
+        w.field("bytes", c.bytes.str());
+        w.field("node", static_cast<std::uint64_t>(c.node));
+        w.end_object();
+    }
+    w.end_array();
     w.end_object();
     if (per_op) {
         w.key("ops");

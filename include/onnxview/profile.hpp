@@ -99,10 +99,11 @@ std::optional<dim_expr> subtract(const dim_expr& a, const dim_expr& b);
 std::optional<dim_expr> multiply(const dim_expr& a, const dim_expr& b);
 std::optional<dim_expr> divide_exact(const dim_expr& a, std::int64_t d);
 
-// How two polynomials compare for every value of their symbols >= 0:
-// `greater_or_equal` when every coefficient of a - b is >= 0, `less_or_equal`
-// when every one is <= 0 (equal polynomials give greater_or_equal),
-// `unordered` otherwise (or when a - b overflows).
+// How two polynomials compare for every value of their symbols >= 1 (a
+// dimension of a tensor that holds anything): `greater_or_equal` when every
+// coefficient of a - b is >= 0, or of a - b with each symbol s replaced by
+// s + 1; `less_or_equal` likewise with <= 0 (equal polynomials give
+// greater_or_equal); `unordered` otherwise (or when a - b overflows).
 enum class dim_order : std::uint8_t { greater_or_equal, less_or_equal, unordered };
 dim_order compare(const dim_expr& a, const dim_expr& b);
 
@@ -190,6 +191,17 @@ struct model_profile {
     // Index in `nodes` of the node after which the live activations peak;
     // nodes.size() when there is none (no node, or the peak is unknown).
     std::size_t peak_node = 0;
+    // With symbolic dims the live bytes after two nodes may compare either
+    // way (384*N*seq against 4*N*seq^2 + 128*N*seq): then the peak is the
+    // maximum of these candidates (none dominated by another, at most
+    // max_peak_candidates), peak_activation_bytes is unknown and peak_node
+    // is nodes.size(). Empty otherwise.
+    static constexpr std::size_t max_peak_candidates = 8;
+    struct peak_candidate {
+        dim_expr bytes;
+        std::size_t node = 0;
+    };
+    std::vector<peak_candidate> peak_candidates;
     // Why peak_activation_bytes is unknown (empty when known).
     std::string peak_reason;
     // Why a stored tensor's size is not counted (external tensor with bad

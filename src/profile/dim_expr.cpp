@@ -193,14 +193,43 @@ std::optional<dim_expr> divide_exact(const dim_expr& a, std::int64_t d) {
     return dim_expr_builder::finish(std::move(terms));
 }
 
-dim_order compare(const dim_expr& a, const dim_expr& b) {
-    const std::optional<dim_expr> d = subtract(a, b);
-    if (!d) return dim_order::unordered;
+namespace {
+
+dim_order sign_of_coefficients(const dim_expr& d) {
     bool any_negative = false, any_positive = false;
-    for (const dim_term& t : d->terms()) (t.coefficient < 0 ? any_negative : any_positive) = true;
+    for (const dim_term& t : d.terms()) (t.coefficient < 0 ? any_negative : any_positive) = true;
     if (!any_negative) return dim_order::greater_or_equal;
     if (!any_positive) return dim_order::less_or_equal;
     return dim_order::unordered;
+}
+
+// d with every symbol s replaced by s + 1: its coefficients all >= 0 (or
+// all <= 0) then prove the sign of d for every value of the symbols >= 1.
+std::optional<dim_expr> shifted_by_one(const dim_expr& d) {
+    dim_expr sum;
+    for (const dim_term& t : d.terms()) {
+        std::optional<dim_expr> term = dim_expr(t.coefficient);
+        for (const dim_factor& f : t.factors) {
+            const std::optional<dim_expr> s = add(dim_expr::symbol(f.name), dim_expr(1));
+            for (std::uint32_t k = 0; k < f.power && term; ++k) term = multiply(*term, *s);
+        }
+        if (!term) return std::nullopt;
+        std::optional<dim_expr> next = add(sum, *term);
+        if (!next) return std::nullopt;
+        sum = std::move(*next);
+    }
+    return sum;
+}
+
+}  // namespace
+
+dim_order compare(const dim_expr& a, const dim_expr& b) {
+    const std::optional<dim_expr> d = subtract(a, b);
+    if (!d) return dim_order::unordered;
+    const dim_order order = sign_of_coefficients(*d);
+    if (order != dim_order::unordered) return order;
+    const std::optional<dim_expr> shifted = shifted_by_one(*d);
+    return shifted ? sign_of_coefficients(*shifted) : dim_order::unordered;
 }
 
 bool value_shape::complete() const noexcept {

@@ -2,6 +2,7 @@
 // order, each given the facts of its inputs, its outputs' facts merged with
 // what the model declares, its costs and the stored tensors it reads; then
 // the live activations at every node.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -210,7 +211,8 @@ private:
             const std::size_t e = end_of(in, 0);
             if (e < n) dying[e].push_back(in);
         }
-        quantity best;
+        // The live bytes after each node no other candidate dominates.
+        std::vector<model_profile::peak_candidate>& best = out_.peak_candidates;
         for (std::size_t i = 0; i < n; ++i) {
             for (const profiled_output& o : out_.nodes[i].outputs) {
                 const auto p = producer_.find(o.name);
@@ -221,29 +223,40 @@ private:
                 if (e < n) dying[e].push_back(p->first);
             }
             if (!unknown.empty()) break;
-            if (!best.known) {
-                best = live;
-                out_.peak_node = i;
-            } else {
-                const dim_order order = compare(live.value, best.value);
-                if (order == dim_order::unordered) {
-                    unknown = "the peak depends on the dims' values (give them with --dim)";
+            if (!live.known) {
+                unknown = "live bytes overflow";
+                break;
+            }
+            bool dominated = false;
+            for (const model_profile::peak_candidate& b : best)
+                dominated = dominated || compare(b.bytes, live.value) == dim_order::greater_or_equal;
+            if (!dominated) {
+                best.erase(std::remove_if(best.begin(), best.end(),
+                                          [&](const model_profile::peak_candidate& b) {
+                                              return compare(live.value, b.bytes) == dim_order::greater_or_equal;
+                                          }),
+                           best.end());
+                best.push_back({live.value, i});
+                if (best.size() > model_profile::max_peak_candidates) {
+                    unknown = "the peak depends on the dims' values in too many ways (give them with --dim)";
                     break;
-                }
-                if (order == dim_order::greater_or_equal && live.value != best.value) {
-                    best = live;
-                    out_.peak_node = i;
                 }
             }
             for (std::string_view d : dying[i]) live = minus(live, bytes_of(d));
         }
-        if (!unknown.empty() || !best.known) {
-            out_.totals.peak_activation_bytes = quantity();
-            out_.peak_node = n;
+        if (!unknown.empty() || best.empty()) {
+            best.clear();
             out_.peak_reason = unknown.empty() ? "no nodes" : unknown;
             return;
         }
-        out_.totals.peak_activation_bytes = best;
+        if (best.size() > 1) {
+            out_.peak_reason = "the peak depends on the dims' values: the largest of " + std::to_string(best.size()) +
+                               " candidates";
+            return;
+        }
+        out_.totals.peak_activation_bytes = quantity(best[0].bytes);
+        out_.peak_node = best[0].node;
+        best.clear();
     }
 
     quantity bytes_of(std::string_view name) {
