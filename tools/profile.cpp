@@ -47,7 +47,7 @@ command_line make_command_line(arguments& a) {
             "whose shape or cost is unknown is listed with the reason, and the totals say\n"
             "how many nodes they cover. Conventions: docs/profile.md.\n",
             "exit status: 0 ok, 1 the file is not a valid ModelProto, 2 usage or I/O error\n",
-            {text("by", 0, "node|op", a.by, "node or op", "one row per node (default) or per operator type"),
+            {text("by", 0, "VIEW", a.by, "node or op", "node: one row per node (default); op: one per operator type"),
              text_list("dim", 0, "NAME=VALUE", a.dims, "NAME=VALUE",
                        "give the dim_param NAME the value VALUE (repeatable)"),
              flag("json", 0, a.json, "one JSON object on stdout (version 1, docs/profile.md)"),
