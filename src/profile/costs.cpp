@@ -110,7 +110,7 @@ std::int64_t flops_per_element(std::string_view op, std::size_t inputs) {
         return 5;
     if (one_of(op, {"Shape", "Size", "Constant", "ConstantOfShape", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
                     "Transpose", "Concat", "Split", "Slice", "Gather", "Expand", "Tile", "Pad", "Range", "Identity",
-                    "Dropout", "Cast", "CastLike"}))
+                    "Dropout", "Cast", "CastLike", "GatherElements", "ScatterElements", "ScatterND", "EyeLike"}))
         return 0;
     return 1;
 }

@@ -31,7 +31,8 @@ bool same_shape_op(std::string_view op) {
                        "Asinh", "Acosh", "Atanh", "Softplus", "Softsign", "Elu", "Selu", "Celu", "HardSigmoid",
                        "HardSwish", "Mish", "ThresholdedRelu", "Shrink", "LRN", "Trilu", "CumSum",
                        "BatchNormalization", "InstanceNormalization", "GroupNormalization", "LayerNormalization",
-                       "MeanVarianceNormalization", "LpNormalization", "BitwiseNot", "Swish"});
+                       "MeanVarianceNormalization", "LpNormalization", "BitwiseNot", "Swish", "RandomUniformLike",
+                       "RandomNormalLike", "EyeLike"});
 }
 
 // Ops with numpy broadcasting over all their inputs.
@@ -111,6 +112,8 @@ std::string same_shape(const node_context& c, std::string_view op, std::vector<v
     }
     if (op == "QuantizeLinear") out[0].elem_type = c.input(2) ? input_type(c, 2) : uint8_type;
     if (op == "DequantizeLinear") out[0].elem_type = input_type(c, 1);
+    if (op == "RandomUniformLike" || op == "RandomNormalLike" || op == "EyeLike")
+        out[0].elem_type = static_cast<std::int32_t>(c.int_attribute("dtype", input_type(c, 0)));
     if (op == "Dropout" && out.size() > 1) {
         out[1].shape = *x;
         out[1].elem_type = bool_type;

@@ -415,6 +415,24 @@ std::string range(const node_context& c, std::vector<value_fact>& out) {
     return std::string();
 }
 
+// TopK: the input's shape with axis `axis` of size K (input 1); values and
+// their INT64 indices.
+std::string top_k(const node_context& c, std::vector<value_fact>& out) {
+    std::string reason;
+    const value_shape* x = ranked_input(c, 0, reason);
+    if (!x) return reason;
+    std::size_t axis = 0;
+    if (!normalize_axis(c.int_attribute("axis", -1), x->dims.size(), axis)) return "axis out of range";
+    const std::optional<std::vector<std::int64_t>> k = constant_values(c, 1);
+    if (!k || k->size() != 1 || (*k)[0] < 0) return "K not a known constant";
+    for (std::size_t i = 0; i < out.size() && i < 2; ++i) {
+        out[i].shape = *x;
+        out[i].shape.dims[axis] = quantity((*k)[0]);
+        out[i].elem_type = i == 0 ? input_type(c, 0) : int64_type;
+    }
+    return std::string();
+}
+
 }  // namespace
 
 rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
@@ -439,6 +457,18 @@ rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::ve
     if (op == "Gather") return gather(c, out);
     if (op == "Expand" || op == "Tile" || op == "Pad") return expand_tile_pad(c, op, out);
     if (op == "Range") return range(c, out);
+    if (op == "GatherElements" || op == "ScatterElements" || op == "ScatterND") {
+        // GatherElements has its indices' shape; the scatters their data's.
+        std::string reason;
+        const value_shape* s = ranked_input(c, op == "GatherElements" ? 1 : 0, reason);
+        if (!s) return reason;
+        out[0].shape = *s;
+        out[0].elem_type = input_type(c, 0);
+        return std::string();
+    }
+    if (op == "TopK") return top_k(c, out);
+    if (op == "NonZero" || op == "Unique" || op == "Compress" || op == "NonMaxSuppression")
+        return "output shape is data-dependent";
     return std::nullopt;
 }
 

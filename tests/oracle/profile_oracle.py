@@ -3,8 +3,9 @@
 
   profile_oracle.py --onnxview BUILD/tools/onnxview [--corpus DIR] [--limit N]
 
-  shapes    testdata/, testdata/profile/ and --limit corpus models (default 400, spread over
-            /usr/share/libonnx-testdata/data): for every node output that
+  shapes    testdata/, testdata/profile/ and every model of the corpus
+            (default /usr/share/libonnx-testdata/data; --limit N: N models
+            spread over it): for every node output that
             onnx.shape_inference.infer_shapes gives a complete shape, the
             shape onnxview gives, when it gives one, must be the same. Values
             onnx shapes and onnxview does not, models onnx cannot infer and
@@ -371,7 +372,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--onnxview", required=True)
     ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
-    ap.add_argument("--limit", type=int, default=400)
+    ap.add_argument("--limit", type=int, default=0, help="models spread over the corpus; 0: all")
     args = ap.parse_args()
 
     stats = {"compared": 0, "equal": 0, "onnxview_less": 0, "onnxview_more": 0, "onnx_fails": []}
