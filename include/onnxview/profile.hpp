@@ -72,9 +72,11 @@ public:
     static dim_expr symbol(std::string_view name);
 
     // No symbol (possibly 0).
-    bool is_constant() const noexcept;
+    bool is_constant() const noexcept { return terms_.empty(); }
     // The term without symbols (0 when absent).
-    std::int64_t constant_term() const noexcept;
+    std::int64_t constant_term() const noexcept { return constant_; }
+    // The terms with symbols, in canonical order (the constant is apart, so
+    // that a constant dim allocates nothing).
     const std::vector<dim_term>& terms() const noexcept { return terms_; }
     // Deterministic text: terms by degree then names, the constant last:
     // "4089184256*N + 1310720*N*seq^2", "2*seq + 1", "0".
@@ -90,6 +92,7 @@ public:
     friend std::optional<dim_expr> divide_exact(const dim_expr& a, std::int64_t d);
 
 private:
+    std::int64_t constant_ = 0;
     std::vector<dim_term> terms_;
     friend struct dim_expr_builder;
 };

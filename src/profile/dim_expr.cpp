@@ -73,31 +73,44 @@ void append_term(std::string& out, const dim_term& t, std::uint64_t magnitude) {
 }  // namespace
 
 struct dim_expr_builder {
+    static std::optional<dim_expr> add_constant(const dim_expr& a, std::int64_t c);
+    static std::optional<dim_expr> scale(const dim_expr& a, std::int64_t c);
+
+    // Every term, the constant first when not 0.
+    static std::vector<dim_term> all_terms(const dim_expr& e) {
+        std::vector<dim_term> terms;
+        terms.reserve(e.terms_.size() + 1);
+        if (e.constant_ != 0) terms.push_back(dim_term{{}, e.constant_});
+        terms.insert(terms.end(), e.terms_.begin(), e.terms_.end());
+        return terms;
+    }
+
     // Sorts, merges equal monomials and drops zeros; nullopt past the limits
     // or on overflow.
     static std::optional<dim_expr> finish(std::vector<dim_term> terms) {
         std::stable_sort(terms.begin(), terms.end(), monomial_less);
-        dim_expr out;
+        std::vector<dim_term> merged;
         for (dim_term& t : terms) {
             if (degree(t) > dim_expr::max_degree) return std::nullopt;
-            if (!out.terms_.empty() && same_monomial(out.terms_.back(), t)) {
-                if (!checked_add(out.terms_.back().coefficient, t.coefficient, out.terms_.back().coefficient))
+            if (!merged.empty() && same_monomial(merged.back(), t)) {
+                if (!checked_add(merged.back().coefficient, t.coefficient, merged.back().coefficient))
                     return std::nullopt;
             } else {
-                out.terms_.push_back(std::move(t));
+                merged.push_back(std::move(t));
             }
         }
-        out.terms_.erase(std::remove_if(out.terms_.begin(), out.terms_.end(),
-                                        [](const dim_term& t) { return t.coefficient == 0; }),
-                         out.terms_.end());
-        if (out.terms_.size() > dim_expr::max_terms) return std::nullopt;
+        dim_expr out;
+        for (dim_term& t : merged) {
+            if (t.coefficient == 0) continue;
+            if (t.factors.empty()) out.constant_ = t.coefficient;
+            else out.terms_.push_back(std::move(t));
+        }
+        if (out.terms_.size() + (out.constant_ != 0) > dim_expr::max_terms) return std::nullopt;
         return out;
     }
 };
 
-dim_expr::dim_expr(std::int64_t constant) {
-    if (constant != 0) terms_.push_back(dim_term{{}, constant});
-}
+dim_expr::dim_expr(std::int64_t constant) : constant_(constant) {}
 
 dim_expr dim_expr::symbol(std::string_view name) {
     dim_expr e;
@@ -105,29 +118,21 @@ dim_expr dim_expr::symbol(std::string_view name) {
     return e;
 }
 
-bool dim_expr::is_constant() const noexcept {
-    return terms_.empty() || (terms_.size() == 1 && terms_[0].factors.empty());
-}
-
-std::int64_t dim_expr::constant_term() const noexcept {
-    return !terms_.empty() && terms_[0].factors.empty() ? terms_[0].coefficient : 0;
-}
-
 bool dim_expr::operator==(const dim_expr& o) const {
-    if (terms_.size() != o.terms_.size()) return false;
+    if (constant_ != o.constant_ || terms_.size() != o.terms_.size()) return false;
     for (std::size_t i = 0; i < terms_.size(); ++i)
         if (terms_[i].coefficient != o.terms_[i].coefficient || !same_monomial(terms_[i], o.terms_[i])) return false;
     return true;
 }
 
 std::string dim_expr::str() const {
-    if (terms_.empty()) return "0";
+    if (terms_.empty()) return std::to_string(constant_);
     std::string out;
-    // The constant term (first in canonical order) is written last: "2*seq + 1".
-    const bool has_constant = terms_[0].factors.empty();
-    const std::size_t n = terms_.size();
-    for (std::size_t k = 0; k < n; ++k) {
-        const dim_term& t = terms_[has_constant ? (k + 1) % n : k];
+    // The constant term is written last: "2*seq + 1".
+    for (std::size_t k = 0; k <= terms_.size(); ++k) {
+        const dim_term constant{{}, constant_};
+        const dim_term& t = k < terms_.size() ? terms_[k] : constant;
+        if (t.coefficient == 0) continue;
         const bool negative = t.coefficient < 0;
         const std::uint64_t magnitude = negative ? 0u - static_cast<std::uint64_t>(t.coefficient)
                                                  : static_cast<std::uint64_t>(t.coefficient);
@@ -138,15 +143,36 @@ std::string dim_expr::str() const {
     return out;
 }
 
+// a + c and a x c for a constant c keep the terms' order: no sort, and no
+// allocation when a is constant too (the common case of concrete shapes).
+std::optional<dim_expr> dim_expr_builder::add_constant(const dim_expr& a, std::int64_t c) {
+    dim_expr out = a;
+    if (!checked_add(a.constant_term(), c, out.constant_)) return std::nullopt;
+    if (out.terms_.size() + (out.constant_ != 0) > dim_expr::max_terms) return std::nullopt;
+    return out;
+}
+
+std::optional<dim_expr> dim_expr_builder::scale(const dim_expr& a, std::int64_t c) {
+    if (c == 0) return dim_expr();
+    dim_expr out = a;
+    if (!checked_multiply(a.constant_, c, out.constant_)) return std::nullopt;
+    for (dim_term& t : out.terms_)
+        if (!checked_multiply(t.coefficient, c, t.coefficient)) return std::nullopt;
+    return out;
+}
+
 std::optional<dim_expr> add(const dim_expr& a, const dim_expr& b) {
-    std::vector<dim_term> terms = a.terms_;
-    terms.insert(terms.end(), b.terms_.begin(), b.terms_.end());
+    if (b.terms_.empty()) return dim_expr_builder::add_constant(a, b.constant_);
+    if (a.terms_.empty()) return dim_expr_builder::add_constant(b, a.constant_);
+    std::vector<dim_term> terms = dim_expr_builder::all_terms(a);
+    const std::vector<dim_term> more = dim_expr_builder::all_terms(b);
+    terms.insert(terms.end(), more.begin(), more.end());
     return dim_expr_builder::finish(std::move(terms));
 }
 
 std::optional<dim_expr> subtract(const dim_expr& a, const dim_expr& b) {
-    std::vector<dim_term> terms = a.terms_;
-    for (const dim_term& t : b.terms_) {
+    std::vector<dim_term> terms = dim_expr_builder::all_terms(a);
+    for (const dim_term& t : dim_expr_builder::all_terms(b)) {
         std::int64_t negated = 0;
         if (!checked_multiply(t.coefficient, -1, negated)) return std::nullopt;
         terms.push_back(dim_term{t.factors, negated});
@@ -155,11 +181,15 @@ std::optional<dim_expr> subtract(const dim_expr& a, const dim_expr& b) {
 }
 
 std::optional<dim_expr> multiply(const dim_expr& a, const dim_expr& b) {
-    if (a.terms_.size() * b.terms_.size() > dim_expr::max_terms * dim_expr::max_terms) return std::nullopt;
+    if (b.terms_.empty()) return dim_expr_builder::scale(a, b.constant_);
+    if (a.terms_.empty()) return dim_expr_builder::scale(b, a.constant_);
+    const std::vector<dim_term> xs = dim_expr_builder::all_terms(a);
+    const std::vector<dim_term> ys = dim_expr_builder::all_terms(b);
+    if (xs.size() * ys.size() > dim_expr::max_terms * dim_expr::max_terms) return std::nullopt;
     std::vector<dim_term> terms;
-    terms.reserve(a.terms_.size() * b.terms_.size());
-    for (const dim_term& x : a.terms_) {
-        for (const dim_term& y : b.terms_) {
+    terms.reserve(xs.size() * ys.size());
+    for (const dim_term& x : xs) {
+        for (const dim_term& y : ys) {
             dim_term t;
             if (!checked_multiply(x.coefficient, y.coefficient, t.coefficient)) return std::nullopt;
             // Merge two sorted factor lists, adding the powers of a shared name.
@@ -184,7 +214,7 @@ std::optional<dim_expr> multiply(const dim_expr& a, const dim_expr& b) {
 
 std::optional<dim_expr> divide_exact(const dim_expr& a, std::int64_t d) {
     if (d == 0) return std::nullopt;
-    std::vector<dim_term> terms = a.terms_;
+    std::vector<dim_term> terms = dim_expr_builder::all_terms(a);
     for (dim_term& t : terms) {
         if (d == -1 && t.coefficient == int64_min) return std::nullopt;
         if (t.coefficient % d != 0) return std::nullopt;
@@ -196,7 +226,7 @@ std::optional<dim_expr> divide_exact(const dim_expr& a, std::int64_t d) {
 namespace {
 
 dim_order sign_of_coefficients(const dim_expr& d) {
-    bool any_negative = false, any_positive = false;
+    bool any_negative = d.constant_term() < 0, any_positive = d.constant_term() > 0;
     for (const dim_term& t : d.terms()) (t.coefficient < 0 ? any_negative : any_positive) = true;
     if (!any_negative) return dim_order::greater_or_equal;
     if (!any_positive) return dim_order::less_or_equal;
@@ -206,7 +236,7 @@ dim_order sign_of_coefficients(const dim_expr& d) {
 // d with every symbol s replaced by s + 1: its coefficients all >= 0 (or
 // all <= 0) then prove the sign of d for every value of the symbols >= 1.
 std::optional<dim_expr> shifted_by_one(const dim_expr& d) {
-    dim_expr sum;
+    dim_expr sum(d.constant_term());
     for (const dim_term& t : d.terms()) {
         std::optional<dim_expr> term = dim_expr(t.coefficient);
         for (const dim_factor& f : t.factors) {

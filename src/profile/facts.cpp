@@ -103,11 +103,16 @@ quantity floor_divide(const quantity& a, std::int64_t d) { return rounded_divide
 quantity ceil_divide(const quantity& a, std::int64_t d) { return rounded_divide(a, d, true); }
 
 quantity divide_exactly(const quantity& a, const quantity& b) {
-    if (!a.known || !b.known || b.value.terms().size() != 1) return quantity();
-    const dim_term& divisor = b.value.terms()[0];
+    if (!a.known || !b.known) return quantity();
+    // The divisor: one term, a constant or a monomial.
+    dim_term divisor;
+    if (b.value.is_constant()) divisor.coefficient = b.value.constant_term();
+    else if (b.value.terms().size() == 1 && b.value.constant_term() == 0) divisor = b.value.terms()[0];
     if (divisor.coefficient == 0) return quantity();
+    std::vector<dim_term> dividend = a.value.terms();
+    if (a.value.constant_term() != 0) dividend.push_back(dim_term{{}, a.value.constant_term()});
     dim_expr quotient;
-    for (const dim_term& t : a.value.terms()) {
+    for (const dim_term& t : dividend) {
         if (t.coefficient % divisor.coefficient != 0) return quantity();
         // Divide the monomial: every factor of the divisor must appear with at least its power.
         dim_expr term(t.coefficient / divisor.coefficient);

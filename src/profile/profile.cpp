@@ -26,8 +26,8 @@ using profile_detail::minus;
 using profile_detail::plus;
 using profile_detail::value_fact;
 
-// A tensor stored in the model (initializer, sparse initializer's values,
-// Constant output): a parameter when a node reads it.
+// The size of a tensor stored in the model (initializer, sparse
+// initializer's values, Constant output): a parameter when a node reads it.
 struct stored_size {
     std::uint64_t elements = 0;
     std::uint64_t bytes = 0;
@@ -65,6 +65,23 @@ std::uint64_t tensor_bytes(const tensor_view& t, std::uint64_t elements, bool& o
     return b ? *b : 0;
 }
 
+// Everything known of one value name of the main graph: one hash lookup per
+// use (a 100k-node model has as many names).
+struct value_entry {
+    value_fact fact;
+    bool has_fact = false;
+    type_view declared;  // value_info or graph output; converted when the value is made
+    bool has_declared = false;
+    bool graph_input = false;
+    bool graph_output = false;
+    bool stored = false;  // initializer or Constant output: a parameter, not an activation
+    stored_size size;     // when stored
+    std::size_t producer = no_node;
+    std::size_t last_use = no_node;
+    quantity bytes;  // when produced by a node
+    static constexpr std::size_t no_node = static_cast<std::size_t>(-1);
+};
+
 class profiler : public scope_visitor {
 public:
     profiler(const model_view& m, const profile_options& opts, model_profile& out)
@@ -75,16 +92,21 @@ public:
     bool enter(const model_scope& s) {
         if (s.kind != scope_kind::main_graph) return false;
         const graph_view& g = s.graph;
+        values_.reserve(2 * static_cast<std::size_t>(g.node().size()) + g.input().size() + g.initializer().size());
+        out_.nodes.reserve(g.node().size());
         for (const value_info_view& v : g.input()) {
-            facts_[v.name()] = profile_detail::declared_fact(v.type(), opts_.dims);
-            graph_inputs_.push_back(v.name());
+            value_entry& e = values_[v.name()];
+            e.fact = profile_detail::declared_fact(v.type(), opts_.dims);
+            e.has_fact = true;
+            if (!e.graph_input) graph_inputs_.push_back(v.name());
+            e.graph_input = true;
         }
         for (const tensor_view& t : g.initializer()) add_stored(t.name(), t);
         for (const sparse_tensor_view& sp : g.sparse_initializer()) add_stored(sp.values().name(), sp.values());
-        for (const value_info_view& v : g.value_info()) declared_[v.name()] = profile_detail::declared_fact(v.type(), opts_.dims);
+        for (const value_info_view& v : g.value_info()) declare(v);
         for (const value_info_view& v : g.output()) {
-            declared_[v.name()] = profile_detail::declared_fact(v.type(), opts_.dims);
-            graph_outputs_.insert(v.name());
+            declare(v);
+            values_[v.name()].graph_output = true;
         }
         return true;
     }
@@ -101,41 +123,47 @@ public:
         c.max_value_elements = opts_.max_value_elements;
         for (std::string_view in : n.input()) {
             c.input_names.push_back(in);
-            const auto f = in.empty() ? facts_.end() : facts_.find(in);
-            c.inputs.push_back(f == facts_.end() ? nullptr : &f->second);
-            if (in.empty()) continue;
-            last_use_[in] = index;
-            const auto st = stored_.find(in);
-            if (st != stored_.end()) {
-                np.params += st->second.elements;
-                np.param_bytes += st->second.bytes;
-                st->second.read = true;
+            if (in.empty()) {
+                c.inputs.push_back(nullptr);
+                continue;
+            }
+            value_entry& e = values_[in];
+            c.inputs.push_back(e.has_fact ? &e.fact : nullptr);
+            e.last_use = index;
+            if (e.stored) {
+                np.params += e.size.elements;
+                np.param_bytes += e.size.bytes;
+                e.size.read = true;
             }
         }
         std::vector<value_fact> outputs(n.output().size());
         const std::string function = std::string(n.domain()) + "::" + std::string(n.op_type());
-        if (functions_.count(function) != 0) np.reason = "model-local function " + function + " not expanded";
+        if (!functions_.empty() && functions_.count(function) != 0)
+            np.reason = "model-local function " + function + " not expanded";
         else np.reason = profile_detail::infer_outputs(c, outputs);
         if (np.reason.empty()) {
             profile_detail::node_cost cost;
             np.reason = profile_detail::node_costs(c, outputs, cost);
-            np.macs = cost.macs;
-            np.flops = cost.flops;
+            np.macs = std::move(cost.macs);
+            np.flops = std::move(cost.flops);
         }
         std::size_t k = 0;
+        np.outputs.reserve(outputs.size());
         for (std::string_view name : n.output()) {
             value_fact& f = outputs[k++];
-            const auto d = declared_.find(name);
-            if (d != declared_.end()) f = merge(d->second, std::move(f));
+            value_entry* e = name.empty() ? nullptr : &values_[name];
+            if (e && e->has_declared)
+                f = merge(profile_detail::declared_fact(e->declared, opts_.dims), std::move(f));
             profiled_output po;
             po.name = std::string(name);
             po.elem_type = f.elem_type;
             po.shape = f.shape;
             po.bytes = profile_detail::value_bytes(f.shape.element_count(), f.elem_type);
-            if (!name.empty()) {
-                producer_[name] = index;
-                bytes_[name] = po.bytes;
-                facts_[name] = std::move(f);
+            if (e) {
+                e->producer = index;
+                e->bytes = po.bytes;
+                e->fact = std::move(f);
+                e->has_fact = true;
             }
             np.outputs.push_back(std::move(po));
         }
@@ -144,10 +172,10 @@ public:
     }
 
     void finish() {
-        for (const auto& kv : stored_) {
-            if (!kv.second.read) continue;
-            out_.totals.params += kv.second.elements;
-            out_.totals.param_bytes += kv.second.bytes;
+        for (const auto& kv : values_) {
+            if (!kv.second.stored || !kv.second.size.read) continue;
+            out_.totals.params += kv.second.size.elements;
+            out_.totals.param_bytes += kv.second.size.bytes;
         }
         out_.totals.macs = quantity(0);
         out_.totals.flops = quantity(0);
@@ -161,30 +189,38 @@ public:
     }
 
 private:
-    void add_stored(std::string_view name, const tensor_view& t) {
-        facts_[name] = profile_detail::stored_tensor_fact(t, opts_.max_value_elements);
-        stored_size s;
+    void declare(const value_info_view& v) {
+        value_entry& e = values_[v.name()];
+        e.declared = v.type();
+        e.has_declared = true;
+    }
+
+    // Records the size of a stored tensor; `with_fact` also makes it the value's fact.
+    void add_stored(std::string_view name, const tensor_view& t, bool with_fact = true) {
+        value_entry& e = values_[name];
+        if (with_fact) {
+            e.fact = profile_detail::stored_tensor_fact(t, opts_.max_value_elements);
+            e.has_fact = true;
+        }
+        e.stored = true;
+        e.size = stored_size();
         const result<std::uint64_t> n = element_count(t);
         bool ok = n.ok();
-        s.elements = ok ? *n : 0;
+        e.size.elements = ok ? *n : 0;
         if (!ok) out_.notes.push_back("stored tensor '" + std::string(name) + "': invalid dims, not counted");
-        else s.bytes = tensor_bytes(t, s.elements, ok);
+        else e.size.bytes = tensor_bytes(t, e.size.elements, ok);
         if (n.ok() && !ok)
             out_.notes.push_back("stored tensor '" + std::string(name) + "': bytes not counted (" +
                                  data_type_name(t.data_type()) + " has no fixed width)");
-        stored_[name] = s;
     }
 
+    // A Constant's output is a stored tensor; its fact is the one the node's
+    // rule made and the model's declaration merged.
     void add_constant(const node_view& n) {
         const std::string_view name = *n.output().begin();
-        for (const attribute_view& a : n.attribute()) {
-            if (a.name() == "value" && a.has_t()) {
-                const value_fact fact = std::move(facts_[name]);
-                add_stored(name, a.t());
-                facts_[name] = fact;  // keep the merged fact
-                return;
-            }
-        }
+        if (name.empty()) return;
+        for (const attribute_view& a : n.attribute())
+            if (a.name() == "value" && a.has_t()) return add_stored(name, a.t(), false);
     }
 
     // Sweeps the nodes in file order: after node i its outputs are live, and
@@ -194,33 +230,34 @@ private:
     void peak() {
         const std::size_t n = out_.nodes.size();
         out_.peak_node = n;
-        std::vector<std::vector<std::string_view>> dying(n);
+        std::vector<std::vector<const value_entry*>> dying(n);
         quantity live(0);
-        auto end_of = [&](std::string_view name, std::size_t born) {
-            if (graph_outputs_.count(name) != 0) return n;  // never dies
-            const auto u = last_use_.find(name);
-            return u == last_use_.end() || u->second < born ? born : u->second;
+        auto end_of = [n](const value_entry& e, std::size_t born) {
+            if (e.graph_output) return n;  // never dies
+            return e.last_use == value_entry::no_node || e.last_use < born ? born : e.last_use;
         };
         std::string unknown;
         for (std::string_view in : graph_inputs_) {
-            if (stored_.count(in) != 0) continue;
-            const value_fact& f = facts_[in];
-            const quantity b = profile_detail::value_bytes(f.shape.element_count(), f.elem_type);
+            const value_entry& e = values_[in];
+            if (e.stored) continue;
+            const quantity b = profile_detail::value_bytes(e.fact.shape.element_count(), e.fact.elem_type);
             if (!b.known && unknown.empty()) unknown = "size of graph input '" + std::string(in) + "' unknown";
             live = plus(live, b);
-            const std::size_t e = end_of(in, 0);
-            if (e < n) dying[e].push_back(in);
+            const std::size_t end = end_of(e, 0);
+            if (end < n) dying[end].push_back(&e);
         }
         // The live bytes after each node no other candidate dominates.
         std::vector<model_profile::peak_candidate>& best = out_.peak_candidates;
         for (std::size_t i = 0; i < n; ++i) {
             for (const profiled_output& o : out_.nodes[i].outputs) {
-                const auto p = producer_.find(o.name);
-                if (p == producer_.end() || p->second != i || stored_.count(p->first) != 0) continue;
+                if (o.name.empty()) continue;
+                const auto found = values_.find(o.name);
+                const value_entry& e = found->second;
+                if (e.producer != i || e.stored) continue;  // a name made twice counts once, where it was last made
                 if (!o.bytes.known && unknown.empty()) unknown = "size of '" + o.name + "' unknown";
                 live = plus(live, o.bytes);
-                const std::size_t e = end_of(p->first, i);
-                if (e < n) dying[e].push_back(p->first);
+                const std::size_t end = end_of(e, i);
+                if (end < n) dying[end].push_back(&e);
             }
             if (!unknown.empty()) break;
             if (!live.known) {
@@ -242,7 +279,9 @@ private:
                     break;
                 }
             }
-            for (std::string_view d : dying[i]) live = minus(live, bytes_of(d));
+            for (const value_entry* d : dying[i]) live = minus(live, d->producer == value_entry::no_node
+                                                                         ? profile_detail::value_bytes(d->fact.shape.element_count(), d->fact.elem_type)
+                                                                         : d->bytes);
         }
         if (!unknown.empty() || best.empty()) {
             best.clear();
@@ -259,24 +298,11 @@ private:
         best.clear();
     }
 
-    quantity bytes_of(std::string_view name) {
-        const auto b = bytes_.find(name);
-        if (b != bytes_.end()) return b->second;
-        const value_fact& f = facts_[name];
-        return profile_detail::value_bytes(f.shape.element_count(), f.elem_type);
-    }
-
     const profile_options& opts_;
     model_profile& out_;
     std::set<std::string> functions_;
-    std::unordered_map<std::string_view, value_fact> facts_;
-    std::unordered_map<std::string_view, value_fact> declared_;
-    std::unordered_map<std::string_view, stored_size> stored_;
-    std::unordered_map<std::string_view, std::size_t> producer_;
-    std::unordered_map<std::string_view, std::size_t> last_use_;
-    std::unordered_map<std::string_view, quantity> bytes_;
+    std::unordered_map<std::string_view, value_entry> values_;
     std::vector<std::string_view> graph_inputs_;
-    std::set<std::string_view> graph_outputs_;
 };
 
 }  // namespace
