@@ -29,6 +29,7 @@ struct arguments {
     const char* model = nullptr;
     const char* by = "node";
     std::vector<const char*> dims;
+    std::vector<const char*> inputs;
     bool json = false;
     bool csv = false;
 };
@@ -50,6 +51,9 @@ command_line make_command_line(arguments& a) {
             {text("by", 0, "VIEW", a.by, "node or op", "node: one row per node (default); op: one per operator type"),
              text_list("dim", 0, "NAME=VALUE", a.dims, "NAME=VALUE",
                        "give the dim_param NAME the value VALUE (repeatable)"),
+             text_list("input", 0, "NAME=SHAPE", a.inputs, "NAME=SHAPE (sizes joined by x: 1x1024)",
+                       "give the graph input NAME the shape SHAPE, e.g. 1x3x224x224;\n"
+                       "the dim_params it declares take those values (repeatable)"),
              flag("json", 0, a.json, "one JSON object on stdout (version 1, docs/profile.md)"),
              flag("csv", 0, a.csv, "comma-separated values on stdout, a header line first")},
             {{"MODEL", &a.model}}};
@@ -334,6 +338,26 @@ bool parse_dims(const arguments& a, profile_options& opts) {
         }
         opts.dims.push_back({std::string(s.substr(0, eq)), static_cast<std::int64_t>(v)});
     }
+    for (const char* in : a.inputs) {
+        const std::string_view s(in);
+        const std::size_t eq = s.rfind('=');
+        input_binding b;
+        bool ok = eq != std::string_view::npos && eq != 0 && eq + 1 < s.size();
+        if (ok) b.name = std::string(s.substr(0, eq));
+        for (std::string_view rest = ok ? s.substr(eq + 1) : std::string_view(); ok && !rest.empty();) {
+            const std::size_t x = rest.find('x');
+            std::uint64_t v = 0;
+            ok = parse_u64(rest.substr(0, x), v) && v <= static_cast<std::uint64_t>(INT64_MAX);
+            b.dims.push_back(static_cast<std::int64_t>(v));
+            rest = x == std::string_view::npos ? std::string_view() : rest.substr(x + 1);
+            ok = ok && !(x != std::string_view::npos && rest.empty());
+        }
+        if (!ok) {
+            print_error("profile", "--input needs NAME=SHAPE with sizes joined by x (1x1024), not '" + std::string(s) + "'");
+            return false;
+        }
+        opts.inputs.push_back(std::move(b));
+    }
     return true;
 }
 
@@ -357,6 +381,15 @@ int run(arguments& a) {
     if (!open_model("profile", a.model, opts, mf, code)) return code;
     const result<model_profile> p = profile_model(mf.model(), popts);
     if (!p) {
+        // The bindings are checked against the model there: name their errors.
+        if (!popts.inputs.empty() && (p.err().code == errc::not_found || p.err().code == errc::invalid_argument) &&
+            mf.model().has_graph()) {
+            print_error("profile", p.err().code == errc::not_found
+                                       ? "an --input names no graph input of '" + std::string(a.model) + "'"
+                                       : "an --input or --dim contradicts the shapes '" + std::string(a.model) +
+                                             "' declares (rank, a dim_value, or two values for one dim_param)");
+            return exit_usage;
+        }
         print_error("profile", "'" + std::string(a.model) + "': " +
                                    (p.err().code == errc::not_found ? std::string("not an ONNX model: it has no graph")
                                                                     : describe(p.err())));

@@ -142,9 +142,18 @@ struct dim_binding {
     std::int64_t value = 0;
 };
 
+// A graph input given a concrete shape (--input x=1x1024).
+struct input_binding {
+    std::string name;
+    std::vector<std::int64_t> dims;
+};
+
 struct profile_options {
     // dim_params replaced by these values wherever the model names them.
     std::vector<dim_binding> dims;
+    // Graph inputs given concrete shapes; the dim_params they declare take
+    // the values given at their axes (so other values naming them follow).
+    std::vector<input_binding> inputs;
     // Integer tensors up to this many elements have their values followed
     // (shape arithmetic); larger ones only their shapes.
     std::uint32_t max_value_elements = 64;
@@ -212,10 +221,12 @@ struct model_profile {
     std::vector<std::string> notes;
 };
 
-// Profiles the main graph of `m`. Errors: not_found (no graph),
-// invalid_argument (a dim binding with an empty name), depth_exceeded (as
-// walk_scopes()). Everything the model does not tell is an unknown in the
-// result, never an error.
+// Profiles the main graph of `m`. Errors: not_found (no graph, or an input
+// binding naming no graph input), invalid_argument (a dim binding with an
+// empty name, an input binding of the wrong rank, a negative size, or one
+// that contradicts the model's dim_value or another binding of the same
+// dim_param), depth_exceeded (as walk_scopes()). Everything the model does
+// not tell is an unknown in the result, never an error.
 result<model_profile> profile_model(const model_view& m, const profile_options& opts = profile_options());
 
 }  // namespace onnxview

@@ -382,6 +382,14 @@ run "profile --by op --csv" 0 profile --by op --csv "$data/small_cnn.onnx" &&
     grep -qx 'op_type,nodes,not_covered,macs,flops,params' "$tmp/out" || fail "profile --by op --csv: header"
 run "profile without weights" 0 profile "$data/profile/lstm.onnx" && grep -qx 'MACs: 5120\*batch + 786432\*batch\*seq' "$tmp/out" ||
     fail "profile lstm without its weights: MACs"
+run "profile --input" 0 profile --input x=50x2x128 "$data/profile/lstm.onnx" && grep -qx 'MACs: 78653440' "$tmp/out" ||
+    fail "profile --input x=50x2x128: MACs"
+run "profile --input 129" 2 profile --input x=50x2x129 "$data/profile/lstm.onnx" && one_line_error "profile --input 129"
+run "profile --input bad rank" 2 profile --input x=50x2 "$data/profile/lstm.onnx" && one_line_error "profile --input bad rank"
+run "profile --input no such input" 2 profile --input y=1 "$data/profile/lstm.onnx" && one_line_error "profile --input y"
+run "profile --input against --dim" 2 profile --input x=50x2x128 --dim seq=3 "$data/profile/lstm.onnx" &&
+    one_line_error "profile --input against --dim"
+run "profile --input 1xx2" 2 profile --input x=1xx2 "$data/profile/lstm.onnx" && one_line_error "profile --input 1xx2"
 run "profile --by bogus" 2 profile --by bogus "$data/small_cnn.onnx" && one_line_error "profile --by bogus"
 run "profile --dim N" 2 profile --dim N "$data/small_cnn.onnx" && one_line_error "profile --dim N"
 run "profile --dim N=-1" 2 profile --dim N=-1 "$data/small_cnn.onnx" && one_line_error "profile --dim N=-1"

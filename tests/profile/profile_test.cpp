@@ -259,3 +259,32 @@ TEST_CASE("profile_model refuses a model without a graph and an unnamed dim bind
     bad.dims.push_back({"", 1});
     CHECK(profile_model(parse_model(with_graph.data(), with_graph.size()), bad).err().code == errc::invalid_argument);
 }
+
+TEST_CASE("an input binding fixes the input's shape and the dim_params it declares") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("N"), std::int64_t{4}}));
+    p.inputs.push_back(value_info("y", {std::string("N"), std::int64_t{4}}));
+    p.nodes.push_back(node("Add", {"x", "y"}, {"z"}));
+    p.outputs.push_back(declared("z"));
+    const std::string bytes = model_bytes(p);
+    profile_options opts;
+    opts.inputs.push_back({"x", {3, 4}});
+    const model_profile r = profile_of(bytes, opts);
+    // y names N too: it follows.
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[3,4]");
+    CHECK(r.totals.flops.str() == "12");
+    const model_view m = parse_model(bytes.data(), bytes.size());
+    profile_options rank;
+    rank.inputs.push_back({"x", {3}});
+    CHECK(profile_model(m, rank).err().code == errc::invalid_argument);
+    profile_options value;
+    value.inputs.push_back({"x", {3, 5}});
+    CHECK(profile_model(m, value).err().code == errc::invalid_argument);
+    profile_options conflict;
+    conflict.inputs.push_back({"x", {3, 4}});
+    conflict.dims.push_back({"N", 2});
+    CHECK(profile_model(m, conflict).err().code == errc::invalid_argument);
+    profile_options missing;
+    missing.inputs.push_back({"w", {3, 4}});
+    CHECK(profile_model(m, missing).err().code == errc::not_found);
+}
