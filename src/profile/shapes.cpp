@@ -93,6 +93,8 @@ std::string infer_outputs(const node_context& c, std::vector<value_fact>& output
     const std::string_view domain = c.node.domain();
     const std::string_view op = c.node.op_type();
     if (!domain.empty() && domain != "ai.onnx") return "op not covered: " + std::string(domain) + "::" + std::string(op);
+    // Every rule writes output 0; a node without outputs computes nothing anyone sees.
+    if (outputs.empty()) return "node has no outputs";
     if (op == "If" || op == "Loop" || op == "Scan" || op == "SequenceMap")
         return "control flow not covered: the subgraph bodies of " + std::string(op) + " are not profiled";
     if (rule_outcome r = infer_network_op(c, op, outputs)) return *r;
