@@ -29,6 +29,10 @@ namespace onnxview {
 namespace profile_detail {
 namespace {
 
+// Known MACs whose 2 x MACs (+ bias) no longer fit: the node is not covered,
+// its FLOPs are not silently dropped.
+constexpr const char* flops_overflow = "FLOPs not computable (unknown or overflowing sizes)";
+
 bool one_of(std::string_view op, std::initializer_list<std::string_view> names) {
     return std::find(names.begin(), names.end(), op) != names.end();
 }
@@ -76,7 +80,7 @@ std::string mac_op_cost(const node_context& c, std::string_view op, const quanti
     cost.macs = macs;
     cost.flops = times(macs, 2);
     if (bias) cost.flops = plus(cost.flops, out_elements);
-    return std::string();
+    return cost.flops.known ? std::string() : flops_overflow;
 }
 
 std::string recurrent_cost(const node_context& c, std::string_view op, node_cost& cost) {
@@ -97,7 +101,7 @@ std::string recurrent_cost(const node_context& c, std::string_view op, node_cost
     if (!macs.known) return "MACs not computable (unknown or overflowing sizes)";
     cost.macs = macs;
     cost.flops = times(macs, 2);
-    return std::string();
+    return cost.flops.known ? std::string() : flops_overflow;
 }
 
 // FLOPs per output element of the ops without MACs; -1: not a known op.
@@ -143,7 +147,7 @@ std::string node_costs(const node_context& c, const std::vector<value_fact>& out
     } else {
         cost.flops = times(out_elements, flops_per_element(op, c.input_count()));
     }
-    return cost.flops.known ? std::string() : "FLOPs not computable (unknown or overflowing sizes)";
+    return cost.flops.known ? std::string() : flops_overflow;
 }
 
 }  // namespace profile_detail
