@@ -15,6 +15,9 @@
             transA/transB; MatMul broadcast; LSTM/GRU/RNN directions and
             layouts), built with onnx.helper: MACs and params against the
             ONNX spec's formulas written here, output shapes against onnx.
+  whole     testdata/profile/'s transformer block and LSTM at several sizes:
+            the total MACs equal the sum of the spec's formulas over every
+            MatMul, Gemm, Conv and LSTM, on onnx's inferred shapes.
   symbolic  models with dim_params: the symbolic totals, evaluated at several
             values, equal the totals of `--dim` with those values, and the
             shapes of `--dim` equal onnx's on the model with the dims fixed.
@@ -64,7 +67,7 @@ def profile(onnxview, path, *extra):
 
 def onnx_shapes(model):
     """name -> list of ints or dim_param strings (None for an unknown dim) of every value onnx infers."""
-    inferred = shape_inference.infer_shapes(model, strict_mode=False)
+    inferred = shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
     out = {}
     for vi in list(inferred.graph.value_info) + list(inferred.graph.output):
         t = vi.type
@@ -104,6 +107,18 @@ def check_shapes(onnxview, path, stats):
         fail(f"{path}: onnxview profile failed: {err}")
         return
     got = onnxview_shapes(report)
+    # Symbolic shapes: where onnx gives every dim as a number or a dim_param
+    # of a graph input, onnxview's dims, when all are numbers or names, are the same.
+    declared = {d.dim_param for vi in model.graph.input for d in vi.type.tensor_type.shape.dim if d.dim_param}
+    for name, dims in expected.items():
+        mine = got.get(name)
+        if not any(isinstance(d, str) for d in dims) or not all(isinstance(d, int) or d in declared for d in dims):
+            continue
+        if mine is None or not all(isinstance(d, int) or d in declared for d in mine):
+            continue
+        stats["symbolic"] += 1
+        if mine != dims:
+            fail(f"{path}: '{name}': onnxview {mine}, onnx {dims}")
     for name, dims in expected.items():
         if any(not isinstance(d, int) for d in dims):
             continue
@@ -326,6 +341,53 @@ def symbolic_cases(onnxview, directory):
     return 4
 
 
+def closed_form_macs(model):
+    """MACs of a model with concrete input shapes: the spec's formulas per node over onnx's inferred shapes."""
+    # data_prop: onnx follows the Shape -> Gather -> Concat chains to the Reshapes too.
+    inferred = shape_inference.infer_shapes(model, strict_mode=True, data_prop=True)
+    shapes = {}
+    for vi in list(inferred.graph.input) + list(inferred.graph.value_info) + list(inferred.graph.output):
+        shapes[vi.name] = [d.dim_value for d in vi.type.tensor_type.shape.dim]
+    for t in model.graph.initializer:
+        shapes[t.name] = list(t.dims)
+    total = 0
+    for n in model.graph.node:
+        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+        out = shapes[n.output[0]]
+        if n.op_type in ("MatMul", "Gemm"):
+            a = shapes[n.input[0]]
+            k = a[0] if n.op_type == "Gemm" and attrs.get("transA", 0) else a[-1]
+            total += int(np.prod(out)) * k
+        elif n.op_type == "Conv":
+            total += int(np.prod(out)) * int(np.prod(shapes[n.input[1]][1:]))
+        elif n.op_type in ("LSTM", "GRU", "RNN"):
+            seq, batch, size = shapes[n.input[0]] if not attrs.get("layout", 0) else [shapes[n.input[0]][i] for i in (1, 0, 2)]
+            hidden = attrs["hidden_size"]
+            dirs = 2 if attrs.get("direction", b"forward") == b"bidirectional" else 1
+            gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[n.op_type]
+            total += seq * batch * dirs * gates * hidden * (size + hidden)
+    return total
+
+
+def whole_model_cases(onnxview):
+    """testdata/profile/'s transformer block and LSTM at several sizes: the total MACs is the sum of the closed forms."""
+    count = 0
+    for path in sorted(glob.glob(os.path.join(ROOT, "testdata", "profile", "*.onnx"))):
+        for batch, seq in [(1, 1), (2, 16), (3, 77)]:
+            model = onnx.load(path, load_external_data=False)
+            names = {"batch": batch, "seq": seq}
+            for d in model.graph.input[0].type.tensor_type.shape.dim:
+                if d.HasField("dim_param"):
+                    d.dim_value = names[d.dim_param]
+            expected = closed_form_macs(model)
+            report, err = profile(onnxview, path, "--dim", f"batch={batch}", "--dim", f"seq={seq}")
+            if report is None or report["totals"]["macs"] != expected:
+                fail(f"{os.path.basename(path)} at batch={batch} seq={seq}: MACs "
+                     f"{report['totals']['macs'] if report else err}, closed forms {expected}")
+            count += 1
+    return count
+
+
 def hostile_cases(onnxview, directory):
     cases = {}
     # A cycle: a node reads its own output.
@@ -375,7 +437,7 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="models spread over the corpus; 0: all")
     args = ap.parse_args()
 
-    stats = {"compared": 0, "equal": 0, "onnxview_less": 0, "onnxview_more": 0, "onnx_fails": []}
+    stats = {"compared": 0, "equal": 0, "onnxview_less": 0, "onnxview_more": 0, "onnx_fails": [], "symbolic": 0}
     # testdata/profile/: the models of docs/profile.md, their weights absent.
     models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx")) +
                     glob.glob(os.path.join(ROOT, "testdata", "profile", "*.onnx")))
@@ -395,13 +457,15 @@ def main():
             params_checked += 1
     print(f"shapes: {len(models)} models, {stats['compared']} values onnx shapes completely: "
           f"{stats['equal']} equal, {stats['onnxview_less']} not shaped by onnxview; "
-          f"{stats['onnxview_more']} values shaped by onnxview only; onnx failed on {len(stats['onnx_fails'])}")
+          f"{stats['onnxview_more']} values shaped by onnxview only; onnx failed on {len(stats['onnx_fails'])}; "
+          f"{stats['symbolic']} symbolic shapes equal")
     for line in stats["onnx_fails"][:10]:
         print("  onnx failed:", line)
     print(f"params: {params_checked} models")
     with tempfile.TemporaryDirectory() as directory:
         print(f"costs: {cost_cases(args.onnxview, directory)} single-op models")
         print(f"symbolic: {symbolic_cases(args.onnxview, directory)} substitutions")
+        print(f"whole models: {whole_model_cases(args.onnxview)} sizes of testdata/profile/ models")
         print(f"hostile: {hostile_cases(args.onnxview, directory)} models")
     if FAILURES:
         print(f"{len(FAILURES)} failures")
