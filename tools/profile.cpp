@@ -183,6 +183,16 @@ void print_table(const model_profile& p, bool per_op) {
         for (std::size_t i = 0; i < p.nodes.size(); ++i)
             if (!p.nodes[i].covered()) o += "  " + node_label(p.nodes[i], i) + ": " + p.nodes[i].reason + "\n";
     }
+    if (!p.shared.empty()) {
+        o += "\nshared tensors (" + std::to_string(p.shared.size()) + ", counted once in params):\n";
+        for (const model_profile::shared_tensor& t : p.shared) {
+            o += "  '";
+            text_quote(o, t.name);
+            o += "' " + std::to_string(t.elements) + " read by";
+            for (std::size_t r : t.readers) o += " #" + std::to_string(r);
+            o += "\n";
+        }
+    }
     for (const std::string& note : p.notes) o += "note: " + note + "\n";
     std::fwrite(o.data(), 1, o.size(), stdout);
 }
@@ -315,6 +325,19 @@ void print_json(const model_profile& p, bool per_op) {
         w.field("node", p.nodes[i].name);
         w.field("op_type", p.nodes[i].op_type);
         w.field("reason", p.nodes[i].reason);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("shared");
+    w.begin_array();
+    for (const model_profile::shared_tensor& t : p.shared) {
+        w.begin_object();
+        w.field("name", t.name);
+        w.field("params", t.elements);
+        w.key("nodes");
+        w.begin_array();
+        for (std::size_t r : t.readers) w.value(static_cast<std::uint64_t>(r));
+        w.end_array();
         w.end_object();
     }
     w.end_array();

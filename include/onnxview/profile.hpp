@@ -216,6 +216,14 @@ struct model_profile {
     std::vector<peak_candidate> peak_candidates;
     // Why peak_activation_bytes is unknown (empty when known).
     std::string peak_reason;
+    // Stored tensors read by more than one node (tied embeddings, shared
+    // weights): counted once in the totals, in each reader's `params`.
+    struct shared_tensor {
+        std::string name;
+        std::uint64_t elements = 0;
+        std::vector<std::size_t> readers;  // indices in `nodes`, in file order
+    };
+    std::vector<shared_tensor> shared;
     // Why a stored tensor's size is not counted (external tensor with bad
     // dims and the like), one line each.
     std::vector<std::string> notes;

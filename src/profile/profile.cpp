@@ -78,6 +78,7 @@ struct value_entry {
     stored_size size;     // when stored
     std::size_t producer = no_node;
     std::size_t last_use = no_node;
+    std::vector<std::size_t> readers;  // stored tensors: the nodes reading them (each once)
     quantity bytes;  // when produced by a node
     static constexpr std::size_t no_node = static_cast<std::size_t>(-1);
 };
@@ -137,10 +138,12 @@ public:
             value_entry& e = values_[in];
             c.inputs.push_back(e.has_fact ? &e.fact : nullptr);
             e.last_use = index;
-            if (e.stored) {
+            // A node reading one tensor twice (Mul(w, w)) reads it once.
+            if (e.stored && (e.readers.empty() || e.readers.back() != index)) {
                 np.params += e.size.elements;
                 np.param_bytes += e.size.bytes;
                 e.size.read = true;
+                e.readers.push_back(index);
             }
         }
         std::vector<value_fact> outputs(n.output().size());
@@ -183,7 +186,14 @@ public:
             if (!kv.second.stored || !kv.second.size.read) continue;
             out_.totals.params += kv.second.size.elements;
             out_.totals.param_bytes += kv.second.size.bytes;
+            if (kv.second.readers.size() > 1)
+                out_.shared.push_back({std::string(kv.first), kv.second.size.elements, kv.second.readers});
         }
+        // The table's order is the hash's: list them in file order of their first reader.
+        std::sort(out_.shared.begin(), out_.shared.end(),
+                  [](const model_profile::shared_tensor& a, const model_profile::shared_tensor& b) {
+                      return a.readers < b.readers || (a.readers == b.readers && a.name < b.name);
+                  });
         out_.totals.macs = quantity(0);
         out_.totals.flops = quantity(0);
         for (const node_profile& np : out_.nodes) {

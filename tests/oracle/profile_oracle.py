@@ -274,7 +274,17 @@ def cost_cases(onnxview, directory):
             check_cost(onnxview, directory, f"{op.lower()}_{direction}_{layout}", model, macs,
                        sum(int(np.prod(t.dims)) for t in inits))
             count += 1
-    return count
+    # A weight read by two nodes (tied weights): counted once, listed as shared.
+    w = weight("W", (6, 6))
+    model = helper.make_model(helper.make_graph(
+        [helper.make_node("MatMul", ["x", "W"], ["h"]), helper.make_node("MatMul", ["h", "W"], ["y"])], "tied",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [w]))
+    report, err = profile(onnxview, save(model, directory, "tied"))
+    if report is None or report["totals"]["params"] != 36 or report["totals"]["macs"] != 2 * 4 * 6 * 6 or \
+            report["shared"] != [{"name": "W", "params": 36, "nodes": [0, 1]}]:
+        fail(f"tied weights: {err or (report['totals'], report['shared'])}")
+    return count + 1
 
 
 def evaluate(text, values):
