@@ -91,6 +91,9 @@ public:
     }
 
     bool enter(const model_scope& s) {
+        // The bodies of the main graph's If, Loop and Scan nodes are walked
+        // only for the outer values they read (node() below).
+        if (s.kind == scope_kind::subgraph) return true;
         if (s.kind != scope_kind::main_graph) return false;
         const graph_view& g = s.graph;
         values_.reserve(2 * static_cast<std::size_t>(g.node().size()) + g.input().size() + g.initializer().size());
@@ -120,7 +123,17 @@ public:
     }
 
     void node(const model_scope& s, const node_view& n, std::uint32_t) {
-        if (s.kind != scope_kind::main_graph) return;
+        if (s.kind != scope_kind::main_graph) {
+            // A value of the main graph a body reads stays live until the
+            // node holding the body has run (names a body declares itself
+            // only make that longer, never shorter).
+            if (s.kind != scope_kind::subgraph || out_.nodes.empty()) return;
+            for (std::string_view in : n.input()) {
+                const auto e = values_.find(in);
+                if (e != values_.end()) e->second.last_use = out_.nodes.size() - 1;
+            }
+            return;
+        }
         const std::size_t index = out_.nodes.size();
         node_profile np;
         np.name = std::string(n.name());
