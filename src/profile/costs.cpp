@@ -104,6 +104,28 @@ std::string recurrent_cost(const node_context& c, std::string_view op, node_cost
     return cost.flops.known ? std::string() : flops_overflow;
 }
 
+// Einsum, evaluated as written: every combination of index values is one
+// product of the n operands, n - 1 multiply-adds; one operand (a sum or a
+// transposition) costs its input elements in FLOPs.
+std::string einsum_cost(const node_context& c, node_cost& cost) {
+    std::vector<std::pair<char, quantity>> sizes;
+    std::string letters;
+    if (std::string why = einsum_indices(c, sizes, letters); !why.empty()) return why;
+    quantity combinations(1);
+    for (const auto& s : sizes) combinations = times(combinations, s.second);
+    if (c.input_count() < 2) {
+        cost.macs = quantity(0);
+        std::string reason;
+        const value_shape* x = ranked_input(c, 0, reason);
+        if (!x) return reason;
+        cost.flops = x->element_count();
+    } else {
+        cost.macs = times(combinations, static_cast<std::int64_t>(c.input_count() - 1));
+        cost.flops = times(cost.macs, 2);
+    }
+    return cost.macs.known && cost.flops.known ? std::string() : flops_overflow;
+}
+
 // FLOPs per output element of the ops without MACs; -1: not a known op.
 std::int64_t flops_per_element(std::string_view op, std::size_t inputs) {
     if (one_of(op, {"Sum", "Mean", "Max", "Min"})) return inputs > 1 ? static_cast<std::int64_t>(inputs) - 1 : 0;
@@ -129,6 +151,7 @@ std::string node_costs(const node_context& c, const std::vector<value_fact>& out
     }
     const quantity out_elements = outputs[0].shape.element_count();
     if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrent_cost(c, op, cost);
+    if (op == "Einsum") return einsum_cost(c, cost);
     if (!out_elements.known) return "output shape not fully known";
     if (one_of(op, {"Conv", "ConvInteger", "QLinearConv", "ConvTranspose", "Gemm", "MatMul", "MatMulInteger",
                     "QLinearMatMul"}))

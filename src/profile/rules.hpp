@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "facts.hpp"
@@ -25,6 +26,13 @@ rule_outcome infer_elementwise_op(const node_context& c, std::string_view op, st
 // Shape, Reshape, Concat, Gather, Slice and the other tensor manipulations
 // (shapes_layout.cpp).
 rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
+
+// Einsum's equation read against the input shapes: the size of every index
+// letter (`sizes`, by letter) and the output's letters (explicit after "->",
+// or the letters used once, in alphabetical order). Ellipses are not read.
+// Returns why not, or empty.
+std::string einsum_indices(const node_context& c, std::vector<std::pair<char, quantity>>& sizes,
+                           std::string& output_letters);
 
 // The shape of input i when its rank is known; otherwise null and `reason`
 // says which input is missing or unknown.

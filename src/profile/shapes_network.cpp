@@ -2,6 +2,7 @@
 // MACs: convolutions and pooling (the output size formulas of the ONNX
 // operator spec, auto_pad included), Gemm, MatMul and its integer and
 // quantized variants, and the recurrent ops LSTM, GRU and RNN.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -225,7 +226,70 @@ std::string recurrent(const node_context& c, std::vector<value_fact>& out) {
     return std::string();
 }
 
+std::string einsum(const node_context& c, std::vector<value_fact>& out) {
+    std::vector<std::pair<char, quantity>> sizes;
+    std::string letters;
+    if (std::string why = einsum_indices(c, sizes, letters); !why.empty()) return why;
+    value_fact y;
+    y.elem_type = input_type(c, 0);
+    y.shape.rank_known = true;
+    for (char l : letters)
+        for (const auto& s : sizes)
+            if (s.first == l) y.shape.dims.push_back(s.second);
+    if (y.shape.dims.size() != letters.size()) return "output index not among the inputs'";
+    out[0] = std::move(y);
+    return std::string();
+}
+
 }  // namespace
+
+std::string einsum_indices(const node_context& c, std::vector<std::pair<char, quantity>>& sizes,
+                           std::string& output_letters) {
+    const std::string_view equation = c.string_attribute("equation", "");
+    if (equation.find('.') != std::string_view::npos) return "Einsum with an ellipsis not covered";
+    const std::size_t arrow = equation.find("->");
+    const std::string_view inputs = equation.substr(0, arrow);
+    std::size_t operand = 0, axis = 0;
+    std::string seen_once, seen_more;
+    std::string reason;
+    const value_shape* shape = ranked_input(c, 0, reason);
+    if (!shape) return reason;
+    for (char l : inputs) {
+        if (l == ' ') continue;
+        if (l == ',') {
+            if (axis != shape->dims.size()) return "Einsum term and input rank differ";
+            shape = ranked_input(c, ++operand, reason);
+            if (!shape) return reason;
+            axis = 0;
+            continue;
+        }
+        if (!((l >= 'a' && l <= 'z') || (l >= 'A' && l <= 'Z'))) return "Einsum equation not understood";
+        if (axis >= shape->dims.size()) return "Einsum term and input rank differ";
+        const quantity& d = shape->dims[axis++];
+        bool known = false;
+        for (auto& s : sizes) {
+            if (s.first != l) continue;
+            known = true;
+            // Broadcast a 1 against the other size; keep a concrete size over a symbol.
+            if (!s.second.known || (s.second.concrete() && s.second.value.constant_term() == 1)) s.second = d;
+        }
+        if (!known) sizes.emplace_back(l, d);
+        if (seen_more.find(l) != std::string::npos) continue;
+        if (seen_once.find(l) != std::string::npos) seen_more += l;
+        else seen_once += l;
+    }
+    if (axis != shape->dims.size() || operand + 1 != c.input_count()) return "Einsum terms and inputs differ";
+    output_letters.clear();
+    if (arrow != std::string_view::npos) {
+        for (char l : equation.substr(arrow + 2))
+            if (l != ' ') output_letters += l;
+    } else {
+        for (char l : seen_once)
+            if (seen_more.find(l) == std::string::npos) output_letters += l;
+        std::sort(output_letters.begin(), output_letters.end());
+    }
+    return std::string();
+}
 
 rule_outcome infer_network_op(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
     if (op == "Conv") return convolution(c, 0, 1, input_type(c, 0), out);
@@ -242,6 +306,7 @@ rule_outcome infer_network_op(const node_context& c, std::string_view op, std::v
     // QLinearMatMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point)
     if (op == "QLinearMatMul") return matmul(c, 0, 3, input_type(c, 7), out);
     if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrent(c, out);
+    if (op == "Einsum") return einsum(c, out);
     return std::nullopt;
 }
 

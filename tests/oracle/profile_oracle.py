@@ -13,7 +13,7 @@
   costs     a single-op model per covered MAC op and attribute variant (Conv
             groups, dilations, strides, pads, auto_pad; ConvTranspose; Gemm
             transA/transB; MatMul broadcast; LSTM/GRU/RNN directions and
-            layouts), built with onnx.helper: MACs and params against the
+            layouts; Einsum equations, their output shapes against numpy), built with onnx.helper: MACs and params against the
             ONNX spec's formulas written here, output shapes against onnx.
   whole     testdata/profile/'s transformer block and LSTM at several sizes:
             the total MACs equal the sum of the spec's formulas over every
@@ -274,6 +274,25 @@ def cost_cases(onnxview, directory):
             check_cost(onnxview, directory, f"{op.lower()}_{direction}_{layout}", model, macs,
                        sum(int(np.prod(t.dims)) for t in inits))
             count += 1
+    # Einsum as written: every combination of index values, n - 1 multiply-adds per combination.
+    for equation, shapes in [("bij,bjk->bik", [[2, 3, 4], [2, 4, 5]]), ("ij,jk", [[3, 4], [4, 6]]),
+                             ("bhqd,bhkd->bhqk", [[2, 3, 5, 8], [2, 3, 7, 8]]), ("i,i->", [[9], [9]]),
+                             ("ij,jk,kl->il", [[2, 3], [3, 4], [4, 5]])]:
+        names = [f"x{i}" for i in range(len(shapes))]
+        model = helper.make_model(helper.make_graph(
+            [helper.make_node("Einsum", names, ["y"], equation=equation)], "einsum",
+            [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in zip(names, shapes)],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)]),
+            opset_imports=[helper.make_opsetid("", 17)])
+        sizes = {}
+        for term, shape in zip(equation.split("->")[0].split(","), shapes):
+            sizes.update(zip(term, shape))
+        check_cost(onnxview, directory, f"einsum_{count}", model, int(np.prod(list(sizes.values()))) * (len(shapes) - 1), 0)
+        out = np.einsum(equation, *[np.zeros(s) for s in shapes]).shape
+        report, _ = profile(onnxview, os.path.join(directory, f"einsum_{count}.onnx"))
+        if report["nodes"][0]["output_shapes"][0] != list(out):
+            fail(f"einsum {equation}: shape {report['nodes'][0]['output_shapes'][0]}, numpy {list(out)}")
+        count += 1
     # A weight read by two nodes (tied weights): counted once, listed as shared.
     w = weight("W", (6, 6))
     model = helper.make_model(helper.make_graph(
