@@ -324,11 +324,12 @@ std::string slice(const node_context& c, std::vector<value_fact>& out) {
     }
     // Slicing a shape vector (Shape -> Slice): the values follow.
     const value_fact* in = c.input(0);
-    if (in && in->values_known && x->dims.size() == 1 && (*steps)[0] == 1 && y.shape.dims[0].concrete()) {
+    if (in && in->values_known && x->dims.size() == 1 && steps->size() == 1 && (*steps)[0] == 1 &&
+        y.shape.dims[0].concrete()) {
         const std::int64_t n = static_cast<std::int64_t>(in->values.size());
-        std::int64_t s = (*starts)[0] < 0 ? std::max<std::int64_t>((*starts)[0] + n, 0) : std::min((*starts)[0], n);
+        const std::int64_t s = (*starts)[0] < 0 ? std::max<std::int64_t>((*starts)[0] + n, 0) : std::min((*starts)[0], n);
         const std::int64_t len = y.shape.dims[0].value.constant_term();
-        if (s + len <= n) {
+        if (len <= n - s) {
             y.values_known = true;
             y.values.assign(in->values.begin() + s, in->values.begin() + s + len);
         }

@@ -62,7 +62,7 @@ std::string convolution(const node_context& c, std::size_t x_input, std::size_t 
     const value_shape* x = ranked_input(c, x_input, reason);
     const value_shape* w = x ? ranked_input(c, w_input, reason) : nullptr;
     if (!w) return reason;
-    if (w->dims.size() < 2) return "weight of rank below 2";
+    if (w->dims.size() < 2 || x->dims.size() < 2) return "input or weight of rank below 2";
     std::vector<std::int64_t> kernel;
     if (std::optional<std::vector<std::int64_t>> k = c.ints_attribute("kernel_shape")) {
         kernel = *k;
