@@ -23,6 +23,7 @@
             shapes of `--dim` equal onnx's on the model with the dims fixed.
   params    totals.params equals the numpy sizes of the distinct initializers
             and Constant tensors the main graph's nodes read.
+  docs      the examples of docs/profile.md, run as written.
   hostile   a cycle, dims overflowing int64, a huge symbolic product, missing
             external data: exit 0 with unknowns, never a crash.
 
@@ -417,6 +418,38 @@ def whole_model_cases(onnxview):
     return count
 
 
+def doc_examples(onnxview):
+    """docs/profile.md's `$ onnxview profile ...` blocks, run as written from the repository root: each
+    line shown is the next line of the output, `...` standing for any number of lines (the --json
+    block, shortened by hand, is left out)."""
+    count = 0
+    lines = open(os.path.join(ROOT, "docs", "profile.md"), encoding="utf-8").read().split("\n")
+    for i, line in enumerate(lines):
+        if not line.startswith("$ onnxview profile ") or "--json" in line:
+            continue
+        shown = []
+        for follow in lines[i + 1:]:
+            if follow.startswith("```"):
+                break
+            shown.append(follow)
+        r = subprocess.run([onnxview] + line.split()[2:], capture_output=True, text=True, cwd=ROOT)
+        output = r.stdout.split("\n")
+        at, skipping = 0, False
+        for expected in shown:
+            if expected == "...":
+                skipping = True
+                continue
+            while skipping and at < len(output) and output[at] != expected:
+                at += 1
+            if at >= len(output) or output[at] != expected:
+                fail(f"docs/profile.md: '{line}': line '{expected}' not in the output where shown")
+                break
+            at += 1
+            skipping = False
+        count += 1
+    return count
+
+
 def hostile_cases(onnxview, directory):
     cases = {}
     # A cycle: a node reads its own output.
@@ -496,6 +529,7 @@ def main():
         print(f"symbolic: {symbolic_cases(args.onnxview, directory)} substitutions")
         print(f"whole models: {whole_model_cases(args.onnxview)} sizes of testdata/profile/ models")
         print(f"hostile: {hostile_cases(args.onnxview, directory)} models")
+    print(f"docs/profile.md: {doc_examples(args.onnxview)} examples as shown")
     if FAILURES:
         print(f"{len(FAILURES)} failures")
         return 1
