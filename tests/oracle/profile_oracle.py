@@ -498,6 +498,8 @@ def main():
     ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
     ap.add_argument("--limit", type=int, default=0, help="models spread over the corpus; 0: all")
     args = ap.parse_args()
+    # meson passes the path relative to the build directory; the doc examples run from the root.
+    args.onnxview = os.path.abspath(args.onnxview)
 
     stats = {"compared": 0, "equal": 0, "onnxview_less": 0, "onnxview_more": 0, "onnx_fails": [], "symbolic": 0}
     # testdata/profile/: the models of docs/profile.md, their weights absent.
