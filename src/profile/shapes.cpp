@@ -97,10 +97,20 @@ std::string infer_outputs(const node_context& c, std::vector<value_fact>& output
     if (outputs.empty()) return "node has no outputs";
     if (op == "If" || op == "Loop" || op == "Scan" || op == "SequenceMap")
         return "control flow not covered: the subgraph bodies of " + std::string(op) + " are not profiled";
-    if (rule_outcome r = infer_network_op(c, op, outputs)) return *r;
-    if (rule_outcome r = infer_elementwise_op(c, op, outputs)) return *r;
-    if (rule_outcome r = infer_layout_op(c, op, outputs)) return *r;
-    return "op not covered: " + std::string(op);
+    rule_outcome r = infer_network_op(c, op, outputs);
+    if (!r) r = infer_elementwise_op(c, op, outputs);
+    if (!r) r = infer_layout_op(c, op, outputs);
+    if (!r) return "op not covered: " + std::string(op);
+    if (!r->empty()) return *r;
+    // Invalid inputs (negative pads, repeats or shape values) can make a rule
+    // compute a negative size: unknown, never a negative count of bytes.
+    for (value_fact& f : outputs)
+        for (quantity& d : f.shape.dims)
+            if (d.concrete() && d.value.constant_term() < 0) {
+                d = quantity();
+                return "a negative size computed from the inputs";
+            }
+    return std::string();
 }
 
 }  // namespace profile_detail

@@ -288,3 +288,15 @@ TEST_CASE("an input binding fixes the input's shape and the dim_params it declar
     missing.inputs.push_back({"w", {3, 4}});
     CHECK(profile_model(m, missing).err().code == errc::not_found);
 }
+
+TEST_CASE("a negative size computed from invalid inputs is unknown, not a negative count") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{2}, std::int64_t{3}}));
+    p.initializers.push_back(int64_tensor("repeats", {2}, {1, -4}));
+    p.nodes.push_back(node("Tile", {"x", "repeats"}, {"y"}));
+    p.outputs.push_back(declared("y"));
+    const model_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[0].reason == "a negative size computed from the inputs");
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[2,?]");
+    CHECK_FALSE(r.totals.peak_activation_bytes.known);
+}
