@@ -5,17 +5,18 @@
 // The JSON's "version" is 1; docs/profile.md describes every field. A count
 // is a JSON number when concrete, a string (a polynomial in the dim names)
 // when symbolic, null when unknown.
-#include <cstdio>
 #include <cstdint>
-#include <cstring>
+#include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "onnxview/enums.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/profile.hpp"
-#include "onnxview/data_types.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "subcommand.hpp"
