@@ -434,6 +434,29 @@ std::string top_k(const node_context& c, std::vector<value_fact>& out) {
     return std::string();
 }
 
+// Resize with its `sizes` input (3) known: those sizes, on `axes` when given
+// (opset 18). Scales are floats, whose values are not followed: unknown.
+std::string resize(const node_context& c, std::vector<value_fact>& out) {
+    std::string reason;
+    const value_shape* x = ranked_input(c, 0, reason);
+    if (!x) return reason;
+    const std::optional<std::vector<std::int64_t>> sizes = constant_values(c, 3);
+    if (!sizes) return "Resize by scales, or sizes not a known constant";
+    std::vector<std::int64_t> axes;
+    if (const std::optional<std::vector<std::int64_t>> a = c.ints_attribute("axes")) axes = *a;
+    else
+        for (std::size_t i = 0; i < x->dims.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
+    if (axes.size() != sizes->size()) return "sizes of the wrong length";
+    out[0].elem_type = input_type(c, 0);
+    out[0].shape = *x;
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        std::size_t axis = 0;
+        if (!normalize_axis(axes[i], x->dims.size(), axis)) return "axis out of range";
+        out[0].shape.dims[axis] = quantity((*sizes)[i]);
+    }
+    return std::string();
+}
+
 }  // namespace
 
 rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
@@ -468,6 +491,7 @@ rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::ve
         return std::string();
     }
     if (op == "TopK") return top_k(c, out);
+    if (op == "Resize") return resize(c, out);
     if (op == "NonZero" || op == "Unique" || op == "Compress" || op == "NonMaxSuppression")
         return "output shape is data-dependent";
     return std::nullopt;

@@ -300,3 +300,15 @@ TEST_CASE("a negative size computed from invalid inputs is unknown, not a negati
     CHECK(r.nodes[0].outputs[0].shape.str() == "[2,?]");
     CHECK_FALSE(r.totals.peak_activation_bytes.known);
 }
+
+TEST_CASE("Resize takes its sizes input when it is a known constant") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("N"), std::int64_t{3}, std::int64_t{8}, std::int64_t{8}}));
+    p.initializers.push_back(int64_tensor("sizes", {2}, {16, 12}));
+    p.nodes.push_back(node("Resize", {"x", "", "", "sizes"}, {"y"}, {ints_attribute("axes", {2, 3})}));
+    p.outputs.push_back(declared("y"));
+    const model_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[0].reason.empty());
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[N,3,16,12]");
+    CHECK(r.nodes[0].flops.str() == "576*N");
+}
