@@ -124,7 +124,9 @@ def inputs():
         # include/onnxview/compare/: the optional library over libxxhash
         # (src/compare/), not part of the dependency-free single header.
         dirs[:] = [d for d in dirs if d != "compare"]
-        headers += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".hpp")]
+        # profile.hpp: the optional library onnxview_profile (src/profile/),
+        # which allocates freely; not part of the single header either.
+        headers += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".hpp") and n != "profile.hpp"]
     headers.append(os.path.join(ROOT, "include", "onnxview.h"))  # C programs include it as it is
     sources = []
     for part in ("wire", "model", "text", "io", "open", "check", "diagnose", "write", "capi"):

@@ -26,7 +26,7 @@ run "help" 0 --help && grep -q 'exit status' "$tmp/out" || fail "--help lacks ex
 # hash and diff exist only in builds with libxxhash (docs/diff.md).
 compare_cmds=
 grep -q "^  hash " "$tmp/out" && compare_cmds="hash diff"
-for cmd in info check dump tensor doctor $compare_cmds; do
+for cmd in info check dump tensor doctor profile $compare_cmds; do
     run "$cmd --help" 0 $cmd --help && grep -q "^usage: onnxview $cmd" "$tmp/out" || fail "$cmd --help text"
     run "$cmd -h" 0 $cmd -h
     run "$cmd without file" 2 $cmd && one_line_error "$cmd without file"
@@ -36,7 +36,7 @@ done
 # `onnxview --help` lists and the one the command tables of README.md and
 # docs/cli.md show.
 run "help for the overview" 0 --help && cp "$tmp/out" "$tmp/overview"
-for cmd in info check dump tensor doctor pack edit $compare_cmds; do
+for cmd in info check dump tensor doctor pack edit profile $compare_cmds; do
     run "$cmd --help usage" 0 $cmd --help
     synopsis=$(sed -n '1s/^usage: onnxview //p' "$tmp/out")
     grep -qxF "  $synopsis" "$tmp/overview" || grep -qF "  $synopsis " "$tmp/overview" ||
@@ -370,6 +370,31 @@ PY
 else
     echo "note: python onnx absent; path test skipped"
 fi
+
+# --- profile (its figures are checked by tests/oracle/profile_oracle.py) ----
+run "profile small_cnn" 0 profile "$data/small_cnn.onnx" && grep -q '^nodes: 12, covered 7 ' "$tmp/out" &&
+    grep -q "^  #8 'choose_flatten' (If): control flow not covered" "$tmp/out" || fail "profile small_cnn: output"
+run "profile --dim N=2" 0 profile --dim N=2 "$data/small_cnn.onnx" && grep -qx 'MACs: 589824' "$tmp/out" ||
+    fail "profile --dim N=2: MACs"
+run "profile --json" 0 profile --json "$data/small_cnn.onnx" && $py -m json.tool <"$tmp/out" >/dev/null &&
+    grep -q '"version": 1' "$tmp/out" || fail "profile --json: not version 1 JSON"
+run "profile --by op --csv" 0 profile --by op --csv "$data/small_cnn.onnx" &&
+    grep -qx 'op_type,nodes,not_covered,macs,flops,params' "$tmp/out" || fail "profile --by op --csv: header"
+run "profile without weights" 0 profile "$data/profile/lstm.onnx" && grep -qx 'MACs: 5120\*batch + 786432\*batch\*seq' "$tmp/out" ||
+    fail "profile lstm without its weights: MACs"
+run "profile --input" 0 profile --input x=50x2x128 "$data/profile/lstm.onnx" && grep -qx 'MACs: 78653440' "$tmp/out" ||
+    fail "profile --input x=50x2x128: MACs"
+run "profile --input 129" 2 profile --input x=50x2x129 "$data/profile/lstm.onnx" && one_line_error "profile --input 129"
+run "profile --input bad rank" 2 profile --input x=50x2 "$data/profile/lstm.onnx" && one_line_error "profile --input bad rank"
+run "profile --input no such input" 2 profile --input y=1 "$data/profile/lstm.onnx" && one_line_error "profile --input y"
+run "profile --input against --dim" 2 profile --input x=50x2x128 --dim seq=3 "$data/profile/lstm.onnx" &&
+    one_line_error "profile --input against --dim"
+run "profile --input 1xx2" 2 profile --input x=1xx2 "$data/profile/lstm.onnx" && one_line_error "profile --input 1xx2"
+run "profile --by bogus" 2 profile --by bogus "$data/small_cnn.onnx" && one_line_error "profile --by bogus"
+run "profile --dim N" 2 profile --dim N "$data/small_cnn.onnx" && one_line_error "profile --dim N"
+run "profile --dim N=-1" 2 profile --dim N=-1 "$data/small_cnn.onnx" && one_line_error "profile --dim N=-1"
+run "profile --json --csv" 2 profile --json --csv "$data/small_cnn.onnx" && one_line_error "profile --json --csv"
+run "profile not a model" 1 profile "$data/small_cnn.weights" && no_success "profile not a model"
 
 # --- JSON escaping on the corpus (names with any bytes) ----------------------
 corpus=/usr/share/libonnx-testdata/data

@@ -1,0 +1,242 @@
+// onnxview/profile.hpp - parameters, MACs, FLOPs and activation memory of
+// every node of a model's main graph, with symbolic shapes, without reading
+// a weight.
+//
+//   onnxview::profile_options opts;
+//   opts.dims.push_back({"batch", 1});                 // optional: make dims concrete
+//   auto p = onnxview::profile_model(model, opts);
+//   if (p) std::printf("MACs %s\n", p->totals.macs.str().c_str());   // "4089184256*N"
+//
+// Shapes come from the model's value_info, graph inputs and outputs first
+// (dim_params substituted from profile_options::dims), then from the shape
+// rules of the standard operators (docs/profile.md lists them); the values
+// of small integer tensors (initializers and Constant nodes stored inline,
+// and what Shape, Gather, Concat, Slice, Unsqueeze and arithmetic make of
+// them) are followed so that Reshape, Expand, Tile, Slice and friends get
+// their shapes. Dimensions stay polynomials in the dim_param names.
+//
+// Honesty: a node whose output shape or cost cannot be found has `reason`
+// set and its costs unknown; totals add only the nodes whose costs are known
+// and say how many are covered. Nothing unknown counts as zero.
+//
+// Weight-free: tensor payloads are never read, except the values of small
+// (at most profile_options::max_value_elements) integer tensors stored in
+// the model itself; external data is never opened.
+//
+// Cost: linear in the graph's metadata, plus the symbolic arithmetic (each
+// expression is limited to dim_expr::max_terms terms). Allocates (the
+// result owns its strings). The result is independent of the model's bytes.
+// Part of the optional library `onnxview_profile` (src/profile/), outside
+// the single header.
+#ifndef ONNXVIEW_PROFILE_HPP
+#define ONNXVIEW_PROFILE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "onnxview/error.hpp"
+#include "onnxview/model.hpp"
+
+namespace onnxview {
+
+// One factor of a monomial: a dim name raised to a power (>= 1).
+struct dim_factor {
+    std::string name;
+    std::uint32_t power = 1;
+    bool operator==(const dim_factor& o) const { return power == o.power && name == o.name; }
+};
+
+// coefficient x product of factors (sorted by name, names distinct).
+struct dim_term {
+    std::vector<dim_factor> factors;
+    std::int64_t coefficient = 0;
+};
+
+// A polynomial in named dimensions with int64 coefficients: `N`, `2*seq +
+// 1`, `1310720*N*seq^2`. Kept canonical (terms sorted, no zero
+// coefficient), so equal polynomials compare equal and print alike. The
+// arithmetic below is checked: int64 overflow, more than max_terms terms or
+// a degree above max_degree give no value (std::nullopt), never a wrong one.
+class dim_expr {
+public:
+    static constexpr std::size_t max_terms = 64;
+    static constexpr std::uint32_t max_degree = 16;
+
+    dim_expr() = default;  // 0
+    explicit dim_expr(std::int64_t constant);
+    static dim_expr symbol(std::string_view name);
+
+    // No symbol (possibly 0).
+    bool is_constant() const noexcept { return terms_.empty(); }
+    // The term without symbols (0 when absent).
+    std::int64_t constant_term() const noexcept { return constant_; }
+    // The terms with symbols, in canonical order (the constant is apart, so
+    // that a constant dim allocates nothing).
+    const std::vector<dim_term>& terms() const noexcept { return terms_; }
+    // Deterministic text: terms by degree then names, the constant last:
+    // "4089184256*N + 1310720*N*seq^2", "2*seq + 1", "0".
+    std::string str() const;
+
+    bool operator==(const dim_expr& o) const;
+    bool operator!=(const dim_expr& o) const { return !(*this == o); }
+
+    friend std::optional<dim_expr> add(const dim_expr& a, const dim_expr& b);
+    friend std::optional<dim_expr> subtract(const dim_expr& a, const dim_expr& b);
+    friend std::optional<dim_expr> multiply(const dim_expr& a, const dim_expr& b);
+    // a / d when d divides every coefficient; nullopt otherwise (or d == 0).
+    friend std::optional<dim_expr> divide_exact(const dim_expr& a, std::int64_t d);
+
+private:
+    std::int64_t constant_ = 0;
+    std::vector<dim_term> terms_;
+    friend struct dim_expr_builder;
+};
+
+std::optional<dim_expr> add(const dim_expr& a, const dim_expr& b);
+std::optional<dim_expr> subtract(const dim_expr& a, const dim_expr& b);
+std::optional<dim_expr> multiply(const dim_expr& a, const dim_expr& b);
+std::optional<dim_expr> divide_exact(const dim_expr& a, std::int64_t d);
+
+// How two polynomials compare for every value of their symbols >= 1 (a
+// dimension of a tensor that holds anything): `greater_or_equal` when every
+// coefficient of a - b is >= 0, or of a - b with each symbol s replaced by
+// s + 1; `less_or_equal` likewise with <= 0 (equal polynomials give
+// greater_or_equal); `unordered` otherwise (or when a - b overflows).
+enum class dim_order : std::uint8_t { greater_or_equal, less_or_equal, unordered };
+dim_order compare(const dim_expr& a, const dim_expr& b);
+
+// A count that may be unknown: a dimension, a cost, a size.
+struct quantity {
+    bool known = false;
+    dim_expr value;
+
+    quantity() = default;
+    explicit quantity(dim_expr v) : known(true), value(std::move(v)) {}
+    explicit quantity(std::int64_t v) : known(true), value(v) {}
+    // Known and without symbols.
+    bool concrete() const noexcept { return known && value.is_constant(); }
+    // value.str(), or "?" when unknown.
+    std::string str() const { return known ? value.str() : std::string("?"); }
+};
+
+// A value's shape: unknown rank, or one quantity per axis.
+struct value_shape {
+    bool rank_known = false;
+    std::vector<quantity> dims;
+    // Rank known and every dim known.
+    bool complete() const noexcept;
+    // Product of the dims; unknown unless complete (or on overflow).
+    quantity element_count() const;
+    // "[N,3,224,224]", "[?,3]", "?" (unknown rank).
+    std::string str() const;
+};
+
+// A dim_param given a value (--dim N=1).
+struct dim_binding {
+    std::string name;
+    std::int64_t value = 0;
+};
+
+// A graph input given a concrete shape (--input x=1x1024).
+struct input_binding {
+    std::string name;
+    std::vector<std::int64_t> dims;
+};
+
+struct profile_options {
+    // dim_params replaced by these values wherever the model names them.
+    std::vector<dim_binding> dims;
+    // Graph inputs given concrete shapes; the dim_params they declare take
+    // the values given at their axes (so other values naming them follow).
+    std::vector<input_binding> inputs;
+    // Integer tensors up to this many elements have their values followed
+    // (shape arithmetic); larger ones only their shapes.
+    std::uint32_t max_value_elements = 64;
+    // Subgraph nesting accepted by the walk (walk_scopes' max_depth).
+    std::uint32_t max_depth = 100;
+};
+
+// One output of a node.
+struct profiled_output {
+    std::string name;
+    std::int32_t elem_type = 0;  // DataType; 0 unknown
+    value_shape shape;
+    quantity bytes;  // at the element type's true bit width, packed
+};
+
+// One node of the main graph, in file order.
+struct node_profile {
+    std::string name;
+    std::string op_type;
+    std::string domain;
+    std::vector<profiled_output> outputs;
+    quantity macs;
+    quantity flops;
+    // Elements and bytes of the stored tensors (initializers, Constant
+    // outputs) this node reads; a tensor read by several nodes counts for
+    // each here and once in the totals.
+    std::uint64_t params = 0;
+    std::uint64_t param_bytes = 0;
+    // Empty when the node's shapes and costs are all known; otherwise why
+    // not ("op not covered: Loop", "input 'x' has no known shape", ...).
+    std::string reason;
+    bool covered() const noexcept { return reason.empty(); }
+};
+
+struct profile_totals {
+    std::uint64_t params = 0;       // unique stored tensors read by nodes: elements
+    std::uint64_t param_bytes = 0;  // ... and bytes
+    quantity macs;                  // sums over covered nodes
+    quantity flops;
+    quantity peak_activation_bytes;
+};
+
+struct model_profile {
+    std::vector<node_profile> nodes;
+    profile_totals totals;
+    std::size_t covered_nodes = 0;
+    // Index in `nodes` of the node after which the live activations peak;
+    // nodes.size() when there is none (no node, or the peak is unknown).
+    std::size_t peak_node = 0;
+    // With symbolic dims the live bytes after two nodes may compare either
+    // way (384*N*seq against 4*N*seq^2 + 128*N*seq): then the peak is the
+    // maximum of these candidates (none dominated by another, at most
+    // max_peak_candidates), peak_activation_bytes is unknown and peak_node
+    // is nodes.size(). Empty otherwise.
+    static constexpr std::size_t max_peak_candidates = 8;
+    struct peak_candidate {
+        dim_expr bytes;
+        std::size_t node = 0;
+    };
+    std::vector<peak_candidate> peak_candidates;
+    // Why peak_activation_bytes is unknown (empty when known).
+    std::string peak_reason;
+    // Stored tensors read by more than one node (tied embeddings, shared
+    // weights): counted once in the totals, in each reader's `params`.
+    struct shared_tensor {
+        std::string name;
+        std::uint64_t elements = 0;
+        std::vector<std::size_t> readers;  // indices in `nodes`, in file order
+    };
+    std::vector<shared_tensor> shared;
+    // Why a stored tensor's size is not counted (external tensor with bad
+    // dims and the like), one line each.
+    std::vector<std::string> notes;
+};
+
+// Profiles the main graph of `m`. Errors: not_found (no graph, or an input
+// binding naming no graph input), invalid_argument (a dim binding with an
+// empty name, an input binding of the wrong rank, a negative size, or one
+// that contradicts the model's dim_value or another binding of the same
+// dim_param), depth_exceeded (as walk_scopes()). Everything the model does
+// not tell is an unknown in the result, never an error.
+result<model_profile> profile_model(const model_view& m, const profile_options& opts = profile_options());
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_PROFILE_HPP

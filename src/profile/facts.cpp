@@ -1,0 +1,213 @@
+// src/profile/facts.cpp - attribute lookups, quantity arithmetic and the
+// facts of stored tensors and declared types.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "facts.hpp"
+#include "onnxview/data_types.hpp"
+#include "onnxview/tensor_data.hpp"
+#include "onnxview/tensor_storage.hpp"
+
+namespace onnxview {
+namespace profile_detail {
+
+std::optional<attribute_view> node_context::attribute(std::string_view name) const {
+    // The last attribute of a name wins, as onnx's attribute map keeps it.
+    std::optional<attribute_view> found;
+    for (const attribute_view& a : node.attribute())
+        if (a.name() == name) found = a;
+    return found;
+}
+
+std::int64_t node_context::int_attribute(std::string_view name, std::int64_t fallback) const {
+    const std::optional<attribute_view> a = attribute(name);
+    return a && a->has_i() ? a->i() : fallback;
+}
+
+float node_context::float_attribute(std::string_view name, float fallback) const {
+    const std::optional<attribute_view> a = attribute(name);
+    return a && a->has_f() ? a->f() : fallback;
+}
+
+std::string_view node_context::string_attribute(std::string_view name, std::string_view fallback) const {
+    const std::optional<attribute_view> a = attribute(name);
+    return a && a->has_s() ? a->s() : fallback;
+}
+
+std::optional<std::vector<std::int64_t>> node_context::ints_attribute(std::string_view name) const {
+    const std::optional<attribute_view> a = attribute(name);
+    if (!a) return std::nullopt;
+    std::vector<std::int64_t> out;
+    const auto ints = a->ints();
+    for (std::int64_t v : ints) {
+        // A hostile attribute may hold millions of ints; no rule needs more than a rank's worth.
+        if (out.size() >= 4096) return std::nullopt;
+        out.push_back(v);
+    }
+    if (!ints.err().ok()) return std::nullopt;
+    return out;
+}
+
+quantity plus(const quantity& a, const quantity& b) {
+    if (!a.known || !b.known) return quantity();
+    std::optional<dim_expr> r = add(a.value, b.value);
+    return r ? quantity(std::move(*r)) : quantity();
+}
+
+quantity minus(const quantity& a, const quantity& b) {
+    if (!a.known || !b.known) return quantity();
+    std::optional<dim_expr> r = subtract(a.value, b.value);
+    return r ? quantity(std::move(*r)) : quantity();
+}
+
+quantity times(const quantity& a, const quantity& b) {
+    if (!a.known || !b.known) return quantity();
+    std::optional<dim_expr> r = multiply(a.value, b.value);
+    return r ? quantity(std::move(*r)) : quantity();
+}
+
+quantity times(const quantity& a, std::int64_t b) { return times(a, quantity(b)); }
+
+namespace {
+
+// Floor division of constants, rounding toward negative infinity.
+std::int64_t floor_of(std::int64_t a, std::int64_t d) {
+    const std::int64_t q = a / d;
+    return (a % d != 0 && ((a < 0) != (d < 0))) ? q - 1 : q;
+}
+
+quantity rounded_divide(const quantity& a, std::int64_t d, bool ceiling) {
+    if (!a.known || d <= 0) return quantity();
+    if (a.value.is_constant()) {
+        const std::int64_t v = a.value.constant_term();
+        if (ceiling) {
+            // ceil(v/d) = -floor(-v/d); -INT64_MIN does not exist.
+            if (v == std::numeric_limits<std::int64_t>::min()) return quantity();
+            return quantity(-floor_of(-v, d));
+        }
+        return quantity(floor_of(v, d));
+    }
+    if (std::optional<dim_expr> exact = divide_exact(a.value, d)) return quantity(std::move(*exact));
+    // Not a polynomial any more: the rounded quotient becomes a symbol of its own.
+    return quantity(dim_expr::symbol(std::string(ceiling ? "ceil((" : "floor((") + a.value.str() + ")/" +
+                                     std::to_string(d) + ")"));
+}
+
+}  // namespace
+
+quantity floor_divide(const quantity& a, std::int64_t d) { return rounded_divide(a, d, false); }
+quantity ceil_divide(const quantity& a, std::int64_t d) { return rounded_divide(a, d, true); }
+
+quantity divide_exactly(const quantity& a, const quantity& b) {
+    if (!a.known || !b.known) return quantity();
+    // The divisor: one term, a constant or a monomial.
+    dim_term divisor;
+    if (b.value.is_constant()) divisor.coefficient = b.value.constant_term();
+    else if (b.value.terms().size() == 1 && b.value.constant_term() == 0) divisor = b.value.terms()[0];
+    if (divisor.coefficient == 0) return quantity();
+    std::vector<dim_term> dividend = a.value.terms();
+    if (a.value.constant_term() != 0) dividend.push_back(dim_term{{}, a.value.constant_term()});
+    dim_expr quotient;
+    for (const dim_term& t : dividend) {
+        if (t.coefficient % divisor.coefficient != 0) return quantity();
+        // Divide the monomial: every factor of the divisor must appear with at least its power.
+        dim_expr term(t.coefficient / divisor.coefficient);
+        for (const dim_factor& f : t.factors) {
+            std::uint32_t power = f.power;
+            for (const dim_factor& g : divisor.factors)
+                if (g.name == f.name) {
+                    if (g.power > power) return quantity();
+                    power -= g.power;
+                }
+            for (std::uint32_t k = 0; k < power; ++k) {
+                std::optional<dim_expr> p = multiply(term, dim_expr::symbol(f.name));
+                if (!p) return quantity();
+                term = std::move(*p);
+            }
+        }
+        for (const dim_factor& g : divisor.factors) {
+            bool present = false;
+            for (const dim_factor& f : t.factors) present = present || f.name == g.name;
+            if (!present) return quantity();
+        }
+        std::optional<dim_expr> s = add(quotient, term);
+        if (!s) return quantity();
+        quotient = std::move(*s);
+    }
+    return quantity(std::move(quotient));
+}
+
+std::optional<std::vector<quantity>> small_integer_values(const tensor_view& t, std::uint32_t max_elements) {
+    const std::int32_t type = t.data_type();
+    if (type != static_cast<std::int32_t>(data_type::int64) && type != static_cast<std::int32_t>(data_type::int32))
+        return std::nullopt;
+    if (t.data_location() == location_kind::external) return std::nullopt;
+    const result<std::uint64_t> count = element_count(t);
+    if (!count || *count > max_elements) return std::nullopt;
+    const result<tensor_data> d = tensor_data::make(t);
+    if (!d) return std::nullopt;
+    std::vector<quantity> out;
+    if (type == static_cast<std::int32_t>(data_type::int64)) {
+        const auto r = d->elements<std::int64_t>();
+        for (std::int64_t v : r) out.emplace_back(v);
+        if (!r.ok()) return std::nullopt;
+    } else {
+        const auto r = d->elements<std::int32_t>();
+        for (std::int32_t v : r) out.emplace_back(static_cast<std::int64_t>(v));
+        if (!r.ok()) return std::nullopt;
+    }
+    if (out.size() != *count) return std::nullopt;
+    return out;
+}
+
+value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements) {
+    value_fact f;
+    f.elem_type = t.data_type();
+    f.shape.rank_known = true;
+    for (std::int64_t d : t.dims()) {
+        if (f.shape.dims.size() >= 4096) return value_fact();
+        f.shape.dims.push_back(d >= 0 ? quantity(d) : quantity());
+    }
+    if (std::optional<std::vector<quantity>> v = small_integer_values(t, max_elements)) {
+        f.values_known = true;
+        f.values = std::move(*v);
+    }
+    return f;
+}
+
+value_fact declared_fact(const type_view& t, const std::vector<dim_binding>& dims) {
+    value_fact f;
+    if (!t.has_tensor_type()) return f;
+    const tensor_type_view tt = t.tensor_type();
+    f.elem_type = tt.elem_type();
+    if (!tt.has_shape()) return f;
+    f.shape.rank_known = true;
+    for (const dimension_view& d : tt.shape().dim()) {
+        if (f.shape.dims.size() >= 4096) return value_fact();
+        quantity q;
+        if (d.has_dim_value()) {
+            if (d.dim_value() >= 0) q = quantity(d.dim_value());
+        } else if (d.has_dim_param() && !d.dim_param().empty()) {
+            q = quantity(dim_expr::symbol(d.dim_param()));
+            for (const dim_binding& b : dims)
+                if (b.name == d.dim_param()) q = quantity(b.value);
+        }
+        f.shape.dims.push_back(std::move(q));
+    }
+    return f;
+}
+
+quantity value_bytes(const quantity& elements, std::int32_t type) {
+    const data_type_info* info = find_data_type_info(type);
+    if (info == nullptr || info->bits == 0 || !elements.known) return quantity();
+    if (info->bits % 8 == 0) return times(elements, static_cast<std::int64_t>(info->bits / 8));
+    // Sub-byte types are packed: elements_per_entry to a byte, the last byte padded.
+    return ceil_divide(elements, info->elements_per_entry);
+}
+
+}  // namespace profile_detail
+}  // namespace onnxview

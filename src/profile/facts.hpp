@@ -1,0 +1,93 @@
+// src/profile/facts.hpp - what the profiler knows of each value, and the
+// context a shape or cost rule is given for one node. Private to
+// src/profile/.
+#ifndef ONNXVIEW_SRC_PROFILE_FACTS_HPP
+#define ONNXVIEW_SRC_PROFILE_FACTS_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onnxview/enums.hpp"
+#include "onnxview/model.hpp"
+#include "onnxview/profile.hpp"
+
+namespace onnxview {
+namespace profile_detail {
+
+// One value of the graph: its type, shape and, for small integer tensors,
+// its elements (row-major), each possibly symbolic (what Shape makes).
+struct value_fact {
+    std::int32_t elem_type = 0;
+    value_shape shape;
+    bool values_known = false;
+    std::vector<quantity> values;
+};
+
+// The facts of the node's inputs (null: absent optional input, or a value
+// nothing is known of) and its attributes, for the rules.
+struct node_context {
+    node_view node;
+    std::vector<const value_fact*> inputs;
+    std::vector<std::string_view> input_names;
+    std::uint32_t max_value_elements = 64;
+
+    std::size_t input_count() const noexcept { return inputs.size(); }
+    // Input i when present, else null.
+    const value_fact* input(std::size_t i) const noexcept { return i < inputs.size() ? inputs[i] : nullptr; }
+    // The attribute called `name`, when the node has one.
+    std::optional<attribute_view> attribute(std::string_view name) const;
+    std::int64_t int_attribute(std::string_view name, std::int64_t fallback) const;
+    float float_attribute(std::string_view name, float fallback) const;
+    std::string_view string_attribute(std::string_view name, std::string_view fallback) const;
+    // The attribute's ints, or nullopt when the node has no such attribute.
+    std::optional<std::vector<std::int64_t>> ints_attribute(std::string_view name) const;
+};
+
+// Quantity arithmetic: unknown when an operand is unknown or the result
+// overflows or grows past dim_expr's limits.
+quantity plus(const quantity& a, const quantity& b);
+quantity minus(const quantity& a, const quantity& b);
+quantity times(const quantity& a, const quantity& b);
+quantity times(const quantity& a, std::int64_t b);
+// floor(a / d) and ceil(a / d) for d > 0: exact when d divides a; a new
+// symbol named after the expression ("floor((H - 1)/2)") when a is symbolic.
+quantity floor_divide(const quantity& a, std::int64_t d);
+quantity ceil_divide(const quantity& a, std::int64_t d);
+// a / b when b is a non-zero constant or a single term dividing every term
+// of a (Reshape's -1); unknown otherwise.
+quantity divide_exactly(const quantity& a, const quantity& b);
+
+// The values of a stored tensor with at most `max_elements` integer
+// elements stored in the model itself; nullopt otherwise (external data,
+// too large, not an integer type).
+std::optional<std::vector<quantity>> small_integer_values(const tensor_view& t, std::uint32_t max_elements);
+// The fact of a stored tensor: its type and dims, and its values when small.
+value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements);
+// The fact of a declared type (value_info, graph input/output), with
+// dim_params bound by `dims` made constants.
+value_fact declared_fact(const type_view& t, const std::vector<dim_binding>& dims);
+
+// Fills `outputs` (one per node output) with what the op's rule gives.
+// Returns the reason when the rule cannot (op not covered, an input whose
+// shape is unknown, a value that is data-dependent); empty when it could.
+std::string infer_outputs(const node_context& c, std::vector<value_fact>& outputs);
+
+// MACs and FLOPs of the node from its inputs and inferred outputs; the
+// reason when either is unknown (empty otherwise).
+struct node_cost {
+    quantity macs;
+    quantity flops;
+};
+std::string node_costs(const node_context& c, const std::vector<value_fact>& outputs, node_cost& out);
+
+// Bytes of `elements` values of DataType `type` at its bit width (4-bit and
+// 2-bit types packed, rounded up); unknown for STRING and unknown types.
+quantity value_bytes(const quantity& elements, std::int32_t type);
+
+}  // namespace profile_detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_PROFILE_FACTS_HPP

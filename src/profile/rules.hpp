@@ -1,0 +1,61 @@
+// src/profile/rules.hpp - the shape rules, by family, and the helpers they
+// share. Private to src/profile/.
+#ifndef ONNXVIEW_SRC_PROFILE_RULES_HPP
+#define ONNXVIEW_SRC_PROFILE_RULES_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "facts.hpp"
+
+namespace onnxview {
+namespace profile_detail {
+
+// Each family returns nullopt when the op is not one of its own, otherwise
+// the rule's outcome: empty on success, or why it could not infer.
+using rule_outcome = std::optional<std::string>;
+// Conv, ConvTranspose, QLinearConv, ConvInteger, pooling, Gemm, MatMul and
+// its variants, LSTM, GRU, RNN (shapes_network.cpp).
+rule_outcome infer_network_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
+// Elementwise, unary, normalisation, reductions (shapes_elementwise.cpp).
+rule_outcome infer_elementwise_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
+// Shape, Reshape, Concat, Gather, Slice and the other tensor manipulations
+// (shapes_layout.cpp).
+rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
+
+// Einsum's equation read against the input shapes: the size of every index
+// letter (`sizes`, by letter) and the output's letters (explicit after "->",
+// or the letters used once, in alphabetical order). Ellipses are not read.
+// Returns why not, or empty.
+std::string einsum_indices(const node_context& c, std::vector<std::pair<char, quantity>>& sizes,
+                           std::string& output_letters);
+
+// The shape of input i when its rank is known; otherwise null and `reason`
+// says which input is missing or unknown.
+const value_shape* ranked_input(const node_context& c, std::size_t i, std::string& reason);
+// Axis `axis` of a rank-`rank` value, negative counted from the end; false
+// when outside [-rank, rank).
+bool normalize_axis(std::int64_t axis, std::size_t rank, std::size_t& out);
+// An int list from attribute `name`, or else from the known values of input
+// `input` (opsets that moved attributes to inputs); nullopt when neither.
+// `present` tells whether either was given at all.
+std::optional<std::vector<std::int64_t>> ints_from_attribute_or_input(const node_context& c, std::string_view name,
+                                                                      std::size_t input, bool& present);
+// The known values of input i, all constant; nullopt otherwise.
+std::optional<std::vector<std::int64_t>> constant_values(const node_context& c, std::size_t i);
+// A shape of constant dims.
+value_shape shape_of(const std::vector<quantity>& dims);
+// Numpy broadcasting of two shapes; unknown rank when either is, an unknown
+// dim where the two cannot be matched (two different symbols).
+value_shape broadcast(const value_shape& a, const value_shape& b);
+// Element type of input i, 0 when unknown.
+std::int32_t input_type(const node_context& c, std::size_t i);
+
+}  // namespace profile_detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_PROFILE_RULES_HPP

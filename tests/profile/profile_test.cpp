@@ -1,0 +1,314 @@
+// The profiler's public API (onnxview/profile.hpp): the polynomial type
+// (canonical form, printing, checked arithmetic, ordering), shape rules on
+// models built here field by field, and hostile graphs (a cycle, dims
+// overflowing int64, symbolic products past the limits) giving unknowns,
+// never a crash. The costs of real and generated models are checked against
+// python3-onnx and the spec's formulas by tests/oracle/profile_oracle.py.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "../wire_builder.hpp"
+#include "onnxview/enums.hpp"
+#include "onnxview/model.hpp"
+#include "onnxview/profile.hpp"
+
+namespace {
+
+using namespace onnxview;
+using testing::wire_builder;
+
+dim_expr sym(const char* name) { return dim_expr::symbol(name); }
+
+// ---- a tiny model builder over the generated field numbers -----------------
+
+using dim_spec = std::variant<std::int64_t, std::string>;
+
+wire_builder value_info(const std::string& name, const std::vector<dim_spec>& dims,
+                        data_type type = data_type::float32) {
+    wire_builder shape;
+    for (const dim_spec& d : dims) {
+        wire_builder dim;
+        if (const std::int64_t* v = std::get_if<std::int64_t>(&d))
+            dim.field_varint(dimension_view::field::dim_value, static_cast<std::uint64_t>(*v));
+        else dim.field_bytes(dimension_view::field::dim_param, std::get<std::string>(d));
+        shape.field_message(tensor_shape_view::field::dim, dim);
+    }
+    wire_builder tensor_type;
+    tensor_type.field_varint(tensor_type_view::field::elem_type, static_cast<std::uint64_t>(type))
+        .field_message(tensor_type_view::field::shape, shape);
+    wire_builder type_proto;
+    type_proto.field_message(type_view::field::tensor_type, tensor_type);
+    wire_builder vi;
+    vi.field_bytes(value_info_view::field::name, name).field_message(value_info_view::field::type, type_proto);
+    return vi;
+}
+
+// A graph output declared with its name only: its shape is the profiler's to find.
+wire_builder declared(const std::string& name) {
+    wire_builder vi;
+    vi.field_bytes(value_info_view::field::name, name);
+    return vi;
+}
+
+wire_builder int64_tensor(const std::string& name, const std::vector<std::int64_t>& dims,
+                          const std::vector<std::int64_t>& values) {
+    wire_builder t;
+    for (std::int64_t d : dims) t.field_varint(tensor_view::field::dims, static_cast<std::uint64_t>(d));
+    t.field_varint(tensor_view::field::data_type, static_cast<std::uint64_t>(data_type::int64));
+    for (std::int64_t v : values) t.field_varint(tensor_view::field::int64_data, static_cast<std::uint64_t>(v));
+    t.field_bytes(tensor_view::field::name, name);
+    return t;
+}
+
+wire_builder ints_attribute(const std::string& name, const std::vector<std::int64_t>& values) {
+    wire_builder a;
+    a.field_bytes(attribute_view::field::name, name);
+    for (std::int64_t v : values) a.field_varint(attribute_view::field::ints, static_cast<std::uint64_t>(v));
+    a.field_varint(attribute_view::field::type, static_cast<std::uint64_t>(attribute_type::ints));
+    return a;
+}
+
+wire_builder node(const std::string& op, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+                  const std::vector<wire_builder>& attributes = {}) {
+    wire_builder n;
+    for (const std::string& i : inputs) n.field_bytes(node_view::field::input, i);
+    for (const std::string& o : outputs) n.field_bytes(node_view::field::output, o);
+    n.field_bytes(node_view::field::op_type, op);
+    for (const wire_builder& a : attributes) n.field_message(node_view::field::attribute, a);
+    return n;
+}
+
+struct graph_parts {
+    std::vector<wire_builder> nodes, inputs, outputs, initializers;
+};
+
+std::string model_bytes(const graph_parts& p) {
+    wire_builder g;
+    for (const wire_builder& n : p.nodes) g.field_message(graph_view::field::node, n);
+    g.field_bytes(graph_view::field::name, "g");
+    for (const wire_builder& t : p.initializers) g.field_message(graph_view::field::initializer, t);
+    for (const wire_builder& i : p.inputs) g.field_message(graph_view::field::input, i);
+    for (const wire_builder& o : p.outputs) g.field_message(graph_view::field::output, o);
+    wire_builder opset;
+    opset.field_bytes(opset_id_view::field::domain, "").field_varint(opset_id_view::field::version, 17);
+    wire_builder m;
+    m.field_varint(model_view::field::ir_version, 8)
+        .field_message(model_view::field::graph, g)
+        .field_message(model_view::field::opset_import, opset);
+    return m.str();
+}
+
+model_profile profile_of(const std::string& bytes, const profile_options& opts = profile_options()) {
+    const model_view m = parse_model(bytes.data(), bytes.size());
+    REQUIRE(m.ok());
+    result<model_profile> p = profile_model(m, opts);
+    REQUIRE(p.ok());
+    return std::move(p).value();
+}
+
+}  // namespace
+
+TEST_CASE("dim_expr prints canonically: by degree, the constant last") {
+    const dim_expr n = sym("N"), seq = sym("seq");
+    const dim_expr big = *add(*multiply(dim_expr(4089184256), n),
+                              *multiply(dim_expr(1310720), *multiply(n, *multiply(seq, seq))));
+    CHECK(big.str() == "4089184256*N + 1310720*N*seq^2");
+    CHECK(add(*multiply(dim_expr(2), seq), dim_expr(1))->str() == "2*seq + 1");
+    CHECK(subtract(dim_expr(3), n)->str() == "-N + 3");
+    CHECK(dim_expr().str() == "0");
+    CHECK(dim_expr(-7).str() == "-7");
+    // Commutativity and cancellation give the same canonical value.
+    CHECK(*multiply(n, seq) == *multiply(seq, n));
+    CHECK(*subtract(*add(n, seq), seq) == n);
+    CHECK(subtract(n, n)->is_constant());
+    CHECK(subtract(n, n)->constant_term() == 0);
+}
+
+TEST_CASE("dim_expr arithmetic is checked: overflow and size limits give no value") {
+    const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t min = std::numeric_limits<std::int64_t>::min();
+    CHECK_FALSE(add(dim_expr(max), dim_expr(1)));
+    CHECK_FALSE(subtract(dim_expr(min), dim_expr(1)));
+    CHECK_FALSE(multiply(dim_expr(std::int64_t{1} << 32), dim_expr(std::int64_t{1} << 31)));
+    CHECK_FALSE(multiply(dim_expr(min), dim_expr(-1)));
+    CHECK(multiply(dim_expr(std::int64_t{1} << 31), dim_expr(std::int64_t{1} << 31))->constant_term() == std::int64_t{1} << 62);
+    CHECK_FALSE(divide_exact(dim_expr(min), -1));
+    CHECK_FALSE(divide_exact(dim_expr(3), 0));
+    CHECK_FALSE(divide_exact(*add(sym("N"), dim_expr(1)), 2));
+    CHECK(divide_exact(*multiply(dim_expr(6), sym("N")), 3)->str() == "2*N");
+    // Degree: N^16 is accepted, N^17 is not.
+    dim_expr p(1);
+    for (int i = 0; i < 16; ++i) p = *multiply(p, sym("N"));
+    CHECK(p.str() == "N^16");
+    CHECK_FALSE(multiply(p, sym("N")));
+    // Terms: (a0 + ... + a9) x (b0 + ... + b9) has 100 terms, above max_terms.
+    dim_expr a, b;
+    for (int i = 0; i < 10; ++i) {
+        a = *add(a, sym(("a" + std::to_string(i)).c_str()));
+        b = *add(b, sym(("b" + std::to_string(i)).c_str()));
+    }
+    CHECK_FALSE(multiply(a, b));
+}
+
+TEST_CASE("compare orders polynomials for every value of the symbols >= 1") {
+    const dim_expr n = sym("N");
+    CHECK(compare(*multiply(dim_expr(3), n), n) == dim_order::greater_or_equal);
+    CHECK(compare(n, *multiply(dim_expr(3), n)) == dim_order::less_or_equal);
+    // 384*N against 128*N + 32: only true for N >= 1.
+    CHECK(compare(*multiply(dim_expr(384), n), *add(*multiply(dim_expr(128), n), dim_expr(32))) ==
+          dim_order::greater_or_equal);
+    // seq^2 against 32*seq: depends on seq.
+    const dim_expr seq = sym("seq");
+    CHECK(compare(*multiply(seq, seq), *multiply(dim_expr(32), seq)) == dim_order::unordered);
+}
+
+TEST_CASE("Conv output sizes: pads, strides, dilations; MACs from the weight") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("N"), std::int64_t{3}, std::int64_t{32}, std::int64_t{30}}));
+    p.inputs.push_back(value_info("w", {std::int64_t{8}, std::int64_t{3}, std::int64_t{3}, std::int64_t{3}}));
+    p.nodes.push_back(node("Conv", {"x", "w"}, {"y"},
+                           {ints_attribute("pads", {1, 0, 1, 0}), ints_attribute("strides", {2, 1}),
+                            ints_attribute("dilations", {1, 2})}));
+    p.outputs.push_back(declared("y"));
+    const model_profile r = profile_of(model_bytes(p));
+    REQUIRE(r.nodes.size() == 1);
+    // H: floor((32 + 2 - 2 - 1)/2) + 1 = 16; W: floor((30 - 4 - 1)/1) + 1 = 26.
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[N,8,16,26]");
+    CHECK(r.nodes[0].macs.str() == std::to_string(8 * 16 * 26 * 27) + "*N");
+    CHECK(r.covered_nodes == 1);
+    profile_options two;
+    two.dims.push_back({"N", 2});
+    CHECK(profile_of(model_bytes(p), two).totals.macs.str() == std::to_string(2 * 8 * 16 * 26 * 27));
+}
+
+TEST_CASE("Shape -> Gather -> Unsqueeze -> Concat -> Reshape ends in a known shape") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("N"), std::string("seq"), std::int64_t{4}}));
+    p.initializers.push_back(int64_tensor("zero", {}, {0}));
+    p.initializers.push_back(int64_tensor("axes", {1}, {0}));
+    p.initializers.push_back(int64_tensor("rest", {1}, {-1}));
+    p.nodes.push_back(node("Shape", {"x"}, {"s"}));
+    p.nodes.push_back(node("Gather", {"s", "zero"}, {"n"}));
+    p.nodes.push_back(node("Unsqueeze", {"n", "axes"}, {"n1"}));
+    p.nodes.push_back(node("Concat", {"n1", "rest"}, {"shape"}, {}));
+    p.nodes.push_back(node("Reshape", {"x", "shape"}, {"y"}));
+    p.outputs.push_back(declared("y"));
+    const model_profile r = profile_of(model_bytes(p));
+    REQUIRE(r.nodes.size() == 5);
+    CHECK(r.nodes[4].outputs[0].shape.str() == "[N,4*seq]");
+    CHECK(r.covered_nodes == 5);
+    // The three int64 initializers, one element each, are the parameters.
+    CHECK(r.totals.params == 3);
+    CHECK(r.totals.param_bytes == 24);
+}
+
+TEST_CASE("a node reading its own output is unknown with a reason, not a hang") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{2}}));
+    p.nodes.push_back(node("Add", {"x", "b"}, {"a"}));
+    p.nodes.push_back(node("Relu", {"a"}, {"b"}));
+    p.outputs.push_back(declared("b"));
+    const model_profile r = profile_of(model_bytes(p));
+    REQUIRE(r.nodes.size() == 2);
+    CHECK(r.nodes[0].reason == "input 'b' has no known shape");
+    CHECK_FALSE(r.nodes[0].macs.known);
+    CHECK(r.covered_nodes == 0);
+    CHECK_FALSE(r.totals.peak_activation_bytes.known);
+}
+
+TEST_CASE("dims overflowing int64 and symbolic products past the limits are unknown") {
+    graph_parts p;
+    const std::int64_t big = std::int64_t{1} << 62;
+    p.inputs.push_back(value_info("x", {big, big}));
+    p.inputs.push_back(value_info("w", {big, big}));
+    p.nodes.push_back(node("MatMul", {"x", "w"}, {"y"}));
+    p.outputs.push_back(declared("y"));
+    const model_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[0].outputs[0].shape.complete());
+    CHECK_FALSE(r.nodes[0].macs.known);
+    CHECK_FALSE(r.nodes[0].reason.empty());
+
+    graph_parts wide;
+    std::vector<dim_spec> dims;
+    for (int i = 0; i < 20; ++i) dims.push_back("d" + std::to_string(i));
+    wide.inputs.push_back(value_info("x", dims));
+    wide.nodes.push_back(node("Relu", {"x"}, {"y"}));
+    wide.outputs.push_back(declared("y"));
+    const model_profile w = profile_of(model_bytes(wide));
+    // 20 symbols of degree 1: the element count has degree 20 > max_degree.
+    CHECK_FALSE(w.nodes[0].flops.known);
+    CHECK(w.nodes[0].reason == "output shape not fully known");
+}
+
+TEST_CASE("profile_model refuses a model without a graph and an unnamed dim binding") {
+    wire_builder m;
+    m.field_varint(model_view::field::ir_version, 8);
+    const std::string bytes = m.str();
+    const model_view v = parse_model(bytes.data(), bytes.size());
+    CHECK(profile_model(v).err().code == errc::not_found);
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{2}}));
+    const std::string with_graph = model_bytes(p);
+    profile_options bad;
+    bad.dims.push_back({"", 1});
+    CHECK(profile_model(parse_model(with_graph.data(), with_graph.size()), bad).err().code == errc::invalid_argument);
+}
+
+TEST_CASE("an input binding fixes the input's shape and the dim_params it declares") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("N"), std::int64_t{4}}));
+    p.inputs.push_back(value_info("y", {std::string("N"), std::int64_t{4}}));
+    p.nodes.push_back(node("Add", {"x", "y"}, {"z"}));
+    p.outputs.push_back(declared("z"));
+    const std::string bytes = model_bytes(p);
+    profile_options opts;
+    opts.inputs.push_back({"x", {3, 4}});
+    const model_profile r = profile_of(bytes, opts);
+    // y names N too: it follows.
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[3,4]");
+    CHECK(r.totals.flops.str() == "12");
+    const model_view m = parse_model(bytes.data(), bytes.size());
+    profile_options rank;
+    rank.inputs.push_back({"x", {3}});
+    CHECK(profile_model(m, rank).err().code == errc::invalid_argument);
+    profile_options value;
+    value.inputs.push_back({"x", {3, 5}});
+    CHECK(profile_model(m, value).err().code == errc::invalid_argument);
+    profile_options conflict;
+    conflict.inputs.push_back({"x", {3, 4}});
+    conflict.dims.push_back({"N", 2});
+    CHECK(profile_model(m, conflict).err().code == errc::invalid_argument);
+    profile_options missing;
+    missing.inputs.push_back({"w", {3, 4}});
+    CHECK(profile_model(m, missing).err().code == errc::not_found);
+}
+
+TEST_CASE("a negative size computed from invalid inputs is unknown, not a negative count") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{2}, std::int64_t{3}}));
+    p.initializers.push_back(int64_tensor("repeats", {2}, {1, -4}));
+    p.nodes.push_back(node("Tile", {"x", "repeats"}, {"y"}));
+    p.outputs.push_back(declared("y"));
+    const model_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[0].reason == "a negative size computed from the inputs");
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[2,?]");
+    CHECK_FALSE(r.totals.peak_activation_bytes.known);
+}
+
+TEST_CASE("Resize takes its sizes input when it is a known constant") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("N"), std::int64_t{3}, std::int64_t{8}, std::int64_t{8}}));
+    p.initializers.push_back(int64_tensor("sizes", {2}, {16, 12}));
+    p.nodes.push_back(node("Resize", {"x", "", "", "sizes"}, {"y"}, {ints_attribute("axes", {2, 3})}));
+    p.outputs.push_back(declared("y"));
+    const model_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[0].reason.empty());
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[N,3,16,12]");
+    CHECK(r.nodes[0].flops.str() == "576*N");
+}

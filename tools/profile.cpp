@@ -1,0 +1,432 @@
+// tools/profile.cpp - `onnxview profile`: parameters, MACs, FLOPs and
+// activation memory of every node (onnxview/profile.hpp), as a table, CSV
+// or JSON, by node or by operator.
+//
+// The JSON's "version" is 1; docs/profile.md describes every field. A count
+// is a JSON number when concrete, a string (a polynomial in the dim names)
+// when symbolic, null when unknown.
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "onnxview/enums.hpp"
+#include "onnxview/model.hpp"
+#include "onnxview/profile.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "subcommand.hpp"
+
+namespace onnxview_cli {
+namespace {
+
+using namespace onnxview;
+
+struct arguments {
+    const char* model = nullptr;
+    const char* by = "node";
+    std::vector<const char*> dims;
+    std::vector<const char*> inputs;
+    bool json = false;
+    bool csv = false;
+};
+
+command_line make_command_line(arguments& a) {
+    return {"profile",
+            "parameters, MACs, FLOPs and activation memory\n"
+            "of every node, with symbolic shapes",
+            "Profiles the main graph of an ONNX model without reading its weights: the\n"
+            "output shapes of every node (from the model's value_info, inputs and outputs,\n"
+            "then the shape rules of the standard operators), the parameters each node\n"
+            "reads (initializers and Constant tensors, a shared tensor counted once in the\n"
+            "totals), MACs and FLOPs, output bytes, and the peak of live activation\n"
+            "memory in file order. Dimensions named by dim_params stay symbolic (totals\n"
+            "are polynomials in their names) unless --dim gives them values. Every node\n"
+            "whose shape or cost is unknown is listed with the reason, and the totals say\n"
+            "how many nodes they cover. Conventions: docs/profile.md.\n",
+            "exit status: 0 ok, 1 the file is not a valid ModelProto, 2 usage or I/O error\n",
+            {text("by", 0, "VIEW", a.by, "node or op", "node: one row per node (default); op: one per operator type"),
+             text_list("dim", 0, "NAME=VALUE", a.dims, "NAME=VALUE",
+                       "give the dim_param NAME the value VALUE (repeatable)"),
+             text_list("input", 0, "NAME=SHAPE", a.inputs, "NAME=SHAPE (sizes joined by x: 1x1024)",
+                       "give the graph input NAME the shape SHAPE, e.g. 1x3x224x224;\n"
+                       "the dim_params it declares take those values (repeatable)"),
+             flag("json", 0, a.json, "one JSON object on stdout (version 1, docs/profile.md)"),
+             flag("csv", 0, a.csv, "comma-separated values on stdout, a header line first")},
+            {{"MODEL", &a.model}}};
+}
+
+// A count for JSON: a number when concrete, the polynomial as a string when
+// symbolic, null when unknown.
+void json_quantity(json_writer& w, const quantity& q) {
+    if (!q.known) w.null();
+    else if (q.value.is_constant()) w.value(q.value.constant_term());
+    else w.value(q.value.str());
+}
+
+void json_shape(json_writer& w, const value_shape& s) {
+    if (!s.rank_known) {
+        w.null();
+        return;
+    }
+    w.begin_array();
+    for (const quantity& d : s.dims) json_quantity(w, d);
+    w.end_array();
+}
+
+std::string node_label(const node_profile& n, std::size_t index) {
+    std::string label = "#" + std::to_string(index) + " ";
+    if (!n.name.empty()) {
+        label += "'";
+        text_quote(label, n.name);
+        label += "' ";
+    }
+    label += "(";
+    text_quote(label, n.op_type);
+    return label + ")";
+}
+
+std::string shapes_text(const node_profile& n) {
+    std::string s;
+    for (const profiled_output& o : n.outputs) {
+        if (!s.empty()) s += ' ';
+        s += o.shape.str();
+    }
+    return s;
+}
+
+// Per operator type: the sums over its nodes (params as the nodes read them).
+struct op_row {
+    std::uint64_t nodes = 0;
+    std::uint64_t uncovered = 0;
+    quantity macs = quantity(std::int64_t{0});
+    quantity flops = quantity(std::int64_t{0});
+    std::uint64_t params = 0;
+};
+
+std::map<std::string, op_row> by_op(const model_profile& p) {
+    std::map<std::string, op_row> rows;
+    for (const node_profile& n : p.nodes) {
+        op_row& r = rows[n.domain.empty() || n.domain == "ai.onnx" ? n.op_type : n.domain + "::" + n.op_type];
+        ++r.nodes;
+        r.params += n.params;
+        if (!n.covered()) {
+            ++r.uncovered;
+            continue;
+        }
+        if (std::optional<dim_expr> m = add(r.macs.value, n.macs.value); m && r.macs.known) r.macs.value = *m;
+        else r.macs = quantity();
+        if (std::optional<dim_expr> f = add(r.flops.value, n.flops.value); f && r.flops.known) r.flops.value = *f;
+        else r.flops = quantity();
+    }
+    return rows;
+}
+
+std::string percent(std::size_t part, std::size_t whole) {
+    if (whole == 0) return "100%";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+    return buf;
+}
+
+// "max(a, b)" of the candidates when the peak depends on the dims' values.
+std::string peak_maximum(const model_profile& p) {
+    std::string s = "max(";
+    for (std::size_t i = 0; i < p.peak_candidates.size(); ++i)
+        s += (i ? ", " : "") + p.peak_candidates[i].bytes.str();
+    return s + ")";
+}
+
+std::string peak_text(const model_profile& p) {
+    if (!p.peak_candidates.empty()) {
+        std::string s = peak_maximum(p) + " bytes, after";
+        for (const model_profile::peak_candidate& c : p.peak_candidates) s += " " + node_label(p.nodes[c.node], c.node);
+        return s;
+    }
+    if (!p.totals.peak_activation_bytes.known) return "unknown: " + p.peak_reason;
+    return p.totals.peak_activation_bytes.str() + " bytes, after " + node_label(p.nodes[p.peak_node], p.peak_node);
+}
+
+void print_table(const model_profile& p, bool per_op) {
+    std::string o;
+    o += "nodes: " + std::to_string(p.nodes.size()) + ", covered " + std::to_string(p.covered_nodes) + " (" +
+         percent(p.covered_nodes, p.nodes.size()) + ")" +
+         (p.covered_nodes == p.nodes.size() ? "" : "; totals of MACs and FLOPs over the covered nodes") + "\n";
+    o += "params: " + std::to_string(p.totals.params) + " (" + std::to_string(p.totals.param_bytes) + " bytes)\n";
+    o += "MACs: " + p.totals.macs.str() + "\n";
+    o += "FLOPs: " + p.totals.flops.str() + "\n";
+    o += "peak activations: " + peak_text(p) + "\n\n";
+    if (per_op) {
+        o += "op_type\tnodes\tMACs\tFLOPs\tparams\n";
+        for (const auto& kv : by_op(p)) {
+            std::string name;
+            text_quote(name, kv.first);
+            o += name + "\t" + std::to_string(kv.second.nodes) + "\t" + kv.second.macs.str() + "\t" +
+                 kv.second.flops.str() + "\t" + std::to_string(kv.second.params);
+            if (kv.second.uncovered) o += "\t(" + std::to_string(kv.second.uncovered) + " not covered)";
+            o += "\n";
+        }
+    } else {
+        o += "node\toutput shapes\tMACs\tFLOPs\tparams\n";
+        for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+            const node_profile& n = p.nodes[i];
+            o += node_label(n, i) + "\t" + shapes_text(n) + "\t" + n.macs.str() + "\t" + n.flops.str() + "\t" +
+                 std::to_string(n.params) + "\n";
+        }
+    }
+    std::size_t unknown = p.nodes.size() - p.covered_nodes;
+    if (unknown != 0) {
+        o += "\nnot covered (" + std::to_string(unknown) + "):\n";
+        for (std::size_t i = 0; i < p.nodes.size(); ++i)
+            if (!p.nodes[i].covered()) o += "  " + node_label(p.nodes[i], i) + ": " + p.nodes[i].reason + "\n";
+    }
+    if (!p.shared.empty()) {
+        o += "\nshared tensors (" + std::to_string(p.shared.size()) + ", counted once in params):\n";
+        for (const model_profile::shared_tensor& t : p.shared) {
+            o += "  '";
+            text_quote(o, t.name);
+            o += "' " + std::to_string(t.elements) + " read by";
+            for (std::size_t r : t.readers) o += " #" + std::to_string(r);
+            o += "\n";
+        }
+    }
+    for (const std::string& note : p.notes) o += "note: " + note + "\n";
+    std::fwrite(o.data(), 1, o.size(), stdout);
+}
+
+// CSV field: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(std::string_view s) {
+    if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+    std::string out = "\"";
+    for (char ch : s) {
+        if (ch == '"') out += '"';
+        out += ch;
+    }
+    return out + "\"";
+}
+
+void print_csv(const model_profile& p, bool per_op) {
+    std::string o;
+    if (per_op) {
+        o += "op_type,nodes,not_covered,macs,flops,params\n";
+        for (const auto& kv : by_op(p))
+            o += csv_field(kv.first) + "," + std::to_string(kv.second.nodes) + "," + std::to_string(kv.second.uncovered) +
+                 "," + csv_field(kv.second.macs.str()) + "," + csv_field(kv.second.flops.str()) + "," +
+                 std::to_string(kv.second.params) + "\n";
+    } else {
+        o += "index,name,op_type,output_shapes,macs,flops,params,param_bytes,reason\n";
+        for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+            const node_profile& n = p.nodes[i];
+            o += std::to_string(i) + "," + csv_field(n.name) + "," + csv_field(n.op_type) + "," +
+                 csv_field(shapes_text(n)) + "," + csv_field(n.macs.str()) + "," + csv_field(n.flops.str()) + "," +
+                 std::to_string(n.params) + "," + std::to_string(n.param_bytes) + "," + csv_field(n.reason) + "\n";
+        }
+    }
+    std::fwrite(o.data(), 1, o.size(), stdout);
+}
+
+void print_json(const model_profile& p, bool per_op) {
+    json_writer w;
+    w.begin_object();
+    w.field("version", 1);
+    w.key("totals");
+    w.begin_object();
+    w.field("params", p.totals.params);
+    w.field("param_bytes", p.totals.param_bytes);
+    w.key("macs");
+    json_quantity(w, p.totals.macs);
+    w.key("flops");
+    json_quantity(w, p.totals.flops);
+    w.key("peak_activation_bytes");
+    if (!p.peak_candidates.empty()) w.value(peak_maximum(p));
+    else json_quantity(w, p.totals.peak_activation_bytes);
+    w.end_object();
+    w.key("coverage");
+    w.begin_object();
+    w.field("nodes", static_cast<std::uint64_t>(p.nodes.size()));
+    w.field("covered", static_cast<std::uint64_t>(p.covered_nodes));
+    w.field("fraction", p.nodes.empty() ? 1.0 : static_cast<double>(p.covered_nodes) / static_cast<double>(p.nodes.size()));
+    w.end_object();
+    w.key("peak");
+    w.begin_object();
+    w.key("node");
+    if (p.peak_node < p.nodes.size()) w.value(static_cast<std::uint64_t>(p.peak_node));
+    else w.null();
+    if (!p.peak_reason.empty()) w.field("reason", p.peak_reason);
+    w.key("candidates");
+    w.begin_array();
+    for (const model_profile::peak_candidate& c : p.peak_candidates) {
+        w.begin_object();
+        w.field("bytes", c.bytes.str());
+        w.field("node", static_cast<std::uint64_t>(c.node));
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    if (per_op) {
+        w.key("ops");
+        w.begin_array();
+        for (const auto& kv : by_op(p)) {
+            w.begin_object();
+            w.field("op_type", kv.first);
+            w.field("nodes", kv.second.nodes);
+            w.field("not_covered", kv.second.uncovered);
+            w.key("macs");
+            json_quantity(w, kv.second.macs);
+            w.key("flops");
+            json_quantity(w, kv.second.flops);
+            w.field("params", kv.second.params);
+            w.end_object();
+        }
+        w.end_array();
+    }
+    w.key("nodes");
+    w.begin_array();
+    for (const node_profile& n : p.nodes) {
+        w.begin_object();
+        w.field("name", n.name);
+        w.field("op_type", n.op_type);
+        w.field("domain", n.domain);
+        w.key("macs");
+        json_quantity(w, n.macs);
+        w.key("flops");
+        json_quantity(w, n.flops);
+        w.field("params", n.params);
+        w.field("param_bytes", n.param_bytes);
+        w.key("outputs");
+        w.begin_array();
+        for (const profiled_output& o : n.outputs) w.value(o.name);
+        w.end_array();
+        w.key("output_types");
+        w.begin_array();
+        for (const profiled_output& o : n.outputs) w.value(o.elem_type != 0 ? data_type_name(o.elem_type) : "?");
+        w.end_array();
+        w.key("output_shapes");
+        w.begin_array();
+        for (const profiled_output& o : n.outputs) json_shape(w, o.shape);
+        w.end_array();
+        w.key("output_bytes");
+        w.begin_array();
+        for (const profiled_output& o : n.outputs) json_quantity(w, o.bytes);
+        w.end_array();
+        if (!n.covered()) w.field("reason", n.reason);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("unknown");
+    w.begin_array();
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+        if (p.nodes[i].covered()) continue;
+        w.begin_object();
+        w.field("index", static_cast<std::uint64_t>(i));
+        w.field("node", p.nodes[i].name);
+        w.field("op_type", p.nodes[i].op_type);
+        w.field("reason", p.nodes[i].reason);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("shared");
+    w.begin_array();
+    for (const model_profile::shared_tensor& t : p.shared) {
+        w.begin_object();
+        w.field("name", t.name);
+        w.field("params", t.elements);
+        w.key("nodes");
+        w.begin_array();
+        for (std::size_t r : t.readers) w.value(static_cast<std::uint64_t>(r));
+        w.end_array();
+        w.end_object();
+    }
+    w.end_array();
+    w.key("notes");
+    w.begin_array();
+    for (const std::string& note : p.notes) w.value(note);
+    w.end_array();
+    w.end_object();
+    std::fwrite(w.str().data(), 1, w.str().size(), stdout);
+}
+
+bool parse_dims(const arguments& a, profile_options& opts) {
+    for (const char* d : a.dims) {
+        const std::string_view s(d);
+        const std::size_t eq = s.find('=');
+        std::uint64_t v = 0;
+        if (eq == std::string_view::npos || eq == 0 || !parse_u64(s.substr(eq + 1), v) ||
+            v > static_cast<std::uint64_t>(INT64_MAX)) {
+            print_error("profile", "--dim needs NAME=VALUE with a non-negative VALUE, not '" + std::string(s) + "'");
+            return false;
+        }
+        opts.dims.push_back({std::string(s.substr(0, eq)), static_cast<std::int64_t>(v)});
+    }
+    for (const char* in : a.inputs) {
+        const std::string_view s(in);
+        const std::size_t eq = s.rfind('=');
+        input_binding b;
+        bool ok = eq != std::string_view::npos && eq != 0 && eq + 1 < s.size();
+        if (ok) b.name = std::string(s.substr(0, eq));
+        for (std::string_view rest = ok ? s.substr(eq + 1) : std::string_view(); ok && !rest.empty();) {
+            const std::size_t x = rest.find('x');
+            std::uint64_t v = 0;
+            ok = parse_u64(rest.substr(0, x), v) && v <= static_cast<std::uint64_t>(INT64_MAX);
+            b.dims.push_back(static_cast<std::int64_t>(v));
+            rest = x == std::string_view::npos ? std::string_view() : rest.substr(x + 1);
+            ok = ok && !(x != std::string_view::npos && rest.empty());
+        }
+        if (!ok) {
+            print_error("profile", "--input needs NAME=SHAPE with sizes joined by x (1x1024), not '" + std::string(s) + "'");
+            return false;
+        }
+        opts.inputs.push_back(std::move(b));
+    }
+    return true;
+}
+
+int run(arguments& a) {
+    const std::string_view by(a.by);
+    if (by != "node" && by != "op") {
+        print_error("profile", "--by takes node or op, not '" + std::string(by) + "'");
+        return exit_usage;
+    }
+    if (a.json && a.csv) {
+        print_error("profile", "--json and --csv exclude each other");
+        return exit_usage;
+    }
+    profile_options popts;
+    if (!parse_dims(a, popts)) return exit_usage;
+    int code = exit_ok;
+    options opts;
+    opts.verify = true;
+    opts.reads = model_reads::metadata;
+    model_file mf;
+    if (!open_model("profile", a.model, opts, mf, code)) return code;
+    const result<model_profile> p = profile_model(mf.model(), popts);
+    if (!p) {
+        // The bindings are checked against the model there: name their errors.
+        if (!popts.inputs.empty() && (p.err().code == errc::not_found || p.err().code == errc::invalid_argument) &&
+            mf.model().has_graph()) {
+            print_error("profile", p.err().code == errc::not_found
+                                       ? "an --input names no graph input of '" + std::string(a.model) + "'"
+                                       : "an --input or --dim contradicts the shapes '" + std::string(a.model) +
+                                             "' declares (rank, a dim_value, or two values for one dim_param)");
+            return exit_usage;
+        }
+        print_error("profile", "'" + std::string(a.model) + "': " +
+                                   (p.err().code == errc::not_found ? std::string("not an ONNX model: it has no graph")
+                                                                    : describe(p.err())));
+        return exit_findings;
+    }
+    if (a.json) print_json(*p, by == "op");
+    else if (a.csv) print_csv(*p, by == "op");
+    else print_table(*p, by == "op");
+    return exit_ok;
+}
+
+}  // namespace
+
+const subcommand profile_subcommand = make_subcommand<arguments, make_command_line, run>();
+
+}  // namespace onnxview_cli
