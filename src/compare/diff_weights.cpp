@@ -141,7 +141,10 @@ error diff_weights(model_file& fa, model_file& fb, bool values, const diff_optio
     const std::map<std::string, weight> wb = weights_of(fb.model(), nullptr, failure);
     if (failure) return failure;
     const external_payload_source ea = fa.external(), eb = fb.external();
-    for (const auto& [key, w] : wa) {
+    for (const auto& entry : wa) {
+        // Not a structured binding: clang 14 does not let the lambda below capture one.
+        const std::string& key = entry.first;
+        const weight& w = entry.second;
         const auto other = wb.find(key);
         if (other == wb.end()) {
             out.push_back(weight_change(diff_section::weights, change_kind::removed, w));
