@@ -122,13 +122,19 @@ def check_fail_on(onnx, np, numpy_helper, onnxview, model, i, work):
     return failures
 
 
-def check_max_changes(onnx, onnxview, model, work):
+def save_with_renamed_nodes(onnx, model, work):
+    """work/a.onnx: the model; work/b.onnx: it with every node renamed. Returns both paths and the renamed model."""
     a_path, b_path = os.path.join(work, "a.onnx"), os.path.join(work, "b.onnx")
     onnx.save(model, a_path)
     renamed = copy.deepcopy(model)
     for k, n in enumerate(renamed.graph.node):
         n.name = f"renamed_{k}"
     onnx.save(renamed, b_path)
+    return a_path, b_path, renamed
+
+
+def check_max_changes(onnx, onnxview, model, work):
+    a_path, b_path, renamed = save_with_renamed_nodes(onnx, model, work)
     _, full, full_last, _ = diff(onnxview, a_path, b_path)
     failures = []
     for limit in (0, 1, 3):
@@ -144,12 +150,7 @@ def check_max_changes(onnx, onnxview, model, work):
 
 
 def check_ignore(onnx, onnxview, model, work):
-    a_path, b_path = os.path.join(work, "a.onnx"), os.path.join(work, "b.onnx")
-    onnx.save(model, a_path)
-    renamed = copy.deepcopy(model)
-    for k, n in enumerate(renamed.graph.node):
-        n.name = f"renamed_{k}"
-    onnx.save(renamed, b_path)
+    a_path, b_path, renamed = save_with_renamed_nodes(onnx, model, work)
     failures = []
     code, sections, last, err = diff(onnxview, a_path, b_path, "--ignore=names")
     if code != 0 or sections or last != "same computation, names differ":

@@ -454,6 +454,18 @@ TEST_CASE("pack with edits: metadata, producer and doc strings, tensors untouche
     CHECK(same_tensors(m.str(), nullptr, out.model, nullptr).ok());
 }
 
+namespace {
+// `model` packed with edit_options::dims (and no other change).
+packed pack_with_dims(const std::string& model, const dim_change* dims, std::size_t count) {
+    edit_options edits{};
+    edits.dims = dims;
+    edits.dim_count = count;
+    pack_options po{};
+    po.edits = &edits;
+    return pack(model, po);
+}
+}  // namespace
+
 TEST_CASE("pack with edits: set_dim changes a main-graph input's dim, keeps its denotation, and nothing else") {
     wire_builder d0, d1;
     d0.field_varint(1, 1).field_bytes(3, "DATA_BATCH");
@@ -471,12 +483,7 @@ TEST_CASE("pack with edits: set_dim changes a main-graph input's dim, keeps its 
     m.field_varint(1, 8).field_message(7, g);
 
     const dim_change dims[] = {{"x", 0, true, 0, "N"}, {"x", 1, false, 224, {}}, {"y", 0, false, 1, {}}};
-    edit_options edits{};
-    edits.dims = dims;
-    edits.dim_count = 3;
-    pack_options po{};
-    po.edits = &edits;
-    const packed out = pack(m.str(), po);
+    const packed out = pack_with_dims(m.str(), dims, 3);
     REQUIRE(out.err.ok());
     CHECK(out.stats.dims_set == 2);
     REQUIRE(verify(out.model.data(), out.model.size(), schema::msg_ModelProto, options{}).ok());
@@ -520,12 +527,7 @@ TEST_CASE("pack with edits: set_dim leaves shapes off the path to a main-graph i
     m.field_varint(1, 8).field_message(7, g);
 
     const dim_change dims[] = {{"s", 0, false, 7, {}}, {"x", 0, false, 7, {}}};
-    edit_options edits{};
-    edits.dims = dims;
-    edits.dim_count = 2;
-    pack_options po{};
-    po.edits = &edits;
-    const packed out = pack(m.str(), po);
+    const packed out = pack_with_dims(m.str(), dims, 2);
     REQUIRE(out.err.ok());
     CHECK(out.stats.dims_set == 0);
     CHECK(out.model == m.str());
