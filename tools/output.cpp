@@ -94,8 +94,6 @@ bool open_model(const char* cmd, const char* path, onnxview::options opts,
     return true;
 }
 
-
-
 bool parse_u64(std::string_view s, std::uint64_t& out) {
     const onnxview::result<std::uint64_t> v = onnxview::parse_decimal(s);
     if (v) out = v.value();
