@@ -92,7 +92,8 @@ enum class errc : std::uint8_t {
     // --- finer codes: each belongs to one of the codes above (errc_group) --
     io_stat_failed,        // io_error: the system could not inspect the file (stat, GetFileAttributes)
     io_open_failed,        // io_error: ... open it (open, CreateFile)
-    io_resolve_failed,     // io_error: ... resolve its path (realpath)
+    io_resolve_failed,     // io_error: ... resolve its path (realpath; on Windows, a
+                           //   missing base directory or external file)
     io_map_failed,         // io_error: ... map it (mmap, MapViewOfFile)
     io_read_failed,        // io_error: ... read it (read, ReadFile)
     callback_failed,       // io_error: the caller's file callbacks returned an error

@@ -183,7 +183,9 @@ result<char*> canonical_directory(const char* path, const heap& mem) noexcept {
                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
         e = ::GetLastError();
     }
-    if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_open_failed, e);
+    // The same code as realpath's failure on POSIX: a missing base directory
+    // reads the same on every system.
+    if (h == INVALID_HANDLE_VALUE) return sys_error(errc::io_resolve_failed, e);
     handle_closer closer{h};
     BY_HANDLE_FILE_INFORMATION info;
     const bool is_dir = ::GetFileInformationByHandle(h, &info) &&
@@ -206,8 +208,10 @@ result<mapped_file> open_beneath(const char* base, std::string_view relative,
     }
     const widened w(mem, path.get());
     if (w.get() == nullptr) return w.failure(errc::external_nul_in_location);  // not valid UTF-8
+    // A location that names no file is io_resolve_failed, as realpath's
+    // failure is on POSIX.
     const DWORD attrs = ::GetFileAttributesW(w.get());
-    if (attrs == INVALID_FILE_ATTRIBUTES) return sys_error(errc::io_stat_failed, ::GetLastError());
+    if (attrs == INVALID_FILE_ATTRIBUTES) return sys_error(errc::io_resolve_failed, ::GetLastError());
     if (attrs & FILE_ATTRIBUTE_DIRECTORY) return errc::is_directory;
     HANDLE h = ::CreateFileW(w.get(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
                              OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
