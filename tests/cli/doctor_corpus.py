@@ -7,6 +7,7 @@ from onnx parsing the file as an onnx.SequenceProto.
 Usage: doctor_corpus.py ONNXVIEW CORPUS_DIR. Exit 77 (skipped) without the
 corpus or python3-onnx; 1 naming each file diagnosed otherwise.
 """
+import concurrent.futures
 import glob
 import json
 import os
@@ -62,17 +63,26 @@ def expected(path, case):
         f"read it with `onnxview dump --type onnx.SequenceProto {path}`")
 
 
-values = declared_values()
-bad = 0
-kinds = {}
-for path, case in sorted(values.items()):
-    want_kind, want_line = expected(path, case)
+def diagnose(path):
     run = subprocess.run([ONNXVIEW, "doctor", "--json", path], capture_output=True, text=True)
     got = json.loads(run.stdout)["diagnosis"] if run.stdout else {"kind": f"no output ({run.stderr.strip()})"}
+    return got, run.returncode
+
+
+values = declared_values()
+paths = sorted(values)
+# One process per file, thousands of files: run them on every core.
+with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+    diagnoses = list(pool.map(diagnose, paths))
+bad = 0
+kinds = {}
+for path, (got, returncode) in zip(paths, diagnoses):
+    case = values[path]
+    want_kind, want_line = expected(path, case)
     kinds[case] = kinds.get(case, 0) + 1
-    if got["kind"] != want_kind or (want_line and got["line"] != want_line) or run.returncode != 1:
+    if got["kind"] != want_kind or (want_line and got["line"] != want_line) or returncode != 1:
         bad += 1
         print(f"FAIL: {path}: declared {case}, want {want_kind}, got {got.get('kind')} "
-              f"(exit {run.returncode}): {got.get('line')}")
+              f"(exit {returncode}): {got.get('line')}")
 print(f"{len(values)} files ({', '.join(f'{n} {c}' for c, n in sorted(kinds.items()))}), {bad} diagnosed otherwise")
 sys.exit(0 if bad == 0 and len(values) > 3000 else 1)
