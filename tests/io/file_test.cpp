@@ -397,6 +397,35 @@ TEST_CASE("mapped_file: a sparse file over 4 GiB maps with small RSS", "[io][fil
     }
 }
 
+TEST_CASE("release_payload gives a mapping's pages back, release_pages never discards", "[io][file]") {
+    tmpdir dir;
+    const std::string path = dir / "pages";
+    const std::string bytes = pattern(std::size_t(16) << 20);
+    REQUIRE(write_file(path, bytes));
+    auto f = mapped_file::open(path.c_str(), options());
+    REQUIRE(f.ok());
+    REQUIRE(f->kind() == mapped_file::storage::mapped);
+    const char* data = f->data();
+    const std::size_t size = f->size();
+    const long before = vm_rss_kib();
+    CHECK(std::string(data, size) == bytes);  // every page mapped
+    const long read = vm_rss_kib();
+    onnxview::release_payload(*f, data, size);
+    const long released = vm_rss_kib();
+    if (before > 0) {
+        INFO("VmRSS before " << before << " KiB, read " << read << " KiB, released " << released << " KiB");
+        CHECK(read - released >= 15 * 1024);
+    }
+    CHECK(std::string(data, size) == bytes);  // read back from the page cache
+    // Memory outside the mapping (heap copies, external files) goes to
+    // release_pages, which keeps its content.
+    std::string heap = bytes.substr(0, 3 << 20);
+    onnxview::release_pages(heap.data(), heap.size());
+    onnxview::release_payload(*f, heap.data(), heap.size());
+    onnxview::release_pages(nullptr, 0);
+    CHECK(heap == bytes.substr(0, 3 << 20));
+}
+
 TEST_CASE("mapped_file: a mapped file truncated under it raises SIGBUS (as documented)", "[io][file]") {
     tmpdir dir;
     const std::string path = dir / "shrinks";
