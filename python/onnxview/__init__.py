@@ -11,6 +11,8 @@
             node.op_type, node.inputs, node.outputs, node.attributes
         findings = m.check()
     x = onnxview.load_tensor("input_0.pb")        # a standalone TensorProto file
+    onnxview.hash("model.onnx")                   # what it computes, whatever the layout
+    onnxview.diff("a.onnx", "b.onnx")["result"]   # what changed, as `onnxview diff --json`
 
 Arrays keep the file mapped for as long as they live, also after the model
 is closed. Every failure of the input raises onnxview.Error, which carries
@@ -37,3 +39,11 @@ __all__ = [
     "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "StoredTensor", "TensorSlice", "Type",
     "ValueInfo", "dtype_of", "load_tensor", "open",
 ]
+
+# With the comparison library (a build that found libxxhash).
+try:
+    from ._onnxview import diff, hash  # noqa: F401
+except ImportError:
+    pass
+else:
+    __all__ += ["diff", "hash"]

@@ -101,7 +101,16 @@ py::object make_type(const onnxview::type_view& t, const source_ptr& src);
 void register_graph(py::module_& m);
 
 // --- model.cpp
+// A path as the system wants it: str, bytes or os.PathLike (os.fsencode).
+std::string file_path(const py::object& path);
+// The model at `path`, opened with `reads` as its read-ahead advice
+// (model_reads::metadata: only what is asked is paged in); raises
+// onnxview.Error naming what the file is when it is no model.
+source_ptr open_model(const std::string& path, bool verify, onnxview::model_reads reads);
 void register_model(py::module_& m);
+
+// --- compare.cpp (with ONNXVIEW_PY_COMPARE)
+void register_compare(py::module_& m);
 
 }  // namespace onnxview_py
 

@@ -10,6 +10,34 @@ namespace onnxview_py {
 
 using namespace onnxview;
 
+std::string file_path(const py::object& path) {
+    return std::string(py::bytes(py::module_::import("os").attr("fsencode")(path)));
+}
+
+source_ptr open_model(const std::string& path, bool verify, model_reads reads) {
+    options opts{};
+    opts.verify = verify;
+    opts.reads = reads;
+    auto opened = model_file::open(path.c_str(), opts);
+    if (!opened) {
+        // A malformed ModelProto's offset is in the file: map it again (no
+        // read) to name the field holding it.
+        auto src = std::make_shared<source>();
+        src->root = &schema::msg_ModelProto;
+        auto bytes = mapped_file::open(path.c_str());
+        if (!bytes) raise_error(opened.err(), nullptr, "cannot open '" + path + "'");
+        src->file = std::move(bytes.value());
+        const diagnosis what_it_is = diagnose(src->file.data(), src->file.size());
+        raise_error(opened.err(), src.get(), "cannot open '" + path + "'", &what_it_is);
+    }
+    auto src = std::make_shared<source>();
+    src->model = std::move(opened.value());
+    src->is_model = true;
+    src->root = &schema::msg_ModelProto;
+    src->path = path;
+    return src;
+}
+
 namespace {
 
 struct model_ref {
@@ -50,35 +78,6 @@ struct finding {
     py::object path, message;
     std::uint64_t offset;
 };
-
-// A path as the system wants it: str, bytes or os.PathLike (os.fsencode).
-std::string file_path(const py::object& path) {
-    return std::string(py::bytes(py::module_::import("os").attr("fsencode")(path)));
-}
-
-source_ptr open_model(const std::string& path, bool verify) {
-    options opts{};
-    opts.verify = verify;
-    opts.reads = model_reads::metadata;  // advise random access: only what is asked is paged in
-    auto opened = model_file::open(path.c_str(), opts);
-    if (!opened) {
-        // A malformed ModelProto's offset is in the file: map it again (no
-        // read) to name the field holding it.
-        auto src = std::make_shared<source>();
-        src->root = &schema::msg_ModelProto;
-        auto bytes = mapped_file::open(path.c_str());
-        if (!bytes) raise_error(opened.err(), nullptr, "cannot open '" + path + "'");
-        src->file = std::move(bytes.value());
-        const diagnosis what_it_is = diagnose(src->file.data(), src->file.size());
-        raise_error(opened.err(), src.get(), "cannot open '" + path + "'", &what_it_is);
-    }
-    auto src = std::make_shared<source>();
-    src->model = std::move(opened.value());
-    src->is_model = true;
-    src->root = &schema::msg_ModelProto;
-    src->path = path;
-    return src;
-}
 
 py::dict metadata_of(const model_ref& m) {
     py::dict out;
@@ -311,7 +310,7 @@ void register_model(py::module_& m) {
                          : std::string("<onnxview.Model closed>");  // no names: always UTF-8
         });
 
-    m.def("open", [](const py::object& path, bool verify) { return model_ref{open_model(file_path(path), verify)}; },
+    m.def("open", [](const py::object& path, bool verify) { return model_ref{open_model(file_path(path), verify, model_reads::metadata)}; },
           py::arg("path"), py::kw_only(), py::arg("verify") = false,
           "Maps the ONNX model at `path` and reads its top-level fields only; tensors are read\n"
           "when asked for. verify=True checks the wire format of the whole model first.\n"
