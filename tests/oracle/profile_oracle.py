@@ -44,7 +44,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 try:
     import numpy as np
     import onnx
-    from onnx import TensorProto, helper, numpy_helper, shape_inference
+    from onnx import AttributeProto, TensorProto, helper, numpy_helper, shape_inference
 except ImportError:
     print("profile_oracle: python3-onnx or numpy missing: skipped")
     sys.exit(SKIP)
@@ -150,17 +150,40 @@ def size_of(t):
 
 
 def params_of(model):
-    """Numpy sizes of the distinct initializers and Constant tensors the main graph's nodes read."""
-    stored = {t.name: size_of(t) for t in model.graph.initializer}
-    for sp in model.graph.sparse_initializer:
-        stored[sp.values.name] = int(np.prod(sp.values.dims))
-    for n in model.graph.node:
-        if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
-            for a in n.attribute:
-                if a.name == "value":
-                    stored[n.output[0]] = int(np.prod(a.t.dims))
-    read = {i for n in model.graph.node for i in n.input if i in stored}
-    return sum(int(stored[name]) for name in read)
+    """Numpy sizes of the distinct initializers and Constant tensors read by the main graph's nodes,
+    the nodes of the bodies of its If, Loop and Scan nodes (a body sees its enclosing graphs'
+    names) and of the model-local functions they call (a function's Constant counted once)."""
+    functions = {(f.domain, f.name): f for f in model.functions}
+    read = {}
+
+    def visit(nodes, stored, where, depth):
+        stored = dict(stored)
+        for n in nodes:
+            for i in n.input:
+                if i in stored:
+                    read[stored[i][0]] = stored[i][1]
+            if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
+                for a in n.attribute:
+                    if a.name == "value":
+                        stored[n.output[0]] = ((where, n.output[0]), int(np.prod(a.t.dims)))
+            if n.op_type in ("If", "Loop", "Scan") and n.domain in ("", "ai.onnx"):
+                for a in n.attribute:
+                    if a.type == AttributeProto.GRAPH:
+                        visit_graph(a.g, stored, f"{where}/{n.name}/{a.name}", depth)
+            f = functions.get((n.domain, n.op_type))
+            if f is not None and depth < 16:
+                visit(f.node, {}, f"function {f.domain}::{f.name}", depth + 1)
+
+    def visit_graph(g, outer, where, depth):
+        stored = dict(outer)
+        for t in g.initializer:
+            stored[t.name] = ((where, t.name), size_of(t))
+        for sp in g.sparse_initializer:
+            stored[sp.values.name] = ((where, sp.values.name), int(np.prod(sp.values.dims)))
+        visit(g.node, stored, where, depth)
+
+    visit_graph(model.graph, {}, "", 0)
+    return sum(int(v) for v in read.values())
 
 
 def corpus_models(corpus, limit):
