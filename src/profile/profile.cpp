@@ -183,7 +183,10 @@ private:
 
     void enter_main(const graph_view& g, frame& f) {
         f.values.reserve(2 * static_cast<std::size_t>(g.node().size()) + g.input().size() + g.initializer().size());
-        out_.nodes.reserve(g.node().size());
+        // Room for the bodies' and functions' nodes too, which are not counted
+        // ahead: a reallocation of 100k nodes would hold two copies at once.
+        const std::size_t main_nodes = g.node().size();
+        out_.nodes.reserve(main_nodes + main_nodes / 16 + 64);
         for (const value_info_view& v : g.input()) {
             value_entry& e = f.values[v.name()];
             e.fact = profile_detail::declared_fact(v.type(), opts_.dims);
