@@ -124,6 +124,14 @@ std::string group_key_text(const view& v, const std::string& key) {
     return out;
 }
 
+// Writes out what `o` holds once it passes 1 MiB: a 100k-node table built
+// whole would double its string while growing (two copies live at once).
+void flush_some(std::string& o) {
+    if (o.size() < (std::size_t{1} << 20)) return;
+    std::fwrite(o.data(), 1, o.size(), stdout);
+    o.clear();
+}
+
 std::string percent(std::size_t part, std::size_t whole) {
     if (whole == 0) return "100%";
     char buf[32];
@@ -175,13 +183,17 @@ void print_table(const model_profile& p, const view& v) {
             const node_profile& n = p.nodes[i];
             o += node_label(n, i) + "\t" + shapes_text(n) + "\t" + n.macs.str() + "\t" + n.flops.str() + "\t" +
                  std::to_string(n.params) + "\n";
+            flush_some(o);
         }
     }
     const std::size_t unknown = p.nodes.size() - p.covered_nodes;
     if (unknown != 0) {
         o += "\nnot covered (" + std::to_string(unknown) + "):\n";
         for (std::size_t i = 0; i < p.nodes.size(); ++i)
-            if (!p.nodes[i].covered()) o += "  " + node_label(p.nodes[i], i) + ": " + p.nodes[i].reason + "\n";
+            if (!p.nodes[i].covered()) {
+                o += "  " + node_label(p.nodes[i], i) + ": " + p.nodes[i].reason + "\n";
+                flush_some(o);
+            }
     }
     std::string bases;
     for (std::size_t i = 0; i < p.nodes.size(); ++i)
@@ -228,6 +240,7 @@ void print_csv(const model_profile& p, const view& v) {
                  std::to_string(n.params) + "," + std::to_string(n.param_bytes) + "," + csv_field(n.reason) + "," +
                  csv_field(n.scope) + "," + (n.in_main_graph() ? std::string() : std::to_string(n.parent)) + "," +
                  csv_field(n.cost_basis) + "\n";
+            flush_some(o);
         }
     }
     std::fwrite(o.data(), 1, o.size(), stdout);

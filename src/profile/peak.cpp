@@ -71,9 +71,10 @@ void sweep_peak(model_profile& out, std::unordered_map<std::string_view, value_e
                 break;
             }
         }
-        for (const value_entry* d : dying[i]) live = minus(live, d->producer == value_entry::no_node
-                                                                     ? profile_detail::value_bytes(d->fact.shape.element_count(), d->fact.elem_type)
-                                                                     : d->bytes);
+        for (const value_entry* d : dying[i])
+            live = minus(live, d->producer == value_entry::no_node
+                                   ? value_bytes(d->fact.shape.element_count(), d->fact.elem_type)
+                                   : out.nodes[d->producer].outputs[d->output].bytes);
     }
     if (!unknown.empty() || best.empty()) {
         best.clear();

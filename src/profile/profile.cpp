@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -307,11 +308,11 @@ private:
             c.inputs.push_back(e.has_fact ? &e.fact : nullptr);
             if (owner == main_) e.last_use = &f == main_ ? index : f.main_position;
             // A node reading one tensor twice (Mul(w, w)) reads it once.
-            if (e.stored && (e.readers.empty() || e.readers.back() != index)) {
-                np.params += e.size.elements;
-                np.param_bytes += e.size.bytes;
-                e.size.read = true;
-                e.readers.push_back(index);
+            if (e.stored && (e.stored->readers.empty() || e.stored->readers.back() != index)) {
+                np.params += e.stored->size.elements;
+                np.param_bytes += e.stored->size.bytes;
+                e.stored->size.read = true;
+                e.stored->readers.push_back(index);
             }
         }
         std::vector<value_fact> outputs(n.output().size());
@@ -408,7 +409,7 @@ private:
             po.bytes = profile_detail::value_bytes(fact.shape.element_count(), fact.elem_type);
             if (e) {
                 e->producer = index;
-                e->bytes = po.bytes;
+                e->output = static_cast<std::uint32_t>(k - 1);
                 e->fact = std::move(fact);
                 e->has_fact = true;
             }
@@ -440,16 +441,16 @@ private:
             e.fact = profile_detail::stored_tensor_fact(t, opts_.max_value_elements);
             e.has_fact = true;
         }
-        e.stored = true;
-        e.size = stored_size();
-        e.size.origin = t.wire_message().begin();
+        e.stored = std::make_unique<profile_detail::stored_record>();
+        stored_size& size = e.stored->size;
+        size.origin = t.wire_message().begin();
         const result<std::uint64_t> n = element_count(t);
         bool ok = n.ok();
-        e.size.elements = ok ? *n : 0;
+        size.elements = ok ? *n : 0;
         // A function's Constant is met once per call: noted once.
-        const bool first = noted_.insert(e.size.origin).second;
+        const bool first = noted_.insert(size.origin).second;
         if (!ok && first) out_.notes.push_back("stored tensor '" + std::string(name) + "': invalid dims, not counted");
-        else e.size.bytes = tensor_bytes(t, e.size.elements, ok);
+        else size.bytes = tensor_bytes(t, size.elements, ok);
         if (n.ok() && !ok && first)
             out_.notes.push_back("stored tensor '" + std::string(name) + "': bytes not counted (" +
                                  data_type_name(t.data_type()) + " has no fixed width)");
@@ -490,15 +491,16 @@ void profiler::finish() {
     for (const frame& f : frames_)
         for (const auto& kv : f.values) {
             const value_entry& e = kv.second;
-            if (!e.stored || !e.size.read) continue;
-            const auto [it, fresh] = seen.emplace(e.size.origin, tensors.size());
+            if (!e.stored || !e.stored->size.read) continue;
+            const stored_size& size = e.stored->size;
+            const auto [it, fresh] = seen.emplace(size.origin, tensors.size());
             if (fresh) {
-                tensors.push_back({std::string(kv.first), e.size.elements, e.readers});
-                tensor_bytes.push_back(e.size.bytes);
+                tensors.push_back({std::string(kv.first), size.elements, e.stored->readers});
+                tensor_bytes.push_back(size.bytes);
                 continue;
             }
             std::vector<std::size_t>& readers = tensors[it->second].readers;
-            readers.insert(readers.end(), e.readers.begin(), e.readers.end());
+            readers.insert(readers.end(), e.stored->readers.begin(), e.stored->readers.end());
             std::sort(readers.begin(), readers.end());
             readers.erase(std::unique(readers.begin(), readers.end()), readers.end());
         }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -27,6 +28,13 @@ struct stored_size {
     const char* origin = nullptr;
 };
 
+// What only a stored tensor's entry needs: apart, so that the other
+// entries (nearly all of them) stay small.
+struct stored_record {
+    stored_size size;
+    std::vector<std::size_t> readers;  // the nodes reading it (each once)
+};
+
 // Everything known of one value name of a scope: one hash lookup per use (a
 // 100k-node model has as many names).
 struct value_entry {
@@ -39,12 +47,11 @@ struct value_entry {
     bool has_declared = false;
     bool graph_input = false;
     bool graph_output = false;
-    bool stored = false;  // initializer or Constant output: a parameter, not an activation
-    stored_size size;     // when stored
+    // An initializer or Constant output: a parameter, not an activation.
+    std::unique_ptr<stored_record> stored;
     std::size_t producer = no_node;
     std::size_t last_use = no_node;
-    std::vector<std::size_t> readers;  // stored tensors: the nodes reading them (each once)
-    quantity bytes;  // when produced by a node
+    std::uint32_t output = 0;  // which of the producer's outputs (its bytes are there)
     static constexpr std::size_t no_node = static_cast<std::size_t>(-1);
 };
 
