@@ -369,13 +369,27 @@ private:
         model_scope body;
         body.kind = scope_kind::function;
         body.function = fn;
-        body.depth = s.depth;
+        // Each expansion a level deeper: subgraphs inside functions calling
+        // functions stay within max_depth altogether (the stack with them).
+        body.depth = s.depth + 1;
         expansion_ = &ff;
         ++function_depth_;
+        const std::size_t stack_size = stack_.size(), pending_size = pending_.size();
         const error e = walk_scope(body, *this, opts_.max_depth);
         --function_depth_;
         expansion_ = nullptr;
-        if (e) return "model-local function " + name + ": subgraphs nested deeper than the limit";
+        // A failed walk returns without leaving the scopes it entered, nor
+        // finishing the holders whose bodies it was in.
+        stack_.resize(stack_size, {nullptr, nullptr});
+        while (pending_.size() > pending_size) {
+            pending_holder& h = pending_.back();
+            std::vector<value_fact> unknown(h.context.node.output().size());
+            out_.nodes[h.index].reason = "subgraphs nested deeper than " + std::to_string(opts_.max_depth) + " levels";
+            finish_node(*h.in, h.index, h.context.node, unknown);
+            pending_.pop_back();
+        }
+        if (e) return "model-local function " + name + ": calls and subgraphs nested deeper than " +
+                      std::to_string(opts_.max_depth) + " levels";
         k = 0;
         for (std::string_view out : fn.output()) {
             const auto it = ff.values.find(out);

@@ -199,3 +199,29 @@ TEST_CASE("scopes come from '/'-separated node names; the views sum the main gra
     CHECK(ops[0].nodes == 4);
     CHECK(ops[0].flops.str() == "32");
 }
+
+TEST_CASE("a function whose body nests past max_depth: its call not covered, the graph after it profiled") {
+    graph_parts branch;
+    branch.nodes.push_back(node("Relu", {"X"}, {"b"}));
+    branch.outputs.push_back(declared("b"));
+    const wire_builder deep =
+        function("local", "Deep", {"X", "C"}, {"Y"},
+                 {node("If", {"C"}, {"Y"}, {graph_attribute("then_branch", branch), graph_attribute("else_branch", branch)})});
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{3}}));
+    p.inputs.push_back(value_info("c", {}, data_type::boolean));
+    p.nodes.push_back(call("local", "Deep", {"x", "c"}, {"y"}));
+    p.nodes.push_back(node("Relu", {"x"}, {"z"}));
+    p.outputs.push_back(declared("y"));
+    p.outputs.push_back(declared("z"));
+    profile_options opts;
+    opts.max_depth = 1;  // the function's body is level 1, the If's branches level 2
+    const model_profile r = profile_of(model_bytes(p, {deep}), opts);
+    REQUIRE(r.nodes.size() == 3);
+    CHECK(contains(r.nodes[0].reason, "nested deeper than 1 levels"));
+    CHECK(contains(r.nodes[1].reason, "nested deeper than 1 levels"));
+    CHECK(r.nodes[2].scope.empty());
+    CHECK(r.nodes[2].covered());
+    CHECK(r.nodes[2].outputs[0].shape.str() == "[3]");
+    CHECK(r.main_graph_nodes == 2);
+}
