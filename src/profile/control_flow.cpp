@@ -1,5 +1,5 @@
 // src/profile/control_flow.cpp - the bodies of If, Loop and Scan: their
-// inputs from the holder's (ONNX operator spec, opset 11+ Loop, 9+ Scan),
+// inputs from the holder's (ONNX operator spec: Loop 11+, Scan 8 and 9+),
 // and the holder's outputs and cost from the bodies'.
 #include <cstdint>
 #include <string>
@@ -33,13 +33,34 @@ value_fact scalar(data_type type) {
     return f;
 }
 
-// Scan's state variables come first, then num_scan_inputs scan inputs.
-bool scan_counts(const node_context& c, std::size_t& states, std::size_t& scans) {
+// Where Scan's inputs are: its state variables, then num_scan_inputs scan
+// inputs; Scan 8 has sequence_lens first and a batch axis in front of every
+// input (the scan axis is then axis 1).
+struct scan_layout {
+    std::size_t first = 0;  // index of the first state variable
+    std::size_t states = 0;
+    std::size_t scans = 0;
+    bool batched = false;  // Scan 8
+};
+
+bool scan_counts(const node_context& c, scan_layout& out) {
+    out.batched = c.opset == 8;
+    out.first = out.batched ? 1 : 0;
     const std::int64_t m = c.int_attribute("num_scan_inputs", -1);
-    if (m < 0 || static_cast<std::uint64_t>(m) > c.input_count()) return false;
-    scans = static_cast<std::size_t>(m);
-    states = c.input_count() - scans;
+    if (m < 0 || c.input_count() < out.first || static_cast<std::uint64_t>(m) > c.input_count() - out.first)
+        return false;
+    out.scans = static_cast<std::size_t>(m);
+    out.states = c.input_count() - out.first - out.scans;
     return true;
+}
+
+// A fact without its first `n` axes (Scan 8's batch axis, its slices'
+// batch and scan axes); unknown rank when it has fewer.
+value_fact drop_leading(value_fact f, std::size_t n) {
+    if (!f.shape.rank_known) return f;
+    if (f.shape.dims.size() < n) f.shape = value_shape();
+    else f.shape.dims.erase(f.shape.dims.begin(), f.shape.dims.begin() + static_cast<std::ptrdiff_t>(n));
+    return f;
 }
 
 // The axis `axes[i]` (0 when not given) of a rank-`rank` value.
@@ -151,31 +172,43 @@ std::string combine_loop(const node_context& c, const body_result& body, std::ve
 
 std::string combine_scan(const node_context& c, const body_result& body, std::vector<value_fact>& outputs,
                          node_cost& cost, std::string& basis) {
-    std::size_t states = 0, scans = 0;
-    if (!scan_counts(c, states, scans)) return "Scan without a valid num_scan_inputs";
-    // The number of iterations: the scan axis length of the scan inputs (all alike).
-    quantity trip;
+    scan_layout l;
+    if (!scan_counts(c, l)) return "Scan without a valid num_scan_inputs";
+    // The number of iterations: the scan axis length of the scan inputs (all
+    // alike); Scan 8 runs it for every element of the batch axis too.
+    quantity trip, batch;
     const std::optional<std::vector<std::int64_t>> in_axes = c.ints_attribute("scan_input_axes");
-    const value_fact* first = scans > 0 ? c.input(states) : nullptr;
-    std::size_t axis = 0;
-    if (first != nullptr && first->shape.rank_known && axis_at(in_axes, 0, first->shape.dims.size(), axis))
+    const value_fact* first = l.scans > 0 ? c.input(l.first + l.states) : nullptr;
+    std::size_t axis = l.batched ? 1 : 0;
+    if (first != nullptr && first->shape.rank_known &&
+        (l.batched ? first->shape.dims.size() > 1 : axis_at(in_axes, 0, first->shape.dims.size(), axis))) {
         trip = first->shape.dims[axis];
+        if (l.batched) batch = first->shape.dims[0];
+    }
     const std::optional<std::vector<std::int64_t>> out_axes = c.ints_attribute("scan_output_axes");
     for (std::size_t k = 0; k < outputs.size() && k < body.outputs.size(); ++k) {
         value_fact f = without_values(&body.outputs[k]);
-        if (k < states && !f.shape.rank_known) f = without_values(c.input(k));
-        if (k >= states && f.shape.rank_known) {
+        if (k < l.states && !f.shape.rank_known) {
+            f = without_values(c.input(l.first + k));
+            if (l.batched) f = drop_leading(std::move(f), 1);
+        }
+        if (k >= l.states && f.shape.rank_known) {
             std::size_t at = 0;
-            if (axis_at(out_axes, k - states, f.shape.dims.size() + 1, at))
+            if (l.batched) f.shape.dims.insert(f.shape.dims.begin(), trip);
+            else if (axis_at(out_axes, k - l.states, f.shape.dims.size() + 1, at))
                 f.shape.dims.insert(f.shape.dims.begin() + static_cast<std::ptrdiff_t>(at), trip);
             else f.shape = value_shape();
         }
+        if (l.batched && f.shape.rank_known) f.shape.dims.insert(f.shape.dims.begin(), batch);
         outputs[k] = std::move(f);
     }
     if (!body.reason.empty()) return "body: " + body.reason;
-    if (!trip.known) return "scan length unknown: the scan inputs' scan axis has no known size";
-    if (std::string why = repeated(body, trip, cost); !why.empty()) return why;
-    basis = "body x " + trip.str() + " iterations (scan axis length)";
+    if (!trip.known || (l.batched && !batch.known))
+        return "scan length unknown: the scan inputs' scan axis has no known size";
+    const quantity runs = l.batched ? times(batch, trip) : trip;
+    if (std::string why = repeated(body, runs, cost); !why.empty()) return why;
+    basis = l.batched ? "body x " + batch.str() + " x " + trip.str() + " iterations (batch x scan axis length, Scan 8)"
+                      : "body x " + trip.str() + " iterations (scan axis length)";
     return std::string();
 }
 
@@ -196,15 +229,17 @@ std::string body_inputs(const node_context& c, std::string_view attribute, std::
         return std::string();
     }
     if (op == "Scan" && attribute == "body") {
-        std::size_t states = 0, scans = 0;
-        if (!scan_counts(c, states, scans)) return "Scan without a valid num_scan_inputs";
-        for (std::size_t k = 0; k < states; ++k) out.push_back(without_values(c.input(k)));
+        scan_layout l;
+        if (!scan_counts(c, l)) return "Scan without a valid num_scan_inputs";
+        for (std::size_t k = 0; k < l.states; ++k)
+            out.push_back(drop_leading(without_values(c.input(l.first + k)), l.batched ? 1 : 0));
         const std::optional<std::vector<std::int64_t>> axes = c.ints_attribute("scan_input_axes");
         std::string reason;
-        for (std::size_t j = 0; j < scans; ++j) {
-            value_fact f = without_values(c.input(states + j));
+        for (std::size_t j = 0; j < l.scans; ++j) {
+            value_fact f = without_values(c.input(l.first + l.states + j));
             std::size_t axis = 0;
-            if (f.shape.rank_known && axis_at(axes, j, f.shape.dims.size(), axis))
+            if (l.batched && f.shape.rank_known && f.shape.dims.size() >= 2) f = drop_leading(std::move(f), 2);
+            else if (!l.batched && f.shape.rank_known && axis_at(axes, j, f.shape.dims.size(), axis))
                 f.shape.dims.erase(f.shape.dims.begin() + static_cast<std::ptrdiff_t>(axis));
             else {
                 f.shape = value_shape();

@@ -43,6 +43,9 @@ struct function_call {
 struct node_context {
     node_view node;
     const function_call* call = nullptr;  // inside a function's expansion
+    // The model's opset of the default domain (0 when it imports none):
+    // for the ops whose inputs changed (Scan 8 has a batch axis).
+    std::int64_t opset = 0;
     std::vector<const value_fact*> inputs;
     std::vector<std::string_view> input_names;
     std::uint32_t max_value_elements = 64;

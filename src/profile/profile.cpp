@@ -106,6 +106,8 @@ class profiler : public scope_visitor {
 public:
     profiler(const model_view& m, const profile_options& opts, model_profile& out) : opts_(opts), out_(out) {
         for (const function_view& f : m.functions()) functions_[f.name()].push_back(f);
+        for (const opset_id_view& o : m.opset_import())
+            if (o.domain().empty() || o.domain() == "ai.onnx") opset_ = o.version();
     }
 
     bool enter(const model_scope& s) {
@@ -295,6 +297,7 @@ private:
         profile_detail::node_context c;
         c.node = n;
         c.call = f.call;
+        c.opset = opset_;
         c.max_value_elements = opts_.max_value_elements;
         for (std::string_view in : n.input()) {
             c.input_names.push_back(in);
@@ -493,6 +496,7 @@ private:
     std::uint32_t function_depth_ = 0;
     std::size_t inner_nodes_ = 0;
     std::size_t last_main_index_ = 0;
+    std::int64_t opset_ = 0;
     std::set<const char*> noted_;
     std::vector<std::string_view> graph_inputs_;
 };

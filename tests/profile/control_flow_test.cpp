@@ -125,6 +125,30 @@ TEST_CASE("Scan: the body sees slices without the scan axis, runs once per eleme
     CHECK(r.nodes[0].cost_basis == "body x T iterations (scan axis length)");
 }
 
+TEST_CASE("Scan 8: sequence_lens first, a batch axis in front, the scan axis 1") {
+    graph_parts body;
+    body.inputs.push_back(declared("s_in"));
+    body.inputs.push_back(declared("x_in"));
+    body.nodes.push_back(node("Add", {"s_in", "x_in"}, {"s_out"}));
+    body.nodes.push_back(node("Relu", {"x_in"}, {"y"}));
+    body.outputs.push_back(declared("s_out"));
+    body.outputs.push_back(declared("y"));
+    graph_parts p;
+    p.inputs.push_back(value_info("s0", {std::int64_t{2}, std::int64_t{4}}));
+    p.inputs.push_back(value_info("xs", {std::int64_t{2}, std::int64_t{5}, std::int64_t{4}}));
+    p.nodes.push_back(node("Scan", {"", "s0", "xs"}, {"s_final", "ys"},
+                           {graph_attribute("body", body), int_attribute("num_scan_inputs", 1)}));
+    p.outputs.push_back(declared("s_final"));
+    p.outputs.push_back(declared("ys"));
+    const model_profile r = profile_of(model_bytes(p, {}, 8));
+    REQUIRE(r.nodes.size() == 3);
+    CHECK(r.nodes[1].outputs[0].shape.str() == "[4]");
+    // (Add 4 + Relu 4) FLOPs x batch 2 x 5 steps.
+    CHECK(r.nodes[0].flops.str() == "80");
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[2,4]");
+    CHECK(r.nodes[0].outputs[1].shape.str() == "[2,5,4]");
+}
+
 TEST_CASE("a model-local function is expanded with the call's shapes and attributes") {
     // local::Flat(X) = Flatten(Relu(X), axis = the call's `axis`, by default 1).
     wire_builder default_axis = int_attribute("axis", 1);

@@ -83,7 +83,8 @@ struct graph_parts {
     std::vector<wire_builder> nodes, inputs, outputs, initializers;
 };
 
-inline std::string model_bytes(const graph_parts& p, const std::vector<wire_builder>& functions = {}) {
+inline std::string model_bytes(const graph_parts& p, const std::vector<wire_builder>& functions = {},
+                               std::uint64_t opset_version = 17) {
     wire_builder g;
     for (const wire_builder& n : p.nodes) g.field_message(graph_view::field::node, n);
     g.field_bytes(graph_view::field::name, "g");
@@ -91,7 +92,7 @@ inline std::string model_bytes(const graph_parts& p, const std::vector<wire_buil
     for (const wire_builder& i : p.inputs) g.field_message(graph_view::field::input, i);
     for (const wire_builder& o : p.outputs) g.field_message(graph_view::field::output, o);
     wire_builder opset;
-    opset.field_bytes(opset_id_view::field::domain, "").field_varint(opset_id_view::field::version, 17);
+    opset.field_bytes(opset_id_view::field::domain, "").field_varint(opset_id_view::field::version, opset_version);
     wire_builder m;
     m.field_varint(model_view::field::ir_version, 8)
         .field_message(model_view::field::graph, g)
