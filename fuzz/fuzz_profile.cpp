@@ -24,13 +24,18 @@ namespace {
 using namespace onnxview;
 
 void check_profile(const model_profile& p) {
-    std::size_t covered = 0;
-    for (const node_profile& n : p.nodes) {
+    std::size_t covered = 0, main_nodes = 0;
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+        const node_profile& n = p.nodes[i];
+        // A body's or function's node comes after its holder, and says where it is.
+        if (n.in_main_graph()) ++main_nodes;
+        else FUZZ_CHECK(n.parent < i && !n.scope.empty());
         if (!n.covered()) continue;
         ++covered;
         FUZZ_CHECK(n.macs.known && n.flops.known);
     }
     FUZZ_CHECK(covered == p.covered_nodes);
+    FUZZ_CHECK(main_nodes == p.main_graph_nodes && p.main_graph_covered <= covered);
     if (p.totals.peak_activation_bytes.known) FUZZ_CHECK(p.peak_node < p.nodes.size() && p.peak_reason.empty());
     else FUZZ_CHECK(!p.peak_reason.empty());
     FUZZ_CHECK(p.peak_candidates.size() <= model_profile::max_peak_candidates);

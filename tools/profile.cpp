@@ -2,12 +2,11 @@
 // activation memory of every node (onnxview/profile.hpp), as a table, CSV
 // or JSON, by node or by operator.
 //
-// The JSON's "version" is 1; docs/profile.md describes every field. A count
+// The JSON's "version" is 2; docs/profile.md describes every field. A count
 // is a JSON number when concrete, a string (a polynomial in the dim names)
 // when symbolic, null when unknown.
 #include <cstdint>
 #include <cstdio>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,7 +38,8 @@ command_line make_command_line(arguments& a) {
     return {"profile",
             "parameters, MACs, FLOPs and activation memory\n"
             "of every node, with symbolic shapes",
-            "Profiles the main graph of an ONNX model without reading its weights: the\n"
+            "Profiles the main graph of an ONNX model without reading its weights (the\n"
+            "bodies of If, Loop and Scan and the model-local functions nodes call too): the\n"
             "output shapes of every node (from the model's value_info, inputs and outputs,\n"
             "then the shape rules of the standard operators), the parameters each node\n"
             "reads (initializers and Constant tensors, a shared tensor counted once in the\n"
@@ -49,13 +49,16 @@ command_line make_command_line(arguments& a) {
             "whose shape or cost is unknown is listed with the reason, and the totals say\n"
             "how many nodes they cover. Conventions: docs/profile.md.\n",
             "exit status: 0 ok, 1 the file is not a valid ModelProto, 2 usage or I/O error\n",
-            {text("by", 0, "VIEW", a.by, "node or op", "node: one row per node (default); op: one per operator type"),
+            {text("by", 0, "VIEW", a.by, "node, op, scope or scope:DEPTH",
+                  "node: one row per node (default); op: one per operator type;\n"
+                  "scope: one per scope of the node names (/encoder/layer.0/MatMul:\n"
+                  "encoder/layer.0), scope:2 its first 2 parts"),
              text_list("dim", 0, "NAME=VALUE", a.dims, "NAME=VALUE",
                        "give the dim_param NAME the value VALUE (repeatable)"),
              text_list("input", 0, "NAME=SHAPE", a.inputs, "NAME=SHAPE (sizes joined by x: 1x1024)",
                        "give the graph input NAME the shape SHAPE, e.g. 1x3x224x224;\n"
                        "the dim_params it declares take those values (repeatable)"),
-             flag("json", 0, a.json, "one JSON object on stdout (version 1, docs/profile.md)"),
+             flag("json", 0, a.json, "one JSON object on stdout (version 2, docs/profile.md)"),
              flag("csv", 0, a.csv, "comma-separated values on stdout, a header line first")},
             {{"MODEL", &a.model}}};
 }
@@ -80,6 +83,11 @@ void json_shape(json_writer& w, const value_shape& s) {
 
 std::string node_label(const node_profile& n, std::size_t index) {
     std::string label = "#" + std::to_string(index) + " ";
+    if (!n.scope.empty()) {
+        label += "[";
+        text_quote(label, n.scope);
+        label += "] ";
+    }
     if (!n.name.empty()) {
         label += "'";
         text_quote(label, n.name);
@@ -99,31 +107,29 @@ std::string shapes_text(const node_profile& n) {
     return s;
 }
 
-// Per operator type: the sums over its nodes (params as the nodes read them).
-struct op_row {
-    std::uint64_t nodes = 0;
-    std::uint64_t uncovered = 0;
-    quantity macs = quantity(std::int64_t{0});
-    quantity flops = quantity(std::int64_t{0});
-    std::uint64_t params = 0;
+// The view asked for by --by: node (the default), op, scope[:depth].
+struct view {
+    bool grouped = false;
+    profile_grouping by = profile_grouping::op;
+    std::uint32_t depth = 0;
+    // The key's column in the table and CSV, its field in JSON.
+    const char* key_name() const { return by == profile_grouping::op ? "op_type" : "scope"; }
 };
 
-std::map<std::string, op_row> by_op(const model_profile& p) {
-    std::map<std::string, op_row> rows;
-    for (const node_profile& n : p.nodes) {
-        op_row& r = rows[n.domain.empty() || n.domain == "ai.onnx" ? n.op_type : n.domain + "::" + n.op_type];
-        ++r.nodes;
-        r.params += n.params;
-        if (!n.covered()) {
-            ++r.uncovered;
-            continue;
-        }
-        if (std::optional<dim_expr> m = add(r.macs.value, n.macs.value); m && r.macs.known) r.macs.value = *m;
-        else r.macs = quantity();
-        if (std::optional<dim_expr> f = add(r.flops.value, n.flops.value); f && r.flops.known) r.flops.value = *f;
-        else r.flops = quantity();
-    }
-    return rows;
+// A group's key as the table shows it: a scope left empty by names without one is "(root)".
+std::string group_key_text(const view& v, const std::string& key) {
+    if (v.by == profile_grouping::scope && key.empty()) return "(root)";
+    std::string out;
+    text_quote(out, key);
+    return out;
+}
+
+// Writes out what `o` holds once it passes 1 MiB: a 100k-node table built
+// whole would double its string while growing (two copies live at once).
+void flush_some(std::string& o) {
+    if (o.size() < (std::size_t{1} << 20)) return;
+    std::fwrite(o.data(), 1, o.size(), stdout);
+    o.clear();
 }
 
 std::string percent(std::size_t part, std::size_t whole) {
@@ -151,23 +157,24 @@ std::string peak_text(const model_profile& p) {
     return p.totals.peak_activation_bytes.str() + " bytes, after " + node_label(p.nodes[p.peak_node], p.peak_node);
 }
 
-void print_table(const model_profile& p, bool per_op) {
+void print_table(const model_profile& p, const view& v) {
     std::string o;
-    o += "nodes: " + std::to_string(p.nodes.size()) + ", covered " + std::to_string(p.covered_nodes) + " (" +
-         percent(p.covered_nodes, p.nodes.size()) + ")" +
-         (p.covered_nodes == p.nodes.size() ? "" : "; totals of MACs and FLOPs over the covered nodes") + "\n";
+    o += "nodes: " + std::to_string(p.main_graph_nodes) + ", covered " + std::to_string(p.main_graph_covered) + " (" +
+         percent(p.main_graph_covered, p.main_graph_nodes) + ")" +
+         (p.main_graph_covered == p.main_graph_nodes ? "" : "; totals of MACs and FLOPs over the covered nodes") + "\n";
+    if (const std::size_t inner = p.nodes.size() - p.main_graph_nodes; inner != 0)
+        o += "in bodies and functions: " + std::to_string(inner) + " nodes, covered " +
+             std::to_string(p.covered_nodes - p.main_graph_covered) + " (counted in their holders)\n";
     o += "params: " + std::to_string(p.totals.params) + " (" + std::to_string(p.totals.param_bytes) + " bytes)\n";
     o += "MACs: " + p.totals.macs.str() + "\n";
     o += "FLOPs: " + p.totals.flops.str() + "\n";
     o += "peak activations: " + peak_text(p) + "\n\n";
-    if (per_op) {
-        o += "op_type\tnodes\tMACs\tFLOPs\tparams\n";
-        for (const auto& kv : by_op(p)) {
-            std::string name;
-            text_quote(name, kv.first);
-            o += name + "\t" + std::to_string(kv.second.nodes) + "\t" + kv.second.macs.str() + "\t" +
-                 kv.second.flops.str() + "\t" + std::to_string(kv.second.params);
-            if (kv.second.uncovered) o += "\t(" + std::to_string(kv.second.uncovered) + " not covered)";
+    if (v.grouped) {
+        o += std::string(v.key_name()) + "\tnodes\tMACs\tFLOPs\tparams\n";
+        for (const profile_group& g : group_nodes(p, v.by, v.depth)) {
+            o += group_key_text(v, g.key) + "\t" + std::to_string(g.nodes) + "\t" + g.macs.str() + "\t" + g.flops.str() +
+                 "\t" + std::to_string(g.params);
+            if (g.not_covered) o += "\t(" + std::to_string(g.not_covered) + " not covered)";
             o += "\n";
         }
     } else {
@@ -176,14 +183,22 @@ void print_table(const model_profile& p, bool per_op) {
             const node_profile& n = p.nodes[i];
             o += node_label(n, i) + "\t" + shapes_text(n) + "\t" + n.macs.str() + "\t" + n.flops.str() + "\t" +
                  std::to_string(n.params) + "\n";
+            flush_some(o);
         }
     }
-    std::size_t unknown = p.nodes.size() - p.covered_nodes;
+    const std::size_t unknown = p.nodes.size() - p.covered_nodes;
     if (unknown != 0) {
         o += "\nnot covered (" + std::to_string(unknown) + "):\n";
         for (std::size_t i = 0; i < p.nodes.size(); ++i)
-            if (!p.nodes[i].covered()) o += "  " + node_label(p.nodes[i], i) + ": " + p.nodes[i].reason + "\n";
+            if (!p.nodes[i].covered()) {
+                o += "  " + node_label(p.nodes[i], i) + ": " + p.nodes[i].reason + "\n";
+                flush_some(o);
+            }
     }
+    std::string bases;
+    for (std::size_t i = 0; i < p.nodes.size(); ++i)
+        if (!p.nodes[i].cost_basis.empty()) bases += "  " + node_label(p.nodes[i], i) + ": " + p.nodes[i].cost_basis + "\n";
+    if (!bases.empty()) o += "\ncontrol flow:\n" + bases;
     if (!p.shared.empty()) {
         o += "\nshared tensors (" + std::to_string(p.shared.size()) + ", counted once in params):\n";
         for (const model_profile::shared_tensor& t : p.shared) {
@@ -209,30 +224,32 @@ std::string csv_field(std::string_view s) {
     return out + "\"";
 }
 
-void print_csv(const model_profile& p, bool per_op) {
+void print_csv(const model_profile& p, const view& v) {
     std::string o;
-    if (per_op) {
-        o += "op_type,nodes,not_covered,macs,flops,params\n";
-        for (const auto& kv : by_op(p))
-            o += csv_field(kv.first) + "," + std::to_string(kv.second.nodes) + "," + std::to_string(kv.second.uncovered) +
-                 "," + csv_field(kv.second.macs.str()) + "," + csv_field(kv.second.flops.str()) + "," +
-                 std::to_string(kv.second.params) + "\n";
+    if (v.grouped) {
+        o += std::string(v.key_name()) + ",nodes,not_covered,macs,flops,params\n";
+        for (const profile_group& g : group_nodes(p, v.by, v.depth))
+            o += csv_field(g.key) + "," + std::to_string(g.nodes) + "," + std::to_string(g.not_covered) + "," +
+                 csv_field(g.macs.str()) + "," + csv_field(g.flops.str()) + "," + std::to_string(g.params) + "\n";
     } else {
-        o += "index,name,op_type,output_shapes,macs,flops,params,param_bytes,reason\n";
+        o += "index,name,op_type,output_shapes,macs,flops,params,param_bytes,reason,scope,parent,cost_basis\n";
         for (std::size_t i = 0; i < p.nodes.size(); ++i) {
             const node_profile& n = p.nodes[i];
             o += std::to_string(i) + "," + csv_field(n.name) + "," + csv_field(n.op_type) + "," +
                  csv_field(shapes_text(n)) + "," + csv_field(n.macs.str()) + "," + csv_field(n.flops.str()) + "," +
-                 std::to_string(n.params) + "," + std::to_string(n.param_bytes) + "," + csv_field(n.reason) + "\n";
+                 std::to_string(n.params) + "," + std::to_string(n.param_bytes) + "," + csv_field(n.reason) + "," +
+                 csv_field(n.scope) + "," + (n.in_main_graph() ? std::string() : std::to_string(n.parent)) + "," +
+                 csv_field(n.cost_basis) + "\n";
+            flush_some(o);
         }
     }
     std::fwrite(o.data(), 1, o.size(), stdout);
 }
 
-void print_json(const model_profile& p, bool per_op) {
+void print_json(const model_profile& p, const view& v) {
     json_writer w;
     w.begin_object();
-    w.field("version", 1);
+    w.field("version", 2);
     w.key("totals");
     w.begin_object();
     w.field("params", p.totals.params);
@@ -247,9 +264,13 @@ void print_json(const model_profile& p, bool per_op) {
     w.end_object();
     w.key("coverage");
     w.begin_object();
-    w.field("nodes", static_cast<std::uint64_t>(p.nodes.size()));
-    w.field("covered", static_cast<std::uint64_t>(p.covered_nodes));
-    w.field("fraction", p.nodes.empty() ? 1.0 : static_cast<double>(p.covered_nodes) / static_cast<double>(p.nodes.size()));
+    w.field("nodes", static_cast<std::uint64_t>(p.main_graph_nodes));
+    w.field("covered", static_cast<std::uint64_t>(p.main_graph_covered));
+    w.field("fraction", p.main_graph_nodes == 0 ? 1.0
+                                                : static_cast<double>(p.main_graph_covered) /
+                                                      static_cast<double>(p.main_graph_nodes));
+    w.field("inner_nodes", static_cast<std::uint64_t>(p.nodes.size() - p.main_graph_nodes));
+    w.field("inner_covered", static_cast<std::uint64_t>(p.covered_nodes - p.main_graph_covered));
     w.end_object();
     w.key("peak");
     w.begin_object();
@@ -267,19 +288,19 @@ void print_json(const model_profile& p, bool per_op) {
     }
     w.end_array();
     w.end_object();
-    if (per_op) {
-        w.key("ops");
+    if (v.grouped) {
+        w.key(v.by == profile_grouping::op ? "ops" : "scopes");
         w.begin_array();
-        for (const auto& kv : by_op(p)) {
+        for (const profile_group& g : group_nodes(p, v.by, v.depth)) {
             w.begin_object();
-            w.field("op_type", kv.first);
-            w.field("nodes", kv.second.nodes);
-            w.field("not_covered", kv.second.uncovered);
+            w.field(v.key_name(), g.key);
+            w.field("nodes", g.nodes);
+            w.field("not_covered", g.not_covered);
             w.key("macs");
-            json_quantity(w, kv.second.macs);
+            json_quantity(w, g.macs);
             w.key("flops");
-            json_quantity(w, kv.second.flops);
-            w.field("params", kv.second.params);
+            json_quantity(w, g.flops);
+            w.field("params", g.params);
             w.end_object();
         }
         w.end_array();
@@ -291,6 +312,10 @@ void print_json(const model_profile& p, bool per_op) {
         w.field("name", n.name);
         w.field("op_type", n.op_type);
         w.field("domain", n.domain);
+        w.field("scope", n.scope);
+        w.key("parent");
+        if (n.in_main_graph()) w.null();
+        else w.value(static_cast<std::uint64_t>(n.parent));
         w.key("macs");
         json_quantity(w, n.macs);
         w.key("flops");
@@ -314,6 +339,7 @@ void print_json(const model_profile& p, bool per_op) {
         for (const profiled_output& o : n.outputs) json_quantity(w, o.bytes);
         w.end_array();
         if (!n.covered()) w.field("reason", n.reason);
+        if (!n.cost_basis.empty()) w.field("cost_basis", n.cost_basis);
         w.end_object();
     }
     w.end_array();
@@ -387,8 +413,15 @@ bool parse_dims(const arguments& a, profile_options& opts) {
 
 int run(arguments& a) {
     const std::string_view by(a.by);
-    if (by != "node" && by != "op") {
-        print_error("profile", "--by takes node or op, not '" + std::string(by) + "'");
+    view v;
+    v.grouped = by != "node";
+    std::uint64_t depth = 0;
+    if (by == "scope" || by == "op") v.by = by == "op" ? profile_grouping::op : profile_grouping::scope;
+    else if (by.substr(0, 6) == "scope:" && parse_u64(by.substr(6), depth) && depth >= 1 && depth <= UINT32_MAX) {
+        v.by = profile_grouping::scope;
+        v.depth = static_cast<std::uint32_t>(depth);
+    } else if (v.grouped) {
+        print_error("profile", "--by takes node, op, scope or scope:DEPTH (DEPTH >= 1), not '" + std::string(by) + "'");
         return exit_usage;
     }
     if (a.json && a.csv) {
@@ -419,9 +452,9 @@ int run(arguments& a) {
                                                                     : describe(p.err())));
         return exit_findings;
     }
-    if (a.json) print_json(*p, by == "op");
-    else if (a.csv) print_csv(*p, by == "op");
-    else print_table(*p, by == "op");
+    if (a.json) print_json(*p, v);
+    else if (a.csv) print_csv(*p, v);
+    else print_table(*p, v);
     return exit_ok;
 }
 

@@ -159,6 +159,13 @@ struct profile_options {
     std::uint32_t max_value_elements = 64;
     // Subgraph nesting accepted by the walk (walk_scopes' max_depth).
     std::uint32_t max_depth = 100;
+    // Calls of model-local functions expanded inside one another (a
+    // recursive function stops here, its innermost call not covered).
+    std::uint32_t max_function_depth = 16;
+    // Nodes listed from subgraph bodies and function expansions, all
+    // together: past this, further calls are not expanded (a function
+    // calling itself twice per level would otherwise double at each level).
+    std::size_t max_inner_nodes = 1000000;
 };
 
 // One output of a node.
@@ -169,11 +176,23 @@ struct profiled_output {
     quantity bytes;  // at the element type's true bit width, packed
 };
 
-// One node of the main graph, in file order.
+// One node: of the main graph, or of a subgraph body (If, Loop, Scan) or a
+// model-local function's expansion, listed right after the node holding it
+// (walk order: depth-first, each body after its holder).
 struct node_profile {
+    static constexpr std::size_t no_parent = static_cast<std::size_t>(-1);
     std::string name;
     std::string op_type;
     std::string domain;
+    // Where an inner node sits: its holders' names (or "#index" when
+    // unnamed) and the attribute or function, '/'-joined:
+    // "choose_flatten/then_branch", "swish2/onnxview.local::Swish",
+    // "outer/body/inner/else_branch". Empty in the main graph.
+    std::string scope;
+    // Index in model_profile::nodes of the node whose body or function this
+    // node belongs to; no_parent in the main graph. Only the main graph's
+    // nodes add to the totals: a holder's cost already counts its bodies.
+    std::size_t parent = no_parent;
     std::vector<profiled_output> outputs;
     quantity macs;
     quantity flops;
@@ -185,13 +204,17 @@ struct node_profile {
     // Empty when the node's shapes and costs are all known; otherwise why
     // not ("op not covered: Loop", "input 'x' has no known shape", ...).
     std::string reason;
+    // How a holder's cost was made from its bodies ("the larger branch:
+    // then_branch", "body x 5 iterations (M)"); empty for other nodes.
+    std::string cost_basis;
     bool covered() const noexcept { return reason.empty(); }
+    bool in_main_graph() const noexcept { return parent == no_parent; }
 };
 
 struct profile_totals {
-    std::uint64_t params = 0;       // unique stored tensors read by nodes: elements
+    std::uint64_t params = 0;       // unique stored tensors read by nodes (bodies included): elements
     std::uint64_t param_bytes = 0;  // ... and bytes
-    quantity macs;                  // sums over covered nodes
+    quantity macs;                  // sums over the main graph's covered nodes
     quantity flops;
     quantity peak_activation_bytes;
 };
@@ -199,7 +222,9 @@ struct profile_totals {
 struct model_profile {
     std::vector<node_profile> nodes;
     profile_totals totals;
-    std::size_t covered_nodes = 0;
+    std::size_t covered_nodes = 0;  // of all nodes listed
+    std::size_t main_graph_nodes = 0;
+    std::size_t main_graph_covered = 0;
     // Index in `nodes` of the node after which the live activations peak;
     // nodes.size() when there is none (no node, or the peak is unknown).
     std::size_t peak_node = 0;
@@ -229,7 +254,33 @@ struct model_profile {
     std::vector<std::string> notes;
 };
 
-// Profiles the main graph of `m`. Errors: not_found (no graph, or an input
+// An aggregate view of a profile: rows summing the main graph's nodes (a
+// holder's row already counts its bodies and functions).
+enum class profile_grouping : std::uint8_t {
+    op,     // by operator type, domain-qualified outside the default domain ("com.microsoft::Attention")
+    scope,  // by the scope in the node's name (name_scope())
+};
+struct profile_group {
+    std::string key;  // the op type, or the scope ("" for names without one)
+    std::uint64_t nodes = 0;
+    std::uint64_t not_covered = 0;
+    quantity macs = quantity(std::int64_t{0});  // sums over the group's covered nodes
+    quantity flops = quantity(std::int64_t{0});
+    std::uint64_t params = 0;  // as the nodes read them (a shared tensor in each reader)
+};
+// The rows: by op in the order of their keys, by scope in the order of
+// their first node. `scope_depth` keeps the first so many parts of a scope
+// (0: all of it). Linear in the nodes (plus the sort of the op keys).
+std::vector<profile_group> group_nodes(const model_profile& p, profile_grouping by, std::uint32_t scope_depth = 0);
+
+// The scope exporters write into node names, '/'-separated, without the
+// node's own last part and the leading '/': "/encoder/layer.0/attn/MatMul"
+// is "encoder/layer.0/attn", its first `depth` parts when depth is not 0
+// ("encoder/layer.0" at 2); "" for a name without '/'.
+std::string name_scope(std::string_view name, std::uint32_t depth = 0);
+
+// Profiles the main graph of `m`, with the bodies of its If, Loop and Scan
+// nodes and the model-local functions its nodes call. Errors: not_found (no graph, or an input
 // binding naming no graph input), invalid_argument (a dim binding with an
 // empty name, an input binding of the wrong rank, a negative size, or one
 // that contradicts the model's dim_value or another binding of the same

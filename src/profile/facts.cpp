@@ -15,11 +15,30 @@
 namespace onnxview {
 namespace profile_detail {
 
-std::optional<attribute_view> node_context::attribute(std::string_view name) const {
-    // The last attribute of a name wins, as onnx's attribute map keeps it.
+namespace {
+
+// The last attribute of a name wins, as onnx's attribute map keeps it.
+std::optional<attribute_view> last_named(message_range<attribute_view> attributes, std::string_view name) {
     std::optional<attribute_view> found;
-    for (const attribute_view& a : node.attribute())
+    for (const attribute_view& a : attributes)
         if (a.name() == name) found = a;
+    return found;
+}
+
+}  // namespace
+
+std::optional<attribute_view> function_call::resolve(std::string_view ref) const {
+    if (std::optional<attribute_view> given = last_named(call.attribute(), ref)) {
+        // The call itself sits in a function body and passes its own caller's attribute on.
+        if (given->has_ref_attr_name()) return outer ? outer->resolve(given->ref_attr_name()) : std::nullopt;
+        return given;
+    }
+    return last_named(function.attribute_proto(), ref);
+}
+
+std::optional<attribute_view> node_context::attribute(std::string_view name) const {
+    std::optional<attribute_view> found = last_named(node.attribute(), name);
+    if (found && found->has_ref_attr_name()) return call ? call->resolve(found->ref_attr_name()) : std::nullopt;
     return found;
 }
 

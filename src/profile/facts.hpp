@@ -26,10 +26,26 @@ struct value_fact {
     std::vector<quantity> values;
 };
 
+// A call of a model-local function being expanded: the body's attribute
+// references (AttributeProto.ref_attr_name) name the call's attributes, or
+// else the function's defaults (FunctionProto.attribute_proto).
+struct function_call {
+    node_view call;
+    function_view function;
+    const function_call* outer = nullptr;  // the call this one is expanded in
+    // The attribute `ref` refers to; nullopt when neither the call nor the
+    // function gives it (the attribute is then absent, as the spec says).
+    std::optional<attribute_view> resolve(std::string_view ref) const;
+};
+
 // The facts of the node's inputs (null: absent optional input, or a value
 // nothing is known of) and its attributes, for the rules.
 struct node_context {
     node_view node;
+    const function_call* call = nullptr;  // inside a function's expansion
+    // The model's opset of the default domain (0 when it imports none):
+    // for the ops whose inputs changed (Scan 8 has a batch axis).
+    std::int64_t opset = 0;
     std::vector<const value_fact*> inputs;
     std::vector<std::string_view> input_names;
     std::uint32_t max_value_elements = 64;
@@ -37,7 +53,8 @@ struct node_context {
     std::size_t input_count() const noexcept { return inputs.size(); }
     // Input i when present, else null.
     const value_fact* input(std::size_t i) const noexcept { return i < inputs.size() ? inputs[i] : nullptr; }
-    // The attribute called `name`, when the node has one.
+    // The attribute called `name`, when the node has one (a reference
+    // resolved through `call`).
     std::optional<attribute_view> attribute(std::string_view name) const;
     std::int64_t int_attribute(std::string_view name, std::int64_t fallback) const;
     float float_attribute(std::string_view name, float fallback) const;

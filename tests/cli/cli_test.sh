@@ -372,14 +372,20 @@ else
 fi
 
 # --- profile (its figures are checked by tests/oracle/profile_oracle.py) ----
-run "profile small_cnn" 0 profile "$data/small_cnn.onnx" && grep -q '^nodes: 12, covered 7 ' "$tmp/out" &&
-    grep -q "^  #8 'choose_flatten' (If): control flow not covered" "$tmp/out" || fail "profile small_cnn: output"
-run "profile --dim N=2" 0 profile --dim N=2 "$data/small_cnn.onnx" && grep -qx 'MACs: 589824' "$tmp/out" ||
+run "profile small_cnn" 0 profile "$data/small_cnn.onnx" && grep -q '^nodes: 12, covered 12 ' "$tmp/out" &&
+    grep -q "^  #13 'scale_loop' (Loop): body x M = 2 iterations" "$tmp/out" &&
+    grep -q "^#5 \[swish2/onnxview.local::Swish\] 'sigmoid' (Sigmoid)" "$tmp/out" || fail "profile small_cnn: output"
+run "profile --dim N=2" 0 profile --dim N=2 "$data/small_cnn.onnx" && grep -qx 'MACs: 594944' "$tmp/out" ||
     fail "profile --dim N=2: MACs"
 run "profile --json" 0 profile --json "$data/small_cnn.onnx" && $py -m json.tool <"$tmp/out" >/dev/null &&
-    grep -q '"version": 1' "$tmp/out" || fail "profile --json: not version 1 JSON"
+    grep -q '"version": 2' "$tmp/out" && grep -q '"scope": "choose_flatten/then_branch"' "$tmp/out" ||
+    fail "profile --json: not version 2 JSON with scopes"
 run "profile --by op --csv" 0 profile --by op --csv "$data/small_cnn.onnx" &&
     grep -qx 'op_type,nodes,not_covered,macs,flops,params' "$tmp/out" || fail "profile --by op --csv: header"
+run "profile --by scope:1 --csv" 0 profile --by scope:1 --csv "$data/profile/lstm.onnx" &&
+    grep -qx 'scope,nodes,not_covered,macs,flops,params' "$tmp/out" &&
+    grep -qx 'lstm,1,0,786432\*batch\*seq,1572864\*batch\*seq,790528' "$tmp/out" || fail "profile --by scope:1 --csv"
+run "profile --by scope:0" 2 profile --by scope:0 "$data/small_cnn.onnx" && one_line_error "profile --by scope:0"
 run "profile without weights" 0 profile "$data/profile/lstm.onnx" && grep -qx 'MACs: 5120\*batch + 786432\*batch\*seq' "$tmp/out" ||
     fail "profile lstm without its weights: MACs"
 run "profile --input" 0 profile --input x=50x2x128 "$data/profile/lstm.onnx" && grep -qx 'MACs: 78653440' "$tmp/out" ||

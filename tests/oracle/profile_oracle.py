@@ -44,7 +44,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 try:
     import numpy as np
     import onnx
-    from onnx import TensorProto, helper, numpy_helper, shape_inference
+    from onnx import AttributeProto, TensorProto, helper, numpy_helper, shape_inference
 except ImportError:
     print("profile_oracle: python3-onnx or numpy missing: skipped")
     sys.exit(SKIP)
@@ -150,17 +150,40 @@ def size_of(t):
 
 
 def params_of(model):
-    """Numpy sizes of the distinct initializers and Constant tensors the main graph's nodes read."""
-    stored = {t.name: size_of(t) for t in model.graph.initializer}
-    for sp in model.graph.sparse_initializer:
-        stored[sp.values.name] = int(np.prod(sp.values.dims))
-    for n in model.graph.node:
-        if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
-            for a in n.attribute:
-                if a.name == "value":
-                    stored[n.output[0]] = int(np.prod(a.t.dims))
-    read = {i for n in model.graph.node for i in n.input if i in stored}
-    return sum(int(stored[name]) for name in read)
+    """Numpy sizes of the distinct initializers and Constant tensors read by the main graph's nodes,
+    the nodes of the bodies of its If, Loop and Scan nodes (a body sees its enclosing graphs'
+    names) and of the model-local functions they call (a function's Constant counted once)."""
+    functions = {(f.domain, f.name): f for f in model.functions}
+    read = {}
+
+    def visit(nodes, stored, where, depth):
+        stored = dict(stored)
+        for n in nodes:
+            for i in n.input:
+                if i in stored:
+                    read[stored[i][0]] = stored[i][1]
+            if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
+                for a in n.attribute:
+                    if a.name == "value":
+                        stored[n.output[0]] = ((where, n.output[0]), int(np.prod(a.t.dims)))
+            if n.op_type in ("If", "Loop", "Scan") and n.domain in ("", "ai.onnx"):
+                for a in n.attribute:
+                    if a.type == AttributeProto.GRAPH:
+                        visit_graph(a.g, stored, f"{where}/{n.name}/{a.name}", depth)
+            f = functions.get((n.domain, n.op_type))
+            if f is not None and depth < 16:
+                visit(f.node, {}, f"function {f.domain}::{f.name}", depth + 1)
+
+    def visit_graph(g, outer, where, depth):
+        stored = dict(outer)
+        for t in g.initializer:
+            stored[t.name] = ((where, t.name), size_of(t))
+        for sp in g.sparse_initializer:
+            stored[sp.values.name] = ((where, sp.values.name), int(np.prod(sp.values.dims)))
+        visit(g.node, stored, where, depth)
+
+    visit_graph(model.graph, {}, "", 0)
+    return sum(int(v) for v in read.values())
 
 
 def corpus_models(corpus, limit):
@@ -450,6 +473,129 @@ def doc_examples(onnxview):
     return count
 
 
+# ---- control flow and model-local functions ----------------------------------
+
+def inferred_shapes_everywhere(model):
+    """name -> dims of every value onnx infers, in the main graph and, recursively, in the bodies
+    of its nodes (their value_info and outputs) and in the model-local functions' calls."""
+    inferred = shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
+    out = {}
+
+    def dims_of(t):
+        if not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
+            return None
+        return [d.dim_value if d.HasField("dim_value") else (d.dim_param or None) for d in t.tensor_type.shape.dim]
+
+    def visit(g):
+        for vi in list(g.value_info) + list(g.output):
+            dims = dims_of(vi.type)
+            if dims is not None:
+                out[vi.name] = dims
+        for n in g.node:
+            for a in n.attribute:
+                if a.type == AttributeProto.GRAPH:
+                    visit(a.g)
+
+    visit(inferred.graph)
+    return out
+
+
+def control_flow_models():
+    """(name, model, {"dims": --dim values, "node": index, "macs"/"flops": the spec's formulas}) of
+    If, Loop, Scan and a model-local function call, built with onnx.helper."""
+    f = TensorProto.FLOAT
+    cases = []
+    # If: then MatMul + Relu with a weight of its own, else MatMul with the outer weight.
+    then_g = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w_then"], ["t"]), helper.make_node("Relu", ["t"], ["t_out"])],
+        "then", [], [helper.make_tensor_value_info("t_out", f, None)], [weight("w_then", (4, 8))])
+    else_g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["e_out"])], "else", [],
+                               [helper.make_tensor_value_info("e_out", f, None)])
+    g = helper.make_graph(
+        [helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)], "if",
+        [helper.make_tensor_value_info("x", f, ["N", 4]), helper.make_tensor_value_info("c", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info("y", f, None)], [weight("w", (4, 8))])
+    n = 3
+    cases.append(("cf_if", helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                  {"dims": {"N": n}, "macs": n * 8 * 4, "flops": 2 * n * 8 * 4 + n * 8, "params": 64}))
+    # Loop: M = 3 stored, h carried through MatMul with an outer weight, Relu(h) a scan output.
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]), helper.make_node("MatMul", ["h_in", "w"], ["h_out"]),
+         helper.make_node("Relu", ["h_out"], ["y"])], "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h_in", f, None)],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h_out", f, None), helper.make_tensor_value_info("y", f, None)])
+    trips = 3
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["M", "cond", "h0"], ["h_final", "ys"], body=body)], "loop",
+        [helper.make_tensor_value_info("h0", f, [2, 4])],
+        [helper.make_tensor_value_info("h_final", f, None), helper.make_tensor_value_info("ys", f, None)],
+        [weight("w", (4, 4)), helper.make_tensor("M", TensorProto.INT64, [], [trips]),
+         helper.make_tensor("cond", TensorProto.BOOL, [], [True])])
+    cases.append(("cf_loop", helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                  {"dims": {}, "macs": trips * 2 * 4 * 4, "flops": trips * (2 * 2 * 4 * 4 + 8), "params": 16 + 1 + 1}))
+    # Scan over axis 0 of xs [5, 4]: s += x; y = x * x.
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s_in", "x_in"], ["s_out"]), helper.make_node("Mul", ["x_in", "x_in"], ["y"])], "body",
+        [helper.make_tensor_value_info("s_in", f, [4]), helper.make_tensor_value_info("x_in", f, [4])],
+        [helper.make_tensor_value_info("s_out", f, [4]), helper.make_tensor_value_info("y", f, [4])])
+    g = helper.make_graph(
+        [helper.make_node("Scan", ["s0", "xs"], ["s_final", "ys"], body=body, num_scan_inputs=1)], "scan",
+        [helper.make_tensor_value_info("s0", f, [4]), helper.make_tensor_value_info("xs", f, [5, 4])],
+        [helper.make_tensor_value_info("s_final", f, None), helper.make_tensor_value_info("ys", f, None)])
+    cases.append(("cf_scan", helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                  {"dims": {}, "macs": 0, "flops": 5 * (4 + 4), "params": 0}))
+    # A model-local function: Flatten(Relu(X)) with the call's axis (default 1), called with axis 2.
+    flatten = helper.make_node("Flatten", ["R"], ["Y"])
+    ref = flatten.attribute.add()  # onnx 1.12's helper has no make_attribute_ref
+    ref.name, ref.ref_attr_name, ref.type = "axis", "axis", AttributeProto.INT
+    fn = helper.make_function("local", "Flat", ["X"], ["Y"], [helper.make_node("Relu", ["X"], ["R"]), flatten],
+                              [helper.make_opsetid("", 17)], ["axis"])
+    g = helper.make_graph(
+        [helper.make_node("Flat", ["x"], ["a"], domain="local", axis=2), helper.make_node("MatMul", ["a", "w"], ["b"])],
+        "fn", [helper.make_tensor_value_info("x", f, [2, 3, 4, 5])], [helper.make_tensor_value_info("b", f, None)],
+        [weight("w", (20, 7))])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("local", 1)],
+                          functions=[fn])
+    cases.append(("cf_function", m, {"dims": {}, "macs": 6 * 7 * 20, "flops": 120 + 2 * 6 * 7 * 20, "params": 140}))
+    return cases
+
+
+def control_flow_cases(onnxview, directory):
+    """Shapes of the holders' outputs and of their bodies' values against onnx's inference; the
+    totals against the spec's formulas (a Loop: its body x M; a Scan: x the scan length)."""
+    checked = 0
+    for name, model, expect in control_flow_models():
+        path = save(model, directory, name)
+        extra = [f"--dim={k}={v}" for k, v in expect["dims"].items()]
+        report, err = profile(onnxview, path, *extra)
+        if report is None:
+            fail(f"{name}: onnxview profile failed: {err}")
+            continue
+        totals = report["totals"]
+        for key in ("macs", "flops", "params"):
+            if totals[key] != expect[key]:
+                fail(f"{name}: {key} {totals[key]}, formula {expect[key]}")
+        if report["coverage"]["covered"] != report["coverage"]["nodes"]:
+            fail(f"{name}: not covered: {report['unknown']}")
+        try:
+            expected = inferred_shapes_everywhere(model)
+        except Exception as e:
+            fail(f"{name}: onnx shape inference failed: {e}")
+            continue
+        got = onnxview_shapes(report)
+        for value, dims in expected.items():
+            dims = [expect["dims"].get(d, d) for d in dims]
+            if any(not isinstance(d, int) for d in dims):
+                continue
+            checked += 1
+            if got.get(value) != dims:
+                fail(f"{name}: '{value}': onnxview {got.get(value)}, onnx {dims}")
+    return checked
+
+
 def hostile_cases(onnxview, directory):
     cases = {}
     # A cycle: a node reads its own output.
@@ -531,6 +677,7 @@ def main():
         print(f"symbolic: {symbolic_cases(args.onnxview, directory)} substitutions")
         print(f"whole models: {whole_model_cases(args.onnxview)} sizes of testdata/profile/ models")
         print(f"hostile: {hostile_cases(args.onnxview, directory)} models")
+        print(f"control flow and functions: {control_flow_cases(args.onnxview, directory)} values shaped alike")
     print(f"docs/profile.md: {doc_examples(args.onnxview)} examples as shown")
     if FAILURES:
         print(f"{len(FAILURES)} failures")

@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "../wire_builder.hpp"
+#include "profile_builder.hpp"
 #include "onnxview/enums.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/profile.hpp"
@@ -21,96 +21,9 @@
 namespace {
 
 using namespace onnxview;
-using testing::wire_builder;
+using namespace profile_testing;
 
 dim_expr sym(const char* name) { return dim_expr::symbol(name); }
-
-// ---- a tiny model builder over the generated field numbers -----------------
-
-using dim_spec = std::variant<std::int64_t, std::string>;
-
-wire_builder value_info(const std::string& name, const std::vector<dim_spec>& dims,
-                        data_type type = data_type::float32) {
-    wire_builder shape;
-    for (const dim_spec& d : dims) {
-        wire_builder dim;
-        if (const std::int64_t* v = std::get_if<std::int64_t>(&d))
-            dim.field_varint(dimension_view::field::dim_value, static_cast<std::uint64_t>(*v));
-        else dim.field_bytes(dimension_view::field::dim_param, std::get<std::string>(d));
-        shape.field_message(tensor_shape_view::field::dim, dim);
-    }
-    wire_builder tensor_type;
-    tensor_type.field_varint(tensor_type_view::field::elem_type, static_cast<std::uint64_t>(type))
-        .field_message(tensor_type_view::field::shape, shape);
-    wire_builder type_proto;
-    type_proto.field_message(type_view::field::tensor_type, tensor_type);
-    wire_builder vi;
-    vi.field_bytes(value_info_view::field::name, name).field_message(value_info_view::field::type, type_proto);
-    return vi;
-}
-
-// A graph output declared with its name only: its shape is the profiler's to find.
-wire_builder declared(const std::string& name) {
-    wire_builder vi;
-    vi.field_bytes(value_info_view::field::name, name);
-    return vi;
-}
-
-wire_builder int64_tensor(const std::string& name, const std::vector<std::int64_t>& dims,
-                          const std::vector<std::int64_t>& values) {
-    wire_builder t;
-    for (std::int64_t d : dims) t.field_varint(tensor_view::field::dims, static_cast<std::uint64_t>(d));
-    t.field_varint(tensor_view::field::data_type, static_cast<std::uint64_t>(data_type::int64));
-    for (std::int64_t v : values) t.field_varint(tensor_view::field::int64_data, static_cast<std::uint64_t>(v));
-    t.field_bytes(tensor_view::field::name, name);
-    return t;
-}
-
-wire_builder ints_attribute(const std::string& name, const std::vector<std::int64_t>& values) {
-    wire_builder a;
-    a.field_bytes(attribute_view::field::name, name);
-    for (std::int64_t v : values) a.field_varint(attribute_view::field::ints, static_cast<std::uint64_t>(v));
-    a.field_varint(attribute_view::field::type, static_cast<std::uint64_t>(attribute_type::ints));
-    return a;
-}
-
-wire_builder node(const std::string& op, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
-                  const std::vector<wire_builder>& attributes = {}) {
-    wire_builder n;
-    for (const std::string& i : inputs) n.field_bytes(node_view::field::input, i);
-    for (const std::string& o : outputs) n.field_bytes(node_view::field::output, o);
-    n.field_bytes(node_view::field::op_type, op);
-    for (const wire_builder& a : attributes) n.field_message(node_view::field::attribute, a);
-    return n;
-}
-
-struct graph_parts {
-    std::vector<wire_builder> nodes, inputs, outputs, initializers;
-};
-
-std::string model_bytes(const graph_parts& p) {
-    wire_builder g;
-    for (const wire_builder& n : p.nodes) g.field_message(graph_view::field::node, n);
-    g.field_bytes(graph_view::field::name, "g");
-    for (const wire_builder& t : p.initializers) g.field_message(graph_view::field::initializer, t);
-    for (const wire_builder& i : p.inputs) g.field_message(graph_view::field::input, i);
-    for (const wire_builder& o : p.outputs) g.field_message(graph_view::field::output, o);
-    wire_builder opset;
-    opset.field_bytes(opset_id_view::field::domain, "").field_varint(opset_id_view::field::version, 17);
-    wire_builder m;
-    m.field_varint(model_view::field::ir_version, 8)
-        .field_message(model_view::field::graph, g)
-        .field_message(model_view::field::opset_import, opset);
-    return m.str();
-}
-
-model_profile profile_of(const std::string& bytes, const profile_options& opts = profile_options()) {
-    const model_view m = parse_model(bytes.data(), bytes.size());
-    REQUIRE(m.ok());
-    result<model_profile> p = profile_model(m, opts);
-    REQUIRE(p.ok());
-    return std::move(p).value();
-}
 
 }  // namespace
 

@@ -1,0 +1,251 @@
+// The profiler on If, Loop and Scan bodies, model-local functions expanded
+// at their calls, and the aggregate views (onnxview/profile.hpp). The models
+// are built here field by field; every expected number is worked out by hand
+// from the operator spec in the comment next to it.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "onnxview/profile.hpp"
+#include "profile_builder.hpp"
+
+namespace {
+
+using namespace onnxview;
+using namespace profile_testing;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("If: both branches listed under the holder, whose cost is the larger branch") {
+    graph_parts then_branch, else_branch, p;
+    // Both branches read the outer x and w: names of the enclosing graph resolve.
+    then_branch.nodes.push_back(node("MatMul", {"x", "w"}, {"t"}));
+    then_branch.nodes.push_back(node("Relu", {"t"}, {"t_out"}));
+    then_branch.outputs.push_back(declared("t_out"));
+    else_branch.nodes.push_back(node("MatMul", {"x", "w"}, {"e_out"}));
+    else_branch.outputs.push_back(declared("e_out"));
+    p.inputs.push_back(value_info("x", {std::int64_t{2}, std::int64_t{4}}));
+    p.inputs.push_back(value_info("w", {std::int64_t{4}, std::int64_t{8}}));
+    p.inputs.push_back(value_info("c", {}, data_type::boolean));
+    wire_builder choose = node("If", {"c"}, {"y"},
+                               {graph_attribute("then_branch", then_branch), graph_attribute("else_branch", else_branch)});
+    choose.field_bytes(node_view::field::name, "choose");
+    p.nodes.push_back(choose);
+    p.outputs.push_back(declared("y"));
+    const model_profile r = profile_of(model_bytes(p));
+    REQUIRE(r.nodes.size() == 4);
+    CHECK(r.main_graph_nodes == 1);
+    CHECK(r.nodes[1].scope == "choose/then_branch");
+    CHECK(r.nodes[1].parent == 0);
+    CHECK(r.nodes[3].scope == "choose/else_branch");
+    CHECK(r.nodes[3].outputs[0].shape.str() == "[2,8]");
+    // then: MatMul 2*8*4 = 64 MACs, 128 FLOPs, Relu 16 FLOPs; else: 64 MACs, 128 FLOPs.
+    CHECK(r.nodes[0].covered());
+    CHECK(r.nodes[0].macs.str() == "64");
+    CHECK(r.nodes[0].flops.str() == "144");
+    CHECK(r.nodes[0].cost_basis == "the larger branch: then_branch");
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[2,8]");
+    // The totals add the main graph's nodes only: the If once, not its branches again.
+    CHECK(r.totals.macs.str() == "64");
+    CHECK(r.totals.flops.str() == "144");
+    CHECK(r.covered_nodes == 4);
+}
+
+TEST_CASE("Loop: the body x a constant M, scan outputs stacked; an M from data is not covered") {
+    graph_parts body;
+    body.inputs.push_back(value_info("i", {}, data_type::int64));
+    body.inputs.push_back(value_info("cond_in", {}, data_type::boolean));
+    body.inputs.push_back(declared("acc_in"));
+    body.nodes.push_back(node("Identity", {"cond_in"}, {"cond_out"}));
+    body.nodes.push_back(node("Mul", {"acc_in", "acc_in"}, {"acc_out"}));
+    body.nodes.push_back(node("Relu", {"acc_in"}, {"scan_y"}));
+    body.outputs.push_back(declared("cond_out"));
+    body.outputs.push_back(declared("acc_out"));
+    body.outputs.push_back(declared("scan_y"));
+    for (const bool constant_m : {true, false}) {
+        graph_parts p;
+        p.inputs.push_back(value_info("acc0", {std::int64_t{2}, std::int64_t{4}}));
+        if (constant_m) p.initializers.push_back(int64_tensor("M", {}, {5}));
+        else p.inputs.push_back(value_info("M", {}, data_type::int64));
+        p.nodes.push_back(node("Loop", {"M", "", "acc0"}, {"acc_final", "ys"}, {graph_attribute("body", body)}));
+        p.outputs.push_back(declared("acc_final"));
+        p.outputs.push_back(declared("ys"));
+        const model_profile r = profile_of(model_bytes(p));
+        REQUIRE(r.nodes.size() == 4);
+        CHECK(r.nodes[2].scope == "#0/body");
+        // The body's inputs: the loop-carried acc_in is acc0's [2,4].
+        CHECK(r.nodes[2].outputs[0].shape.str() == "[2,4]");
+        CHECK(r.nodes[2].covered());
+        CHECK(r.nodes[0].outputs[0].shape.str() == "[2,4]");
+        if (constant_m) {
+            // Per iteration: Mul 8 FLOPs, Relu 8 FLOPs; 5 iterations.
+            CHECK(r.nodes[0].covered());
+            CHECK(r.nodes[0].flops.str() == "80");
+            CHECK(r.nodes[0].macs.str() == "0");
+            CHECK(r.nodes[0].cost_basis == "body x M = 5 iterations");
+            CHECK(r.nodes[0].outputs[1].shape.str() == "[5,2,4]");
+            CHECK(r.nodes[0].params == 1);
+        } else {
+            CHECK_FALSE(r.nodes[0].covered());
+            CHECK(contains(r.nodes[0].reason, "trip count data-dependent"));
+            CHECK_FALSE(r.nodes[0].flops.known);
+            CHECK(r.nodes[0].outputs[1].shape.str() == "[?,2,4]");
+            CHECK(r.main_graph_covered == 0);
+        }
+    }
+}
+
+TEST_CASE("Scan: the body sees slices without the scan axis, runs once per element of it") {
+    graph_parts body;
+    body.inputs.push_back(declared("s_in"));
+    body.inputs.push_back(declared("x_in"));
+    body.nodes.push_back(node("Add", {"s_in", "x_in"}, {"s_out"}));
+    body.nodes.push_back(node("Relu", {"x_in"}, {"y"}));
+    body.outputs.push_back(declared("s_out"));
+    body.outputs.push_back(declared("y"));
+    graph_parts p;
+    p.inputs.push_back(value_info("s0", {std::int64_t{4}}));
+    p.inputs.push_back(value_info("xs", {std::int64_t{4}, std::string("T")}));
+    p.nodes.push_back(node("Scan", {"s0", "xs"}, {"s_final", "ys"},
+                           {graph_attribute("body", body), int_attribute("num_scan_inputs", 1),
+                            ints_attribute("scan_input_axes", {1}), ints_attribute("scan_output_axes", {-1})}));
+    p.outputs.push_back(declared("s_final"));
+    p.outputs.push_back(declared("ys"));
+    const model_profile r = profile_of(model_bytes(p));
+    REQUIRE(r.nodes.size() == 3);
+    CHECK(r.nodes[1].outputs[0].shape.str() == "[4]");
+    // Add 4 + Relu 4 FLOPs per step, T steps (the scan axis 1 of xs).
+    CHECK(r.nodes[0].flops.str() == "8*T");
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[4]");
+    CHECK(r.nodes[0].outputs[1].shape.str() == "[4,T]");
+    CHECK(r.nodes[0].cost_basis == "body x T iterations (scan axis length)");
+}
+
+TEST_CASE("Scan 8: sequence_lens first, a batch axis in front, the scan axis 1") {
+    graph_parts body;
+    body.inputs.push_back(declared("s_in"));
+    body.inputs.push_back(declared("x_in"));
+    body.nodes.push_back(node("Add", {"s_in", "x_in"}, {"s_out"}));
+    body.nodes.push_back(node("Relu", {"x_in"}, {"y"}));
+    body.outputs.push_back(declared("s_out"));
+    body.outputs.push_back(declared("y"));
+    graph_parts p;
+    p.inputs.push_back(value_info("s0", {std::int64_t{2}, std::int64_t{4}}));
+    p.inputs.push_back(value_info("xs", {std::int64_t{2}, std::int64_t{5}, std::int64_t{4}}));
+    p.nodes.push_back(node("Scan", {"", "s0", "xs"}, {"s_final", "ys"},
+                           {graph_attribute("body", body), int_attribute("num_scan_inputs", 1)}));
+    p.outputs.push_back(declared("s_final"));
+    p.outputs.push_back(declared("ys"));
+    const model_profile r = profile_of(model_bytes(p, {}, 8));
+    REQUIRE(r.nodes.size() == 3);
+    CHECK(r.nodes[1].outputs[0].shape.str() == "[4]");
+    // (Add 4 + Relu 4) FLOPs x batch 2 x 5 steps.
+    CHECK(r.nodes[0].flops.str() == "80");
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[2,4]");
+    CHECK(r.nodes[0].outputs[1].shape.str() == "[2,5,4]");
+}
+
+TEST_CASE("a model-local function is expanded with the call's shapes and attributes") {
+    // local::Flat(X) = Flatten(Relu(X), axis = the call's `axis`, by default 1).
+    wire_builder default_axis = int_attribute("axis", 1);
+    const wire_builder flat =
+        function("local", "Flat", {"X"}, {"Y"},
+                 {node("Relu", {"X"}, {"R"}), node("Flatten", {"R"}, {"Y"}, {ref_attribute("axis", "axis", attribute_type::int64)})},
+                 {default_axis});
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{2}, std::int64_t{3}, std::int64_t{4}, std::int64_t{5}}));
+    wire_builder first = call("local", "Flat", {"x"}, {"a"}, {int_attribute("axis", 2)});
+    first.field_bytes(node_view::field::name, "first");
+    p.nodes.push_back(first);
+    p.nodes.push_back(call("local", "Flat", {"x"}, {"b"}));
+    p.outputs.push_back(declared("a"));
+    p.outputs.push_back(declared("b"));
+    const model_profile r = profile_of(model_bytes(p, {flat}));
+    REQUIRE(r.nodes.size() == 6);
+    CHECK(r.nodes[0].covered());
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[6,20]");  // axis 2 from the call
+    CHECK(r.nodes[0].flops.str() == "120");                 // Relu over 120 elements
+    CHECK(r.nodes[1].scope == "first/local::Flat");
+    CHECK(r.nodes[1].parent == 0);
+    CHECK(r.nodes[3].outputs[0].shape.str() == "[2,60]");  // the default axis 1
+    CHECK(r.nodes[4].scope == "#3/local::Flat");
+    CHECK(r.totals.flops.str() == "240");
+    CHECK(r.main_graph_nodes == 2);
+}
+
+TEST_CASE("a recursive function stops at the depth limit with a reason, not a crash") {
+    const wire_builder rec = function("local", "Rec", {"X"}, {"Y"}, {call("local", "Rec", {"X"}, {"Y"})});
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{2}}));
+    p.nodes.push_back(call("local", "Rec", {"x"}, {"y"}));
+    p.outputs.push_back(declared("y"));
+    profile_options opts;
+    opts.max_function_depth = 4;
+    const model_profile r = profile_of(model_bytes(p, {rec}), opts);
+    REQUIRE(r.nodes.size() == 5);
+    CHECK(contains(r.nodes[4].reason, "nested deeper than 4"));
+    CHECK_FALSE(r.nodes[0].covered());
+    CHECK(contains(r.nodes[0].reason, "in local::Rec: node"));
+}
+
+TEST_CASE("scopes come from '/'-separated node names; the views sum the main graph's nodes") {
+    CHECK(name_scope("/encoder/layer.0/attn/MatMul") == "encoder/layer.0/attn");
+    CHECK(name_scope("/encoder/layer.0/attn/MatMul", 2) == "encoder/layer.0");
+    CHECK(name_scope("/encoder/layer.0/attn/MatMul", 9) == "encoder/layer.0/attn");
+    CHECK(name_scope("encoder/Relu", 1) == "encoder");
+    CHECK(name_scope("Relu").empty());
+    CHECK(name_scope("/Relu").empty());
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{2}, std::int64_t{4}}));
+    const char* names[] = {"/enc/layer.0/attn/Relu", "/enc/layer.0/Relu", "/enc/layer.1/Relu", "top"};
+    std::string in = "x";
+    for (int i = 0; i < 4; ++i) {
+        wire_builder n = node("Relu", {in}, {"v" + std::to_string(i)});
+        n.field_bytes(node_view::field::name, names[i]);
+        p.nodes.push_back(n);
+        in = "v" + std::to_string(i);
+    }
+    p.outputs.push_back(declared(in));
+    const model_profile r = profile_of(model_bytes(p));
+    const std::vector<profile_group> two = group_nodes(r, profile_grouping::scope, 2);
+    REQUIRE(two.size() == 3);
+    CHECK(two[0].key == "enc/layer.0");
+    CHECK(two[0].nodes == 2);
+    CHECK(two[0].flops.str() == "16");
+    CHECK(two[1].key == "enc/layer.1");
+    CHECK(two[2].key.empty());
+    const std::vector<profile_group> ops = group_nodes(r, profile_grouping::op);
+    REQUIRE(ops.size() == 1);
+    CHECK(ops[0].nodes == 4);
+    CHECK(ops[0].flops.str() == "32");
+}
+
+TEST_CASE("a function whose body nests past max_depth: its call not covered, the graph after it profiled") {
+    graph_parts branch;
+    branch.nodes.push_back(node("Relu", {"X"}, {"b"}));
+    branch.outputs.push_back(declared("b"));
+    const wire_builder deep =
+        function("local", "Deep", {"X", "C"}, {"Y"},
+                 {node("If", {"C"}, {"Y"}, {graph_attribute("then_branch", branch), graph_attribute("else_branch", branch)})});
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{3}}));
+    p.inputs.push_back(value_info("c", {}, data_type::boolean));
+    p.nodes.push_back(call("local", "Deep", {"x", "c"}, {"y"}));
+    p.nodes.push_back(node("Relu", {"x"}, {"z"}));
+    p.outputs.push_back(declared("y"));
+    p.outputs.push_back(declared("z"));
+    profile_options opts;
+    opts.max_depth = 1;  // the function's body is level 1, the If's branches level 2
+    const model_profile r = profile_of(model_bytes(p, {deep}), opts);
+    REQUIRE(r.nodes.size() == 3);
+    CHECK(contains(r.nodes[0].reason, "nested deeper than 1 levels"));
+    CHECK(contains(r.nodes[1].reason, "nested deeper than 1 levels"));
+    CHECK(r.nodes[2].scope.empty());
+    CHECK(r.nodes[2].covered());
+    CHECK(r.nodes[2].outputs[0].shape.str() == "[3]");
+    CHECK(r.main_graph_nodes == 2);
+}
