@@ -150,6 +150,15 @@ public:
     // no-op that returns ok. Errors: invalid_argument when offset is past the
     // end; io_error (errno in sys_errno) when madvise refuses.
     error advise(access_hint hint, std::uint64_t offset = 0, std::uint64_t length = 0) const noexcept;
+    // Whether the bytes are in memory, so that reading them costs no disk
+    // read: always for storage other than a mapping; for a mapping, when
+    // each of `sample_pages` pages spread evenly over it (the first and the
+    // last among them) is resident (mincore, one call per page: cheap at
+    // any file size). Linux reports the page cache only for files the
+    // caller owns or may write, and otherwise only pages already mapped:
+    // such files, and every mapping on Windows, read as not resident. A
+    // hint, for choosing how to read: pages may come and go at any time.
+    bool resident(std::uint32_t sample_pages = 16) const noexcept;
 
 private:
     friend struct detail::file_access;

@@ -32,7 +32,9 @@
 //      each tensor's header) is read past the end of a metadata run.
 //
 // Step 2 costs one pass over the top-level tags (about 1 ms for 100k nodes)
-// and allocates nothing. Files under whole_below bytes skip steps 1-3 and are
+// and allocates nothing. None of it pays when the file is already in the
+// page cache: advise_metadata_reads then gives no advice at all (a sample of
+// pages checked with mincore, resident_samples). Files under whole_below bytes skip steps 1-3 and are
 // prefetched whole. Willneed rather than normal advice over the metadata:
 // its extent is known only as the scan meets it, and advice per range would
 // split the mapping into thousands of kernel areas (one per payload).
@@ -64,6 +66,12 @@ struct metadata_read_limits {
     std::uint64_t whole_below = std::uint64_t(4) << 20;
     // Messages nested deeper than this are not scanned (nor prefetched).
     unsigned max_scan_depth = 64;
+    // advise_metadata_reads first asks mapped_file::resident with this many
+    // sample pages, and advises nothing when they are all in memory: the
+    // plan would only cost its scan and its calls (13 ms for 100k nodes),
+    // and random access brings nothing when no read reaches the disk. 0:
+    // the plan without asking.
+    std::uint32_t resident_samples = 16;
 };
 
 // Receives the plan's advice, in the order it must be given: each call
@@ -85,7 +93,8 @@ void plan_metadata_reads(std::string_view bytes, const schema::message_desc& roo
 // was advised random access (read-ahead is then off outside the prefetched
 // metadata: turn it back on with file.advise(access_hint::sequential, ...)
 // for a payload that will be read whole). False, and nothing advised, for
-// storage other than a mapping.
+// storage other than a mapping and for a file whose sampled pages are all
+// resident (limits.resident_samples).
 bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
 
 }  // namespace onnxview

@@ -14,6 +14,7 @@ namespace detail {
 void unmap(const char* data, std::size_t size) noexcept;
 error advise_mapping(const char* data, std::size_t size, access_hint hint, std::uint64_t offset,
                      std::uint64_t length) noexcept;
+bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_pages) noexcept;
 
 }  // namespace detail
 
@@ -103,6 +104,11 @@ error mapped_file::advise(access_hint hint, std::uint64_t offset, std::uint64_t 
     if (offset > size_) return errc::invalid_argument;
     if (kind_ != storage::mapped) return {};
     return detail::advise_mapping(data_, size_, hint, offset, length);
+}
+
+bool mapped_file::resident(std::uint32_t sample_pages) const noexcept {
+    if (kind_ != storage::mapped) return true;
+    return detail::mapping_resident(data_, size_, sample_pages);
 }
 
 // --- shared_file ---------------------------------------------------------

@@ -180,6 +180,24 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
     return {};
 }
 
+bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_pages) noexcept {
+    if (size == 0) return true;
+    const std::size_t page = page_size();
+    const std::size_t pages = (size + page - 1) / page;
+    const std::size_t samples = sample_pages == 0 ? 1 : (sample_pages < pages ? sample_pages : pages);
+    for (std::size_t i = 0; i < samples; ++i) {
+        // Evenly spread, the first and the last page included.
+        const std::size_t at = samples == 1 ? 0 : i * (pages - 1) / (samples - 1);
+#if defined(__linux__)
+        unsigned char in = 0;
+#else
+        char in = 0;  // the BSDs and macOS declare the vector as char
+#endif
+        if (::mincore(const_cast<char*>(data) + at * page, page, &in) != 0 || (in & 1) == 0) return false;
+    }
+    return true;
+}
+
 }  // namespace detail
 
 result<mapped_file> mapped_file::open(const char* path, const options& opts) noexcept {

@@ -127,6 +127,7 @@ void plan_metadata_reads(std::string_view bytes, const schema::message_desc& roo
 
 bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& limits) noexcept {
     if (file.kind() != mapped_file::storage::mapped) return false;
+    if (limits.resident_samples != 0 && file.resident(limits.resident_samples)) return false;
     advice_recipient to;
     to.advise = advise_file;
     to.user_data = const_cast<mapped_file*>(&file);

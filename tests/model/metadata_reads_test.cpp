@@ -192,5 +192,19 @@ TEST_CASE("metadata_reads: advise_metadata_reads advises mapped files only") {
     CHECK_FALSE(onnxview::advise_metadata_reads(*small));
     metadata_read_limits scan_all;
     scan_all.whole_below = 0;
+    scan_all.resident_samples = 0;
     CHECK(onnxview::advise_metadata_reads(*small, scan_all));
+}
+
+TEST_CASE("metadata_reads: a file already in memory is given no advice") {
+    auto f = onnxview::mapped_file::open((std::string(ONNXVIEW_SOURCE_DIR) + "/testdata/small_cnn_inline.onnx").c_str());
+    REQUIRE(f.ok());
+    REQUIRE(f->kind() == onnxview::mapped_file::storage::mapped);
+    unsigned sum = 0;  // every page read, so resident whatever the page cache held before
+    for (std::size_t i = 0; i < f->size(); i += 4096) sum += static_cast<unsigned char>(f->data()[i]);
+    (void)sum;
+    REQUIRE(f->resident());
+    metadata_read_limits scan_all;
+    scan_all.whole_below = 0;
+    CHECK_FALSE(onnxview::advise_metadata_reads(*f, scan_all));  // no scan, read-ahead left on
 }
