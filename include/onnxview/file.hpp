@@ -159,6 +159,19 @@ public:
     // such files, and every mapping on Windows, read as not resident. A
     // hint, for choosing how to read: pages may come and go at any time.
     bool resident(std::uint32_t sample_pages = 16) const noexcept;
+    // Gives the whole pages around [offset, offset + length) (length 0: to
+    // the end) of a mapping private copies of the same bytes, so that
+    // reading them later maps no page of the page cache. Why: a read fault
+    // maps every page of the cached folio around the byte read (up to 2 MiB
+    // on Linux 6.18), so reading the header of each tensor of a weights file
+    // whose pages are cached maps all of it; a copy costs one page. The
+    // bytes never change: dropping a copy (access_hint::dontneed) maps the
+    // file's page again. Linux 5.14+ (MADV_POPULATE_WRITE on a mapping made
+    // writable for the call); elsewhere, and for storage other than a
+    // mapping, a no-op that returns ok. Errors: invalid_argument when offset
+    // is past the end; io_error (errno in sys_errno) when the system refuses
+    // (a kernel before 5.14, no memory, too many map areas).
+    error copy_pages(std::uint64_t offset, std::uint64_t length) const noexcept;
 
 private:
     friend struct detail::file_access;

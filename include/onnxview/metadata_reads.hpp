@@ -72,6 +72,12 @@ struct metadata_read_limits {
     // and random access brings nothing when no read reaches the disk. 0:
     // the plan without asking.
     std::uint32_t resident_samples = 16;
+    // copy_metadata_pages: files under copy_from bytes get no copies (their pages, all mapped, cost at most that much); at most
+    // max_copy_bytes are copied, in at most max_copy_calls ranges (each one
+    // splits the mapping's area: Linux allows 65,530 areas per process).
+    std::uint64_t copy_from = std::uint64_t(64) << 20;
+    std::uint64_t max_copy_bytes = std::uint64_t(32) << 20;
+    std::uint32_t max_copy_calls = 8192;
 };
 
 // Receives the plan's advice, in the order it must be given: each call
@@ -96,6 +102,27 @@ void plan_metadata_reads(std::string_view bytes, const schema::message_desc& roo
 // storage other than a mapping and for a file whose sampled pages are all
 // resident (limits.resident_samples).
 bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
+
+// What copy_metadata_pages did.
+struct metadata_copy {
+    std::uint64_t bytes = 0;  // copied (0: nothing done)
+    bool random = false;      // the file was advised random access (as advise_metadata_reads returns)
+};
+
+// Instead of advise_metadata_reads, for a mapped ModelProto file of
+// copy_from bytes or more: the pages a metadata walk reads (the plan's
+// ranges, and the page of each field head after a payload) are made private
+// copies (mapped_file::copy_pages) before any view reads them. A file not
+// in memory (resident_samples; 0: taken as not in memory) is first advised
+// random access and each range read ahead before its copy, as in the plan. Why: Linux
+// maps the whole cached folio (up to 2 MiB) around each byte a read fault
+// touches, so reading the header of every tensor of a weights file maps
+// the file whole (1 GiB resident for keys() of a 1.5 GB model); with the
+// copies, one page per tensor header (6 MB). Costs one scan and three
+// system calls per range (about 35 us per tensor). Stops, leaving the rest
+// to the mapping, at the limits or at the system's first refusal. Smaller
+// files and other storage: nothing done.
+metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
 
 }  // namespace onnxview
 

@@ -15,6 +15,7 @@ void unmap(const char* data, std::size_t size) noexcept;
 error advise_mapping(const char* data, std::size_t size, access_hint hint, std::uint64_t offset,
                      std::uint64_t length) noexcept;
 bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_pages) noexcept;
+error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset, std::uint64_t length) noexcept;
 
 }  // namespace detail
 
@@ -104,6 +105,12 @@ error mapped_file::advise(access_hint hint, std::uint64_t offset, std::uint64_t 
     if (offset > size_) return errc::invalid_argument;
     if (kind_ != storage::mapped) return {};
     return detail::advise_mapping(data_, size_, hint, offset, length);
+}
+
+error mapped_file::copy_pages(std::uint64_t offset, std::uint64_t length) const noexcept {
+    if (offset > size_) return errc::invalid_argument;
+    if (kind_ != storage::mapped) return {};
+    return detail::copy_mapped_pages(data_, size_, offset, length);
 }
 
 bool mapped_file::resident(std::uint32_t sample_pages) const noexcept {

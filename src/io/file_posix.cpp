@@ -198,6 +198,31 @@ bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_p
     return true;
 }
 
+error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset, std::uint64_t length) noexcept {
+#if defined(__linux__)
+    // Older headers lack the name; the kernel answers EINVAL before 5.14.
+    constexpr int populate_write = 23;  // MADV_POPULATE_WRITE
+    const std::size_t page = page_size();
+    const std::size_t rest = size - static_cast<std::size_t>(offset);
+    const std::size_t len = (length == 0 || length > rest) ? rest : static_cast<std::size_t>(length);
+    const std::size_t begin = static_cast<std::size_t>(offset) & ~(page - 1);
+    const std::size_t end = (static_cast<std::size_t>(offset) + len + page - 1) & ~(page - 1);
+    if (end == begin) return {};
+    char* const at = const_cast<char*>(data) + begin;
+    // Writable for the call only: a write fault on a private file mapping
+    // copies the one page it hits (a read fault would map the whole folio).
+    if (::mprotect(at, end - begin, PROT_READ | PROT_WRITE) != 0) return error(errc::io_error, 0, errno);
+    const int populated = ::madvise(at, end - begin, populate_write);
+    const int populate_errno = errno;
+    if (::mprotect(at, end - begin, PROT_READ) != 0) return error(errc::io_error, 0, errno);
+    if (populated != 0) return error(errc::io_error, 0, populate_errno);
+    return {};
+#else
+    (void)data, (void)size, (void)offset, (void)length;
+    return {};  // nothing copied: a hint's worth of work, skipped
+#endif
+}
+
 }  // namespace detail
 
 result<mapped_file> mapped_file::open(const char* path, const options& opts) noexcept {
