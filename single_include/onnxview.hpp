@@ -5469,19 +5469,6 @@ public:
     // such files, and every mapping on Windows, read as not resident. A
     // hint, for choosing how to read: pages may come and go at any time.
     bool resident(std::uint32_t sample_pages = 16) const noexcept;
-    // Gives the whole pages around [offset, offset + length) (length 0: to
-    // the end) of a mapping private copies of the same bytes, so that
-    // reading them later maps no page of the page cache. Why: a read fault
-    // maps every page of the cached folio around the byte read (up to 2 MiB
-    // on Linux 6.18), so reading the header of each tensor of a weights file
-    // whose pages are cached maps all of it; a copy costs one page. The
-    // bytes never change: dropping a copy (access_hint::dontneed) maps the
-    // file's page again. Linux 5.14+ (MADV_POPULATE_WRITE on a mapping made
-    // writable for the call); elsewhere, and for storage other than a
-    // mapping, a no-op that returns ok. Errors: invalid_argument when offset
-    // is past the end; io_error (errno in sys_errno) when the system refuses
-    // (a kernel before 5.14, no memory, too many map areas).
-    error copy_pages(std::uint64_t offset, std::uint64_t length) const noexcept;
 
 private:
     friend struct detail::file_access;
@@ -5509,6 +5496,41 @@ private:
 // release_pages, which never discards.
 void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept;
 static_assert(sizeof(void*) != 8 || sizeof(mapped_file) <= 40, "a file handle is four words and its kind");
+
+// Private copies of a mapping's pages, made in place: copy() gives the
+// whole pages around a range private copies of the same bytes, so that
+// reading them later maps no page of the page cache. Why: a read fault
+// maps every page of the cached folio around the byte read (up to 2 MiB on
+// Linux 6.18), so reading the header of each tensor of a weights file whose
+// pages are cached maps all of it; a copy costs one page. The bytes never
+// change: dropping a copy (access_hint::dontneed) maps the file's page
+// again. While this object lives the mapping is writable (a write fault
+// copies the one page it hits; the system may count the whole mapping
+// against its commit limit); its destructor makes it read-only again. Make
+// one, copy, and let it go before the file is used elsewhere. Linux 5.14+
+// (MADV_POPULATE_WRITE); elsewhere, and for storage other than a mapping,
+// every call is a no-op that returns ok. Borrows the file, which must
+// outlive it.
+class page_copies {
+public:
+    explicit page_copies(const mapped_file& file) noexcept;
+    ~page_copies();
+    page_copies(const page_copies&) = delete;
+    page_copies& operator=(const page_copies&) = delete;
+
+    // Why no copy can be made: io_error (errno in sys_errno) when the system
+    // refused to make the mapping writable (a commit limit, too many map areas).
+    error err() const noexcept { return err_; }
+    // Copies the pages around [offset, offset + length) (length 0: to the
+    // end). Errors: err(); invalid_argument when offset is past the end;
+    // io_error (errno in sys_errno) when the system refuses (a kernel before
+    // 5.14, no memory).
+    error copy(std::uint64_t offset, std::uint64_t length) noexcept;
+
+private:
+    const mapped_file* file_;
+    error err_;
+};
 
 // A mapped_file with shared ownership: copies share one heap block holding the
 // file and an atomic count; the last copy destroys the file. Use it when a
@@ -7218,12 +7240,11 @@ struct metadata_read_limits {
     // and random access brings nothing when no read reaches the disk. 0:
     // the plan without asking.
     std::uint32_t resident_samples = 16;
-    // copy_metadata_pages: files under copy_from bytes get no copies (their pages, all mapped, cost at most that much); at most
-    // max_copy_bytes are copied, in at most max_copy_calls ranges (each one
-    // splits the mapping's area: Linux allows 65,530 areas per process).
+    // copy_metadata_pages: files under copy_from bytes get no copies (all
+    // their pages mapped cost at most that much); at most max_copy_bytes
+    // are copied (then the mapping serves the rest).
     std::uint64_t copy_from = std::uint64_t(64) << 20;
     std::uint64_t max_copy_bytes = std::uint64_t(32) << 20;
-    std::uint32_t max_copy_calls = 8192;
 };
 
 // Receives the plan's advice, in the order it must be given: each call
@@ -7258,15 +7279,15 @@ struct metadata_copy {
 // Instead of advise_metadata_reads, for a mapped ModelProto file of
 // copy_from bytes or more: the pages a metadata walk reads (the plan's
 // ranges, and the page of each field head after a payload) are made private
-// copies (mapped_file::copy_pages) before any view reads them. A file not
+// copies (page_copies, file.hpp) before any view reads them. A file not
 // in memory (resident_samples; 0: taken as not in memory) is first advised
 // random access and each range read ahead before its copy, as in the plan. Why: Linux
 // maps the whole cached folio (up to 2 MiB) around each byte a read fault
 // touches, so reading the header of every tensor of a weights file maps
 // the file whole (1 GiB resident for keys() of a 1.5 GB model); with the
-// copies, one page per tensor header (6 MB). Costs one scan and three
-// system calls per range (about 35 us per tensor). Stops, leaving the rest
-// to the mapping, at the limits or at the system's first refusal. Smaller
+// copies, one page per tensor header (6 MB). Costs one scan and one system
+// call per range (about 15 us per tensor). Stops, leaving the rest to the
+// mapping, at max_copy_bytes or at the system's first refusal. Smaller
 // files and other storage: nothing done.
 metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
 
@@ -12293,6 +12314,7 @@ void unmap(const char* data, std::size_t size) noexcept;
 error advise_mapping(const char* data, std::size_t size, access_hint hint, std::uint64_t offset,
                      std::uint64_t length) noexcept;
 bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_pages) noexcept;
+error make_mapping_writable(const char* data, std::size_t size, bool writable) noexcept;
 error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset, std::uint64_t length) noexcept;
 
 }  // namespace detail
@@ -12385,10 +12407,20 @@ error mapped_file::advise(access_hint hint, std::uint64_t offset, std::uint64_t 
     return detail::advise_mapping(data_, size_, hint, offset, length);
 }
 
-error mapped_file::copy_pages(std::uint64_t offset, std::uint64_t length) const noexcept {
-    if (offset > size_) return errc::invalid_argument;
-    if (kind_ != storage::mapped) return {};
-    return detail::copy_mapped_pages(data_, size_, offset, length);
+page_copies::page_copies(const mapped_file& file) noexcept : file_(&file) {
+    if (file.kind() == mapped_file::storage::mapped) err_ = detail::make_mapping_writable(file.data(), file.size(), true);
+}
+
+page_copies::~page_copies() {
+    if (file_->kind() == mapped_file::storage::mapped && err_.ok())
+        (void)detail::make_mapping_writable(file_->data(), file_->size(), false);
+}
+
+error page_copies::copy(std::uint64_t offset, std::uint64_t length) noexcept {
+    if (!err_.ok()) return err_;
+    if (offset > file_->size()) return errc::invalid_argument;
+    if (file_->kind() != mapped_file::storage::mapped) return {};
+    return detail::copy_mapped_pages(file_->data(), file_->size(), offset, length);
 }
 
 bool mapped_file::resident(std::uint32_t sample_pages) const noexcept {
@@ -12675,6 +12707,17 @@ bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_p
     return true;
 }
 
+error make_mapping_writable(const char* data, std::size_t size, bool writable) noexcept {
+#if defined(__linux__)
+    // Private: writes (none but copy_mapped_pages's faults) never reach the file.
+    const int prot = writable ? PROT_READ | PROT_WRITE : PROT_READ;
+    if (::mprotect(const_cast<char*>(data), size, prot) != 0) return error(errc::io_error, 0, errno);
+#else
+    (void)data, (void)size, (void)writable;
+#endif
+    return {};
+}
+
 error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset, std::uint64_t length) noexcept {
 #if defined(__linux__)
     // Older headers lack the name; the kernel answers EINVAL before 5.14.
@@ -12685,19 +12728,14 @@ error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset
     const std::size_t begin = static_cast<std::size_t>(offset) & ~(page - 1);
     const std::size_t end = (static_cast<std::size_t>(offset) + len + page - 1) & ~(page - 1);
     if (end == begin) return {};
-    char* const at = const_cast<char*>(data) + begin;
-    // Writable for the call only: a write fault on a private file mapping
-    // copies the one page it hits (a read fault would map the whole folio).
-    if (::mprotect(at, end - begin, PROT_READ | PROT_WRITE) != 0) return error(errc::io_error, 0, errno);
-    const int populated = ::madvise(at, end - begin, populate_write);
-    const int populate_errno = errno;
-    if (::mprotect(at, end - begin, PROT_READ) != 0) return error(errc::io_error, 0, errno);
-    if (populated != 0) return error(errc::io_error, 0, populate_errno);
-    return {};
+    // A write fault on a private file mapping copies the one page it hits
+    // (a read fault would map the whole folio); one call for the range.
+    if (::madvise(const_cast<char*>(data) + begin, end - begin, populate_write) != 0)
+        return error(errc::io_error, 0, errno);
 #else
     (void)data, (void)size, (void)offset, (void)length;
-    return {};  // nothing copied: a hint's worth of work, skipped
 #endif
+    return {};
 }
 
 }  // namespace detail
@@ -12954,6 +12992,7 @@ error advise_mapping(const char*, std::size_t, access_hint, std::uint64_t, std::
 bool mapping_resident(const char*, std::size_t, std::uint32_t) noexcept { return false; }
 
 // A view's read fault maps no more than its page: nothing to copy for.
+error make_mapping_writable(const char*, std::size_t, bool) noexcept { return {}; }
 error copy_mapped_pages(const char*, std::size_t, std::uint64_t, std::uint64_t) noexcept {
     return {};  // nothing copied: a hint's worth of work, skipped
 }
@@ -13741,31 +13780,30 @@ void advise_file(void* user_data, access_hint hint, std::uint64_t offset, std::u
 
 // copy_metadata_pages: each range the scan will read becomes private
 // copies, until the budget or the system says no.
-struct page_copier {
+struct copy_budget {
     const mapped_file* file;
+    page_copies* copies;
     std::uint64_t bytes_left;
-    std::uint32_t calls_left;
     bool cold;  // pages not in memory: each range is read ahead first
     std::uint64_t copied = 0;
     bool stop = false;
 };
 
 void copy_range(void* user_data, access_hint hint, std::uint64_t offset, std::uint64_t length) {
-    auto& c = *static_cast<page_copier*>(user_data);
+    auto& c = *static_cast<copy_budget*>(user_data);
     if (c.stop || hint != access_hint::willneed || length == 0) return;
-    if (length > c.bytes_left || c.calls_left == 0) {
-        c.stop = true;
+    if (length > c.bytes_left) {
+        c.stop = true;  // the rest is read through the mapping, as without copies
         return;
     }
     // Started as one read (the copy's page faults would read a page each
     // under random access), then waited for by the copy.
     if (c.cold) advise_file(const_cast<mapped_file*>(c.file), access_hint::willneed, offset, length);
-    if (!c.file->copy_pages(offset, length).ok()) {
-        c.stop = true;  // the rest is read through the mapping, as without copies
+    if (!c.copies->copy(offset, length).ok()) {
+        c.stop = true;
         return;
     }
     c.bytes_left -= length;
-    --c.calls_left;
     c.copied += length;
 }
 
@@ -13799,7 +13837,9 @@ metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_l
     const bool cold = limits.resident_samples == 0 || !file.resident(limits.resident_samples);
     // As in the plan: a cold page fault reads its page, not the weights around it.
     if (cold) out.random = file.advise(access_hint::random).ok();
-    page_copier c{&file, limits.max_copy_bytes, limits.max_copy_calls, cold};
+    page_copies copies(file);
+    if (!copies.err().ok()) return out;
+    copy_budget c{&file, &copies, limits.max_copy_bytes, cold};
     advice_recipient to;
     to.advise = copy_range;
     to.user_data = &c;

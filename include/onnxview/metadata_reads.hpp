@@ -72,12 +72,11 @@ struct metadata_read_limits {
     // and random access brings nothing when no read reaches the disk. 0:
     // the plan without asking.
     std::uint32_t resident_samples = 16;
-    // copy_metadata_pages: files under copy_from bytes get no copies (their pages, all mapped, cost at most that much); at most
-    // max_copy_bytes are copied, in at most max_copy_calls ranges (each one
-    // splits the mapping's area: Linux allows 65,530 areas per process).
+    // copy_metadata_pages: files under copy_from bytes get no copies (all
+    // their pages mapped cost at most that much); at most max_copy_bytes
+    // are copied (then the mapping serves the rest).
     std::uint64_t copy_from = std::uint64_t(64) << 20;
     std::uint64_t max_copy_bytes = std::uint64_t(32) << 20;
-    std::uint32_t max_copy_calls = 8192;
 };
 
 // Receives the plan's advice, in the order it must be given: each call
@@ -112,15 +111,15 @@ struct metadata_copy {
 // Instead of advise_metadata_reads, for a mapped ModelProto file of
 // copy_from bytes or more: the pages a metadata walk reads (the plan's
 // ranges, and the page of each field head after a payload) are made private
-// copies (mapped_file::copy_pages) before any view reads them. A file not
+// copies (page_copies, file.hpp) before any view reads them. A file not
 // in memory (resident_samples; 0: taken as not in memory) is first advised
 // random access and each range read ahead before its copy, as in the plan. Why: Linux
 // maps the whole cached folio (up to 2 MiB) around each byte a read fault
 // touches, so reading the header of every tensor of a weights file maps
 // the file whole (1 GiB resident for keys() of a 1.5 GB model); with the
-// copies, one page per tensor header (6 MB). Costs one scan and three
-// system calls per range (about 35 us per tensor). Stops, leaving the rest
-// to the mapping, at the limits or at the system's first refusal. Smaller
+// copies, one page per tensor header (6 MB). Costs one scan and one system
+// call per range (about 15 us per tensor). Stops, leaving the rest to the
+// mapping, at max_copy_bytes or at the system's first refusal. Smaller
 // files and other storage: nothing done.
 metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
 

@@ -198,6 +198,17 @@ bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_p
     return true;
 }
 
+error make_mapping_writable(const char* data, std::size_t size, bool writable) noexcept {
+#if defined(__linux__)
+    // Private: writes (none but copy_mapped_pages's faults) never reach the file.
+    const int prot = writable ? PROT_READ | PROT_WRITE : PROT_READ;
+    if (::mprotect(const_cast<char*>(data), size, prot) != 0) return error(errc::io_error, 0, errno);
+#else
+    (void)data, (void)size, (void)writable;
+#endif
+    return {};
+}
+
 error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset, std::uint64_t length) noexcept {
 #if defined(__linux__)
     // Older headers lack the name; the kernel answers EINVAL before 5.14.
@@ -208,19 +219,14 @@ error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset
     const std::size_t begin = static_cast<std::size_t>(offset) & ~(page - 1);
     const std::size_t end = (static_cast<std::size_t>(offset) + len + page - 1) & ~(page - 1);
     if (end == begin) return {};
-    char* const at = const_cast<char*>(data) + begin;
-    // Writable for the call only: a write fault on a private file mapping
-    // copies the one page it hits (a read fault would map the whole folio).
-    if (::mprotect(at, end - begin, PROT_READ | PROT_WRITE) != 0) return error(errc::io_error, 0, errno);
-    const int populated = ::madvise(at, end - begin, populate_write);
-    const int populate_errno = errno;
-    if (::mprotect(at, end - begin, PROT_READ) != 0) return error(errc::io_error, 0, errno);
-    if (populated != 0) return error(errc::io_error, 0, populate_errno);
-    return {};
+    // A write fault on a private file mapping copies the one page it hits
+    // (a read fault would map the whole folio); one call for the range.
+    if (::madvise(const_cast<char*>(data) + begin, end - begin, populate_write) != 0)
+        return error(errc::io_error, 0, errno);
 #else
     (void)data, (void)size, (void)offset, (void)length;
-    return {};  // nothing copied: a hint's worth of work, skipped
 #endif
+    return {};
 }
 
 }  // namespace detail

@@ -163,6 +163,7 @@ error advise_mapping(const char*, std::size_t, access_hint, std::uint64_t, std::
 bool mapping_resident(const char*, std::size_t, std::uint32_t) noexcept { return false; }
 
 // A view's read fault maps no more than its page: nothing to copy for.
+error make_mapping_writable(const char*, std::size_t, bool) noexcept { return {}; }
 error copy_mapped_pages(const char*, std::size_t, std::uint64_t, std::uint64_t) noexcept {
     return {};  // nothing copied: a hint's worth of work, skipped
 }

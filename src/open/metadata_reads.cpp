@@ -124,31 +124,30 @@ void advise_file(void* user_data, access_hint hint, std::uint64_t offset, std::u
 
 // copy_metadata_pages: each range the scan will read becomes private
 // copies, until the budget or the system says no.
-struct page_copier {
+struct copy_budget {
     const mapped_file* file;
+    page_copies* copies;
     std::uint64_t bytes_left;
-    std::uint32_t calls_left;
     bool cold;  // pages not in memory: each range is read ahead first
     std::uint64_t copied = 0;
     bool stop = false;
 };
 
 void copy_range(void* user_data, access_hint hint, std::uint64_t offset, std::uint64_t length) {
-    auto& c = *static_cast<page_copier*>(user_data);
+    auto& c = *static_cast<copy_budget*>(user_data);
     if (c.stop || hint != access_hint::willneed || length == 0) return;
-    if (length > c.bytes_left || c.calls_left == 0) {
-        c.stop = true;
+    if (length > c.bytes_left) {
+        c.stop = true;  // the rest is read through the mapping, as without copies
         return;
     }
     // Started as one read (the copy's page faults would read a page each
     // under random access), then waited for by the copy.
     if (c.cold) advise_file(const_cast<mapped_file*>(c.file), access_hint::willneed, offset, length);
-    if (!c.file->copy_pages(offset, length).ok()) {
-        c.stop = true;  // the rest is read through the mapping, as without copies
+    if (!c.copies->copy(offset, length).ok()) {
+        c.stop = true;
         return;
     }
     c.bytes_left -= length;
-    --c.calls_left;
     c.copied += length;
 }
 
@@ -182,7 +181,9 @@ metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_l
     const bool cold = limits.resident_samples == 0 || !file.resident(limits.resident_samples);
     // As in the plan: a cold page fault reads its page, not the weights around it.
     if (cold) out.random = file.advise(access_hint::random).ok();
-    page_copier c{&file, limits.max_copy_bytes, limits.max_copy_calls, cold};
+    page_copies copies(file);
+    if (!copies.err().ok()) return out;
+    copy_budget c{&file, &copies, limits.max_copy_bytes, cold};
     advice_recipient to;
     to.advise = copy_range;
     to.user_data = &c;

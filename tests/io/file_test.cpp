@@ -71,21 +71,27 @@ TEST_CASE("mapped_file: resident() samples the page cache", "[io][file]") {
     CHECK(mapped_file().resident());
 }
 
-TEST_CASE("mapped_file: copy_pages keeps the bytes, even when the copies are dropped", "[io][file]") {
+TEST_CASE("page_copies: the bytes stay, even when the copies are dropped", "[io][file]") {
     tmpdir dir;
     const std::string bytes = pattern(100000);
     REQUIRE(write_file(dir / "c.onnx", bytes));
     auto f = mapped_file::open((dir / "c.onnx").c_str());
     REQUIRE(f.ok());
-    CHECK(f->copy_pages(5000, 10).ok());        // the page around it
-    CHECK(f->copy_pages(20000, 30000).ok());    // unaligned on both ends
-    CHECK(f->copy_pages(90000, 0).ok());        // to the end
-    CHECK(f->copy_pages(bytes.size(), 0).ok());  // nothing
-    CHECK(f->copy_pages(bytes.size() + 1, 1).code == errc::invalid_argument);
+    {
+        onnxview::page_copies copies(*f);
+        REQUIRE(copies.err().ok());
+        CHECK(copies.copy(5000, 10).ok());        // the page around it
+        CHECK(copies.copy(20000, 30000).ok());    // unaligned on both ends
+        CHECK(copies.copy(90000, 0).ok());        // to the end
+        CHECK(copies.copy(bytes.size(), 0).ok());  // nothing
+        CHECK(copies.copy(bytes.size() + 1, 1).code == errc::invalid_argument);
+    }
     CHECK(f->bytes() == bytes);
     CHECK(f->advise(access_hint::dontneed).ok());  // the file's pages come back
     CHECK(f->bytes() == bytes);
-    CHECK(mapped_file::from_memory(bytes.data(), bytes.size()).copy_pages(0, 10).ok());  // no-op
+    const mapped_file borrowed = mapped_file::from_memory(bytes.data(), bytes.size());
+    onnxview::page_copies none(borrowed);
+    CHECK(none.copy(0, 10).ok());  // a no-op
 }
 
 TEST_CASE("mapped_file: heap copies and shared blocks come from options::memory", "[io][file][memory]") {
