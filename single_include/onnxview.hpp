@@ -13838,7 +13838,10 @@ metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_l
     // As in the plan: a cold page fault reads its page, not the weights around it.
     if (cold) out.random = file.advise(access_hint::random).ok();
     page_copies copies(file);
-    if (!copies.err().ok()) return out;
+    if (!copies.err().ok()) {  // the plan, then (it advises random access again when cold)
+        out.random = advise_metadata_reads(file, limits);
+        return out;
+    }
     copy_budget c{&file, &copies, limits.max_copy_bytes, cold};
     advice_recipient to;
     to.advise = copy_range;
@@ -13890,8 +13893,8 @@ result<model_file> model_file::adopt(mapped_file&& file, const options& opts) no
     if (opts.reads == model_reads::metadata) {
         const metadata_read_limits limits;
         // Reading the headers of a large file must not map its weights
-        // (copy_metadata_pages); the pages a drop would copy again are not
-        // worth copying.
+        // (copy_metadata_pages). With drop_verified_pages, verify() drops
+        // the pages behind it: copies would be made only to be dropped.
         if (mf.file_.size() >= limits.copy_from && !opts.drop_verified_pages)
             mf.read_ahead_off_ = copy_metadata_pages(mf.file_, limits).random;
         else

@@ -182,7 +182,10 @@ metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_l
     // As in the plan: a cold page fault reads its page, not the weights around it.
     if (cold) out.random = file.advise(access_hint::random).ok();
     page_copies copies(file);
-    if (!copies.err().ok()) return out;
+    if (!copies.err().ok()) {  // the plan, then (it advises random access again when cold)
+        out.random = advise_metadata_reads(file, limits);
+        return out;
+    }
     copy_budget c{&file, &copies, limits.max_copy_bytes, cold};
     advice_recipient to;
     to.advise = copy_range;

@@ -38,8 +38,8 @@ result<model_file> model_file::adopt(mapped_file&& file, const options& opts) no
     if (opts.reads == model_reads::metadata) {
         const metadata_read_limits limits;
         // Reading the headers of a large file must not map its weights
-        // (copy_metadata_pages); the pages a drop would copy again are not
-        // worth copying.
+        // (copy_metadata_pages). With drop_verified_pages, verify() drops
+        // the pages behind it: copies would be made only to be dropped.
         if (mf.file_.size() >= limits.copy_from && !opts.drop_verified_pages)
             mf.read_ahead_off_ = copy_metadata_pages(mf.file_, limits).random;
         else
