@@ -150,6 +150,15 @@ public:
     // no-op that returns ok. Errors: invalid_argument when offset is past the
     // end; io_error (errno in sys_errno) when madvise refuses.
     error advise(access_hint hint, std::uint64_t offset = 0, std::uint64_t length = 0) const noexcept;
+    // Whether the bytes are in memory, so that reading them costs no disk
+    // read: always for storage other than a mapping; for a mapping, when
+    // each of `sample_pages` pages spread evenly over it (the first and the
+    // last among them) is resident (mincore, one call per page: cheap at
+    // any file size). Linux reports the page cache only for files the
+    // caller owns or may write, and otherwise only pages already mapped:
+    // such files, and every mapping on Windows, read as not resident. A
+    // hint, for choosing how to read: pages may come and go at any time.
+    bool resident(std::uint32_t sample_pages = 16) const noexcept;
 
 private:
     friend struct detail::file_access;
@@ -177,6 +186,41 @@ private:
 // release_pages, which never discards.
 void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept;
 static_assert(sizeof(void*) != 8 || sizeof(mapped_file) <= 40, "a file handle is four words and its kind");
+
+// Private copies of a mapping's pages, made in place: copy() gives the
+// whole pages around a range private copies of the same bytes, so that
+// reading them later maps no page of the page cache. Why: a read fault
+// maps every page of the cached folio around the byte read (up to 2 MiB on
+// Linux 6.18), so reading the header of each tensor of a weights file whose
+// pages are cached maps all of it; a copy costs one page. The bytes never
+// change: dropping a copy (access_hint::dontneed) maps the file's page
+// again. While this object lives the mapping is writable (a write fault
+// copies the one page it hits; the system may count the whole mapping
+// against its commit limit); its destructor makes it read-only again. Make
+// one, copy, and let it go before the file is used elsewhere. Linux 5.14+
+// (MADV_POPULATE_WRITE); elsewhere, and for storage other than a mapping,
+// every call is a no-op that returns ok. Borrows the file, which must
+// outlive it.
+class page_copies {
+public:
+    explicit page_copies(const mapped_file& file) noexcept;
+    ~page_copies();
+    page_copies(const page_copies&) = delete;
+    page_copies& operator=(const page_copies&) = delete;
+
+    // Why no copy can be made: io_error (errno in sys_errno) when the system
+    // refused to make the mapping writable (a commit limit, too many map areas).
+    error err() const noexcept { return err_; }
+    // Copies the pages around [offset, offset + length) (length 0: to the
+    // end). Errors: err(); invalid_argument when offset is past the end;
+    // io_error (errno in sys_errno) when the system refuses (a kernel before
+    // 5.14, no memory).
+    error copy(std::uint64_t offset, std::uint64_t length) noexcept;
+
+private:
+    const mapped_file* file_;
+    error err_;
+};
 
 // A mapped_file with shared ownership: copies share one heap block holding the
 // file and an atomic count; the last copy destroys the file. Use it when a

@@ -32,7 +32,9 @@
 //      each tensor's header) is read past the end of a metadata run.
 //
 // Step 2 costs one pass over the top-level tags (about 1 ms for 100k nodes)
-// and allocates nothing. Files under whole_below bytes skip steps 1-3 and are
+// and allocates nothing. None of it pays when the file is already in the
+// page cache: advise_metadata_reads then gives no advice at all (a sample of
+// pages checked with mincore, resident_samples). Files under whole_below bytes skip steps 1-3 and are
 // prefetched whole. Willneed rather than normal advice over the metadata:
 // its extent is known only as the scan meets it, and advice per range would
 // split the mapping into thousands of kernel areas (one per payload).
@@ -64,6 +66,17 @@ struct metadata_read_limits {
     std::uint64_t whole_below = std::uint64_t(4) << 20;
     // Messages nested deeper than this are not scanned (nor prefetched).
     unsigned max_scan_depth = 64;
+    // advise_metadata_reads first asks mapped_file::resident with this many
+    // sample pages, and advises nothing when they are all in memory: the
+    // plan would only cost its scan and its calls (13 ms for 100k nodes),
+    // and random access brings nothing when no read reaches the disk. 0:
+    // the plan without asking.
+    std::uint32_t resident_samples = 16;
+    // copy_metadata_pages: files under copy_from bytes get no copies (all
+    // their pages mapped cost at most that much); at most max_copy_bytes
+    // are copied (then the mapping serves the rest).
+    std::uint64_t copy_from = std::uint64_t(64) << 20;
+    std::uint64_t max_copy_bytes = std::uint64_t(32) << 20;
 };
 
 // Receives the plan's advice, in the order it must be given: each call
@@ -85,8 +98,30 @@ void plan_metadata_reads(std::string_view bytes, const schema::message_desc& roo
 // was advised random access (read-ahead is then off outside the prefetched
 // metadata: turn it back on with file.advise(access_hint::sequential, ...)
 // for a payload that will be read whole). False, and nothing advised, for
-// storage other than a mapping.
+// storage other than a mapping and for a file whose sampled pages are all
+// resident (limits.resident_samples).
 bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
+
+// What copy_metadata_pages did.
+struct metadata_copy {
+    std::uint64_t bytes = 0;  // copied (0: nothing done)
+    bool random = false;      // the file was advised random access (as advise_metadata_reads returns)
+};
+
+// Instead of advise_metadata_reads, for a mapped ModelProto file of
+// copy_from bytes or more: the pages a metadata walk reads (the plan's
+// ranges, and the page of each field head after a payload) are made private
+// copies (page_copies, file.hpp) before any view reads them. A file not
+// in memory (resident_samples; 0: taken as not in memory) is first advised
+// random access and each range read ahead before its copy, as in the plan. Why: Linux
+// maps the whole cached folio (up to 2 MiB) around each byte a read fault
+// touches, so reading the header of every tensor of a weights file maps
+// the file whole (1 GiB resident for keys() of a 1.5 GB model); with the
+// copies, one page per tensor header (6 MB). Costs one scan and one system
+// call per range (about 15 us per tensor). Stops, leaving the rest to the
+// mapping, at max_copy_bytes or at the system's first refusal. Smaller
+// files and other storage: nothing done.
+metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
 
 }  // namespace onnxview
 

@@ -47,7 +47,11 @@ enum class model_reads : std::uint8_t {
     // on a tensor's header does not read the weights around it. tensor()
     // and sparse_tensor() turn read-ahead back on for the bytes of the
     // tensor they read. Files under metadata_read_limits::whole_below
-    // (4 MiB) are prefetched whole.
+    // (4 MiB) are prefetched whole; files already in the page cache get no
+    // advice. Files of metadata_read_limits::copy_from (64 MiB) or more go
+    // through copy_metadata_pages instead (unless drop_verified_pages): the
+    // pages the metadata lies in become private copies, so that reading
+    // tensor headers does not map the weights around them.
     metadata,
 };
 

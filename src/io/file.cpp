@@ -14,6 +14,9 @@ namespace detail {
 void unmap(const char* data, std::size_t size) noexcept;
 error advise_mapping(const char* data, std::size_t size, access_hint hint, std::uint64_t offset,
                      std::uint64_t length) noexcept;
+bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_pages) noexcept;
+error make_mapping_writable(const char* data, std::size_t size, bool writable) noexcept;
+error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset, std::uint64_t length) noexcept;
 
 }  // namespace detail
 
@@ -103,6 +106,27 @@ error mapped_file::advise(access_hint hint, std::uint64_t offset, std::uint64_t 
     if (offset > size_) return errc::invalid_argument;
     if (kind_ != storage::mapped) return {};
     return detail::advise_mapping(data_, size_, hint, offset, length);
+}
+
+page_copies::page_copies(const mapped_file& file) noexcept : file_(&file) {
+    if (file.kind() == mapped_file::storage::mapped) err_ = detail::make_mapping_writable(file.data(), file.size(), true);
+}
+
+page_copies::~page_copies() {
+    if (file_->kind() == mapped_file::storage::mapped && err_.ok())
+        (void)detail::make_mapping_writable(file_->data(), file_->size(), false);
+}
+
+error page_copies::copy(std::uint64_t offset, std::uint64_t length) noexcept {
+    if (!err_.ok()) return err_;
+    if (offset > file_->size()) return errc::invalid_argument;
+    if (file_->kind() != mapped_file::storage::mapped) return {};
+    return detail::copy_mapped_pages(file_->data(), file_->size(), offset, length);
+}
+
+bool mapped_file::resident(std::uint32_t sample_pages) const noexcept {
+    if (kind_ != storage::mapped) return true;
+    return detail::mapping_resident(data_, size_, sample_pages);
 }
 
 // --- shared_file ---------------------------------------------------------

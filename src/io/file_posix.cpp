@@ -180,6 +180,55 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
     return {};
 }
 
+bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_pages) noexcept {
+    if (size == 0) return true;
+    const std::size_t page = page_size();
+    const std::size_t pages = (size + page - 1) / page;
+    const std::size_t samples = sample_pages == 0 ? 1 : (sample_pages < pages ? sample_pages : pages);
+    for (std::size_t i = 0; i < samples; ++i) {
+        // Evenly spread, the first and the last page included.
+        const std::size_t at = samples == 1 ? 0 : i * (pages - 1) / (samples - 1);
+#if defined(__linux__)
+        unsigned char in = 0;
+#else
+        char in = 0;  // the BSDs and macOS declare the vector as char
+#endif
+        if (::mincore(const_cast<char*>(data) + at * page, page, &in) != 0 || (in & 1) == 0) return false;
+    }
+    return true;
+}
+
+error make_mapping_writable(const char* data, std::size_t size, bool writable) noexcept {
+#if defined(__linux__)
+    // Private: writes (none but copy_mapped_pages's faults) never reach the file.
+    const int prot = writable ? PROT_READ | PROT_WRITE : PROT_READ;
+    if (::mprotect(const_cast<char*>(data), size, prot) != 0) return error(errc::io_error, 0, errno);
+#else
+    (void)data, (void)size, (void)writable;
+#endif
+    return {};
+}
+
+error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset, std::uint64_t length) noexcept {
+#if defined(__linux__)
+    // Older headers lack the name; the kernel answers EINVAL before 5.14.
+    constexpr int populate_write = 23;  // MADV_POPULATE_WRITE
+    const std::size_t page = page_size();
+    const std::size_t rest = size - static_cast<std::size_t>(offset);
+    const std::size_t len = (length == 0 || length > rest) ? rest : static_cast<std::size_t>(length);
+    const std::size_t begin = static_cast<std::size_t>(offset) & ~(page - 1);
+    const std::size_t end = (static_cast<std::size_t>(offset) + len + page - 1) & ~(page - 1);
+    if (end == begin) return {};
+    // A write fault on a private file mapping copies the one page it hits
+    // (a read fault would map the whole folio); one call for the range.
+    if (::madvise(const_cast<char*>(data) + begin, end - begin, populate_write) != 0)
+        return error(errc::io_error, 0, errno);
+#else
+    (void)data, (void)size, (void)offset, (void)length;
+#endif
+    return {};
+}
+
 }  // namespace detail
 
 result<mapped_file> mapped_file::open(const char* path, const options& opts) noexcept {

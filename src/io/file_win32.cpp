@@ -158,6 +158,16 @@ error advise_mapping(const char*, std::size_t, access_hint, std::uint64_t, std::
     return {};
 }
 
+// No cheap page-cache query for a view that is not yet touched
+// (QueryWorkingSetEx sees the working set only): unknown, so not resident.
+bool mapping_resident(const char*, std::size_t, std::uint32_t) noexcept { return false; }
+
+// A view's read fault maps no more than its page: nothing to copy for.
+error make_mapping_writable(const char*, std::size_t, bool) noexcept { return {}; }
+error copy_mapped_pages(const char*, std::size_t, std::uint64_t, std::uint64_t) noexcept {
+    return {};  // nothing copied: a hint's worth of work, skipped
+}
+
 const path_flavor host_path_flavor = path_flavor::windows;
 
 void system_error_text(std::int32_t code, char* out, std::size_t out_size) noexcept {

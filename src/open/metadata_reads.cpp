@@ -18,8 +18,13 @@ constexpr std::uint64_t field_head_bytes = 5 + 10;
 
 class metadata_scan {
 public:
-    metadata_scan(std::string_view bytes, const advice_recipient& to, const metadata_read_limits& limits) noexcept
-        : base_(bytes.data()), to_(to), limits_(limits), window_(limits.first_window) {}
+    // With cover_heads the recipient also hears of the page of each field
+    // head after a payload (a plan leaves it to the page fault), and the scan
+    // ends as soon as *stop is set.
+    metadata_scan(std::string_view bytes, const advice_recipient& to, const metadata_read_limits& limits,
+                  bool cover_heads = false, const bool* stop = nullptr) noexcept
+        : base_(bytes.data()), to_(to), limits_(limits), window_(limits.first_window), cover_heads_(cover_heads),
+          stop_(stop) {}
 
     // Scans the fields of the message [p, end) of type `desc` (null: unknown
     // type, nothing is descended into). False when the bytes stop being
@@ -27,6 +32,7 @@ public:
     bool scan(const char* p, const char* end, const schema::message_desc* desc, unsigned depth) noexcept {
         while (p != end) {
             about_to_read(p, end);
+            if (stop_ != nullptr && *stop_) return false;
             std::uint32_t number = 0;
             wire::wire_type type{};
             if (wire::decode_tag(p, end, number, type) != errc::ok) return false;
@@ -75,7 +81,10 @@ private:
         const std::uint64_t lead = window_ >= 8 * limits_.first_window ? window_ / 2 : 0;
         if (head_end + lead <= ahead_ || (head_end <= ahead_ && !in_metadata_)) return;
         if (!in_metadata_) {
-            ahead_ = (head_end + page_bytes - 1) / page_bytes * page_bytes;
+            const std::uint64_t page_end = std::min(limit, (head_end + page_bytes - 1) / page_bytes * page_bytes);
+            const std::uint64_t from = std::max(ahead_, at / page_bytes * page_bytes);
+            if (cover_heads_ && page_end > from) to_.advise(to_.user_data, access_hint::willneed, from, page_end - from);
+            ahead_ = page_end;
             return;
         }
         // From ahead_, not p: the bytes between are the body of the field
@@ -94,6 +103,8 @@ private:
     std::uint64_t ahead_ = 0;  // bytes below this are in memory or on their way
     std::uint64_t window_;
     bool in_metadata_ = false;  // the last field read was metadata
+    bool cover_heads_;
+    const bool* stop_;
 };
 
 // Linux reads at most the device's read-ahead size (read_ahead_kb, 128 KiB by
@@ -109,6 +120,35 @@ void advise_file(void* user_data, access_hint hint, std::uint64_t offset, std::u
     }
     for (std::uint64_t done = 0; done < length; done += willneed_piece)
         (void)file.advise(hint, offset + done, std::min(willneed_piece, length - done));
+}
+
+// copy_metadata_pages: each range the scan will read becomes private
+// copies, until the budget or the system says no.
+struct copy_budget {
+    const mapped_file* file;
+    page_copies* copies;
+    std::uint64_t bytes_left;
+    bool cold;  // pages not in memory: each range is read ahead first
+    std::uint64_t copied = 0;
+    bool stop = false;
+};
+
+void copy_range(void* user_data, access_hint hint, std::uint64_t offset, std::uint64_t length) {
+    auto& c = *static_cast<copy_budget*>(user_data);
+    if (c.stop || hint != access_hint::willneed || length == 0) return;
+    if (length > c.bytes_left) {
+        c.stop = true;  // the rest is read through the mapping, as without copies
+        return;
+    }
+    // Started as one read (the copy's page faults would read a page each
+    // under random access), then waited for by the copy.
+    if (c.cold) advise_file(const_cast<mapped_file*>(c.file), access_hint::willneed, offset, length);
+    if (!c.copies->copy(offset, length).ok()) {
+        c.stop = true;
+        return;
+    }
+    c.bytes_left -= length;
+    c.copied += length;
 }
 
 }  // namespace
@@ -127,11 +167,33 @@ void plan_metadata_reads(std::string_view bytes, const schema::message_desc& roo
 
 bool advise_metadata_reads(const mapped_file& file, const metadata_read_limits& limits) noexcept {
     if (file.kind() != mapped_file::storage::mapped) return false;
+    if (limits.resident_samples != 0 && file.resident(limits.resident_samples)) return false;
     advice_recipient to;
     to.advise = advise_file;
     to.user_data = const_cast<mapped_file*>(&file);
     plan_metadata_reads(file.bytes(), schema::msg_ModelProto, to, limits);
     return file.size() >= limits.whole_below;
+}
+
+metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_limits& limits) noexcept {
+    metadata_copy out;
+    if (file.kind() != mapped_file::storage::mapped || file.size() < limits.copy_from) return out;
+    const bool cold = limits.resident_samples == 0 || !file.resident(limits.resident_samples);
+    // As in the plan: a cold page fault reads its page, not the weights around it.
+    if (cold) out.random = file.advise(access_hint::random).ok();
+    page_copies copies(file);
+    if (!copies.err().ok()) {  // the plan, then (it advises random access again when cold)
+        out.random = advise_metadata_reads(file, limits);
+        return out;
+    }
+    copy_budget c{&file, &copies, limits.max_copy_bytes, cold};
+    advice_recipient to;
+    to.advise = copy_range;
+    to.user_data = &c;
+    metadata_scan scan(file.bytes(), to, limits, true, &c.stop);
+    (void)scan.scan(file.data(), file.data() + file.size(), &schema::msg_ModelProto, 0);
+    out.bytes = c.copied;
+    return out;
 }
 
 }  // namespace onnxview

@@ -35,7 +35,16 @@ result<model_file> model_file::adopt(mapped_file&& file, const options& opts) no
     model_file mf;
     mf.file_ = std::move(file);
     // Before the first byte is read: a cold page fault's read-around depends on it.
-    if (opts.reads == model_reads::metadata) mf.read_ahead_off_ = advise_metadata_reads(mf.file_);
+    if (opts.reads == model_reads::metadata) {
+        const metadata_read_limits limits;
+        // Reading the headers of a large file must not map its weights
+        // (copy_metadata_pages). With drop_verified_pages, verify() drops
+        // the pages behind it: copies would be made only to be dropped.
+        if (mf.file_.size() >= limits.copy_from && !opts.drop_verified_pages)
+            mf.read_ahead_off_ = copy_metadata_pages(mf.file_, limits).random;
+        else
+            mf.read_ahead_off_ = advise_metadata_reads(mf.file_, limits);
+    }
     const std::string_view bytes = mf.file_.bytes();
     error malformed;
     if (opts.verify) {

@@ -46,6 +46,54 @@ TEST_CASE("mapped_file: maps a file and reads it", "[io][file]") {
     CHECK(f->advise(access_hint::normal, bytes.size() + 1).code == errc::invalid_argument);
 }
 
+TEST_CASE("mapped_file: resident() samples the page cache", "[io][file]") {
+    // A hole has no page in memory until it is read: a file of holes starts
+    // out not resident, and reading it through the mapping brings it in.
+    tmpdir dir;
+    const std::string path = dir / "holes.onnx";
+    const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    REQUIRE(fd >= 0);
+    REQUIRE(::ftruncate(fd, 1 << 20) == 0);
+    ::close(fd);
+    auto f = mapped_file::open(path.c_str());
+    REQUIRE(f.ok());
+    REQUIRE(f->kind() == mapped_file::storage::mapped);
+    CHECK_FALSE(f->resident());
+    unsigned sum = 0;
+    for (std::size_t i = 0; i < f->size(); i += 4096) sum += static_cast<unsigned char>(f->data()[i]);
+    CHECK(sum == 0);
+    CHECK(f->resident());
+    CHECK(f->resident(1));
+    CHECK(f->resident(100000));  // more samples than pages: each page once
+    // Bytes in memory are resident by definition.
+    const std::string bytes = pattern(100);
+    CHECK(mapped_file::from_memory(bytes.data(), bytes.size()).resident());
+    CHECK(mapped_file().resident());
+}
+
+TEST_CASE("page_copies: the bytes stay, even when the copies are dropped", "[io][file]") {
+    tmpdir dir;
+    const std::string bytes = pattern(100000);
+    REQUIRE(write_file(dir / "c.onnx", bytes));
+    auto f = mapped_file::open((dir / "c.onnx").c_str());
+    REQUIRE(f.ok());
+    {
+        onnxview::page_copies copies(*f);
+        REQUIRE(copies.err().ok());
+        CHECK(copies.copy(5000, 10).ok());        // the page around it
+        CHECK(copies.copy(20000, 30000).ok());    // unaligned on both ends
+        CHECK(copies.copy(90000, 0).ok());        // to the end
+        CHECK(copies.copy(bytes.size(), 0).ok());  // nothing
+        CHECK(copies.copy(bytes.size() + 1, 1).code == errc::invalid_argument);
+    }
+    CHECK(f->bytes() == bytes);
+    CHECK(f->advise(access_hint::dontneed).ok());  // the file's pages come back
+    CHECK(f->bytes() == bytes);
+    const mapped_file borrowed = mapped_file::from_memory(bytes.data(), bytes.size());
+    onnxview::page_copies none(borrowed);
+    CHECK(none.copy(0, 10).ok());  // a no-op
+}
+
 TEST_CASE("mapped_file: heap copies and shared blocks come from options::memory", "[io][file][memory]") {
     tmpdir dir;
     const std::string bytes = pattern(5000);

@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "../wire_builder.hpp"
+#include "../io/tmpdir.hpp"
 #include "onnxview/metadata_reads.hpp"
+#include "onnxview/model.hpp"
 
 using onnxview::access_hint;
 using onnxview::advice_recipient;
@@ -192,5 +194,51 @@ TEST_CASE("metadata_reads: advise_metadata_reads advises mapped files only") {
     CHECK_FALSE(onnxview::advise_metadata_reads(*small));
     metadata_read_limits scan_all;
     scan_all.whole_below = 0;
+    scan_all.resident_samples = 0;
     CHECK(onnxview::advise_metadata_reads(*small, scan_all));
+}
+
+TEST_CASE("metadata_reads: a file already in memory is given no advice") {
+    auto f = onnxview::mapped_file::open((std::string(ONNXVIEW_SOURCE_DIR) + "/testdata/small_cnn_inline.onnx").c_str());
+    REQUIRE(f.ok());
+    REQUIRE(f->kind() == onnxview::mapped_file::storage::mapped);
+    unsigned sum = 0;  // every page read, so resident whatever the page cache held before
+    for (std::size_t i = 0; i < f->size(); i += 4096) sum += static_cast<unsigned char>(f->data()[i]);
+    (void)sum;
+    REQUIRE(f->resident());
+    metadata_read_limits scan_all;
+    scan_all.whole_below = 0;
+    CHECK_FALSE(onnxview::advise_metadata_reads(*f, scan_all));  // no scan, read-ahead left on
+}
+
+TEST_CASE("metadata_reads: copy_metadata_pages copies the metadata, not the payloads") {
+    // A graph of nodes, then two tensors whose raw_data is a payload.
+    wire_builder graph;
+    for (int i = 0; i < 200; ++i) graph.field_message(1, small_node(i));
+    const std::string payload(40000, '\x01');
+    for (int i = 0; i < 2; ++i)
+        graph.field_message(5, wire_builder().field_varint(1, 10000).field_varint(2, 1).field_bytes(8, "w" + std::to_string(i)).field_bytes(9, payload));
+    const std::string bytes = model_of(graph);
+    onnxview_test::tmpdir dir;
+    REQUIRE(onnxview_test::write_file(dir / "m.onnx", bytes));
+    auto f = onnxview::mapped_file::open((dir / "m.onnx").c_str());
+    REQUIRE(f.ok());
+    metadata_read_limits l = small_limits();
+    CHECK(onnxview::copy_metadata_pages(*f, l).bytes == 0);  // under copy_from: nothing
+    l.copy_from = 0;
+    const onnxview::metadata_copy c = onnxview::copy_metadata_pages(*f, l);
+    CHECK(c.bytes > 0);
+    CHECK(c.bytes % 4096 == 0);
+    CHECK(c.bytes < bytes.size() - 40000);  // most of the payloads stay mapped from the file
+    CHECK(f->bytes() == bytes);
+    const onnxview::model_view m = onnxview::parse_model(f->data(), f->size());
+    REQUIRE(m.ok());
+    CHECK(m.graph().node().size() == 200);
+    CHECK(m.graph().initializer().size() == 2);
+    // The budget stops it: too few bytes for the first range.
+    l.max_copy_bytes = 1;
+    CHECK(onnxview::copy_metadata_pages(*f, l).bytes == 0);
+    CHECK(f->bytes() == bytes);
+    const auto borrowed = onnxview::mapped_file::from_memory(bytes.data(), bytes.size());
+    CHECK(onnxview::copy_metadata_pages(borrowed, l).bytes == 0);
 }
