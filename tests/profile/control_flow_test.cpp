@@ -99,7 +99,10 @@ TEST_CASE("Loop: the body x a constant M, scan outputs stacked; an M from data i
     }
 }
 
-TEST_CASE("Scan: the body sees slices without the scan axis, runs once per element of it") {
+// A Scan body: state s_in + slice x_in -> s_out, Relu(x_in) -> y (4 + 4 FLOPs
+// per step for a [4] slice).
+namespace {
+graph_parts scan_body() {
     graph_parts body;
     body.inputs.push_back(declared("s_in"));
     body.inputs.push_back(declared("x_in"));
@@ -107,6 +110,12 @@ TEST_CASE("Scan: the body sees slices without the scan axis, runs once per eleme
     body.nodes.push_back(node("Relu", {"x_in"}, {"y"}));
     body.outputs.push_back(declared("s_out"));
     body.outputs.push_back(declared("y"));
+    return body;
+}
+}  // namespace
+
+TEST_CASE("Scan: the body sees slices without the scan axis, runs once per element of it") {
+    const graph_parts body = scan_body();
     graph_parts p;
     p.inputs.push_back(value_info("s0", {std::int64_t{4}}));
     p.inputs.push_back(value_info("xs", {std::int64_t{4}, std::string("T")}));
@@ -126,13 +135,7 @@ TEST_CASE("Scan: the body sees slices without the scan axis, runs once per eleme
 }
 
 TEST_CASE("Scan 8: sequence_lens first, a batch axis in front, the scan axis 1") {
-    graph_parts body;
-    body.inputs.push_back(declared("s_in"));
-    body.inputs.push_back(declared("x_in"));
-    body.nodes.push_back(node("Add", {"s_in", "x_in"}, {"s_out"}));
-    body.nodes.push_back(node("Relu", {"x_in"}, {"y"}));
-    body.outputs.push_back(declared("s_out"));
-    body.outputs.push_back(declared("y"));
+    const graph_parts body = scan_body();
     graph_parts p;
     p.inputs.push_back(value_info("s0", {std::int64_t{2}, std::int64_t{4}}));
     p.inputs.push_back(value_info("xs", {std::int64_t{2}, std::int64_t{5}, std::int64_t{4}}));
