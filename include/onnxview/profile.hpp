@@ -33,6 +33,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,12 +73,12 @@ public:
     static dim_expr symbol(std::string_view name);
 
     // No symbol (possibly 0).
-    bool is_constant() const noexcept { return terms_.empty(); }
+    bool is_constant() const noexcept { return terms_ == nullptr; }
     // The term without symbols (0 when absent).
     std::int64_t constant_term() const noexcept { return constant_; }
     // The terms with symbols, in canonical order (the constant is apart, so
     // that a constant dim allocates nothing).
-    const std::vector<dim_term>& terms() const noexcept { return terms_; }
+    const std::vector<dim_term>& terms() const noexcept { return terms_ ? *terms_ : no_terms(); }
     // Deterministic text: terms by degree then names, the constant last:
     // "4089184256*N + 1310720*N*seq^2", "2*seq + 1", "0".
     std::string str() const;
@@ -92,8 +93,13 @@ public:
     friend std::optional<dim_expr> divide_exact(const dim_expr& a, std::int64_t d);
 
 private:
+    static const std::vector<dim_term>& no_terms() noexcept;
     std::int64_t constant_ = 0;
-    std::vector<dim_term> terms_;
+    // Shared, never changed once made: a shape's dims are copied from value
+    // to value (a 100k-node model copies a symbolic dim over a million
+    // times) and a copy is then a reference count, not two allocations.
+    // Null when there is no term with a symbol.
+    std::shared_ptr<const std::vector<dim_term>> terms_;
     friend struct dim_expr_builder;
 };
 

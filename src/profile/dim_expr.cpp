@@ -79,9 +79,9 @@ struct dim_expr_builder {
     // Every term, the constant first when not 0.
     static std::vector<dim_term> all_terms(const dim_expr& e) {
         std::vector<dim_term> terms;
-        terms.reserve(e.terms_.size() + 1);
+        terms.reserve(e.terms().size() + 1);
         if (e.constant_ != 0) terms.push_back(dim_term{{}, e.constant_});
-        terms.insert(terms.end(), e.terms_.begin(), e.terms_.end());
+        terms.insert(terms.end(), e.terms().begin(), e.terms().end());
         return terms;
     }
 
@@ -100,38 +100,54 @@ struct dim_expr_builder {
             }
         }
         dim_expr out;
+        std::vector<dim_term> symbolic;
         for (dim_term& t : merged) {
             if (t.coefficient == 0) continue;
             if (t.factors.empty()) out.constant_ = t.coefficient;
-            else out.terms_.push_back(std::move(t));
+            else symbolic.push_back(std::move(t));
         }
-        if (out.terms_.size() + (out.constant_ != 0) > dim_expr::max_terms) return std::nullopt;
+        if (symbolic.size() + (out.constant_ != 0) > dim_expr::max_terms) return std::nullopt;
+        set_terms(out, std::move(symbolic));
         return out;
+    }
+
+    static void set_terms(dim_expr& e, std::vector<dim_term> terms) {
+        if (terms.empty()) e.terms_.reset();
+        else e.terms_ = std::make_shared<const std::vector<dim_term>>(std::move(terms));
     }
 };
 
 dim_expr::dim_expr(std::int64_t constant) : constant_(constant) {}
 
+const std::vector<dim_term>& dim_expr::no_terms() noexcept {
+    static const std::vector<dim_term> none;
+    return none;
+}
+
 dim_expr dim_expr::symbol(std::string_view name) {
     dim_expr e;
-    e.terms_.push_back(dim_term{{dim_factor{std::string(name), 1}}, 1});
+    dim_expr_builder::set_terms(e, {dim_term{{dim_factor{std::string(name), 1}}, 1}});
     return e;
 }
 
 bool dim_expr::operator==(const dim_expr& o) const {
-    if (constant_ != o.constant_ || terms_.size() != o.terms_.size()) return false;
-    for (std::size_t i = 0; i < terms_.size(); ++i)
-        if (terms_[i].coefficient != o.terms_[i].coefficient || !same_monomial(terms_[i], o.terms_[i])) return false;
+    const std::vector<dim_term>& a = terms();
+    const std::vector<dim_term>& b = o.terms();
+    if (constant_ != o.constant_ || a.size() != b.size()) return false;
+    if (terms_ == o.terms_) return true;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].coefficient != b[i].coefficient || !same_monomial(a[i], b[i])) return false;
     return true;
 }
 
 std::string dim_expr::str() const {
-    if (terms_.empty()) return std::to_string(constant_);
+    if (is_constant()) return std::to_string(constant_);
+    const std::vector<dim_term>& terms = *terms_;
     std::string out;
     // The constant term is written last: "2*seq + 1".
-    for (std::size_t k = 0; k <= terms_.size(); ++k) {
+    for (std::size_t k = 0; k <= terms.size(); ++k) {
         const dim_term constant{{}, constant_};
-        const dim_term& t = k < terms_.size() ? terms_[k] : constant;
+        const dim_term& t = k < terms.size() ? terms[k] : constant;
         if (t.coefficient == 0) continue;
         const bool negative = t.coefficient < 0;
         const std::uint64_t magnitude = negative ? 0u - static_cast<std::uint64_t>(t.coefficient)
@@ -146,24 +162,27 @@ std::string dim_expr::str() const {
 // a + c and a x c for a constant c keep the terms' order: no sort, and no
 // allocation when a is constant too (the common case of concrete shapes).
 std::optional<dim_expr> dim_expr_builder::add_constant(const dim_expr& a, std::int64_t c) {
-    dim_expr out = a;
+    dim_expr out = a;  // the terms shared
     if (!checked_add(a.constant_term(), c, out.constant_)) return std::nullopt;
-    if (out.terms_.size() + (out.constant_ != 0) > dim_expr::max_terms) return std::nullopt;
+    if (out.terms().size() + (out.constant_ != 0) > dim_expr::max_terms) return std::nullopt;
     return out;
 }
 
 std::optional<dim_expr> dim_expr_builder::scale(const dim_expr& a, std::int64_t c) {
     if (c == 0) return dim_expr();
-    dim_expr out = a;
+    if (c == 1) return a;
+    dim_expr out;
     if (!checked_multiply(a.constant_, c, out.constant_)) return std::nullopt;
-    for (dim_term& t : out.terms_)
+    std::vector<dim_term> terms = a.terms();
+    for (dim_term& t : terms)
         if (!checked_multiply(t.coefficient, c, t.coefficient)) return std::nullopt;
+    set_terms(out, std::move(terms));
     return out;
 }
 
 std::optional<dim_expr> add(const dim_expr& a, const dim_expr& b) {
-    if (b.terms_.empty()) return dim_expr_builder::add_constant(a, b.constant_);
-    if (a.terms_.empty()) return dim_expr_builder::add_constant(b, a.constant_);
+    if (b.is_constant()) return dim_expr_builder::add_constant(a, b.constant_);
+    if (a.is_constant()) return dim_expr_builder::add_constant(b, a.constant_);
     std::vector<dim_term> terms = dim_expr_builder::all_terms(a);
     const std::vector<dim_term> more = dim_expr_builder::all_terms(b);
     terms.insert(terms.end(), more.begin(), more.end());
@@ -181,8 +200,8 @@ std::optional<dim_expr> subtract(const dim_expr& a, const dim_expr& b) {
 }
 
 std::optional<dim_expr> multiply(const dim_expr& a, const dim_expr& b) {
-    if (b.terms_.empty()) return dim_expr_builder::scale(a, b.constant_);
-    if (a.terms_.empty()) return dim_expr_builder::scale(b, a.constant_);
+    if (b.is_constant()) return dim_expr_builder::scale(a, b.constant_);
+    if (a.is_constant()) return dim_expr_builder::scale(b, a.constant_);
     const std::vector<dim_term> xs = dim_expr_builder::all_terms(a);
     const std::vector<dim_term> ys = dim_expr_builder::all_terms(b);
     if (xs.size() * ys.size() > dim_expr::max_terms * dim_expr::max_terms) return std::nullopt;

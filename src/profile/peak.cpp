@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "values.hpp"
@@ -16,7 +15,7 @@ namespace profile_detail {
 // every value whose last reader is node i dies. Graph inputs are live
 // from the start, graph outputs to the end; stored tensors are weights,
 // not activations.
-void sweep_peak(model_profile& out, std::unordered_map<std::string_view, value_entry>& values,
+void sweep_peak(model_profile& out, value_map& values,
                 const std::vector<std::string_view>& graph_inputs) {
     const std::size_t n = out.nodes.size();
     out.peak_node = n;
@@ -26,11 +25,16 @@ void sweep_peak(model_profile& out, std::unordered_map<std::string_view, value_e
         if (e.graph_output) return n;  // never dies
         return e.last_use == value_entry::no_node || e.last_use < born ? born : e.last_use;
     };
+    // A value a node made has its shape in the node's output (profiler::finish moved it there).
+    auto bytes_of = [&out](const value_entry& e) {
+        return e.producer == value_entry::no_node ? value_bytes(e.fact.shape.element_count(), e.fact.elem_type)
+                                                  : out.nodes[e.producer].outputs[e.output].bytes;
+    };
     std::string unknown;
     for (std::string_view in : graph_inputs) {
         const value_entry& e = values[in];
         if (e.stored) continue;
-        const quantity b = profile_detail::value_bytes(e.fact.shape.element_count(), e.fact.elem_type);
+        const quantity b = bytes_of(e);
         if (!b.known && unknown.empty()) unknown = "size of graph input '" + std::string(in) + "' unknown";
         live = plus(live, b);
         const std::size_t end = end_of(e, 0);
@@ -43,8 +47,7 @@ void sweep_peak(model_profile& out, std::unordered_map<std::string_view, value_e
         if (!out.nodes[i].in_main_graph()) continue;
         for (const profiled_output& o : out.nodes[i].outputs) {
             if (o.name.empty()) continue;
-            const auto found = values.find(o.name);
-            const value_entry& e = found->second;
+            const value_entry& e = *values.find(o.name);
             if (e.producer != i || e.stored) continue;  // a name made twice counts once, where it was last made
             if (!o.bytes.known && unknown.empty()) unknown = "size of '" + o.name + "' unknown";
             live = plus(live, o.bytes);
@@ -71,10 +74,7 @@ void sweep_peak(model_profile& out, std::unordered_map<std::string_view, value_e
                 break;
             }
         }
-        for (const value_entry* d : dying[i])
-            live = minus(live, d->producer == value_entry::no_node
-                                   ? value_bytes(d->fact.shape.element_count(), d->fact.elem_type)
-                                   : out.nodes[d->producer].outputs[d->output].bytes);
+        for (const value_entry* d : dying[i]) live = minus(live, bytes_of(*d));
     }
     if (!unknown.empty() || best.empty()) {
         best.clear();

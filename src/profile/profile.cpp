@@ -69,7 +69,7 @@ std::uint64_t tensor_bytes(const tensor_view& t, std::uint64_t elements, bool& o
 // scopes'; a function's expansion sees only its own. Frames live until the
 // profile is done: the stored tensors they read are counted then.
 struct frame {
-    std::unordered_map<std::string_view, value_entry> values;
+    profile_detail::value_map values;
     frame* outer = nullptr;
     // The body of a node other than If, Loop and Scan: not profiled, only
     // the outer values it reads matter.
@@ -254,10 +254,9 @@ private:
     // The entry of `name` as frame `f` sees it (null when none); `owner` the frame holding it.
     value_entry* find(frame& f, std::string_view name, frame*& owner) {
         for (frame* g = &f; g != nullptr; g = g->outer) {
-            const auto it = g->values.find(name);
-            if (it != g->values.end()) {
+            if (value_entry* e = g->values.find(name)) {
                 owner = g;
-                return &it->second;
+                return e;
             }
         }
         return nullptr;
@@ -395,8 +394,8 @@ private:
                       std::to_string(opts_.max_depth) + " levels";
         k = 0;
         for (std::string_view out : fn.output()) {
-            const auto it = ff.values.find(out);
-            if (k < outputs.size() && it != ff.values.end() && it->second.has_fact) outputs[k] = it->second.fact;
+            const value_entry* e = ff.values.find(out);
+            if (k < outputs.size() && e != nullptr && e->has_fact) outputs[k] = e->fact;
             ++k;
         }
         node_profile& np = out_.nodes[index];
@@ -422,13 +421,19 @@ private:
             profiled_output po;
             po.name = std::string(name);
             po.elem_type = fact.elem_type;
-            po.shape = fact.shape;
             po.bytes = profile_detail::value_bytes(fact.shape.element_count(), fact.elem_type);
             if (e) {
+                // The shape stays in the value's entry while later nodes read
+                // it and moves to the result in finish(); a name made again
+                // leaves the earlier output a copy.
+                if (e->producer != value_entry::no_node)
+                    out_.nodes[e->producer].outputs[e->output].shape = e->fact.shape;
                 e->producer = index;
                 e->output = static_cast<std::uint32_t>(k - 1);
                 e->fact = std::move(fact);
                 e->has_fact = true;
+            } else {
+                po.shape = std::move(fact.shape);
             }
             np.outputs.push_back(std::move(po));
         }
@@ -502,32 +507,36 @@ private:
 };
 
 void profiler::finish() {
+    for (frame& f : frames_)
+        f.values.for_each([&](std::string_view, value_entry& e) {
+            if (e.producer != value_entry::no_node)
+                out_.nodes[e.producer].outputs[e.output].shape = std::move(e.fact.shape);
+        });
     // Each stored tensor once, however many frames met it, with all its readers.
     std::unordered_map<const char*, std::size_t> seen;
     std::vector<model_profile::shared_tensor> tensors;
     std::vector<std::uint64_t> tensor_bytes;
     for (const frame& f : frames_)
-        for (const auto& kv : f.values) {
-            const value_entry& e = kv.second;
-            if (!e.stored || !e.stored->size.read) continue;
+        f.values.for_each([&](std::string_view name, const value_entry& e) {
+            if (!e.stored || !e.stored->size.read) return;
             const stored_size& size = e.stored->size;
             const auto [it, fresh] = seen.emplace(size.origin, tensors.size());
             if (fresh) {
-                tensors.push_back({std::string(kv.first), size.elements, e.stored->readers});
+                tensors.push_back({std::string(name), size.elements, e.stored->readers});
                 tensor_bytes.push_back(size.bytes);
-                continue;
+                return;
             }
             std::vector<std::size_t>& readers = tensors[it->second].readers;
             readers.insert(readers.end(), e.stored->readers.begin(), e.stored->readers.end());
             std::sort(readers.begin(), readers.end());
             readers.erase(std::unique(readers.begin(), readers.end()), readers.end());
-        }
+        });
     for (std::size_t i = 0; i < tensors.size(); ++i) {
         out_.totals.params += tensors[i].elements;
         out_.totals.param_bytes += tensor_bytes[i];
         if (tensors[i].readers.size() > 1) out_.shared.push_back(std::move(tensors[i]));
     }
-    // The table's order is the hash's: list them in file order of their first reader.
+    // Listed in file order of their first reader.
     std::sort(out_.shared.begin(), out_.shared.end(),
               [](const model_profile::shared_tensor& a, const model_profile::shared_tensor& b) {
                   return a.readers < b.readers || (a.readers == b.readers && a.name < b.name);

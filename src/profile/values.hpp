@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "facts.hpp"
 #include "onnxview/profile.hpp"
+#include "value_table.hpp"
 
 namespace onnxview {
 namespace profile_detail {
@@ -55,11 +55,13 @@ struct value_entry {
     static constexpr std::size_t no_node = static_cast<std::size_t>(-1);
 };
 
+using value_map = value_table<value_entry>;
+
 // Sets out's peak (totals.peak_activation_bytes, peak_node,
 // peak_candidates, peak_reason) from the main graph's values: sweeps the
 // main graph's nodes in file order. Graph inputs are live from the start,
 // graph outputs to the end; stored tensors are weights, not activations.
-void sweep_peak(model_profile& out, std::unordered_map<std::string_view, value_entry>& values,
+void sweep_peak(model_profile& out, value_map& values,
                 const std::vector<std::string_view>& graph_inputs);
 
 }  // namespace profile_detail
