@@ -198,7 +198,16 @@ value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements) 
     return f;
 }
 
-value_fact declared_fact(const type_view& t, const std::vector<dim_binding>& dims) {
+const quantity& dim_params::of(std::string_view name) {
+    const auto found = made_.find(name);
+    if (found != made_.end()) return found->second;
+    quantity q(dim_expr::symbol(name));
+    for (const dim_binding& b : bindings_)
+        if (b.name == name) q = quantity(b.value);
+    return made_.emplace(name, std::move(q)).first->second;
+}
+
+value_fact declared_fact(const type_view& t, dim_params& params) {
     value_fact f;
     if (!t.has_tensor_type()) return f;
     const tensor_type_view tt = t.tensor_type();
@@ -211,9 +220,7 @@ value_fact declared_fact(const type_view& t, const std::vector<dim_binding>& dim
         if (d.has_dim_value()) {
             if (d.dim_value() >= 0) q = quantity(d.dim_value());
         } else if (d.has_dim_param() && !d.dim_param().empty()) {
-            q = quantity(dim_expr::symbol(d.dim_param()));
-            for (const dim_binding& b : dims)
-                if (b.name == d.dim_param()) q = quantity(b.value);
+            q = params.of(d.dim_param());
         }
         f.shape.dims.push_back(std::move(q));
     }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "onnxview/enums.hpp"
@@ -83,9 +84,22 @@ quantity divide_exactly(const quantity& a, const quantity& b);
 std::optional<std::vector<quantity>> small_integer_values(const tensor_view& t, std::uint32_t max_elements);
 // The fact of a stored tensor: its type and dims, and its values when small.
 value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements);
-// The fact of a declared type (value_info, graph input/output), with
-// dim_params bound by `dims` made constants.
-value_fact declared_fact(const type_view& t, const std::vector<dim_binding>& dims);
+// What each dim_param stands for: its value when profile_options::dims
+// binds it, else its symbol. Made once per name and then shared (a
+// 100k-node model names `N` 400k times); names are views into the model.
+class dim_params {
+public:
+    explicit dim_params(const std::vector<dim_binding>& bindings) : bindings_(bindings) {}
+    const quantity& of(std::string_view name);
+
+private:
+    const std::vector<dim_binding>& bindings_;
+    std::unordered_map<std::string_view, quantity> made_;
+};
+
+// The fact of a declared type (value_info, graph input/output), with the
+// dim_params as `params` gives them.
+value_fact declared_fact(const type_view& t, dim_params& params);
 
 // Fills `outputs` (one per node output) with what the op's rule gives.
 // Returns the reason when the rule cannot (op not covered, an input whose

@@ -192,7 +192,7 @@ private:
         out_.nodes.reserve(main_nodes + main_nodes / 16 + 64);
         for (const value_info_view& v : g.input()) {
             value_entry& e = f.values[v.name()];
-            e.fact = profile_detail::declared_fact(v.type(), opts_.dims);
+            e.fact = profile_detail::declared_fact(v.type(), dim_params_);
             e.has_fact = true;
             // An input bound whole: its axes without a name take their values too.
             for (const input_binding& b : opts_.inputs) {
@@ -242,7 +242,7 @@ private:
         std::size_t k = 0;
         for (const value_info_view& v : s.graph.input()) {
             value_entry& e = b.values[v.name()];
-            value_fact declared = profile_detail::declared_fact(v.type(), opts_.dims);
+            value_fact declared = profile_detail::declared_fact(v.type(), dim_params_);
             e.fact = k < given.size() ? merge(declared, std::move(given[k])) : std::move(declared);
             e.has_fact = true;
             ++k;
@@ -417,7 +417,7 @@ private:
             value_fact& fact = outputs[k++];
             value_entry* e = name.empty() ? nullptr : &f.values[name];
             if (e && e->has_declared)
-                fact = merge(profile_detail::declared_fact(type_view(e->declared), opts_.dims), std::move(fact));
+                fact = merge(profile_detail::declared_fact(type_view(e->declared), dim_params_), std::move(fact));
             profiled_output po;
             po.name = std::string(name);
             po.elem_type = fact.elem_type;
@@ -490,6 +490,7 @@ private:
 
     const profile_options& opts_;
     model_profile& out_;
+    profile_detail::dim_params dim_params_{opts_.dims};
     // Model-local functions by name (then domain and overload compared):
     // no string built per node.
     std::unordered_map<std::string_view, std::vector<function_view>> functions_;
