@@ -126,8 +126,9 @@ std::string group_key_text(const view& v, const std::string& key) {
 
 // Writes out what `o` holds once it passes 1 MiB: a 100k-node table built
 // whole would double its string while growing (two copies live at once).
+constexpr std::size_t flush_size = std::size_t{1} << 20;
 void flush_some(std::string& o) {
-    if (o.size() < (std::size_t{1} << 20)) return;
+    if (o.size() < flush_size) return;
     std::fwrite(o.data(), 1, o.size(), stdout);
     o.clear();
 }
@@ -341,6 +342,7 @@ void print_json(const model_profile& p, const view& v) {
         if (!n.covered()) w.field("reason", n.reason);
         if (!n.cost_basis.empty()) w.field("cost_basis", n.cost_basis);
         w.end_object();
+        w.flush(stdout, flush_size);
     }
     w.end_array();
     w.key("unknown");
@@ -373,7 +375,7 @@ void print_json(const model_profile& p, const view& v) {
     for (const std::string& note : p.notes) w.value(note);
     w.end_array();
     w.end_object();
-    std::fwrite(w.str().data(), 1, w.str().size(), stdout);
+    w.flush(stdout);
 }
 
 bool parse_dims(const arguments& a, profile_options& opts) {
