@@ -1,12 +1,13 @@
 // tools/diff.cpp - `onnxview diff A B`: the command (--git too). The
 // comparison is diff_models() (onnxview/compare/model_diff.hpp), the
-// report's printing diff_print.cpp.
+// report its text or JSON (onnxview/compare/diff_report.hpp).
 #include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "diff.hpp"
+#include "onnxview/compare/diff_report.hpp"
 #include "onnxview/compare/model_diff.hpp"
 #include "options.hpp"
 #include "output.hpp"
@@ -102,9 +103,9 @@ int compare(arguments& args) {
     failing fail_on;
     const std::string_view match = args.match;
     std::string usage;
-    if (!parse_weights(args.weights, options))
+    if (!parse_diff_weights(args.weights, options))
         usage = "--weights is exact, none or allclose:rtol=R,atol=A, not '" + std::string(args.weights) + "'";
-    else if (!parse_ignore(args.ignore, options.ignore))
+    else if (!parse_diff_ignore(args.ignore, options.ignore))
         usage = "--ignore takes doc_string, producer, metadata, names, value_info, not '" + std::string(args.ignore) + "'";
     else if (!parse_fail_on(args.fail_on, fail_on))
         usage = "--fail-on takes signature, graph, weights, not '" + std::string(args.fail_on) + "'";
@@ -122,11 +123,10 @@ int compare(arguments& args) {
     if (!open_for_diff(args.a, fa) || !open_for_diff(args.b, fb)) return exit_usage;
     model_diff d;
     if (error e = diff_models(fa, fb, options, d)) return d.failed_in_b ? fail(args.b, e, fb) : fail(args.a, e, fa);
-    const report_names names{args.a, args.b, args.git_a, args.git_b};
-    if (args.json)
-        print_report_json(d, options, names);
-    else
-        print_report(d, options, names, args.max_changes);
+    const diff_report_names names{args.a, args.b, args.git_a, args.git_b};
+    const std::string report =
+        args.json ? diff_report_json(d, options, names) : diff_report_text(d, options, names, args.max_changes);
+    std::fwrite(report.data(), 1, report.size(), stdout);
     if (std::fflush(stdout) != 0) {
         print_error("diff", "cannot write to standard output");
         return exit_usage;

@@ -1,7 +1,7 @@
 // tools/diff.hpp - `onnxview diff` and `hash --textconv` around the
-// comparison library (onnxview/compare/model_diff.hpp): option values
-// parsed (diff_options.cpp), reports printed (diff_print.cpp), textconv
-// lines (diff_textconv.cpp).
+// comparison library (onnxview/compare/model_diff.hpp, which also words
+// the reports: diff_report.hpp): --fail-on parsed (diff_options.cpp),
+// textconv lines (diff_textconv.cpp).
 #ifndef ONNXVIEW_TOOLS_DIFF_HPP
 #define ONNXVIEW_TOOLS_DIFF_HPP
 
@@ -20,27 +20,8 @@ struct failing {
     bool signature = false, graph = false, weights = false;
 };
 
-// The option values of diff; false when one is not understood.
-bool parse_ignore(std::string_view list, onnxview::diff_ignore& out);  // doc_string, producer, metadata, names, value_info
-bool parse_weights(std::string_view text, onnxview::diff_options& out);  // exact, none, allclose[:rtol=R][,atol=A]
+// --fail-on's value; false when a word is not understood.
 bool parse_fail_on(std::string_view list, failing& out);
-
-// How a report is printed: the paths as given, and with --git the paths
-// git names ("a/PATH", "b/PATH") for a model whose external data is missing.
-struct report_names {
-    const char* a = nullptr;
-    const char* b = nullptr;
-    std::string git_a, git_b;
-};
-
-// The report as text (docs/diff.md): each section with at most
-// `max_changes` lines, then the last line.
-void print_report(const onnxview::model_diff& d, const onnxview::diff_options& options, const report_names& names,
-                  std::uint64_t max_changes);
-
-// The report as one JSON object (docs/diff.md, "version": 2).
-void print_report_json(const onnxview::model_diff& d, const onnxview::diff_options& options,
-                       const report_names& names);
 
 // `onnxview hash --textconv`: a line-based summary of `m` for git's
 // textconv (diff_textconv.cpp). External payloads that cannot be found (git

@@ -100,78 +100,9 @@ bool parse_u64(std::string_view s, std::uint64_t& out) {
     return v.ok();
 }
 
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i], or 0.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    const unsigned c = b(i);
-    std::size_t n;
-    unsigned min;
-    if (c < 0x80) return 1;
-    if ((c & 0xE0) == 0xC0) { n = 2; min = 0x80; }
-    else if ((c & 0xF0) == 0xE0) { n = 3; min = 0x800; }
-    else if ((c & 0xF8) == 0xF0) { n = 4; min = 0x10000; }
-    else return 0;
-    if (s.size() - i < n) return 0;
-    unsigned cp = c & (0x7F >> n);
-    for (std::size_t k = 1; k < n; ++k) {
-        if ((b(i + k) & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (b(i + k) & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    return n;
-}
-
-}  // namespace
-
-void json_quote(std::string& out, std::string_view s) {
-    static const char hex[] = "0123456789abcdef";
-    out += '"';
-    for (std::size_t i = 0; i < s.size();) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        switch (c) {
-            case '"': out += "\\\""; ++i; continue;
-            case '\\': out += "\\\\"; ++i; continue;
-            case '\n': out += "\\n"; ++i; continue;
-            case '\r': out += "\\r"; ++i; continue;
-            case '\t': out += "\\t"; ++i; continue;
-            case '\b': out += "\\b"; ++i; continue;
-            case '\f': out += "\\f"; ++i; continue;
-            default: break;
-        }
-        if (c < 0x20 || c == 0x7F) {
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-            ++i;
-            continue;
-        }
-        const std::size_t n = utf8_length(s, i);
-        if (n == 0) {  // not UTF-8: the byte as a code point
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-            ++i;
-            continue;
-        }
-        out.append(s.data() + i, n);
-        i += n;
-    }
-    out += '"';
-}
 
 
-void json_writer::value(double v) {
-    element();
-    if (!std::isfinite(v)) {  // JSON has no NaN or infinity
-        out_ += "null";
-        return;
-    }
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    out_ += buf;
-}
+
 
 
 }  // namespace onnxview_cli

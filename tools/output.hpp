@@ -12,6 +12,7 @@
 #include "onnxview/diagnose.hpp"
 #include "onnxview/display.hpp"
 #include "onnxview/error.hpp"
+#include "onnxview/json_writer.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/schema.hpp"
 
@@ -21,6 +22,8 @@ namespace onnxview_cli {
 using onnxview::quoted;
 using onnxview::text_quote;
 using onnxview::type_string;
+using onnxview::json_quote;
+using onnxview::json_writer;
 
 // Exit codes, the same for every subcommand (documented in `onnxview --help`).
 enum exit_code : int {
@@ -63,101 +66,6 @@ std::string diagnosis_suffix(std::string_view bytes, const char* path);
 // Parses a non-negative decimal number; false when `s` is not one.
 bool parse_u64(std::string_view s, std::uint64_t& out);
 
-// Appends `s` to `out` with JSON string escaping (quotes included). Bytes that
-// are not valid UTF-8 are written as \u00XX of the byte (lossless to read back
-// as Latin-1), so the output is always valid JSON.
-void json_quote(std::string& out, std::string_view s);
-
-// A streaming JSON writer into a std::string. Keys and values alternate
-// inside objects; commas and indentation are handled here.
-class json_writer {
-public:
-    void begin_object() { open('{'); }
-    void end_object() { close('}'); }
-    void begin_array() { open('['); }
-    void end_array() { close(']'); }
-    void key(std::string_view k) {
-        element();
-        json_quote(out_, k);
-        out_ += ": ";
-        after_key_ = true;
-    }
-    void value(std::string_view s) {
-        element();
-        json_quote(out_, s);
-    }
-    void value(const char* s) { value(std::string_view(s)); }
-    void value(std::int64_t v) {
-        element();
-        out_ += std::to_string(v);
-    }
-    void value(std::uint64_t v) {
-        element();
-        out_ += std::to_string(v);
-    }
-    void value(int v) { value(static_cast<std::int64_t>(v)); }
-    void value(double v);
-    void value(bool b) {
-        element();
-        out_ += b ? "true" : "false";
-    }
-    void null() {
-        element();
-        out_ += "null";
-    }
-    // A value already in JSON form (a number, or a quoted string) written as is.
-    void number(std::string_view json_text) {
-        element();
-        out_.append(json_text.data(), json_text.size());
-    }
-    template <class T>
-    void field(std::string_view k, const T& v) {
-        key(k);
-        value(v);
-    }
-    const std::string& str() const { return out_; }
-    // Writes what the writer holds to `f` and starts over empty, once that
-    // passes `at_least` bytes (0: always): a long document goes out in
-    // pieces instead of being held whole (the state is in first_, not out_).
-    void flush(std::FILE* f, std::size_t at_least = 0) {
-        if (out_.size() < at_least) return;
-        std::fwrite(out_.data(), 1, out_.size(), f);
-        out_.clear();
-    }
-
-private:
-    void element() {
-        if (after_key_) {
-            after_key_ = false;
-            return;
-        }
-        if (!first_.empty()) {
-            if (!first_.back()) out_ += ',';
-            first_.back() = false;
-            newline();
-        }
-    }
-    void open(char c) {
-        element();
-        out_ += c;
-        first_.push_back(true);
-    }
-    void close(char c) {
-        const bool empty = first_.back();
-        first_.pop_back();
-        if (!empty) newline();
-        out_ += c;
-        if (first_.empty()) out_ += '\n';
-    }
-    void newline() {
-        out_ += '\n';
-        out_.append(2 * first_.size(), ' ');
-    }
-
-    std::string out_;
-    std::vector<bool> first_;
-    bool after_key_ = false;
-};
 
 }  // namespace onnxview_cli
 

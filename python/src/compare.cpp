@@ -5,6 +5,7 @@
 #include <string>
 
 #include "binding.hpp"
+#include "onnxview/compare/diff_report.hpp"
 #include "onnxview/compare/model_diff.hpp"
 #include "onnxview/compare/model_hash.hpp"
 
@@ -20,67 +21,12 @@ py::str hex(const digest128& d) {
     return py::str(out);
 }
 
-py::dict figures_dict(const value_difference& d) {
-    py::dict f;
-    f["count"] = d.count;
-    f["differing"] = d.differing;
-    f["first_index"] = d.first_index;
-    f["nan_mismatches"] = d.nan_mismatches;
-    f["beyond_tolerance"] = d.beyond_tolerance;
-    f["max_abs"] = d.max_abs;
-    f["max_rel"] = d.max_rel;
-    f["mean_abs"] = d.mean_abs;
-    f["rms"] = d.rms;
-    f["cosine"] = d.cosine;
-    return f;
-}
-
-py::dict change_dict(const model_change& c) {
-    py::dict out;
-    out["kind"] = change_kind_name(c.kind);
-    out["what"] = change_subject_name(c.what);
-    out["scope"] = to_str(c.scope);
-    out["subject"] = to_str(c.subject);
-    out["part"] = to_str(c.part);
-    out["attribute"] = to_str(c.attribute);
-    out["before"] = to_str(c.before);
-    out["after"] = to_str(c.after);
-    out["counted"] = c.counted;
-    out["figures"] = c.figures ? py::object(figures_dict(*c.figures)) : py::object(py::none());
-    return out;
-}
-
-// The keys of `onnxview diff --json` (version 2, docs/diff.md) but the
-// paths and each change's printed line.
-py::dict report_dict(const model_diff& d) {
-    py::dict out;
-    out["digest_a"] = hex(d.digest_a);
-    out["digest_b"] = hex(d.digest_b);
-    out["result"] = diff_verdict_text(d.verdict);
-    out["same_computation"] = d.same_computation();
-    py::dict counts;
-    counts["signature"] = d.counts.signature;
-    counts["graph"] = d.counts.graph;
-    counts["weights"] = d.counts.weights;
-    out["counts"] = counts;
-    py::dict matching;
-    matching["nodes"] = d.matching.nodes;
-    matching["matched"] = d.matching.matched;
-    matching["renamed"] = d.matching.renamed;
-    matching["values_renamed"] = d.matching.values_renamed;
-    out["matching"] = matching;
-    for (const diff_section s : {diff_section::model, diff_section::signature, diff_section::graph,
-                                 diff_section::weights, diff_section::layout, diff_section::names})
-        out[diff_section_name(s)] = py::list();
-    for (const model_change& c : d.changes) out[diff_section_name(c.section)].cast<py::list>().append(change_dict(c));
-    return out;
-}
-
+// The tolerance comes from rtol and atol, so the word alone is taken here.
 weights_comparison weights_of(const std::string& w) {
-    if (w == "exact") return weights_comparison::exact;
-    if (w == "allclose") return weights_comparison::allclose;
-    if (w == "none") return weights_comparison::none;
-    throw py::value_error("weights must be 'exact', 'allclose' or 'none', not '" + w + "'");
+    diff_options parsed;
+    if (w.find(':') != std::string::npos || !parse_diff_weights(w, parsed))
+        throw py::value_error("weights must be 'exact', 'allclose' or 'none', not '" + w + "'");
+    return parsed.weights;
 }
 
 node_matching matching_of(const std::string& m) {
@@ -91,16 +37,10 @@ node_matching matching_of(const std::string& m) {
 
 diff_ignore ignore_of(const std::vector<std::string>& parts) {
     diff_ignore out;
-    for (const std::string& p : parts) {
-        if (p == "doc_string") out.doc_string = true;
-        else if (p == "producer") out.producer = true;
-        else if (p == "metadata") out.metadata = true;
-        else if (p == "names") out.names = true;
-        else if (p == "value_info") out.value_info = true;
-        else
+    for (const std::string& p : parts)
+        if (p.empty() || p.find(',') != std::string::npos || !parse_diff_ignore(p, out))
             throw py::value_error("ignore takes 'doc_string', 'producer', 'metadata', 'names' and 'value_info', not '" +
                                   p + "'");
-    }
     return out;
 }
 
@@ -150,15 +90,16 @@ void register_compare(py::module_& m) {
             const source_ptr& failed = d.failed_in_b ? sb : sa;
             raise_error(e, failed.get(), "cannot compare '" + failed->path + "'");
         }
-        return report_dict(d);
+        const diff_report_names names{sa->path, sb->path, {}, {}};
+        return py::module_::import("json").attr("loads")(diff_report_json(d, opts, names));
     }, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("weights") = "exact", py::arg("rtol") = 1e-05,
        py::arg("atol") = 1e-08, py::arg("ignore") = std::vector<std::string>(), py::arg("match") = "name",
-       "What changed from model `a` to model `b`, as `onnxview diff --json` reports it (docs/diff.md)\n"
-       "without the paths and the printed lines: a dict with 'result' ('identical', 'same computation,\n"
-       "layout differs', ..., 'differ'), 'same_computation', 'counts', 'matching', 'digest_a',\n"
-       "'digest_b' and one list of changes per section ('model', 'signature', 'graph', 'weights',\n"
-       "'layout', 'names'); each change has 'kind', 'what', 'scope', 'subject', 'part', 'attribute',\n"
-       "'before', 'after', 'counted' and 'figures' (a dict of value statistics, or None).\n"
+       "What changed from model `a` to model `b`: the dict of `onnxview diff --json` (version 2,\n"
+       "docs/diff.md): 'version', 'a', 'b' (the paths), 'digest_a', 'digest_b', 'result' ('identical',\n"
+       "'same computation, layout differs', ..., 'differ'), 'same_computation', 'counts', 'matching' and\n"
+       "one list of changes per section ('model', 'signature', 'graph', 'weights', 'layout', 'names');\n"
+       "each change has 'kind', 'what', 'scope', 'subject', 'part', 'attribute', 'before', 'after',\n"
+       "'counted', 'text' (its line in the text report) and, for changed values, 'figures'.\n"
        "weights: 'exact', 'allclose' (within rtol and atol, as numpy.allclose) or 'none' (no payload\n"
        "read); ignore: any of 'doc_string', 'producer', 'metadata', 'names', 'value_info';\n"
        "match: 'name', or 'auto' to pair renamed nodes by structure.");

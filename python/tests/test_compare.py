@@ -71,15 +71,8 @@ def test_diff_is_the_cli_report(testdata):
     a, b = testdata / "small_cnn.onnx", testdata / "small_cnn_inline.onnx"
     run = cli("diff", "--json", a, b)
     assert run.returncode == 0, run.stderr
-    want = json.loads(run.stdout)
-    for key in ["version", "a", "b"]:
-        del want[key]
-    for section in ["model", "signature", "graph", "weights", "layout", "names"]:
-        for change in want[section]:
-            del change["text"]
-            change.setdefault("figures", None)
     got = onnxview.diff(a, b)
-    assert got == want
+    assert got == json.loads(run.stdout)
     assert got["result"] == "same computation, layout differs"
     assert got["layout"], "the inline and external copies differ in layout"
 
@@ -142,12 +135,15 @@ def test_diff_renamed_nodes_by_structure(testdata, tmp_path):
 
 def test_bad_arguments_and_bad_files(testdata, tmp_path):
     a = testdata / "small_cnn.onnx"
-    with pytest.raises(ValueError, match="weights"):
-        onnxview.diff(a, a, weights="close")
+    # One word per argument: the CLI's forms with ':' and ',' are not taken.
+    for weights in ["close", "allclose:rtol=1", ""]:
+        with pytest.raises(ValueError, match="weights"):
+            onnxview.diff(a, a, weights=weights)
+    for ignore in [["everything"], ["doc_string,producer"], [""]]:
+        with pytest.raises(ValueError, match="ignore"):
+            onnxview.diff(a, a, ignore=ignore)
     with pytest.raises(ValueError, match="match"):
         onnxview.diff(a, a, match="structure")
-    with pytest.raises(ValueError, match="ignore"):
-        onnxview.diff(a, a, ignore=["everything"])
     truncated = tmp_path / "truncated.onnx"
     truncated.write_bytes(a.read_bytes()[:-7])
     with pytest.raises(onnxview.Error):

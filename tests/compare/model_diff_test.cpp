@@ -1,6 +1,6 @@
 // model_diff.hpp: diff_models() on small models written with wire_builder,
 // one change at a time, checked field by field; the names of its enums and
-// scope_node_lines().
+// scope_node_lines(); the reports (diff_report.hpp).
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 
 #include "../io/tmpdir.hpp"
 #include "../wire_builder.hpp"
+#include "onnxview/compare/diff_report.hpp"
 #include "onnxview/compare/model_diff.hpp"
 #include "onnxview/file.hpp"
 #include "onnxview/model_file.hpp"
@@ -375,4 +376,81 @@ TEST_CASE("scope_node_lines: each scope's node count, then its nodes") {
     REQUIRE(lines.size() == 2);
     CHECK(lines[0] == "graph: 1 nodes");
     CHECK(lines[1] == "graph: node 'add1' Add ['x', 'w'] -> ['y'] axis=1");
+}
+
+// ---- diff_report.hpp: the report's words, and the option words --------------
+
+TEST_CASE("diff_report_text and diff_change_text: one line per change, then the totals") {
+    model_spec s;
+    s.axis = 2;
+    const model_diff d = diff(model(), model(s));
+    const diff_options options;
+    const diff_report_names names{"a.onnx", "b.onnx", {}, {}};
+    REQUIRE(d.changes.size() == 1);
+    CHECK(diff_change_text(d.changes[0], d, options, names) == "graph: node 'add1': attribute axis: 1 -> 2");
+    CHECK(diff_report_text(d, options, names) ==
+          "graph\n  graph: node 'add1': attribute axis: 1 -> 2\n0 signature, 1 graph, 0 weight changes\n");
+    // Past max_changes a section says how many it leaves out.
+    CHECK(diff_report_text(d, options, names, 0) == "graph\n  ... 1 more\n0 signature, 1 graph, 0 weight changes\n");
+    const std::string m = model();
+    CHECK(diff_report_text(diff(m, m), options, names) == "identical\n");
+}
+
+TEST_CASE("diff_change_text: a weight's figures, and the tolerance under allclose") {
+    model_spec s;
+    s.weight = 2.5f;
+    diff_options options;
+    const diff_report_names names{"a.onnx", "b.onnx", {}, {}};
+    const model_diff exact = diff(model(), model(s), options);
+    REQUIRE(exact.changes.size() == 1);
+    CHECK(diff_change_text(exact.changes[0], exact, options, names) ==
+          "initializer 'w': 1 of 2 values differ, first at 1, max abs 0.5, max rel 0.25, mean abs 0.25, RMS 0.353553, "
+          "cosine 0.996546");  // [1, 2] against [1, 2.5]: 0.5 / 2; sqrt(0.5^2 / 2); 6 / sqrt(5 * 7.25)
+    options.weights = weights_comparison::allclose;
+    options.tolerance = {0.0, 0.1};
+    const model_diff loose = diff(model(), model(s), options);
+    REQUIRE(loose.changes.size() == 1);
+    const std::string line = diff_change_text(loose.changes[0], loose, options, names);
+    CHECK(line.substr(line.size() - 26) == ", 1 beyond rtol 0 atol 0.1");
+}
+
+TEST_CASE("diff_report_json: version 2, the paths, each change with its text line") {
+    model_spec s;
+    s.axis = 2;
+    const model_diff d = diff(model(), model(s));
+    const std::string json = diff_report_json(d, {}, {"a\".onnx", "b.onnx", {}, {}});
+    CHECK(json.rfind("{\n  \"version\": 2,\n  \"a\": \"a\\\".onnx\",\n  \"b\": \"b.onnx\",\n", 0) == 0);
+    CHECK(json.find("\"text\": \"graph: node 'add1': attribute axis: 1 -> 2\"") != std::string::npos);
+    CHECK(json.find("\"result\": \"differ\"") != std::string::npos);
+    CHECK(json.find("\"figures\"") == std::string::npos);  // only for changed values
+    CHECK(json.back() == '\n');
+}
+
+TEST_CASE("parse_diff_ignore and parse_diff_weights: the words, and what they refuse") {
+    diff_ignore ignore;
+    CHECK(parse_diff_ignore("doc_string,names", ignore));
+    CHECK((ignore.doc_string && ignore.names && !ignore.producer && !ignore.metadata && !ignore.value_info));
+    CHECK(parse_diff_ignore("", ignore));
+    for (const char* bad : {"doc", "names,", ",names", "names,,producer", "NAMES", ","}) {
+        diff_ignore other;
+        CHECK_FALSE(parse_diff_ignore(bad, other));
+        CHECK_FALSE((other.doc_string || other.names || other.producer));  // unchanged
+    }
+    diff_options o;
+    CHECK(parse_diff_weights("none", o));
+    CHECK(o.weights == weights_comparison::none);
+    CHECK(parse_diff_weights("allclose", o));
+    CHECK(o.weights == weights_comparison::allclose);
+    CHECK(o.tolerance.rtol == 1e-05);
+    CHECK(parse_diff_weights("allclose:atol=0.5,rtol=2e-3", o));
+    CHECK((o.tolerance.atol == 0.5 && o.tolerance.rtol == 2e-3));
+    CHECK(parse_diff_weights("exact", o));
+    CHECK(o.weights == weights_comparison::exact);
+    for (const char* bad : {"", "close", "allclose:", "allclose:rtol=-1", "allclose:atol=inf", "allclose:tol=1",
+                            "allclose:rtol=1x", "exact:rtol=1", "allclose;rtol=1", "allclose:rtol=1,", "allclose:rtol= 1",
+                            "allclose:atol=0.5,rtol=nan"}) {
+        diff_options other;
+        CHECK_FALSE(parse_diff_weights(bad, other));
+        CHECK((other.weights == weights_comparison::exact && other.tolerance.atol == 1e-08));  // unchanged
+    }
 }

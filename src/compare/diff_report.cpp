@@ -1,18 +1,20 @@
-// tools/diff_print.cpp - `onnxview diff`'s report printed from the
-// structured changes diff_models() gives (docs/diff.md): one line per
-// change in the text, one object per change in --json.
+// src/compare/diff_report.cpp - a model_diff as text lines and as JSON
+// (onnxview/compare/diff_report.hpp), and the option words of the reports'
+// callers parsed.
+#include "onnxview/compare/diff_report.hpp"
+
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "diff.hpp"
-#include "output.hpp"
+#include "onnxview/display.hpp"
+#include "onnxview/json_writer.hpp"
 
-namespace onnxview_cli {
+namespace onnxview {
+
 namespace {
-
-using namespace onnxview;
 
 std::string figure(double v) {
     if (std::isnan(v)) return "nan";  // printf may write "-nan"
@@ -70,9 +72,42 @@ std::string added_or_removed(const model_change& c) {
     return subject_text(c) + (removed ? ": removed (was " + shown + ")" : ": added " + shown);
 }
 
-// One change as the text prints it.
-std::string change_line(const model_change& c, const model_diff& d, const diff_options& options,
-                        const report_names& names) {
+std::string hex(const digest128& d) {
+    char out[33];
+    d.to_hex(out);
+    return out;
+}
+
+const char* section_title(diff_section s) {
+    switch (s) {
+        case diff_section::layout: return "layout (not counted)";
+        case diff_section::names: return "names (not counted)";
+        default: return diff_section_name(s);
+    }
+}
+
+constexpr diff_section all_sections[] = {diff_section::model, diff_section::signature, diff_section::graph,
+                                         diff_section::weights, diff_section::layout, diff_section::names};
+
+void figures_json(json_writer& j, const value_difference& d) {
+    j.begin_object();
+    j.field("count", d.count);
+    j.field("differing", d.differing);
+    j.field("first_index", d.first_index);
+    j.field("nan_mismatches", d.nan_mismatches);
+    j.field("beyond_tolerance", d.beyond_tolerance);
+    j.field("max_abs", d.max_abs);
+    j.field("max_rel", d.max_rel);
+    j.field("mean_abs", d.mean_abs);
+    j.field("rms", d.rms);
+    j.field("cosine", d.cosine);
+    j.end_object();
+}
+
+}  // namespace
+
+std::string diff_change_text(const model_change& c, const model_diff& d, const diff_options& options,
+                             const diff_report_names& names) {
     const std::string from_to = c.before + " -> " + c.after;
     switch (c.kind) {
         case change_kind::added:
@@ -110,65 +145,33 @@ std::string change_line(const model_change& c, const model_diff& d, const diff_o
     return "";
 }
 
-std::string hex(const digest128& d) {
-    char out[33];
-    d.to_hex(out);
-    return out;
-}
-
-const char* section_title(diff_section s) {
-    switch (s) {
-        case diff_section::layout: return "layout (not counted)";
-        case diff_section::names: return "names (not counted)";
-        default: return diff_section_name(s);
-    }
-}
-
-constexpr diff_section all_sections[] = {diff_section::model, diff_section::signature, diff_section::graph,
-                                         diff_section::weights, diff_section::layout, diff_section::names};
-
-void figures_json(json_writer& j, const value_difference& d) {
-    j.begin_object();
-    j.field("count", d.count);
-    j.field("differing", d.differing);
-    j.field("first_index", d.first_index);
-    j.field("nan_mismatches", d.nan_mismatches);
-    j.field("beyond_tolerance", d.beyond_tolerance);
-    j.field("max_abs", d.max_abs);
-    j.field("max_rel", d.max_rel);
-    j.field("mean_abs", d.mean_abs);
-    j.field("rms", d.rms);
-    j.field("cosine", d.cosine);
-    j.end_object();
-}
-
-}  // namespace
-
-void print_report(const model_diff& d, const diff_options& options, const report_names& names,
-                  std::uint64_t max_changes) {
+std::string diff_report_text(const model_diff& d, const diff_options& options, const diff_report_names& names,
+                             std::uint64_t max_changes) {
+    std::string out;
     auto c = d.changes.begin();
     for (const diff_section s : all_sections) {
         std::uint64_t shown = 0;
         std::size_t left = 0;
         for (; c != d.changes.end() && c->section == s; ++c) {
-            if (shown == 0 && left == 0) std::printf("%s\n", section_title(s));
+            if (shown == 0 && left == 0) out += std::string(section_title(s)) + "\n";
             if (shown == max_changes) {
                 ++left;
                 continue;
             }
-            std::printf("  %s\n", change_line(*c, d, options, names).c_str());
+            out += "  " + diff_change_text(*c, d, options, names) + "\n";
             ++shown;
         }
-        if (left != 0) std::printf("  ... %zu more\n", left);
+        if (left != 0) out += "  ... " + std::to_string(left) + " more\n";
     }
     if (d.same_computation())
-        std::puts(diff_verdict_text(d.verdict));
+        out += std::string(diff_verdict_text(d.verdict)) + "\n";
     else
-        std::printf("%zu signature, %zu graph, %zu weight changes\n", d.counts.signature, d.counts.graph,
-                    d.counts.weights);
+        out += std::to_string(d.counts.signature) + " signature, " + std::to_string(d.counts.graph) + " graph, " +
+               std::to_string(d.counts.weights) + " weight changes\n";
+    return out;
 }
 
-void print_report_json(const model_diff& d, const diff_options& options, const report_names& names) {
+std::string diff_report_json(const model_diff& d, const diff_options& options, const diff_report_names& names) {
     json_writer j;
     j.begin_object();
     j.field("version", 2);
@@ -206,7 +209,7 @@ void print_report_json(const model_diff& d, const diff_options& options, const r
             j.field("before", c->before);
             j.field("after", c->after);
             j.field("counted", c->counted);
-            j.field("text", change_line(*c, d, options, names));
+            j.field("text", diff_change_text(*c, d, options, names));
             if (c->figures) {
                 j.key("figures");
                 figures_json(j, *c->figures);
@@ -216,7 +219,74 @@ void print_report_json(const model_diff& d, const diff_options& options, const r
         j.end_array();
     }
     j.end_object();
-    std::fputs(j.str().c_str(), stdout);
+    return j.str();
 }
 
-}  // namespace onnxview_cli
+namespace {
+
+// Calls take(item) for each item of a comma-separated list; false when one
+// is empty ("a,,b", "a,") or take refuses one.
+template <class Take>
+bool each_item(std::string_view list, Take take) {
+    for (;;) {
+        const std::size_t comma = list.find(',');
+        const std::string_view item = list.substr(0, comma);
+        if (item.empty() || !take(item)) return false;
+        if (comma == std::string_view::npos) return true;
+        list.remove_prefix(comma + 1);
+    }
+}
+
+// A decimal number filling all of `text` (strtod's syntax, but starting with a
+// digit or a point: no sign, space, "inf" or "nan"), not negative and finite.
+bool parse_figure(std::string_view text, double& out) {
+    if (text.empty() || !((text[0] >= '0' && text[0] <= '9') || text[0] == '.')) return false;
+    const std::string s(text);
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+}
+
+}  // namespace
+
+bool parse_diff_ignore(std::string_view list, diff_ignore& out) {
+    if (list.empty()) return true;
+    diff_ignore parsed = out;
+    const bool ok = each_item(list, [&parsed](std::string_view item) {
+        if (item == "doc_string") parsed.doc_string = true;
+        else if (item == "producer") parsed.producer = true;
+        else if (item == "metadata") parsed.metadata = true;
+        else if (item == "names") parsed.names = true;
+        else if (item == "value_info") parsed.value_info = true;
+        else return false;
+        return true;
+    });
+    if (ok) out = parsed;
+    return ok;
+}
+
+bool parse_diff_weights(std::string_view text, diff_options& out) {
+    if (text == "exact") return out.weights = weights_comparison::exact, true;
+    if (text == "none") return out.weights = weights_comparison::none, true;
+    const std::string_view prefix = "allclose";
+    if (text.substr(0, prefix.size()) != prefix) return false;
+    text.remove_prefix(prefix.size());
+    value_tolerance tolerance = out.tolerance;
+    if (!text.empty()) {
+        if (text[0] != ':') return false;
+        text.remove_prefix(1);
+        const bool ok = each_item(text, [&tolerance](std::string_view item) {
+            if (item.substr(0, 5) == "rtol=") return parse_figure(item.substr(5), tolerance.rtol);
+            if (item.substr(0, 5) == "atol=") return parse_figure(item.substr(5), tolerance.atol);
+            return false;
+        });
+        if (!ok) return false;
+    }
+    out.weights = weights_comparison::allclose;
+    out.tolerance = tolerance;
+    return true;
+}
+
+}  // namespace onnxview
