@@ -63,24 +63,6 @@ command_line make_command_line(arguments& a) {
             {{"MODEL", &a.model}}};
 }
 
-// A count for JSON: a number when concrete, the polynomial as a string when
-// symbolic, null when unknown.
-void json_quantity(json_writer& w, const quantity& q) {
-    if (!q.known) w.null();
-    else if (q.value.is_constant()) w.value(q.value.constant_term());
-    else w.value(q.value.str());
-}
-
-void json_shape(json_writer& w, const value_shape& s) {
-    if (!s.rank_known) {
-        w.null();
-        return;
-    }
-    w.begin_array();
-    for (const quantity& d : s.dims) json_quantity(w, d);
-    w.end_array();
-}
-
 std::string node_label(const node_profile& n, std::size_t index) {
     std::string label = "#" + std::to_string(index) + " ";
     if (!n.scope.empty()) {
@@ -107,17 +89,11 @@ std::string shapes_text(const node_profile& n) {
     return s;
 }
 
-// The view asked for by --by: node (the default), op, scope[:depth].
-struct view {
-    bool grouped = false;
-    profile_grouping by = profile_grouping::op;
-    std::uint32_t depth = 0;
-    // The key's column in the table and CSV, its field in JSON.
-    const char* key_name() const { return by == profile_grouping::op ? "op_type" : "scope"; }
-};
+// The key's column in the table and CSV (and its field in the JSON).
+const char* key_name(const profile_view& v) { return v.by == profile_grouping::op ? "op_type" : "scope"; }
 
 // A group's key as the table shows it: a scope left empty by names without one is "(root)".
-std::string group_key_text(const view& v, const std::string& key) {
+std::string group_key_text(const profile_view& v, const std::string& key) {
     if (v.by == profile_grouping::scope && key.empty()) return "(root)";
     std::string out;
     text_quote(out, key);
@@ -141,16 +117,9 @@ std::string percent(std::size_t part, std::size_t whole) {
 }
 
 // "max(a, b)" of the candidates when the peak depends on the dims' values.
-std::string peak_maximum(const model_profile& p) {
-    std::string s = "max(";
-    for (std::size_t i = 0; i < p.peak_candidates.size(); ++i)
-        s += (i ? ", " : "") + p.peak_candidates[i].bytes.str();
-    return s + ")";
-}
-
 std::string peak_text(const model_profile& p) {
     if (!p.peak_candidates.empty()) {
-        std::string s = peak_maximum(p) + " bytes, after";
+        std::string s = peak_maximum_text(p) + " bytes, after";
         for (const model_profile::peak_candidate& c : p.peak_candidates) s += " " + node_label(p.nodes[c.node], c.node);
         return s;
     }
@@ -158,7 +127,7 @@ std::string peak_text(const model_profile& p) {
     return p.totals.peak_activation_bytes.str() + " bytes, after " + node_label(p.nodes[p.peak_node], p.peak_node);
 }
 
-void print_table(const model_profile& p, const view& v) {
+void print_table(const model_profile& p, const profile_view& v) {
     std::string o;
     o += "nodes: " + std::to_string(p.main_graph_nodes) + ", covered " + std::to_string(p.main_graph_covered) + " (" +
          percent(p.main_graph_covered, p.main_graph_nodes) + ")" +
@@ -171,8 +140,8 @@ void print_table(const model_profile& p, const view& v) {
     o += "FLOPs: " + p.totals.flops.str() + "\n";
     o += "peak activations: " + peak_text(p) + "\n\n";
     if (v.grouped) {
-        o += std::string(v.key_name()) + "\tnodes\tMACs\tFLOPs\tparams\n";
-        for (const profile_group& g : group_nodes(p, v.by, v.depth)) {
+        o += std::string(key_name(v)) + "\tnodes\tMACs\tFLOPs\tparams\n";
+        for (const profile_group& g : group_nodes(p, v.by, v.scope_depth)) {
             o += group_key_text(v, g.key) + "\t" + std::to_string(g.nodes) + "\t" + g.macs.str() + "\t" + g.flops.str() +
                  "\t" + std::to_string(g.params);
             if (g.not_covered) o += "\t(" + std::to_string(g.not_covered) + " not covered)";
@@ -225,11 +194,11 @@ std::string csv_field(std::string_view s) {
     return out + "\"";
 }
 
-void print_csv(const model_profile& p, const view& v) {
+void print_csv(const model_profile& p, const profile_view& v) {
     std::string o;
     if (v.grouped) {
-        o += std::string(v.key_name()) + ",nodes,not_covered,macs,flops,params\n";
-        for (const profile_group& g : group_nodes(p, v.by, v.depth))
+        o += std::string(key_name(v)) + ",nodes,not_covered,macs,flops,params\n";
+        for (const profile_group& g : group_nodes(p, v.by, v.scope_depth))
             o += csv_field(g.key) + "," + std::to_string(g.nodes) + "," + std::to_string(g.not_covered) + "," +
                  csv_field(g.macs.str()) + "," + csv_field(g.flops.str()) + "," + std::to_string(g.params) + "\n";
     } else {
@@ -247,135 +216,14 @@ void print_csv(const model_profile& p, const view& v) {
     std::fwrite(o.data(), 1, o.size(), stdout);
 }
 
-void print_json(const model_profile& p, const view& v) {
-    json_writer w;
-    w.begin_object();
-    w.field("version", 2);
-    w.key("totals");
-    w.begin_object();
-    w.field("params", p.totals.params);
-    w.field("param_bytes", p.totals.param_bytes);
-    w.key("macs");
-    json_quantity(w, p.totals.macs);
-    w.key("flops");
-    json_quantity(w, p.totals.flops);
-    w.key("peak_activation_bytes");
-    if (!p.peak_candidates.empty()) w.value(peak_maximum(p));
-    else json_quantity(w, p.totals.peak_activation_bytes);
-    w.end_object();
-    w.key("coverage");
-    w.begin_object();
-    w.field("nodes", static_cast<std::uint64_t>(p.main_graph_nodes));
-    w.field("covered", static_cast<std::uint64_t>(p.main_graph_covered));
-    w.field("fraction", p.main_graph_nodes == 0 ? 1.0
-                                                : static_cast<double>(p.main_graph_covered) /
-                                                      static_cast<double>(p.main_graph_nodes));
-    w.field("inner_nodes", static_cast<std::uint64_t>(p.nodes.size() - p.main_graph_nodes));
-    w.field("inner_covered", static_cast<std::uint64_t>(p.covered_nodes - p.main_graph_covered));
-    w.end_object();
-    w.key("peak");
-    w.begin_object();
-    w.key("node");
-    if (p.peak_node < p.nodes.size()) w.value(static_cast<std::uint64_t>(p.peak_node));
-    else w.null();
-    if (!p.peak_reason.empty()) w.field("reason", p.peak_reason);
-    w.key("candidates");
-    w.begin_array();
-    for (const model_profile::peak_candidate& c : p.peak_candidates) {
-        w.begin_object();
-        w.field("bytes", c.bytes.str());
-        w.field("node", static_cast<std::uint64_t>(c.node));
-        w.end_object();
-    }
-    w.end_array();
-    w.end_object();
-    if (v.grouped) {
-        w.key(v.by == profile_grouping::op ? "ops" : "scopes");
-        w.begin_array();
-        for (const profile_group& g : group_nodes(p, v.by, v.depth)) {
-            w.begin_object();
-            w.field(v.key_name(), g.key);
-            w.field("nodes", g.nodes);
-            w.field("not_covered", g.not_covered);
-            w.key("macs");
-            json_quantity(w, g.macs);
-            w.key("flops");
-            json_quantity(w, g.flops);
-            w.field("params", g.params);
-            w.end_object();
-        }
-        w.end_array();
-    }
-    w.key("nodes");
-    w.begin_array();
-    for (const node_profile& n : p.nodes) {
-        w.begin_object();
-        w.field("name", n.name);
-        w.field("op_type", n.op_type);
-        w.field("domain", n.domain);
-        w.field("scope", n.scope);
-        w.key("parent");
-        if (n.in_main_graph()) w.null();
-        else w.value(static_cast<std::uint64_t>(n.parent));
-        w.key("macs");
-        json_quantity(w, n.macs);
-        w.key("flops");
-        json_quantity(w, n.flops);
-        w.field("params", n.params);
-        w.field("param_bytes", n.param_bytes);
-        w.key("outputs");
-        w.begin_array();
-        for (const profiled_output& o : n.outputs) w.value(o.name);
-        w.end_array();
-        w.key("output_types");
-        w.begin_array();
-        for (const profiled_output& o : n.outputs) w.value(o.elem_type != 0 ? data_type_name(o.elem_type) : "?");
-        w.end_array();
-        w.key("output_shapes");
-        w.begin_array();
-        for (const profiled_output& o : n.outputs) json_shape(w, o.shape);
-        w.end_array();
-        w.key("output_bytes");
-        w.begin_array();
-        for (const profiled_output& o : n.outputs) json_quantity(w, o.bytes);
-        w.end_array();
-        if (!n.covered()) w.field("reason", n.reason);
-        if (!n.cost_basis.empty()) w.field("cost_basis", n.cost_basis);
-        w.end_object();
-        w.flush(stdout, flush_size);
-    }
-    w.end_array();
-    w.key("unknown");
-    w.begin_array();
-    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
-        if (p.nodes[i].covered()) continue;
-        w.begin_object();
-        w.field("index", static_cast<std::uint64_t>(i));
-        w.field("node", p.nodes[i].name);
-        w.field("op_type", p.nodes[i].op_type);
-        w.field("reason", p.nodes[i].reason);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("shared");
-    w.begin_array();
-    for (const model_profile::shared_tensor& t : p.shared) {
-        w.begin_object();
-        w.field("name", t.name);
-        w.field("params", t.elements);
-        w.key("nodes");
-        w.begin_array();
-        for (std::size_t r : t.readers) w.value(static_cast<std::uint64_t>(r));
-        w.end_array();
-        w.end_object();
-    }
-    w.end_array();
-    w.key("notes");
-    w.begin_array();
-    for (const std::string& note : p.notes) w.value(note);
-    w.end_array();
-    w.end_object();
-    w.flush(stdout);
+// A write error stops the writing; run() then reports it.
+void print_json(const model_profile& p, const profile_view& v) {
+    const write_sink out{stdout, [](void* f, const char* data, std::size_t size) noexcept {
+                             return std::fwrite(data, 1, size, static_cast<std::FILE*>(f)) == size
+                                        ? error()
+                                        : error(errc::io_write_failed);
+                         }};
+    (void)write_profile_json(p, v, out);
 }
 
 bool parse_dims(const arguments& a, profile_options& opts) {
@@ -414,16 +262,9 @@ bool parse_dims(const arguments& a, profile_options& opts) {
 }
 
 int run(arguments& a) {
-    const std::string_view by(a.by);
-    view v;
-    v.grouped = by != "node";
-    std::uint64_t depth = 0;
-    if (by == "scope" || by == "op") v.by = by == "op" ? profile_grouping::op : profile_grouping::scope;
-    else if (by.substr(0, 6) == "scope:" && parse_u64(by.substr(6), depth) && depth >= 1 && depth <= UINT32_MAX) {
-        v.by = profile_grouping::scope;
-        v.depth = static_cast<std::uint32_t>(depth);
-    } else if (v.grouped) {
-        print_error("profile", "--by takes node, op, scope or scope:DEPTH (DEPTH >= 1), not '" + std::string(by) + "'");
+    profile_view v;
+    if (!parse_profile_view(a.by, v)) {
+        print_error("profile", "--by takes node, op, scope or scope:DEPTH (DEPTH >= 1), not '" + std::string(a.by) + "'");
         return exit_usage;
     }
     if (a.json && a.csv) {
@@ -457,6 +298,10 @@ int run(arguments& a) {
     if (a.json) print_json(*p, v);
     else if (a.csv) print_csv(*p, v);
     else print_table(*p, v);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        print_error("profile", "cannot write to standard output");
+        return exit_usage;
+    }
     return exit_ok;
 }
 

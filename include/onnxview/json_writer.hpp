@@ -92,14 +92,9 @@ public:
         value(v);
     }
     const std::string& str() const { return out_; }
-    // Writes what the writer holds to `f` and starts over empty, once that
-    // passes `at_least` bytes (0: always): a long document goes out in
-    // pieces instead of being held whole (the state is in first_, not out_).
-    void flush(std::FILE* f, std::size_t at_least = 0) {
-        if (out_.size() < at_least) return;
-        std::fwrite(out_.data(), 1, out_.size(), f);
-        out_.clear();
-    }
+    // Forgets what is written so far, once the caller has handed it on: a
+    // long document goes out in pieces (the nesting is kept, not in str()).
+    void clear() { out_.clear(); }
 
 private:
     void element() {

@@ -42,6 +42,7 @@
 
 #include "onnxview/error.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/sink.hpp"
 
 namespace onnxview {
 
@@ -284,6 +285,31 @@ std::vector<profile_group> group_nodes(const model_profile& p, profile_grouping 
 // is "encoder/layer.0/attn", its first `depth` parts when depth is not 0
 // ("encoder/layer.0" at 2); "" for a name without '/'.
 std::string name_scope(std::string_view name, std::uint32_t depth = 0);
+
+// What a report lists besides the totals: one row per node, or the
+// groups of group_nodes() too.
+struct profile_view {
+    bool grouped = false;
+    profile_grouping by = profile_grouping::op;
+    std::uint32_t scope_depth = 0;
+};
+
+// A view as words: "node" (one row per node), "op", "scope", or
+// "scope:DEPTH" (DEPTH >= 1: the first so many parts of each scope). False,
+// `out` unchanged, for anything else.
+bool parse_profile_view(std::string_view by, profile_view& out);
+
+// "max(a, b, ...)" of the peak candidates: the peak when it depends on the
+// dims' values (model_profile::peak_candidates).
+std::string peak_maximum_text(const model_profile& p);
+
+// The profile as one JSON object (`onnxview profile --json`; "version": 2,
+// docs/profile.md gives every field): totals, coverage, peak, the groups
+// when v.grouped, nodes, unknown, shared, notes. Written to `out` in pieces
+// of about 1 MiB as it is made (a 100k-node profile is ~60 MB of JSON,
+// never held whole); returns the first error `out` gives, after which
+// nothing more is written.
+error write_profile_json(const model_profile& p, const profile_view& v, const write_sink& out);
 
 // Profiles the main graph of `m`, with the bodies of its If, Loop and Scan
 // nodes and the model-local functions its nodes call. Errors: not_found (no graph, or an input

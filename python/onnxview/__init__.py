@@ -11,6 +11,7 @@
             node.op_type, node.inputs, node.outputs, node.attributes
         findings = m.check()
     x = onnxview.load_tensor("input_0.pb")        # a standalone TensorProto file
+    onnxview.profile("model.onnx", dims={"N": 1})["totals"]["macs"]   # as `onnxview profile --json`
     onnxview.hash("model.onnx")                   # what it computes, whatever the layout
     onnxview.diff("a.onnx", "b.onnx")["result"]   # what changed, as `onnxview diff --json`
 
@@ -33,11 +34,12 @@ from ._onnxview import (  # noqa: F401
     dtype_of,
     load_tensor,
     open,
+    profile,
 )
 
 __all__ = [
     "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "StoredTensor", "TensorSlice", "Type",
-    "ValueInfo", "dtype_of", "load_tensor", "open",
+    "ValueInfo", "dtype_of", "load_tensor", "open", "profile",
 ]
 
 # With the comparison library (a build that found libxxhash).

@@ -1,5 +1,5 @@
 import os
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -154,6 +154,13 @@ class Model:
 def open(path: Union[str, bytes, "os.PathLike[str]"], *, verify: bool = ...) -> Model: ...
 def load_tensor(path: Union[str, bytes, "os.PathLike[str]"]) -> np.ndarray: ...
 def dtype_of(data_type: int) -> Optional[np.dtype]: ...
+def profile(
+    path: Union[str, bytes, "os.PathLike[str]"],
+    *,
+    dims: Mapping[str, int] = ...,
+    inputs: Mapping[str, Sequence[int]] = ...,
+    by: str = ...,
+) -> Dict[str, Any]: ...
 # With the comparison library (a build that found libxxhash):
 def hash(path: Union[str, bytes, "os.PathLike[str]"], *, values: bool = ..., names: bool = ...) -> str: ...
 def diff(

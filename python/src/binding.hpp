@@ -109,6 +109,9 @@ std::string file_path(const py::object& path);
 source_ptr open_model(const std::string& path, bool verify, onnxview::model_reads reads);
 void register_model(py::module_& m);
 
+// --- profile.cpp
+void register_profile(py::module_& m);
+
 // --- compare.cpp (with ONNXVIEW_PY_COMPARE)
 void register_compare(py::module_& m);
 

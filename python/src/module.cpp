@@ -8,6 +8,7 @@ PYBIND11_MODULE(_onnxview, m) {
     onnxview_py::register_arrays(m);
     onnxview_py::register_graph(m);
     onnxview_py::register_model(m);
+    onnxview_py::register_profile(m);
 #ifdef ONNXVIEW_PY_COMPARE
     onnxview_py::register_compare(m);
 #endif
