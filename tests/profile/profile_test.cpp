@@ -225,3 +225,70 @@ TEST_CASE("Resize takes its sizes input when it is a known constant") {
     CHECK(r.nodes[0].outputs[0].shape.str() == "[N,3,16,12]");
     CHECK(r.nodes[0].flops.str() == "576*N");
 }
+
+TEST_CASE("parse_profile_view: node, op, scope, scope:DEPTH; anything else leaves the view") {
+    profile_view v;
+    REQUIRE(parse_profile_view("op", v));
+    CHECK((v.grouped && v.by == profile_grouping::op && v.scope_depth == 0));
+    REQUIRE(parse_profile_view("scope:3", v));
+    CHECK((v.grouped && v.by == profile_grouping::scope && v.scope_depth == 3));
+    REQUIRE(parse_profile_view("scope", v));
+    CHECK((v.grouped && v.by == profile_grouping::scope && v.scope_depth == 0));
+    REQUIRE(parse_profile_view("node", v));
+    CHECK_FALSE(v.grouped);
+    for (const char* bad : {"", "nodes", "scope:", "scope:0", "scope:x", "scope:-1", "scope:4294967296", "Op"}) {
+        profile_view kept;
+        kept.scope_depth = 7;
+        CHECK_FALSE(parse_profile_view(bad, kept));
+        CHECK(kept.scope_depth == 7);
+    }
+}
+
+namespace {
+
+struct pieces {
+    std::string text;
+    int calls = 0;
+    int fail_at = -1;  // the call that fails
+};
+
+error keep_piece(void* user, const char* data, std::size_t size) noexcept {
+    pieces& p = *static_cast<pieces*>(user);
+    if (p.calls++ == p.fail_at) return error(errc::io_write_failed);
+    p.text.append(data, size);
+    return error();
+}
+
+}  // namespace
+
+TEST_CASE("write_profile_json: counts as numbers or polynomials, pieces of about 1 MiB, the sink's error") {
+    // A chain of 40,000 Relus over a [N,4] input: a few MB of JSON.
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("N"), std::int64_t{4}}));
+    const int chain = 40000;
+    for (int i = 0; i < chain; ++i)
+        p.nodes.push_back(node("Relu", {i == 0 ? "x" : "v" + std::to_string(i - 1)}, {"v" + std::to_string(i)}, {}));
+    p.outputs.push_back(declared("v" + std::to_string(chain - 1)));
+    const model_profile r = profile_of(model_bytes(p));
+    pieces all;
+    REQUIRE(write_profile_json(r, {}, write_sink{&all, keep_piece}).ok());
+    CHECK(all.calls > 1);  // handed on as it was made, not whole
+    CHECK(all.text.rfind("{\n  \"version\": 2,\n  \"totals\": {\n    \"params\": 0,", 0) == 0);
+    CHECK(all.text.find("\"flops\": \"" + std::to_string(4 * chain) + "*N\"") != std::string::npos);
+    CHECK(all.text.find("\"output_shapes\": [\n        [\n          \"N\",\n          4\n") != std::string::npos);
+    CHECK(all.text.substr(all.text.size() - 2) == "}\n");
+    // The first error stops the writing and is returned.
+    pieces failing;
+    failing.fail_at = 1;
+    const error e = write_profile_json(r, {}, write_sink{&failing, keep_piece});
+    CHECK(e.code == errc::io_write_failed);
+    CHECK(failing.calls == 2);
+    CHECK(failing.text.size() < all.text.size());
+}
+
+TEST_CASE("peak_maximum_text: the candidates as a max()") {
+    model_profile p;
+    p.peak_candidates.push_back({*add(dim_expr::symbol("a"), dim_expr(1)), 0});
+    p.peak_candidates.push_back({dim_expr::symbol("b"), 1});
+    CHECK(peak_maximum_text(p) == "max(a + 1, b)");
+}
