@@ -13,33 +13,10 @@
 # warm. Before timing, each competitor's answer is checked: onnxview must
 # report exactly one weights line and Python the same initializer.
 set -uo pipefail
-exe=$1
-shift
-reps=5
-models=()
-while [ $# -gt 0 ]; do
-    case $1 in
-        -n) reps=$2; shift 2 ;;
-        *) models+=("$1"); shift ;;
-    esac
-done
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$(dirname "${BASH_SOURCE[0]}")/compare_lib.sh"
+bench_args 5 "$@"
 [ ${#models[@]} -gt 0 ] || models=("$root/bench/cache/weights.onnx")
 python=/usr/bin/python3
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# timed NAME COMMAND...: appends the wall time and the peak RSS to $work/NAME and $work/rss.NAME.
-timed() {
-    local name=$1
-    shift
-    # diff exits 1 (the models differ): time then writes that on a line
-    # of its own before the figures.
-    /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null
-    tail -1 "$work/t" | cut -d' ' -f1 >>"$work/$name"
-    tail -1 "$work/t" | cut -d' ' -f2 >>"$work/rss.$name"
-}
-ratio() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; }
-peak() { sort -n "$1" | tail -1 | xargs -I{} echo "{} / 1024" | bc; }
 
 echo "| model | size | cat A B | onnxview diff | Python (onnx + numpy) | diff / cat | Python / diff | diff peak RSS | Python peak RSS |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"

@@ -18,31 +18,16 @@
 # Without that, whichever command runs after a deletion pays for it, and
 # the order of the commands decides the result.
 set -uo pipefail
-exe=$1
-shift
-reps=5
-models=()
-while [ $# -gt 0 ]; do
-    case $1 in
-        -n) reps=$2; shift 2 ;;
-        *) models+=("$1"); shift ;;
-    esac
-done
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$(dirname "${BASH_SOURCE[0]}")/compare_lib.sh"
+bench_args 5 "$@"
 [ ${#models[@]} -gt 0 ] || models=("$root/bench/cache/weights.onnx" "$root/bench/cache/huge.onnx")
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-settle() { sync; sleep "${SETTLE_SECONDS:-2}"; }
-# timed NAME COMMAND...: appends the wall time (and, for pack, the peak RSS) to $work/NAME.
-timed() {
-    local name=$1
-    shift
-    settle
-    /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null &&
-        { cut -d' ' -f1 "$work/t" >>"$work/$name"; cut -d' ' -f2 "$work/t" >>"$work/rss.$name"; }
+# Each timed run after the previous one's output is gone and the disk settled.
+before_timed() {
     rm -f "$work/out.onnx" "$work/out.data"
+    sync
+    sleep "${SETTLE_SECONDS:-2}"
 }
-ratio() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; }
 
 echo "| model | size | cp | cp + sync | pack | pack --external | pack / cp | pack / (cp + sync) | pack --external / cp | pack peak RSS | pack --reference | --reference / cp | proxy size | --reference peak RSS |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"

@@ -15,35 +15,14 @@
 # timed for onnxview alone, and the table says so. Exits 77 (skipped)
 # without python3-onnx.
 set -uo pipefail
-exe=$1
-shift
-reps=3
-models=()
-while [ $# -gt 0 ]; do
-    case $1 in
-        -n) reps=$2; shift 2 ;;
-        *) models+=("$1"); shift ;;
-    esac
-done
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$(dirname "${BASH_SOURCE[0]}")/compare_lib.sh"
+bench_args 3 "$@"
 [ ${#models[@]} -gt 0 ] || models=("$root/bench/cache/meta.onnx:N=1" "$root/bench/cache/weights.onnx")
 python=/usr/bin/python3
 if ! "$python" -c 'import onnx, numpy' 2>/dev/null; then
     echo "SKIP: $python lacks onnx or numpy (Debian: python3-onnx python3-numpy)"
     exit 77
 fi
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# timed NAME COMMAND...: appends the wall time and the peak RSS to $work/NAME and $work/rss.NAME.
-timed() {
-    local name=$1
-    shift
-    /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null 2>&1
-    tail -1 "$work/t" | cut -d' ' -f1 >>"$work/$name"
-    tail -1 "$work/t" | cut -d' ' -f2 >>"$work/rss.$name"
-}
-ratio() { [ "$(echo "$2 > 0" | bc -l)" = 1 ] && echo "$1 / $2" | bc -l | xargs printf '%.1f' || echo "-"; }
-peak() { sort -n "$1" | tail -1 | xargs -I{} echo "{} / 1024" | bc; }
 
 echo "| model | size | onnxview profile | Python (onnx + infer_shapes) | Python / onnxview | onnxview peak RSS | Python peak RSS |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
@@ -78,13 +57,13 @@ for spec in "${models[@]}"; do
     fi
     for _ in $(seq "$reps"); do
         timed ours "$exe" profile --json "${dims[@]}" "$m"
-        [ "$python_runs" = 0 ] || timed python "$python" "$root/bench/profile_python.py" "${dims[@]}" "$m"
+        [ "$python_runs" = 0 ] || timed python "$python" "$root/bench/profile_python.py" "${dims[@]}" "$m" 2>/dev/null
     done
     ours_s=$(median <"$work/ours")
     if [ "$python_runs" = 1 ]; then
         python_s=$(median <"$work/python")
         printf '| %s | %.2f GB | %s s | %s s | %s | %s MiB | %s MiB |\n' "$(basename "$spec")" \
-            "$(echo "$size / 1000000000" | bc -l)" "$ours_s" "$python_s" "$(ratio "$python_s" "$ours_s")" \
+            "$(echo "$size / 1000000000" | bc -l)" "$ours_s" "$python_s" "$(ratio "$python_s" "$ours_s" 1)" \
             "$(peak "$work/rss.ours")" "$(peak "$work/rss.python")"
     else
         printf '| %s | %.2f GB | %s s | onnx.load refuses a file over 2 GiB | - | %s MiB | - |\n' "$(basename "$spec")" \
