@@ -1,7 +1,8 @@
 // onnxview/json_writer.hpp - a small JSON writer for reports (the CLI's
 // --json outputs, the comparison and profile reports, the Python dicts made
 // from them): objects and arrays with two-space indentation, strings always
-// valid JSON. Header-only; not the protobuf JSON mapping (json_format.hpp).
+// valid JSON. Header-only (it costs nothing where it is not used); not the
+// protobuf JSON mapping (json_format.hpp).
 #ifndef ONNXVIEW_JSON_WRITER_HPP
 #define ONNXVIEW_JSON_WRITER_HPP
 
