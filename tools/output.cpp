@@ -1,7 +1,6 @@
 // tools/output.cpp - shared helpers of the onnxview subcommands.
 #include "output.hpp"
 
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 

@@ -2,9 +2,8 @@
 // activation memory of every node (onnxview/profile.hpp), as a table, CSV
 // or JSON, by node or by operator.
 //
-// The JSON's "version" is 2; docs/profile.md describes every field. A count
-// is a JSON number when concrete, a string (a polynomial in the dim names)
-// when symbolic, null when unknown.
+// The JSON is write_profile_json's (the profile library; docs/profile.md
+// describes every field).
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -116,7 +115,8 @@ std::string percent(std::size_t part, std::size_t whole) {
     return buf;
 }
 
-// "max(a, b)" of the candidates when the peak depends on the dims' values.
+// The table's peak line: the bytes and the node after which they peak, or
+// "max(a, b)" and the candidates' nodes when it depends on the dims' values.
 std::string peak_text(const model_profile& p) {
     if (!p.peak_candidates.empty()) {
         std::string s = peak_maximum_text(p) + " bytes, after";
