@@ -9,7 +9,8 @@
 // count the covered nodes; a known peak names a node, an unknown one says
 // why. Binding the dims can only make more known: a node covered
 // symbolically stays covered (the polynomial limits aside, so only the
-// shapes are compared: a known rank stays known).
+// shapes are compared: a known rank stays known). The JSON report of any
+// profile is written whole and well nested, control bytes escaped.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@
 #include "fuzz_check.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/profile.hpp"
+#include "onnxview/sink.hpp"
 #include "onnxview/verify.hpp"
 
 namespace {
@@ -42,6 +44,37 @@ void check_profile(const model_profile& p) {
     for (const model_profile::peak_candidate& c : p.peak_candidates) FUZZ_CHECK(c.node < p.nodes.size());
 }
 
+error append(void* out, const char* data, std::size_t size) noexcept {
+    static_cast<std::string*>(out)->append(data, size);
+    return error();
+}
+
+void check_json(const model_profile& p) {
+    std::string json;
+    profile_view by_scope;
+    by_scope.grouped = true;
+    by_scope.by = profile_grouping::scope;
+    FUZZ_CHECK(write_profile_json(p, by_scope, write_sink{&json, append}).ok());
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        FUZZ_CHECK(static_cast<unsigned char>(c) >= 0x20 || (c == '\n' && !in_string));
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            FUZZ_CHECK(depth > 0);
+            --depth;
+        }
+    }
+    FUZZ_CHECK(depth == 0 && !in_string && json.size() >= 2 && json.compare(json.size() - 2, 2, "}\n") == 0);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -54,6 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     check_profile(*symbolic);
+    check_json(*symbolic);
     // Every dim_param of the graph inputs bound to a small value.
     profile_options bound;
     for (const value_info_view& v : m.graph().input())
