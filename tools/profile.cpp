@@ -88,9 +88,6 @@ std::string shapes_text(const node_profile& n) {
     return s;
 }
 
-// The key's column in the table and CSV (and its field in the JSON).
-const char* key_name(const profile_view& v) { return v.by == profile_grouping::op ? "op_type" : "scope"; }
-
 // A group's key as the table shows it: a scope left empty by names without one is "(root)".
 std::string group_key_text(const profile_view& v, const std::string& key) {
     if (v.by == profile_grouping::scope && key.empty()) return "(root)";
@@ -140,7 +137,7 @@ void print_table(const model_profile& p, const profile_view& v) {
     o += "FLOPs: " + p.totals.flops.str() + "\n";
     o += "peak activations: " + peak_text(p) + "\n\n";
     if (v.grouped) {
-        o += std::string(key_name(v)) + "\tnodes\tMACs\tFLOPs\tparams\n";
+        o += std::string(group_key_name(v.by)) + "\tnodes\tMACs\tFLOPs\tparams\n";
         for (const profile_group& g : group_nodes(p, v.by, v.scope_depth)) {
             o += group_key_text(v, g.key) + "\t" + std::to_string(g.nodes) + "\t" + g.macs.str() + "\t" + g.flops.str() +
                  "\t" + std::to_string(g.params);
@@ -197,7 +194,7 @@ std::string csv_field(std::string_view s) {
 void print_csv(const model_profile& p, const profile_view& v) {
     std::string o;
     if (v.grouped) {
-        o += std::string(key_name(v)) + ",nodes,not_covered,macs,flops,params\n";
+        o += std::string(group_key_name(v.by)) + ",nodes,not_covered,macs,flops,params\n";
         for (const profile_group& g : group_nodes(p, v.by, v.scope_depth))
             o += csv_field(g.key) + "," + std::to_string(g.nodes) + "," + std::to_string(g.not_covered) + "," +
                  csv_field(g.macs.str()) + "," + csv_field(g.flops.str()) + "," + std::to_string(g.params) + "\n";

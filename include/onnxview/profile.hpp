@@ -275,6 +275,8 @@ struct profile_group {
     quantity flops = quantity(std::int64_t{0});
     std::uint64_t params = 0;  // as the nodes read them (a shared tensor in each reader)
 };
+// What a group's key is called in reports: "op_type" or "scope".
+const char* group_key_name(profile_grouping by) noexcept;
 // The rows: by op in the order of their keys, by scope in the order of
 // their first node. `scope_depth` keeps the first so many parts of a scope
 // (0: all of it). Linear in the nodes (plus the sort of the op keys).

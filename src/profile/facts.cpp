@@ -198,6 +198,30 @@ value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements) 
     return f;
 }
 
+error bind_inputs(const graph_view& g, profile_options& opts) {
+    for (const input_binding& b : opts.inputs) {
+        bool found = false;
+        for (const value_info_view& v : g.input()) {
+            if (v.name() != b.name) continue;
+            found = true;
+            const tensor_type_view tt = v.type().tensor_type();
+            if (tt.has_shape() && tt.shape().dim().size() != b.dims.size()) return error(errc::invalid_argument);
+            std::size_t axis = 0;
+            for (const dimension_view& d : tt.shape().dim()) {
+                const std::int64_t value = b.dims[axis++];
+                if (value < 0) return error(errc::invalid_argument);
+                if (d.has_dim_value() && d.dim_value() != value) return error(errc::invalid_argument);
+                if (!d.has_dim_param() || d.dim_param().empty()) continue;
+                for (const dim_binding& known : opts.dims)
+                    if (known.name == d.dim_param() && known.value != value) return error(errc::invalid_argument);
+                opts.dims.push_back({std::string(d.dim_param()), value});
+            }
+        }
+        if (!found) return error(errc::not_found);
+    }
+    return error();
+}
+
 const quantity& dim_params::of(std::string_view name) {
     const auto found = made_.find(name);
     if (found != made_.end()) return found->second;

@@ -84,6 +84,12 @@ quantity divide_exactly(const quantity& a, const quantity& b);
 std::optional<std::vector<quantity>> small_integer_values(const tensor_view& t, std::uint32_t max_elements);
 // The fact of a stored tensor: its type and dims, and its values when small.
 value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements);
+// opts.inputs made dim bindings too: each dim_param an input declares takes
+// the value given at its axis. Errors: not_found (no graph input of that
+// name), invalid_argument (another rank, a negative size, a size against a
+// dim_value or against another binding of the same dim_param).
+error bind_inputs(const graph_view& g, profile_options& opts);
+
 // What each dim_param stands for: its value when profile_options::dims
 // binds it, else its symbol. Made once per name and then shared (a
 // 100k-node model names `N` 400k times); names are views into the model.

@@ -27,6 +27,8 @@ std::string name_scope(std::string_view name, std::uint32_t depth) {
     return std::string(name.substr(0, end - 1));
 }
 
+const char* group_key_name(profile_grouping by) noexcept { return by == profile_grouping::op ? "op_type" : "scope"; }
+
 std::vector<profile_group> group_nodes(const model_profile& p, profile_grouping by, std::uint32_t scope_depth) {
     std::vector<profile_group> rows;
     std::unordered_map<std::string, std::size_t> at;

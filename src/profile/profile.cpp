@@ -559,39 +559,13 @@ void profiler::finish() {
 
 }  // namespace
 
-// The input bindings as dim bindings: each dim_param an input declares takes
-// the value given at its axis; a dim_value must be the value given.
-error bind_inputs(const graph_view& g, profile_options& opts) {
-    for (const input_binding& b : opts.inputs) {
-        bool found = false;
-        for (const value_info_view& v : g.input()) {
-            if (v.name() != b.name) continue;
-            found = true;
-            const tensor_type_view tt = v.type().tensor_type();
-            if (tt.has_shape() && tt.shape().dim().size() != b.dims.size()) return error(errc::invalid_argument);
-            std::size_t axis = 0;
-            for (const dimension_view& d : tt.shape().dim()) {
-                const std::int64_t value = b.dims[axis++];
-                if (value < 0) return error(errc::invalid_argument);
-                if (d.has_dim_value() && d.dim_value() != value) return error(errc::invalid_argument);
-                if (!d.has_dim_param() || d.dim_param().empty()) continue;
-                for (const dim_binding& known : opts.dims)
-                    if (known.name == d.dim_param() && known.value != value) return error(errc::invalid_argument);
-                opts.dims.push_back({std::string(d.dim_param()), value});
-            }
-        }
-        if (!found) return error(errc::not_found);
-    }
-    return error();
-}
-
 result<model_profile> profile_model(const model_view& m, const profile_options& given) {
     if (!m.ok()) return m.err();
     if (!m.has_graph()) return error(errc::not_found);
     for (const dim_binding& b : given.dims)
         if (b.name.empty()) return error(errc::invalid_argument);
     profile_options opts = given;
-    if (error e = bind_inputs(m.graph(), opts)) return e;
+    if (error e = profile_detail::bind_inputs(m.graph(), opts)) return e;
     model_profile out;
     profiler p(m, opts, out);
     if (error e = walk_scopes(m, p, opts.max_depth)) return e;

@@ -1,9 +1,8 @@
 // src/profile/profile_json.cpp - a profile as one JSON object ("version":
 // 2, docs/profile.md; write_profile_json in onnxview/profile.hpp), for
 // `onnxview profile --json` and Python's onnxview.profile(), and the view
-// (--by, by=) as words. A count is a
-// JSON number when concrete, a string (a polynomial in the dim names) when
-// symbolic, null when unknown.
+// (--by, by=) as words. A count is a JSON number when concrete, a string
+// (a polynomial in the dim names) when symbolic, null when unknown.
 #include <cstdint>
 #include <string>
 
@@ -118,7 +117,7 @@ error write_profile_json(const model_profile& p, const profile_view& v, const wr
         w.begin_array();
         for (const profile_group& g : group_nodes(p, v.by, v.scope_depth)) {
             w.begin_object();
-            w.field(v.by == profile_grouping::op ? "op_type" : "scope", g.key);
+            w.field(group_key_name(v.by), g.key);
             w.field("nodes", g.nodes);
             w.field("not_covered", g.not_covered);
             w.key("macs");
@@ -179,6 +178,7 @@ error write_profile_json(const model_profile& p, const profile_view& v, const wr
         w.field("op_type", p.nodes[i].op_type);
         w.field("reason", p.nodes[i].reason);
         w.end_object();
+        pass_on(piece_size);
     }
     w.end_array();
     w.key("shared");

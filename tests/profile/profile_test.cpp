@@ -286,6 +286,11 @@ TEST_CASE("write_profile_json: counts as numbers or polynomials, pieces of about
     CHECK(failing.text.size() < all.text.size());
 }
 
+TEST_CASE("group_key_name: what reports call a group's key") {
+    CHECK(std::string(group_key_name(profile_grouping::op)) == "op_type");
+    CHECK(std::string(group_key_name(profile_grouping::scope)) == "scope");
+}
+
 TEST_CASE("peak_maximum_text: the candidates as a max()") {
     model_profile p;
     p.peak_candidates.push_back({*add(dim_expr::symbol("a"), dim_expr(1)), 0});
