@@ -67,7 +67,7 @@ extern "C" {
 /* The ABI this header describes. onnxview_options.abi_version must hold it;
  * a library of another ABI refuses the options (invalid_argument). Raised
  * whenever a struct or a signature of this header changes. */
-#define ONNXVIEW_ABI_VERSION 2
+#define ONNXVIEW_ABI_VERSION 3
 #define ONNXVIEW_HANDLE_WORDS 16
 
 /* The library's version, major << 16 | minor << 8 | patch. O(1). */
@@ -161,6 +161,7 @@ typedef struct onnxview_options {
     void (*verified)(void* user, const char* data, size_t size);
     void* verified_user;
     int32_t drop_verified_pages; /* verify of a mapped file: drop the pages verified (MADV_DONTNEED) */
+    int32_t keep_descriptor;     /* mapped files keep their descriptor (payloads copied with pread) */
 } onnxview_options;
 
 /* All defaults, with abi_version set. */

@@ -87,7 +87,7 @@ command_line make_command_line(arguments& a) {
 
 // Opens a model for diff: any failure is exit 2, with one line.
 bool open_for_diff(const char* path, model_file& mf) {
-    onnxview::options opts{};
+    onnxview::options opts = onnxview::digest_open_options();
     opts.verify = true;
     int code = exit_ok;
     return open_model("diff", path, opts, mf, code);

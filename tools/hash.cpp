@@ -57,14 +57,6 @@ int hash_failure(const char* path, onnxview::error e, const onnxview::model_file
     return e.sys_errno != 0 ? exit_usage : exit_findings;
 }
 
-// Each payload's pages given back once hashed (release_payload).
-onnxview::digest_options releasing(const onnxview::model_file& mf) {
-    onnxview::digest_options opts;
-    opts.payload_hashed = onnxview::release_hashed_payload;
-    opts.user = const_cast<onnxview::mapped_file*>(&mf.file());
-    return opts;
-}
-
 int print_manifest(const char* path, onnxview::model_file& mf, const onnxview::digest128& model) {
     const onnxview::external_payload_source ext = mf.external();
     json_writer j;
@@ -77,7 +69,7 @@ int print_manifest(const char* path, onnxview::model_file& mf, const onnxview::d
     std::string where;
     (void)onnxview::for_each_tensor(mf.model(), [&](const onnxview::stored_tensor& st) {
         if (failure) return;
-        const onnxview::result<onnxview::digest128> d = onnxview::tensor_digest(st.tensor, &ext, releasing(mf));
+        const onnxview::result<onnxview::digest128> d = onnxview::tensor_digest(st.tensor, &ext, onnxview::reading_payloads_once(mf));
         if (!d) {
             failure = d.err();
             return;
@@ -105,9 +97,8 @@ int print_manifest(const char* path, onnxview::model_file& mf, const onnxview::d
 
 int run(arguments& a) {
     int code = exit_ok;
-    onnxview::options opts{};
+    onnxview::options opts = onnxview::digest_open_options();
     opts.verify = true;
-    opts.drop_verified_pages = true;
     onnxview::model_file mf;
     if (!open_model("hash", a.file, opts, mf, code)) return code;
     // git hands textconv a copy of the blob in a temporary directory, where
@@ -117,7 +108,7 @@ int run(arguments& a) {
         return std::fflush(stdout) == 0 ? exit_ok : exit_usage;
     }
     const onnxview::external_payload_source ext = mf.external();
-    const onnxview::result<onnxview::digest128> d = onnxview::model_digest(mf.model(), &ext, releasing(mf));
+    const onnxview::result<onnxview::digest128> d = onnxview::model_digest(mf.model(), &ext, onnxview::reading_payloads_once(mf));
     if (!d) return hash_failure(a.file, d.err(), mf);
     if (a.manifest) {
         code = print_manifest(a.file, mf, *d);

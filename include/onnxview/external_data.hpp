@@ -127,6 +127,10 @@ struct external_span {
 // Move-only; not thread-safe (one resolver per thread, or a lock around it).
 class external_data_resolver {
 public:
+    // With options::keep_descriptor, the first this many files opened keep
+    // their descriptor (mapped_file::read_at); later ones do not.
+    static constexpr std::size_t kept_descriptor_files = 64;
+
     external_data_resolver() noexcept = default;
     external_data_resolver(const external_data_resolver&) = delete;
     external_data_resolver& operator=(const external_data_resolver&) = delete;
@@ -145,6 +149,10 @@ public:
     // unknown_size. Errors: see the list above; the offset of each is 0.
     result<external_span> resolve(const external_entry* entries, std::size_t count,
                                   std::uint64_t expected_size) noexcept;
+
+    // The file opened so far whose bytes hold [data, data + size), or null
+    // (e.g. for the model's own bytes). O(files opened).
+    const mapped_file* file_holding(const char* data, std::size_t size) const noexcept;
 
     // Number of distinct files opened so far, and the sum of their sizes.
     std::size_t file_count() const noexcept { return count_; }

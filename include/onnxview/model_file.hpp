@@ -69,6 +69,15 @@ public:
     // tensor() does.
     result<sparse_data> sparse_tensor(const sparse_tensor_view& s) noexcept;
 
+    // The file whose bytes hold [data, data + size): this model's own, or
+    // an external file it has opened; null for other memory. Its read_at
+    // copies them (by pread with options::keep_descriptor, which maps
+    // nothing: for jobs that stream every weight once, onnxview hash and
+    // diff). O(external files opened).
+    const mapped_file* file_holding(const char* data, std::size_t size) const noexcept {
+        return file_.holds(data, size) ? &file_ : resolver_.file_holding(data, size);
+    }
+
 private:
     // Read-ahead on for the bytes of `t` when open() turned it off.
     void read_ahead(const tensor_view& t) const noexcept;

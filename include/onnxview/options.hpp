@@ -144,6 +144,14 @@ struct options {
     // count. For streaming jobs (onnxview pack and edit); readers that go
     // on to read most of the model fault its pages in again.
     bool drop_verified_pages = false;
+    // Mapped files (the model file and the first 64 mapped external files)
+    // keep their descriptor open, so that mapped_file::read_at copies
+    // payload bytes with pread instead of touching the mapping
+    // (model_file::file_holding finds the file): for jobs that stream every
+    // weight once (onnxview hash and diff). One descriptor per such file
+    // while it is open; POSIX only (elsewhere read_at copies from the
+    // mapping).
+    bool keep_descriptor = false;
 
     // --- External data (external_data_resolver, model_file, check_model)
     // External data is resolved in the directory of this file. model_file

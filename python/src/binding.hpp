@@ -107,6 +107,8 @@ std::string file_path(const py::object& path);
 // (model_reads::metadata: only what is asked is paged in); raises
 // onnxview.Error naming what the file is when it is no model.
 source_ptr open_model(const std::string& path, bool verify, onnxview::model_reads reads);
+// The same with all the options (their verify and reads included).
+source_ptr open_model(const std::string& path, const onnxview::options& opts);
 void register_model(py::module_& m);
 
 // --- profile.cpp

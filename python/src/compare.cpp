@@ -44,8 +44,8 @@ diff_ignore ignore_of(const std::vector<std::string>& parts) {
     return out;
 }
 
-// Opened to read every payload once, front to back.
-source_ptr open_for_digest(const py::object& path) { return open_model(file_path(path), false, model_reads::everything); }
+// Opened to read every payload once, front to back (reading_payloads_once).
+source_ptr open_for_digest(const py::object& path) { return open_model(file_path(path), digest_open_options()); }
 
 }  // namespace
 
@@ -55,8 +55,7 @@ void register_compare(py::module_& m) {
         digest_options opts;
         opts.values = values;
         opts.names = names;
-        opts.payload_hashed = release_hashed_payload;  // pages given back as they are hashed
-        opts.user = const_cast<mapped_file*>(&src->model.file());
+        opts = reading_payloads_once(src->model, opts);
         result<digest128> d{errc::invalid_argument};
         {
             const external_payload_source ext = src->model.external();

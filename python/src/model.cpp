@@ -18,6 +18,10 @@ source_ptr open_model(const std::string& path, bool verify, model_reads reads) {
     options opts{};
     opts.verify = verify;
     opts.reads = reads;
+    return open_model(path, opts);
+}
+
+source_ptr open_model(const std::string& path, const options& opts) {
     auto opened = model_file::open(path.c_str(), opts);
     if (!opened) {
         // A malformed ModelProto's offset is in the file: map it again (no

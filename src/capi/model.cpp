@@ -86,6 +86,7 @@ error from_c(const onnxview_options* in, options& out) noexcept {
     out.verified = in->verified;
     out.verified_user = in->verified_user;
     out.drop_verified_pages = in->drop_verified_pages != 0;
+    out.keep_descriptor = in->keep_descriptor != 0;
     return error();
 }
 

@@ -16,6 +16,10 @@
 #include <string_view>
 
 #include <xxhash.h>
+#ifdef ONNXVIEW_XXH3_DISPATCH
+// The XXH3 calls below become the library's dispatching ones (meson.build).
+#include <xxh_x86dispatch.h>
+#endif
 
 #include "onnxview/compare/model_hash.hpp"
 

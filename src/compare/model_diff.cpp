@@ -1,7 +1,10 @@
 // src/compare/model_diff.cpp - diff_models(): the digests, the sections in
 // turn (diff_model.cpp, diff_graph.cpp, diff_weights.cpp) and the verdict.
 #include <algorithm>
+#include <cstring>
 #include <iterator>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -23,11 +26,10 @@ void remember_digest(void* user, const tensor_view& t, const digest128& d) {
     static_cast<tensor_digests*>(user)->emplace(t.wire_message().begin(), d);
 }
 
-// `base` with each payload's pages given back once hashed (release_payload),
-// and, given `seen`, each tensor's digest kept there.
+// `base` reading every payload once (reading_payloads_once), and, given
+// `seen`, each tensor's digest kept there.
 digest_options releasing(const model_file& mf, digest_options base, tensor_digests* seen = nullptr) {
-    base.payload_hashed = release_hashed_payload;
-    base.user = const_cast<mapped_file*>(&mf.file());
+    base = reading_payloads_once(mf, base);
     if (seen != nullptr) {
         base.tensor_hashed = remember_digest;
         base.tensor_user = seen;
@@ -35,11 +37,29 @@ digest_options releasing(const model_file& mf, digest_options base, tensor_diges
     return base;
 }
 
-// Whether the two files hold the same bytes, compared in pieces whose pages
-// are given back, so that comparing two large files keeps a small resident set.
+// Whether two files that keep their descriptors hold the same bytes,
+// copied with pread a piece at a time (nothing mapped). A file that cannot
+// be read to its end (truncated meanwhile) compares unequal.
+bool same_bytes_read(const mapped_file& a, const mapped_file& b) {
+    constexpr std::size_t piece = std::size_t(256) << 10;
+    const std::unique_ptr<char[]> buffer(new (std::nothrow) char[2 * piece]);
+    if (!buffer) return false;
+    char* const in_a = buffer.get();
+    char* const in_b = buffer.get() + piece;
+    for (std::size_t done = 0; done < a.size(); done += piece) {
+        const std::size_t n = std::min(piece, a.size() - done);
+        if (a.read_at(done, in_a, n) || b.read_at(done, in_b, n) || std::memcmp(in_a, in_b, n) != 0) return false;
+    }
+    return true;
+}
+
+// Whether the two files hold the same bytes: read with pread when both keep
+// their descriptors, else compared in pieces of the mappings whose pages are
+// given back, so that comparing two large files keeps a small resident set.
 bool same_bytes(const model_file& fa, const model_file& fb) {
     const std::string_view a = fa.bytes(), b = fb.bytes();
     if (a.size() != b.size()) return false;
+    if (fa.file().keeps_descriptor() && fb.file().keeps_descriptor()) return same_bytes_read(fa.file(), fb.file());
     constexpr std::size_t piece = std::size_t(8) << 20;
     for (std::size_t done = 0; done < a.size(); done += piece) {
         const std::size_t n = std::min(piece, a.size() - done);

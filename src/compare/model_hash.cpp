@@ -3,6 +3,7 @@
 // definition; this file follows it line by line.
 #include <algorithm>
 #include <memory>
+#include <new>
 #include <string_view>
 #include <utility>
 #include <unordered_map>
@@ -35,22 +36,51 @@ std::string_view operator_domain(std::string_view d) noexcept { return d == "ai.
 // digest_options::payload_hashed once hashed.
 constexpr std::size_t hashed_piece = std::size_t(8) << 20;
 
+// Payloads read with mapped_file::read_at are copied this much at a time:
+// small enough to stay in the core's cache between the copy and the hash.
+constexpr std::size_t copied_piece = std::size_t(256) << 10;
+
 struct chunk_hashing {
     hasher& h;
     const digest_options& opts;
 };
 
+// Hashes [data, data + size) from `file` through read_at, a copied_piece at a time.
+error hash_copied(hasher& h, const mapped_file& file, const char* data, std::size_t size) noexcept {
+    // One buffer per thread for every tensor: a new one per tensor would be
+    // mapped and faulted in again each time (it is above malloc's mmap threshold).
+    thread_local std::unique_ptr<char[]> buffer;
+    if (!buffer) {
+        buffer.reset(new (std::nothrow) char[copied_piece]);
+        if (!buffer) return errc::out_of_memory;
+    }
+    const std::uint64_t offset = static_cast<std::uint64_t>(data - file.data());
+    for (std::size_t done = 0; done < size;) {
+        const std::size_t n = std::min(copied_piece, size - done);
+        if (error e = file.read_at(offset + done, buffer.get(), n)) return e;
+        h.bytes(buffer.get(), n);
+        done += n;
+    }
+    return error();
+}
+
 error hash_chunk(void* user, const char* data, std::size_t size) noexcept {
     const chunk_hashing& c = *static_cast<const chunk_hashing*>(user);
-    if (c.opts.payload_hashed == nullptr) {
-        c.h.bytes(data, size);
-        return error();
-    }
+    const mapped_file* file = c.opts.payload_file != nullptr ? c.opts.payload_file->file_holding(data, size) : nullptr;
+    const mapped_file* copied_from = file != nullptr && file->keeps_descriptor() ? file : nullptr;
+    if (c.opts.payload_hashed == nullptr)
+        return copied_from != nullptr ? hash_copied(c.h, *copied_from, data, size) : (c.h.bytes(data, size), error());
     for (std::size_t done = 0; done < size;) {
         const std::size_t n = std::min(hashed_piece, size - done);
-        c.h.bytes(data + done, n);
+        if (copied_from != nullptr) {
+            if (error e = hash_copied(c.h, *copied_from, data + done, n)) return e;
+        } else {
+            c.h.bytes(data + done, n);
+        }
         // Reading near the last mark mapped some pages before it again
         // (mapping_fault_span, onnxview/file.hpp): they go with this piece.
+        // Copied bytes may be mapped too, where reading the metadata around
+        // them mapped whole folios; they go back the same way.
         const std::size_t start = done > mapping_fault_span ? done - static_cast<std::size_t>(mapping_fault_span) : 0;
         c.opts.payload_hashed(c.opts.user, data + start, done + n - start);
         done += n;
@@ -527,6 +557,13 @@ result<digest128> model_digest(const model_view& m, const external_payload_sourc
 
 void release_hashed_payload(void* user, const char* data, std::size_t size) noexcept {
     release_payload(*static_cast<const mapped_file*>(user), data, size);
+}
+
+digest_options reading_payloads_once(const model_file& mf, digest_options base) noexcept {
+    base.payload_file = &mf;
+    base.payload_hashed = release_hashed_payload;
+    base.user = const_cast<mapped_file*>(&mf.file());
+    return base;
 }
 
 }  // namespace onnxview

@@ -137,6 +137,7 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
     r.options_.allow_hard_links = opts.allow_hard_links;
     r.options_.verify_checksum = opts.verify_checksum;
     r.options_.external_hint = opts.external_hint;
+    r.options_.keep_descriptor = opts.keep_descriptor;
     r.options_.memory = opts.memory;
     const detail::heap h(opts.memory);
     if (opts.external_files != nullptr) {
@@ -180,6 +181,8 @@ result<mapped_file> external_data_resolver::open_file(std::string_view location)
         o.file.file_hint = options_.external_hint;
         o.file.file_copy_below = options_.external_copy_below;
         o.file.memory = options_.memory;
+        // A bound on the descriptors kept open: a model may name thousands of files.
+        o.file.keep_descriptor = options_.keep_descriptor && count_ < kept_descriptor_files;
         return detail::open_beneath(base_, location, o);
     }
     // Located by "<base>/<location>"; the '#' names of in-memory data go to callbacks bare.
@@ -222,6 +225,13 @@ result<external_data_resolver::slot*> external_data_resolver::find_or_open(std::
     total_bytes_ += s->file.size();
     slots_[count_++] = s;
     return s;
+}
+
+const mapped_file* external_data_resolver::file_holding(const char* data, std::size_t size) const noexcept {
+    for (std::size_t i = 0; i < count_; ++i) {
+        if (slots_[i]->file.holds(data, size)) return &slots_[i]->file;
+    }
+    return nullptr;
 }
 
 // --- resolving --------------------------------------------------------------

@@ -1,5 +1,6 @@
 // mapped_file and shared_file: the parts that do not depend on the platform.
 #include <atomic>
+#include <cstring>
 #include <cstdlib>
 #include <limits>
 #include <new>
@@ -17,6 +18,9 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
 bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_pages) noexcept;
 error make_mapping_writable(const char* data, std::size_t size, bool writable) noexcept;
 error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset, std::uint64_t length) noexcept;
+// Copies [offset, offset + size) of the file open as `descriptor` (pread).
+error read_descriptor_at(int descriptor, std::uint64_t offset, void* out, std::size_t size) noexcept;
+void close_fd(int fd) noexcept;
 
 }  // namespace detail
 
@@ -25,10 +29,12 @@ mapped_file::mapped_file(mapped_file&& other) noexcept
       size_(other.size_),
       give_back_(other.give_back_),
       give_back_user_(other.give_back_user_),
-      kind_(other.kind_) {
+      kind_(other.kind_),
+      descriptor_(other.descriptor_) {
     other.data_ = nullptr;
     other.size_ = 0;
     other.kind_ = storage::none;
+    other.descriptor_ = -1;
 }
 
 mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
@@ -39,9 +45,11 @@ mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
         give_back_ = other.give_back_;
         give_back_user_ = other.give_back_user_;
         kind_ = other.kind_;
+        descriptor_ = other.descriptor_;
         other.data_ = nullptr;
         other.size_ = 0;
         other.kind_ = storage::none;
+        other.descriptor_ = -1;
     }
     return *this;
 }
@@ -66,6 +74,8 @@ void mapped_file::reset() noexcept {
         case storage::borrowed:
             break;
     }
+    if (descriptor_ >= 0) detail::close_fd(descriptor_);
+    descriptor_ = -1;
     data_ = nullptr;
     size_ = 0;
     kind_ = storage::none;
@@ -100,6 +110,14 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
     if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
     f.size_ = static_cast<std::size_t>(size);
     return f;
+}
+
+error mapped_file::read_at(std::uint64_t offset, void* out, std::size_t size) const noexcept {
+    if (offset > size_ || size > size_ - offset || (out == nullptr && size != 0)) return errc::invalid_argument;
+    if (size == 0) return {};
+    if (descriptor_ >= 0) return detail::read_descriptor_at(descriptor_, offset, out, size);
+    std::memcpy(out, data_ + offset, size);
+    return {};
 }
 
 error mapped_file::advise(access_hint hint, std::uint64_t offset, std::uint64_t length) const noexcept {
@@ -198,9 +216,16 @@ std::uint32_t shared_file::use_count() const noexcept {
 }
 
 void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept {
-    if (model.kind() == mapped_file::storage::mapped && data >= model.data() && size <= model.size() &&
-        static_cast<std::size_t>(data - model.data()) <= model.size() - size) {
-        (void)model.advise(access_hint::dontneed, static_cast<std::uint64_t>(data - model.data()), size);
+    if (model.kind() == mapped_file::storage::mapped && model.holds(data, size)) {
+        // Only the blocks wholly inside the payload: the partial pages at its
+        // ends hold metadata, perhaps a private copy (page_copies) that
+        // dropping would turn back into a fault mapping a whole folio of
+        // weights. 64 KiB is a multiple of every page size in use.
+        constexpr std::size_t block = std::size_t(64) << 10;
+        const std::size_t offset = static_cast<std::size_t>(data - model.data());
+        const std::size_t begin = (offset + block - 1) / block * block;
+        const std::size_t end = offset + size == model.size() ? model.size() : (offset + size) / block * block;
+        if (begin < end) (void)model.advise(access_hint::dontneed, begin, end - begin);
         return;
     }
     release_pages(data, size);

@@ -24,6 +24,8 @@ struct file_access {
         f.kind_ = kind;
         return f;
     }
+    // `f` owns `descriptor` from here on (mapped_file::read_at).
+    static void keep_descriptor(mapped_file& f, int descriptor) noexcept { f.descriptor_ = descriptor; }
     // A callback's bytes go back through its release.
     static void give_back_with(mapped_file& f, const file_callbacks& callbacks) noexcept {
         f.give_back_.release = callbacks.release;

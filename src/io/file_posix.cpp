@@ -67,6 +67,28 @@ std::size_t page_size() noexcept {
 
 error sys_error(errc code) noexcept { return error(code, 0, errno); }
 
+}  // namespace
+
+error read_descriptor_at(int descriptor, std::uint64_t offset, void* out, std::size_t size) noexcept {
+    char* to = static_cast<char*>(out);
+    while (size != 0) {
+        // Linux moves at most 0x7ffff000 bytes per call; ask for 1 GiB at a time.
+        const std::size_t want = size < (std::size_t(1) << 30) ? size : std::size_t(1) << 30;
+        const ssize_t got = ::pread(descriptor, to, want, static_cast<off_t>(offset));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return sys_error(errc::io_read_failed);
+        }
+        if (got == 0) return error(errc::io_read_failed, 0, EIO);  // the file shrank (after fstat, or while kept open)
+        to += got;
+        offset += static_cast<std::uint64_t>(got);
+        size -= static_cast<std::size_t>(got);
+    }
+    return {};
+}
+
+namespace {
+
 // Maps or reads the whole of an open regular file of `size` bytes. The
 // descriptor stays owned by the caller (a mapping does not need it open).
 result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noexcept {
@@ -81,7 +103,14 @@ result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noe
             if (opts.file_hint != access_hint::normal) {
                 (void)::madvise(p, n, madvice_of(opts.file_hint));
             }
-            return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
+            mapped_file f = file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
+            if (opts.keep_descriptor) {
+                // A copy, so that the caller's descriptor stays the caller's.
+                const int kept = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+                if (kept < 0) return sys_error(errc::io_open_failed);  // out of descriptors: f unmaps
+                file_access::keep_descriptor(f, kept);
+            }
+            return f;
         }
         if (opts.file_mode == open_mode::map) return sys_error(errc::io_map_failed);
         // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
@@ -90,22 +119,9 @@ result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noe
     const heap h(opts.memory);
     char* buf = static_cast<char*>(h.allocate(n));
     if (buf == nullptr) return errc::out_of_memory;
-    std::size_t done = 0;
-    while (done < n) {
-        // Linux moves at most 0x7ffff000 bytes per call; ask for 1 GiB at a time.
-        const std::size_t want = (n - done) < (std::size_t(1) << 30) ? n - done : std::size_t(1) << 30;
-        const ssize_t got = ::pread(fd, buf + done, want, static_cast<off_t>(done));
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            const error e = sys_error(errc::io_read_failed);
-            h.deallocate(buf, n);
-            return e;
-        }
-        if (got == 0) {  // the file shrank after fstat
-            h.deallocate(buf, n);
-            return error(errc::io_read_failed, 0, EIO);
-        }
-        done += static_cast<std::size_t>(got);
+    if (const error e = read_descriptor_at(fd, 0, buf, n)) {
+        h.deallocate(buf, n);
+        return e;
     }
     return file_access::from_buffer(buf, n, h);
 }

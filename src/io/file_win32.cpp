@@ -301,6 +301,10 @@ int open_for_reading(const char* path, int& sys_error) noexcept {
 
 void close_fd(int fd) noexcept { (void)::_close(fd); }
 
+// Mapped files keep no descriptor here (options::keep_descriptor is POSIX
+// only), so mapped_file::read_at never calls this.
+error read_descriptor_at(int, std::uint64_t, void*, std::size_t) noexcept { return errc::io_read_failed; }
+
 }  // namespace detail
 
 void release_pages(const void* data, std::size_t size) noexcept { (void)data, (void)size; }

@@ -364,7 +364,7 @@ static void test_verified_callback(void) {
     onnxview_graph g;
     onnxview_tensor t;
     passed p = {0, 0};
-    CHECK(o.verified == NULL && o.verified_user == NULL && o.drop_verified_pages == 0);
+    CHECK(o.verified == NULL && o.verified_user == NULL && o.drop_verified_pages == 0 && o.keep_descriptor == 0);
     o.verify = 1;
     o.verified = count_verified;
     o.verified_user = &p;
@@ -952,6 +952,26 @@ static void test_printers(void) {
     }
 }
 
+/* keep_descriptor: the model still opens and reads the same (the descriptor
+ * only changes how payloads can be copied) */
+static void test_keep_descriptor(void) {
+    onnxview_options o = onnxview_options_default();
+    onnxview_model* m = NULL;
+    onnxview_graph g;
+    onnxview_tensor t;
+    float floats[32];
+    uint64_t n = 0;
+    int is_sparse = -1;
+    o.keep_descriptor = 1;
+    CHECK_OK(onnxview_open_path(path_of("tensors_all_types.onnx"), &o, &m));
+    if (m == NULL) return;
+    CHECK_OK(onnxview_model_graph(m, &g));
+    CHECK_OK(onnxview_graph_find_initializer(&g, "float_raw", 9, &is_sparse, &t, NULL));
+    CHECK_OK(onnxview_tensor_copy_float(&t, floats, 32, &n));
+    CHECK(n == 12);
+    onnxview_close(m);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: capi_test TESTDATA_DIR\n");
@@ -967,6 +987,7 @@ int main(int argc, char** argv) {
     test_graph_and_nodes();
     test_attributes_and_types();
     test_tensor_data();
+    test_keep_descriptor();
     test_sparse();
     test_new_types();
     test_external_security();

@@ -1,6 +1,7 @@
 // model_diff.hpp: diff_models() on small models written with wire_builder,
 // one change at a time, checked field by field; the names of its enums and
-// scope_node_lines(); the reports (diff_report.hpp).
+// scope_node_lines(); the reports (diff_report.hpp); digests of models read
+// from files with pread (digest_options::payload_file).
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -235,10 +236,14 @@ TEST_CASE("diff_models: models over 2 GiB, a change past 2 GiB", "[large]") {
         WARN("the file system refused a sparse file over 2 GiB; skipped");
         return;
     }
-    result<model_file> fa = model_file::open(a.c_str()), fb = model_file::open(b.c_str());
+    // Payloads through the mapping, and copied with pread (onnxview diff's way).
+    options opened;
+    opened.keep_descriptor = GENERATE(false, true);
+    result<model_file> fa = model_file::open(a.c_str(), opened), fb = model_file::open(b.c_str(), opened);
     REQUIRE(fa.ok());
     REQUIRE(fb.ok());
     REQUIRE(fa->bytes().size() > big_size);
+    CHECK(fa->file().keeps_descriptor() == opened.keep_descriptor);
 
     model_diff d;
     REQUIRE(!diff_models(fa.value(), fb.value(), {}, d));
@@ -453,4 +458,74 @@ TEST_CASE("parse_diff_ignore and parse_diff_weights: the words, and what they re
         CHECK_FALSE(parse_diff_weights(bad, other));
         CHECK((other.weights == weights_comparison::exact && other.tolerance.atol == 1e-08));  // unchanged
     }
+}
+
+namespace {
+
+enum : std::uint32_t { tensor_external_data = 13, tensor_data_location = 14 };
+
+// ir_version, opset, then a graph whose last field is an initializer whose
+// last field is `raw_data` (1 MiB of FLOAT): the file's last bytes are that
+// payload. Before it, an initializer of 65536 FLOATs in weights.bin.
+std::string model_ending_in_payload(const std::string& payload) {
+    const auto entry = [](const char* key, const std::string& value) {
+        return wire_builder().field_bytes(1, key).field_bytes(2, value);
+    };
+    const wire_builder external = wire_builder().field_varint(tensor_dims, 65536).field_varint(tensor_data_type, FLOAT)
+                                      .field_bytes(tensor_name, "e")
+                                      .field_message(tensor_external_data, entry("location", "weights.bin"))
+                                      .field_message(tensor_external_data, entry("length", "262144"))
+                                      .field_varint(tensor_data_location, 1);
+    const wire_builder last = wire_builder().field_varint(tensor_dims, payload.size() / 4)
+                                  .field_varint(tensor_data_type, FLOAT).field_bytes(tensor_name, "w")
+                                  .field_bytes(tensor_raw_data, payload);
+    const wire_builder graph = wire_builder().field_bytes(graph_name, "g").field_message(graph_initializer, external)
+                                   .field_message(graph_initializer, last);
+    return wire_builder().field_varint(model_ir_version, 8)
+        .field_message(model_opset_import, wire_builder().field_bytes(1, "").field_varint(2, 17))
+        .field_message(model_graph, graph).str();
+}
+
+}  // namespace
+
+TEST_CASE("digest_options::payload_file: payloads copied with pread, the digest unchanged; truncation is an error") {
+    onnxview_test::tmpdir dir;
+    const std::string payload = onnxview_test::pattern(std::size_t(1) << 20);
+    const std::string bytes = model_ending_in_payload(payload);
+    const std::string path = dir / "m.onnx";
+    REQUIRE(onnxview_test::write_file(path, bytes));
+    REQUIRE(onnxview_test::write_file(dir / "weights.bin", onnxview_test::pattern(262144)));
+    options kept;
+    kept.keep_descriptor = true;
+    result<model_file> with = model_file::open(path.c_str(), kept), without = model_file::open(path.c_str());
+    REQUIRE(with.ok());
+    REQUIRE(without.ok());
+    model_file& kept_file = with.value();
+    model_file& plain_file = without.value();
+    const external_payload_source ext_with = kept_file.external(), ext_without = plain_file.external();
+    const result<digest128> copied = model_digest(kept_file.model(), &ext_with, reading_payloads_once(kept_file));
+    const result<digest128> mapped = model_digest(plain_file.model(), &ext_without, reading_payloads_once(plain_file));
+    const result<digest128> plain = model_digest(plain_file.model(), &ext_without);
+    REQUIRE(copied.ok());
+    REQUIRE(mapped.ok());
+    REQUIRE(plain.ok());
+    CHECK(*copied == *plain);
+    CHECK(*mapped == *plain);
+
+    // Each payload's file: the model's own, and weights.bin once opened.
+    const tensor_view w = kept_file.model().graph().initializer().at(1);
+    CHECK(kept_file.file_holding(w.raw_data().data(), w.raw_data().size()) == &kept_file.file());
+    const result<tensor_data> e = kept_file.tensor(kept_file.model().graph().initializer().at(0));
+    REQUIRE(e.ok());
+    const mapped_file* weights = kept_file.file_holding(e->bytes().data(), e->bytes().size());
+    REQUIRE(weights != nullptr);
+    CHECK(weights != &kept_file.file());
+    CHECK(weights->keeps_descriptor());
+    CHECK(kept_file.file_holding(payload.data(), 4) == nullptr);  // other memory
+
+    // The model file cut inside the last payload: read with pread, an error
+    // (through the mapping that page would raise SIGBUS).
+    REQUIRE(::truncate(path.c_str(), static_cast<off_t>(bytes.size() - payload.size() / 2)) == 0);
+    const result<digest128> cut = model_digest(kept_file.model(), &ext_with, reading_payloads_once(kept_file));
+    CHECK(cut.err().code == errc::io_read_failed);
 }

@@ -581,3 +581,46 @@ TEST_CASE("external: every allocation of the resolver goes through options::memo
         CHECK(failing.consistent());
     }
 }
+
+TEST_CASE("external: file_holding finds a span's file; keep_descriptor for the first files", "[io][external]") {
+    fixture fx;
+    options o;
+    o.keep_descriptor = true;
+    auto r = fx.resolver(o);
+    auto w = entries("weights.bin", "4096", "100");
+    auto s = entries("small.bin", "10", "20");
+    auto sw = r.resolve(w.data(), w.size(), 100);
+    auto ss = r.resolve(s.data(), s.size(), 20);
+    REQUIRE(sw.ok());
+    REQUIRE(ss.ok());
+    CHECK(r.file_holding(sw->data, sw->size) == sw->file);
+    CHECK(r.file_holding(sw->file->data(), sw->file->size()) == sw->file);
+    CHECK(r.file_holding(ss->data, ss->size) == ss->file);
+    CHECK(r.file_holding(sw->data, sw->file->size()) == nullptr);  // runs past the file's end
+    CHECK(r.file_holding(fx.weights.data(), 10) == nullptr);        // other memory
+    CHECK(sw->file->keeps_descriptor());        // mapped
+    CHECK_FALSE(ss->file->keeps_descriptor());  // a heap copy needs none
+    char out[100];
+    REQUIRE(sw->file->read_at(4096, out, sizeof out).ok());
+    CHECK(std::string_view(out, sizeof out) == sw->bytes());
+
+    // Only the first kept_descriptor_files files keep one.
+    for (std::size_t i = 0; i <= external_data_resolver::kept_descriptor_files; ++i)
+        REQUIRE(write_file(fx.dir / ("w" + std::to_string(i) + ".bin"), fx.weights));
+    auto many = fx.resolver(o);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i <= external_data_resolver::kept_descriptor_files; ++i) {
+        const std::string name = "w" + std::to_string(i) + ".bin";
+        auto e = entries(name, "0", "8");
+        auto span = many.resolve(e.data(), e.size(), 8);
+        REQUIRE(span.ok());
+        kept += span->file->keeps_descriptor();
+    }
+    CHECK(kept == external_data_resolver::kept_descriptor_files);
+    // Without the option, none.
+    auto plain = fx.resolver();
+    auto sp = plain.resolve(w.data(), w.size(), 100);
+    REQUIRE(sp.ok());
+    CHECK_FALSE(sp->file->keeps_descriptor());
+    CHECK(plain.file_holding(sp->data, sp->size) == sp->file);
+}

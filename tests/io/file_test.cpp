@@ -496,3 +496,93 @@ TEST_CASE("mapped_file: a mapped file truncated under it raises SIGBUS (as docum
     CHECK(WIFSIGNALED(status));
     if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGBUS);
 }
+
+namespace {
+
+std::size_t open_descriptors() {
+    std::size_t n = 0;
+    for (int fd = 0; fd < 4096; ++fd) n += ::fcntl(fd, F_GETFD) != -1;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("mapped_file::read_at: a kept descriptor reads with pread and maps nothing", "[io][file]") {
+    tmpdir dir;
+    const std::string path = dir / "payload";
+    const std::string bytes = pattern(std::size_t(16) << 20);
+    REQUIRE(write_file(path, bytes));
+    const std::size_t descriptors = open_descriptors();
+    {
+        options o;
+        o.keep_descriptor = true;
+        auto f = mapped_file::open(path.c_str(), o);
+        REQUIRE(f.ok());
+        REQUIRE(f->kind() == mapped_file::storage::mapped);
+        CHECK(f->keeps_descriptor());
+        CHECK(open_descriptors() == descriptors + 1);
+        std::string piece(std::size_t(1) << 20, '\0');
+        const long before = vm_rss_kib();
+        bool equal = true;
+        for (std::size_t at = 0; at < bytes.size(); at += piece.size()) {
+            REQUIRE(f->read_at(at, &piece[0], piece.size()).ok());
+            equal = equal && std::memcmp(piece.data(), bytes.data() + at, piece.size()) == 0;
+        }
+        CHECK(equal);
+        const long after = vm_rss_kib();
+        if (before > 0) {
+            INFO("VmRSS before " << before << " KiB, after reading 16 MiB " << after << " KiB");
+            CHECK(after - before < 8 * 1024);  // through the mapping: 16 MiB
+        }
+        // Ranges: inside, up to the end, empty at the end; nothing past it.
+        char small[8];
+        CHECK(f->read_at(bytes.size() - 8, small, 8).ok());
+        CHECK(std::string(small, 8) == bytes.substr(bytes.size() - 8));
+        CHECK(f->read_at(bytes.size(), small, 0).ok());
+        CHECK(f->read_at(bytes.size() - 7, small, 8).code == errc::invalid_argument);
+        CHECK(f->read_at(bytes.size() + 1, small, 0).code == errc::invalid_argument);
+        CHECK(f->read_at(0, nullptr, 1).code == errc::invalid_argument);
+        // Moves carry the descriptor.
+        mapped_file moved = std::move(f.value());
+        CHECK(moved.keeps_descriptor());
+        CHECK_FALSE(f->keeps_descriptor());
+        CHECK(open_descriptors() == descriptors + 1);
+        // A file truncated under it: an error where the mapping would raise SIGBUS.
+        REQUIRE(::truncate(path.c_str(), 100) == 0);
+        const onnxview::error e = moved.read_at(65536, small, 8);
+        CHECK(e.code == errc::io_read_failed);
+        CHECK(moved.read_at(0, small, 8).ok());
+        CHECK(std::string(small, 8) == bytes.substr(0, 8));
+    }
+    CHECK(open_descriptors() == descriptors);  // closed with the file
+}
+
+TEST_CASE("mapped_file::read_at without a descriptor copies the bytes; holds()", "[io][file]") {
+    tmpdir dir;
+    const std::string path = dir / "plain";
+    const std::string bytes = pattern(100000);
+    REQUIRE(write_file(path, bytes));
+    auto mapped = mapped_file::open(path.c_str());
+    REQUIRE(mapped.ok());
+    CHECK_FALSE(mapped->keeps_descriptor());
+    options copy;
+    copy.keep_descriptor = true;  // only mappings keep one
+    copy.file_mode = open_mode::read;
+    auto heap = mapped_file::open(path.c_str(), copy);
+    REQUIRE(heap.ok());
+    CHECK(heap->kind() == mapped_file::storage::buffer);
+    CHECK_FALSE(heap->keeps_descriptor());
+    const mapped_file borrowed = mapped_file::from_memory(bytes.data(), bytes.size());
+    for (const mapped_file* f : {&*mapped, &*heap, &borrowed}) {
+        char out[100];
+        REQUIRE(f->read_at(99000, out, sizeof out).ok());
+        CHECK(std::string(out, sizeof out) == bytes.substr(99000, 100));
+        CHECK(f->read_at(99950, out, sizeof out).code == errc::invalid_argument);
+        CHECK(f->holds(f->data(), f->size()));
+        CHECK(f->holds(f->data() + 10, 5));
+        CHECK_FALSE(f->holds(f->data() + 10, f->size()));
+        CHECK_FALSE(f->holds(f->data() - 1, 1));
+        CHECK_FALSE(f->holds(bytes.data() == f->data() ? path.data() : bytes.data(), 1));
+    }
+    CHECK(mapped_file().read_at(0, nullptr, 0).ok());
+}

@@ -24,7 +24,8 @@
 // place (raw and external bytes) or converted through a 4 KiB buffer (typed
 // fields): nothing the size of the weights is held, and with
 // digest_options::payload_hashed the caller can give each payload's pages
-// back as the walk goes. Linear in the file size.
+// back as the walk goes; with digest_options::payload_file the payloads are
+// copied with pread instead, and never mapped. Linear in the file size.
 #ifndef ONNXVIEW_COMPARE_MODEL_HASH_HPP
 #define ONNXVIEW_COMPARE_MODEL_HASH_HPP
 
@@ -33,6 +34,7 @@
 
 #include "onnxview/error.hpp"
 #include "onnxview/model.hpp"
+#include "onnxview/model_file.hpp"
 #include "onnxview/tensor_storage.hpp"
 
 namespace onnxview {
@@ -67,12 +69,21 @@ struct digest_options {
     // --match=auto` checks renames with it). Training bindings keep names.
     bool names = true;
     // Called with each piece of at most 8 MiB of a raw or external payload
-    // once it is hashed (from 2 MiB before it, mapping_fault_span, within the
-    // payload): the moment to give its pages back (as
+    // once it is hashed (from 2 MiB before it, mapping_fault_span, within
+    // the payload): the moment to give its pages back (as
     // write_options::payload_written is for pack), so that hashing a model of
-    // many GiB keeps a small resident set. May be null.
+    // many GiB keeps a small resident set. Bytes copied through
+    // payload_file are handed here too: reading the metadata around them
+    // maps whole folios of them all the same. May be null.
     void (*payload_hashed)(void* user, const char* data, std::size_t size) = nullptr;
     void* user = nullptr;  // passed to payload_hashed
+    // The model_file the payloads come from, opened with
+    // options::keep_descriptor: raw and external payload bytes held in its
+    // files are then copied with mapped_file::read_at (pread) into a
+    // 256 KiB buffer and hashed there instead of where they are mapped,
+    // which on a file in the page cache takes a fifth of the time
+    // (docs/diff.md). May be null; the digest is the same either way.
+    const model_file* payload_file = nullptr;
     // Called by model_digest with each dense tensor's digest (initializers,
     // Constant and other tensor attributes, in every scope; the parts of
     // sparse tensors are not), so that a caller who needs them too
@@ -84,6 +95,27 @@ struct digest_options {
 // A digest_options::payload_hashed whose `user` is the const mapped_file*
 // the payloads are in: each piece's pages given back (release_payload).
 void release_hashed_payload(void* user, const char* data, std::size_t size) noexcept;
+
+// `base` with what opening a model for reading every payload once wants
+// (onnxview hash and diff, Python's hash() and diff()): model_reads::metadata,
+// so that the pages of its metadata are private copies and reading a
+// tensor's header maps none of the weights around it, and keep_descriptor,
+// so that reading_payloads_once copies the payloads with pread. A 1.5 GB
+// model then hashes in about the time `cat` reads it, in a few MiB
+// (docs/diff.md).
+inline options digest_open_options(options base = {}) noexcept {
+    base.reads = model_reads::metadata;
+    base.keep_descriptor = true;
+    base.drop_verified_pages = false;  // it would drop the copies
+    return base;
+}
+
+// `base` set up for reading every payload of `mf` once, front to back, with
+// a small resident set: payload_file is `mf` (copied with pread when `mf`
+// was opened with options::keep_descriptor, as onnxview hash and diff do),
+// and pages that are mapped all the same (files without a descriptor) are
+// given back once hashed (release_hashed_payload).
+digest_options reading_payloads_once(const model_file& mf, digest_options base = {}) noexcept;
 
 // The digest of one TensorProto's content: data type, dims, segment and
 // element values in raw_data layout (strings with their lengths), wherever
