@@ -158,13 +158,14 @@ void print_table(const model_profile& p, const profile_view& v) {
         o += "\nnot covered (" + std::to_string(unknown) + "):\n";
         for (std::size_t i = 0; i < p.nodes.size(); ++i)
             if (!p.nodes[i].covered()) {
-                o += "  " + node_label(p.nodes[i], i) + ": " + p.nodes[i].reason + "\n";
+                o.append("  ").append(node_label(p.nodes[i], i)).append(": ").append(p.nodes[i].reason) += '\n';
                 flush_some(o);
             }
     }
     std::string bases;
     for (std::size_t i = 0; i < p.nodes.size(); ++i)
-        if (!p.nodes[i].cost_basis.empty()) bases += "  " + node_label(p.nodes[i], i) + ": " + p.nodes[i].cost_basis + "\n";
+        if (!p.nodes[i].cost_basis.empty())
+            bases.append("  ").append(node_label(p.nodes[i], i)).append(": ").append(p.nodes[i].cost_basis) += '\n';
     if (!bases.empty()) o += "\ncontrol flow:\n" + bases;
     if (!p.shared.empty()) {
         o += "\nshared tensors (" + std::to_string(p.shared.size()) + ", counted once in params):\n";

@@ -24,8 +24,14 @@
 // the model itself; external data is never opened.
 //
 // Cost: linear in the graph's metadata, plus the symbolic arithmetic (each
-// expression is limited to dim_expr::max_terms terms). Allocates (the
-// result owns its strings). The result is independent of the model's bytes.
+// expression is limited to dim_expr::max_terms terms). Allocates.
+//
+// Lifetime: the nodes' names, op types, domains and output names are views
+// into the model's bytes: a model_profile is valid while the bytes of the
+// model it was made from are (keep the model_file or buffer alive until the
+// profile is gone). The texts the profile makes itself (scopes, reasons,
+// cost bases) are views into its own `texts`, which every copy shares.
+//
 // Part of the optional library `onnxview_profile` (src/profile/), outside
 // the single header.
 #ifndef ONNXVIEW_PROFILE_HPP
@@ -33,10 +39,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -177,7 +185,7 @@ struct profile_options {
 
 // One output of a node.
 struct profiled_output {
-    std::string name;
+    std::string_view name;  // into the model's bytes
     std::int32_t elem_type = 0;  // DataType; 0 unknown
     value_shape shape;
     quantity bytes;  // at the element type's true bit width, packed
@@ -185,17 +193,20 @@ struct profiled_output {
 
 // One node: of the main graph, or of a subgraph body (If, Loop, Scan) or a
 // model-local function's expansion, listed right after the node holding it
-// (walk order: depth-first, each body after its holder).
+// (walk order: depth-first, each body after its holder). Its texts are
+// views (see Lifetime above): a 100k-node profile would otherwise hold
+// 600k strings, nearly all of them empty or copies of the model's.
 struct node_profile {
     static constexpr std::size_t no_parent = static_cast<std::size_t>(-1);
-    std::string name;
-    std::string op_type;
-    std::string domain;
+    std::string_view name;     // into the model's bytes
+    std::string_view op_type;  // into the model's bytes
+    std::string_view domain;   // into the model's bytes
     // Where an inner node sits: its holders' names (or "#index" when
     // unnamed) and the attribute or function, '/'-joined:
     // "choose_flatten/then_branch", "swish2/onnxview.local::Swish",
-    // "outer/body/inner/else_branch". Empty in the main graph.
-    std::string scope;
+    // "outer/body/inner/else_branch". Empty in the main graph. Into
+    // model_profile::texts, one copy per scope.
+    std::string_view scope;
     // Index in model_profile::nodes of the node whose body or function this
     // node belongs to; no_parent in the main graph. Only the main graph's
     // nodes add to the totals: a holder's cost already counts its bodies.
@@ -210,12 +221,29 @@ struct node_profile {
     std::uint64_t param_bytes = 0;
     // Empty when the node's shapes and costs are all known; otherwise why
     // not ("op not covered: Loop", "input 'x' has no known shape", ...).
-    std::string reason;
+    // Into model_profile::texts, one copy per distinct reason.
+    std::string_view reason;
     // How a holder's cost was made from its bodies ("the larger branch:
-    // then_branch", "body x 5 iterations (M)"); empty for other nodes.
-    std::string cost_basis;
+    // then_branch", "body x 5 iterations (M)"); empty for other nodes. Into
+    // model_profile::texts.
+    std::string_view cost_basis;
     bool covered() const noexcept { return reason.empty(); }
     bool in_main_graph() const noexcept { return parent == no_parent; }
+};
+
+// The texts a profile makes itself, each distinct text stored once: views
+// of them stay valid while the pool lives (a stored text never moves).
+class profile_texts {
+public:
+    // A view of the stored copy of `text`, stored on first use; "" is a
+    // view of nothing and stores nothing.
+    std::string_view intern(std::string_view text);
+    // Distinct texts stored.
+    std::size_t size() const noexcept { return stored_.size(); }
+
+private:
+    std::deque<std::string> stored_;  // a deque: growing never moves an element
+    std::unordered_set<std::string_view> index_;
 };
 
 struct profile_totals {
@@ -228,6 +256,10 @@ struct profile_totals {
 
 struct model_profile {
     std::vector<node_profile> nodes;
+    // What the nodes' scope, reason and cost_basis view, filled by
+    // profile_model(). Shared by copies of the profile, so that their views
+    // stay valid after the original is gone.
+    std::shared_ptr<profile_texts> texts = std::make_shared<profile_texts>();
     profile_totals totals;
     std::size_t covered_nodes = 0;  // of all nodes listed
     std::size_t main_graph_nodes = 0;

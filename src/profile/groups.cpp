@@ -35,9 +35,10 @@ std::vector<profile_group> group_nodes(const model_profile& p, profile_grouping 
     for (const node_profile& n : p.nodes) {
         // A holder's cost counts its bodies: the main graph's nodes add up to the totals.
         if (!n.in_main_graph()) continue;
-        std::string key = by == profile_grouping::op
-                              ? (n.domain.empty() || n.domain == "ai.onnx" ? n.op_type : n.domain + "::" + n.op_type)
-                              : name_scope(n.name, scope_depth);
+        std::string key;
+        if (by == profile_grouping::scope) key = name_scope(n.name, scope_depth);
+        else if (n.domain.empty() || n.domain == "ai.onnx") key = n.op_type;
+        else key.append(n.domain).append("::").append(n.op_type);
         const auto [it, fresh] = at.emplace(std::move(key), rows.size());
         if (fresh) {
             rows.emplace_back();

@@ -49,7 +49,7 @@ void sweep_peak(model_profile& out, value_map& values,
             if (o.name.empty()) continue;
             const value_entry& e = *values.find(o.name);
             if (e.producer != i || e.stored) continue;  // a name made twice counts once, where it was last made
-            if (!o.bytes.known && unknown.empty()) unknown = "size of '" + o.name + "' unknown";
+            if (!o.bytes.known && unknown.empty()) unknown = "size of '" + std::string(o.name) + "' unknown";
             live = plus(live, o.bytes);
             const std::size_t end = end_of(e, i);
             if (end < n) dying[end].push_back(&e);

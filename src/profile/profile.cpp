@@ -77,6 +77,7 @@ struct frame {
     const profile_detail::function_call* call = nullptr;  // the expansion it is in
     profile_detail::function_call own_call;               // when it is one
     std::string scope;                                     // node_profile::scope of its nodes
+    std::string_view interned_scope;                       // the same, in model_profile::texts
     std::size_t holder = node_profile::no_parent;
     // The main graph's node holding it: an outer value it reads is live until then.
     std::size_t main_position = 0;
@@ -95,7 +96,7 @@ struct pending_holder {
 
 // "name", or "#index" for a node without one: a step of a scope path.
 std::string node_tag(const node_profile& n, std::size_t index) {
-    return n.name.empty() ? "#" + std::to_string(index) : n.name;
+    return n.name.empty() ? "#" + std::to_string(index) : std::string(n.name);
 }
 
 std::string join_scope(const std::string& outer, const std::string& step) {
@@ -162,11 +163,11 @@ public:
         profile_detail::node_cost cost;
         std::string basis;
         node_profile& np = out_.nodes[h.index];
-        np.reason = profile_detail::combine_bodies(h.context, h.bodies, outputs, cost, basis);
+        np.reason = out_.texts->intern(profile_detail::combine_bodies(h.context, h.bodies, outputs, cost, basis));
         if (np.reason.empty()) {
             np.macs = std::move(cost.macs);
             np.flops = std::move(cost.flops);
-            np.cost_basis = std::move(basis);
+            np.cost_basis = out_.texts->intern(basis);
         }
         // The bodies' weights are stored once, whatever the trip count.
         for (const profile_detail::body_result& b : h.bodies) {
@@ -235,6 +236,7 @@ private:
         std::string step = node_tag(out_.nodes[h->index], h->index) + "/" + std::string(s.holder.attribute.name());
         if (s.in_graphs) step += "[" + std::to_string(s.index) + "]";
         b.scope = join_scope(outer.scope, step);
+        b.interned_scope = out_.texts->intern(b.scope);
         profile_detail::body_result r;
         r.attribute = s.holder.attribute.name();
         std::vector<value_fact> given;
@@ -288,10 +290,10 @@ private:
         if (&f == main_) last_main_index_ = index;
         else ++inner_nodes_;
         node_profile np;
-        np.name = std::string(n.name());
-        np.op_type = std::string(n.op_type());
-        np.domain = std::string(n.domain());
-        np.scope = f.scope;
+        np.name = n.name();
+        np.op_type = n.op_type();
+        np.domain = n.domain();
+        np.scope = f.interned_scope;
         np.parent = f.holder;
         profile_detail::node_context c;
         c.node = n;
@@ -334,7 +336,7 @@ private:
             if (reason.empty()) reason = profile_detail::node_costs(c, outputs, cost);
         }
         node_profile& done = out_.nodes[index];
-        done.reason = std::move(reason);
+        done.reason = out_.texts->intern(reason);
         done.macs = std::move(cost.macs);
         done.flops = std::move(cost.flops);
         finish_node(f, index, n, outputs);
@@ -359,6 +361,7 @@ private:
         ff.own_call = {c.node, fn, f.call};
         ff.call = &ff.own_call;
         ff.scope = join_scope(f.scope, node_tag(out_.nodes[index], index) + "/" + name);
+        ff.interned_scope = out_.texts->intern(ff.scope);
         std::size_t k = 0;
         for (std::string_view in : fn.input()) {
             if (k < c.inputs.size() && c.inputs[k] != nullptr && !in.empty()) {
@@ -386,7 +389,8 @@ private:
         while (pending_.size() > pending_size) {
             pending_holder& h = pending_.back();
             std::vector<value_fact> unknown(h.context.node.output().size());
-            out_.nodes[h.index].reason = "subgraphs nested deeper than " + std::to_string(opts_.max_depth) + " levels";
+            out_.nodes[h.index].reason =
+                out_.texts->intern("subgraphs nested deeper than " + std::to_string(opts_.max_depth) + " levels");
             finish_node(*h.in, h.index, h.context.node, unknown);
             pending_.pop_back();
         }
@@ -419,7 +423,7 @@ private:
             if (e && e->has_declared)
                 fact = merge(profile_detail::declared_fact(type_view(e->declared), dim_params_), std::move(fact));
             profiled_output po;
-            po.name = std::string(name);
+            po.name = name;
             po.elem_type = fact.elem_type;
             po.bytes = profile_detail::value_bytes(fact.shape.element_count(), fact.elem_type);
             if (e) {
@@ -443,7 +447,9 @@ private:
         sums.params += np.params;
         sums.param_bytes += np.param_bytes;
         if (!np.covered()) {
-            if (sums.reason.empty()) sums.reason = "node '" + node_tag(np, index) + "' (" + np.op_type + "): " + np.reason;
+            if (sums.reason.empty())
+                sums.reason.append("node '").append(node_tag(np, index)).append("' (").append(np.op_type)
+                    .append("): ").append(np.reason);
             return;
         }
         sums.macs = plus(sums.macs, np.macs);

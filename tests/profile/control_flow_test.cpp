@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "onnxview/profile.hpp"
@@ -16,7 +17,7 @@ namespace {
 using namespace onnxview;
 using namespace profile_testing;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 }  // namespace
 
@@ -36,7 +37,7 @@ TEST_CASE("If: both branches listed under the holder, whose cost is the larger b
     choose.field_bytes(node_view::field::name, "choose");
     p.nodes.push_back(choose);
     p.outputs.push_back(declared("y"));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     REQUIRE(r.nodes.size() == 4);
     CHECK(r.main_graph_nodes == 1);
     CHECK(r.nodes[1].scope == "choose/then_branch");
@@ -74,7 +75,7 @@ TEST_CASE("Loop: the body x a constant M, scan outputs stacked; an M from data i
         p.nodes.push_back(node("Loop", {"M", "", "acc0"}, {"acc_final", "ys"}, {graph_attribute("body", body)}));
         p.outputs.push_back(declared("acc_final"));
         p.outputs.push_back(declared("ys"));
-        const model_profile r = profile_of(model_bytes(p));
+        const held_profile r = profile_of(model_bytes(p));
         REQUIRE(r.nodes.size() == 4);
         CHECK(r.nodes[2].scope == "#0/body");
         // The body's inputs: the loop-carried acc_in is acc0's [2,4].
@@ -124,7 +125,7 @@ TEST_CASE("Scan: the body sees slices without the scan axis, runs once per eleme
                             ints_attribute("scan_input_axes", {1}), ints_attribute("scan_output_axes", {-1})}));
     p.outputs.push_back(declared("s_final"));
     p.outputs.push_back(declared("ys"));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     REQUIRE(r.nodes.size() == 3);
     CHECK(r.nodes[1].outputs[0].shape.str() == "[4]");
     // Add 4 + Relu 4 FLOPs per step, T steps (the scan axis 1 of xs).
@@ -143,7 +144,7 @@ TEST_CASE("Scan 8: sequence_lens first, a batch axis in front, the scan axis 1")
                            {graph_attribute("body", body), int_attribute("num_scan_inputs", 1)}));
     p.outputs.push_back(declared("s_final"));
     p.outputs.push_back(declared("ys"));
-    const model_profile r = profile_of(model_bytes(p, {}, 8));
+    const held_profile r = profile_of(model_bytes(p, {}, 8));
     REQUIRE(r.nodes.size() == 3);
     CHECK(r.nodes[1].outputs[0].shape.str() == "[4]");
     // (Add 4 + Relu 4) FLOPs x batch 2 x 5 steps.
@@ -167,7 +168,7 @@ TEST_CASE("a model-local function is expanded with the call's shapes and attribu
     p.nodes.push_back(call("local", "Flat", {"x"}, {"b"}));
     p.outputs.push_back(declared("a"));
     p.outputs.push_back(declared("b"));
-    const model_profile r = profile_of(model_bytes(p, {flat}));
+    const held_profile r = profile_of(model_bytes(p, {flat}));
     REQUIRE(r.nodes.size() == 6);
     CHECK(r.nodes[0].covered());
     CHECK(r.nodes[0].outputs[0].shape.str() == "[6,20]");  // axis 2 from the call
@@ -188,7 +189,7 @@ TEST_CASE("a recursive function stops at the depth limit with a reason, not a cr
     p.outputs.push_back(declared("y"));
     profile_options opts;
     opts.max_function_depth = 4;
-    const model_profile r = profile_of(model_bytes(p, {rec}), opts);
+    const held_profile r = profile_of(model_bytes(p, {rec}), opts);
     REQUIRE(r.nodes.size() == 5);
     CHECK(contains(r.nodes[4].reason, "nested deeper than 4"));
     CHECK_FALSE(r.nodes[0].covered());
@@ -213,7 +214,7 @@ TEST_CASE("scopes come from '/'-separated node names; the views sum the main gra
         in = "v" + std::to_string(i);
     }
     p.outputs.push_back(declared(in));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     const std::vector<profile_group> two = group_nodes(r, profile_grouping::scope, 2);
     REQUIRE(two.size() == 3);
     CHECK(two[0].key == "enc/layer.0");
@@ -243,7 +244,7 @@ TEST_CASE("a function whose body nests past max_depth: its call not covered, the
     p.outputs.push_back(declared("z"));
     profile_options opts;
     opts.max_depth = 1;  // the function's body is level 1, the If's branches level 2
-    const model_profile r = profile_of(model_bytes(p, {deep}), opts);
+    const held_profile r = profile_of(model_bytes(p, {deep}), opts);
     REQUIRE(r.nodes.size() == 3);
     CHECK(contains(r.nodes[0].reason, "nested deeper than 1 levels"));
     CHECK(contains(r.nodes[1].reason, "nested deeper than 1 levels"));

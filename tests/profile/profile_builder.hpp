@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
@@ -101,12 +102,21 @@ inline std::string model_bytes(const graph_parts& p, const std::vector<wire_buil
     return m.str();
 }
 
-inline model_profile profile_of(const std::string& bytes, const profile_options& opts = profile_options()) {
-    const model_view m = parse_model(bytes.data(), bytes.size());
+// A profile with the model bytes it views (node names, op types, output
+// names), which must outlive it: the bytes are kept beside it.
+struct held_profile : model_profile {
+    std::shared_ptr<const std::string> bytes;
+};
+
+inline held_profile profile_of(std::string bytes, const profile_options& opts = profile_options()) {
+    held_profile held;
+    held.bytes = std::make_shared<const std::string>(std::move(bytes));
+    const model_view m = parse_model(held.bytes->data(), held.bytes->size());
     REQUIRE(m.ok());
     result<model_profile> p = profile_model(m, opts);
     REQUIRE(p.ok());
-    return std::move(p).value();
+    static_cast<model_profile&>(held) = std::move(p).value();
+    return held;
 }
 
 // A GRAPH attribute holding `body` (a graph of parts).

@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -89,7 +90,7 @@ TEST_CASE("Conv output sizes: pads, strides, dilations; MACs from the weight") {
                            {ints_attribute("pads", {1, 0, 1, 0}), ints_attribute("strides", {2, 1}),
                             ints_attribute("dilations", {1, 2})}));
     p.outputs.push_back(declared("y"));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     REQUIRE(r.nodes.size() == 1);
     // H: floor((32 + 2 - 2 - 1)/2) + 1 = 16; W: floor((30 - 4 - 1)/1) + 1 = 26.
     CHECK(r.nodes[0].outputs[0].shape.str() == "[N,8,16,26]");
@@ -112,7 +113,7 @@ TEST_CASE("Shape -> Gather -> Unsqueeze -> Concat -> Reshape ends in a known sha
     p.nodes.push_back(node("Concat", {"n1", "rest"}, {"shape"}, {}));
     p.nodes.push_back(node("Reshape", {"x", "shape"}, {"y"}));
     p.outputs.push_back(declared("y"));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     REQUIRE(r.nodes.size() == 5);
     CHECK(r.nodes[4].outputs[0].shape.str() == "[N,4*seq]");
     CHECK(r.covered_nodes == 5);
@@ -127,12 +128,52 @@ TEST_CASE("a node reading its own output is unknown with a reason, not a hang") 
     p.nodes.push_back(node("Add", {"x", "b"}, {"a"}));
     p.nodes.push_back(node("Relu", {"a"}, {"b"}));
     p.outputs.push_back(declared("b"));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     REQUIRE(r.nodes.size() == 2);
     CHECK(r.nodes[0].reason == "input 'b' has no known shape");
     CHECK_FALSE(r.nodes[0].macs.known);
     CHECK(r.covered_nodes == 0);
     CHECK_FALSE(r.totals.peak_activation_bytes.known);
+}
+
+TEST_CASE("a profile's texts: names are views into the model, reasons and scopes stored once and shared by copies") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{2}}));
+    p.nodes.push_back(node("Add", {"x", "missing"}, {"a"}));
+    p.nodes.push_back(node("Add", {"x", "missing"}, {"b"}));
+    p.outputs.push_back(declared("a"));
+    p.outputs.push_back(declared("b"));
+    const held_profile r = profile_of(model_bytes(p));
+    REQUIRE(r.nodes.size() == 2);
+    const char* begin = r.bytes->data();
+    const char* end = begin + r.bytes->size();
+    const auto in_model = [&](std::string_view v) { return v.data() >= begin && v.data() + v.size() <= end; };
+    CHECK(in_model(r.nodes[0].op_type));
+    CHECK(in_model(r.nodes[1].outputs[0].name));
+    CHECK(r.nodes[1].outputs[0].name == "b");
+    // The same reason twice is one stored text.
+    CHECK(r.nodes[0].reason == "input 'missing' has no known shape");
+    CHECK(r.nodes[0].reason.data() == r.nodes[1].reason.data());
+    CHECK(r.texts->size() == 1);
+    // A copy's views outlive the original profile.
+    std::optional<model_profile> original = static_cast<const model_profile&>(r);
+    const model_profile copy = *original;
+    original.reset();
+    CHECK(copy.nodes[1].reason == "input 'missing' has no known shape");
+}
+
+TEST_CASE("profile_texts::intern stores each text once and never moves it") {
+    profile_texts texts;
+    CHECK(texts.intern("").empty());
+    CHECK(texts.size() == 0);
+    const std::string_view first = texts.intern(std::string("a/b"));
+    std::vector<std::string_view> more;
+    for (int i = 0; i < 1000; ++i) more.push_back(texts.intern("text " + std::to_string(i)));
+    CHECK(texts.intern("a/b").data() == first.data());
+    CHECK(first == "a/b");
+    CHECK(more[0] == "text 0");
+    CHECK(more[999] == "text 999");
+    CHECK(texts.size() == 1001);
 }
 
 TEST_CASE("dims overflowing int64 and symbolic products past the limits are unknown") {
@@ -142,7 +183,7 @@ TEST_CASE("dims overflowing int64 and symbolic products past the limits are unkn
     p.inputs.push_back(value_info("w", {big, big}));
     p.nodes.push_back(node("MatMul", {"x", "w"}, {"y"}));
     p.outputs.push_back(declared("y"));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     CHECK(r.nodes[0].outputs[0].shape.complete());
     CHECK_FALSE(r.nodes[0].macs.known);
     CHECK_FALSE(r.nodes[0].reason.empty());
@@ -153,7 +194,7 @@ TEST_CASE("dims overflowing int64 and symbolic products past the limits are unkn
     wide.inputs.push_back(value_info("x", dims));
     wide.nodes.push_back(node("Relu", {"x"}, {"y"}));
     wide.outputs.push_back(declared("y"));
-    const model_profile w = profile_of(model_bytes(wide));
+    const held_profile w = profile_of(model_bytes(wide));
     // 20 symbols of degree 1: the element count has degree 20 > max_degree.
     CHECK_FALSE(w.nodes[0].flops.known);
     CHECK(w.nodes[0].reason == "output shape not fully known");
@@ -182,7 +223,7 @@ TEST_CASE("an input binding fixes the input's shape and the dim_params it declar
     const std::string bytes = model_bytes(p);
     profile_options opts;
     opts.inputs.push_back({"x", {3, 4}});
-    const model_profile r = profile_of(bytes, opts);
+    const held_profile r = profile_of(bytes, opts);
     // y names N too: it follows.
     CHECK(r.nodes[0].outputs[0].shape.str() == "[3,4]");
     CHECK(r.totals.flops.str() == "12");
@@ -208,7 +249,7 @@ TEST_CASE("a negative size computed from invalid inputs is unknown, not a negati
     p.initializers.push_back(int64_tensor("repeats", {2}, {1, -4}));
     p.nodes.push_back(node("Tile", {"x", "repeats"}, {"y"}));
     p.outputs.push_back(declared("y"));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     CHECK(r.nodes[0].reason == "a negative size computed from the inputs");
     CHECK(r.nodes[0].outputs[0].shape.str() == "[2,?]");
     CHECK_FALSE(r.totals.peak_activation_bytes.known);
@@ -220,7 +261,7 @@ TEST_CASE("Resize takes its sizes input when it is a known constant") {
     p.initializers.push_back(int64_tensor("sizes", {2}, {16, 12}));
     p.nodes.push_back(node("Resize", {"x", "", "", "sizes"}, {"y"}, {ints_attribute("axes", {2, 3})}));
     p.outputs.push_back(declared("y"));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     CHECK(r.nodes[0].reason.empty());
     CHECK(r.nodes[0].outputs[0].shape.str() == "[N,3,16,12]");
     CHECK(r.nodes[0].flops.str() == "576*N");
@@ -269,7 +310,7 @@ TEST_CASE("write_profile_json: counts as numbers or polynomials, pieces of about
     for (int i = 0; i < chain; ++i)
         p.nodes.push_back(node("Relu", {i == 0 ? "x" : "v" + std::to_string(i - 1)}, {"v" + std::to_string(i)}, {}));
     p.outputs.push_back(declared("v" + std::to_string(chain - 1)));
-    const model_profile r = profile_of(model_bytes(p));
+    const held_profile r = profile_of(model_bytes(p));
     pieces all;
     REQUIRE(write_profile_json(r, {}, write_sink{&all, keep_piece}).ok());
     CHECK(all.calls > 1);  // handed on as it was made, not whole
