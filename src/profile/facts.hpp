@@ -20,11 +20,12 @@ namespace profile_detail {
 
 // One value of the graph: its type, shape and, for small integer tensors,
 // its elements (row-major), each possibly symbolic (what Shape makes).
+// The small members last, side by side: one per value name of a scope.
 struct value_fact {
-    std::int32_t elem_type = 0;
     value_shape shape;
-    bool values_known = false;
     std::vector<quantity> values;
+    std::int32_t elem_type = 0;
+    bool values_known = false;
 };
 
 // A call of a model-local function being expanded: the body's attribute
