@@ -92,7 +92,7 @@ extern "C" {
 /* The ABI this header describes. onnxview_options.abi_version must hold it;
  * a library of another ABI refuses the options (invalid_argument). Raised
  * whenever a struct or a signature of this header changes. */
-#define ONNXVIEW_ABI_VERSION 2
+#define ONNXVIEW_ABI_VERSION 3
 #define ONNXVIEW_HANDLE_WORDS 16
 
 /* The library's version, major << 16 | minor << 8 | patch. O(1). */
@@ -186,6 +186,7 @@ typedef struct onnxview_options {
     void (*verified)(void* user, const char* data, size_t size);
     void* verified_user;
     int32_t drop_verified_pages; /* verify of a mapped file: drop the pages verified (MADV_DONTNEED) */
+    int32_t keep_descriptor;     /* mapped files keep their descriptor (payloads copied with pread) */
 } onnxview_options;
 
 /* All defaults, with abi_version set. */
@@ -896,6 +897,14 @@ struct options {
     // count. For streaming jobs (onnxview pack and edit); readers that go
     // on to read most of the model fault its pages in again.
     bool drop_verified_pages = false;
+    // Mapped files (the model file and the first 64 mapped external files)
+    // keep their descriptor open, so that mapped_file::read_at copies
+    // payload bytes with pread instead of touching the mapping
+    // (model_file::file_holding finds the file): for jobs that stream every
+    // weight once (onnxview hash and diff). One descriptor per such file
+    // while it is open; POSIX only (elsewhere read_at copies from the
+    // mapping).
+    bool keep_descriptor = false;
 
     // --- External data (external_data_resolver, model_file, check_model)
     // External data is resolved in the directory of this file. model_file
@@ -5458,6 +5467,11 @@ public:
     bool empty() const noexcept { return size_ == 0; }
     std::string_view bytes() const noexcept { return {data_, size_}; }
     storage kind() const noexcept { return kind_; }
+    // Whether [data, data + size) lies within bytes().
+    bool holds(const char* data, std::size_t size) const noexcept {
+        const auto at = reinterpret_cast<std::uintptr_t>(data), begin = reinterpret_cast<std::uintptr_t>(data_);
+        return at >= begin && size <= size_ && at - begin <= size_ - size;
+    }
 
     // Passes an access hint for [offset, offset + length) (length 0: to the
     // end) to the system. Only mapped storage is affected; elsewhere it is a
@@ -5473,6 +5487,19 @@ public:
     // such files, and every mapping on Windows, read as not resident. A
     // hint, for choosing how to read: pages may come and go at any time.
     bool resident(std::uint32_t sample_pages = 16) const noexcept;
+
+    // Copies bytes [offset, offset + size) into `out`. A mapped file opened
+    // with options::keep_descriptor reads them with pread from its
+    // descriptor: for a file in the page cache that is one copy, where
+    // reading through the mapping makes the system map every page first
+    // (5x the time of the copy for a 1.5 GB file on a 2-core VM; docs/diff.md);
+    // it also maps nothing, and a file truncated meanwhile gives
+    // io_read_failed instead of SIGBUS. Other files copy from bytes().
+    // Errors: invalid_argument when the range is not inside the file,
+    // io_read_failed with the system's code.
+    error read_at(std::uint64_t offset, void* out, std::size_t size) const noexcept;
+    // Whether read_at reads from a descriptor (POSIX only).
+    bool keeps_descriptor() const noexcept { return descriptor_ >= 0; }
 
 private:
     friend struct detail::file_access;
@@ -5491,15 +5518,17 @@ private:
     give_back_fn give_back_ = {nullptr};
     void* give_back_user_ = nullptr;
     storage kind_ = storage::none;
+    int descriptor_ = -1;  // kept open for read_at (options::keep_descriptor), closed by reset()
 };
 
 // Gives back the pages of payload bytes a reader is done with, so that its
 // resident set stays small whatever the model's size: inside `model`'s
 // read-only mapping dropped from the mapping (MADV_DONTNEED; the page cache
-// keeps them), other memory (external files, heap copies) through
-// release_pages, which never discards.
+// keeps them), the 64 KiB blocks wholly inside the range only, so that the
+// metadata around a payload stays; other memory (external files, heap
+// copies) through release_pages, which never discards.
 void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept;
-static_assert(sizeof(void*) != 8 || sizeof(mapped_file) <= 40, "a file handle is four words and its kind");
+static_assert(sizeof(void*) != 8 || sizeof(mapped_file) <= 40, "a file handle is four words, its kind and a descriptor");
 
 // Private copies of a mapping's pages, made in place: copy() gives the
 // whole pages around a range private copies of the same bytes, so that
@@ -5697,6 +5726,10 @@ struct external_span {
 // Move-only; not thread-safe (one resolver per thread, or a lock around it).
 class external_data_resolver {
 public:
+    // With options::keep_descriptor, the first this many files opened keep
+    // their descriptor (mapped_file::read_at); later ones do not.
+    static constexpr std::size_t kept_descriptor_files = 64;
+
     external_data_resolver() noexcept = default;
     external_data_resolver(const external_data_resolver&) = delete;
     external_data_resolver& operator=(const external_data_resolver&) = delete;
@@ -5715,6 +5748,10 @@ public:
     // unknown_size. Errors: see the list above; the offset of each is 0.
     result<external_span> resolve(const external_entry* entries, std::size_t count,
                                   std::uint64_t expected_size) noexcept;
+
+    // The file opened so far whose bytes hold [data, data + size), or null
+    // (e.g. for the model's own bytes). O(files opened).
+    const mapped_file* file_holding(const char* data, std::size_t size) const noexcept;
 
     // Number of distinct files opened so far, and the sum of their sizes.
     std::size_t file_count() const noexcept { return count_; }
@@ -7613,6 +7650,15 @@ public:
     // (sparse_data::make with this model's external data); read ahead as
     // tensor() does.
     result<sparse_data> sparse_tensor(const sparse_tensor_view& s) noexcept;
+
+    // The file whose bytes hold [data, data + size): this model's own, or
+    // an external file it has opened; null for other memory. Its read_at
+    // copies them (by pread with options::keep_descriptor, which maps
+    // nothing: for jobs that stream every weight once, onnxview hash and
+    // diff). O(external files opened).
+    const mapped_file* file_holding(const char* data, std::size_t size) const noexcept {
+        return file_.holds(data, size) ? &file_ : resolver_.file_holding(data, size);
+    }
 
 private:
     // Read-ahead on for the bytes of `t` when open() turned it off.
@@ -12008,6 +12054,8 @@ struct file_access {
         f.kind_ = kind;
         return f;
     }
+    // `f` owns `descriptor` from here on (mapped_file::read_at).
+    static void keep_descriptor(mapped_file& f, int descriptor) noexcept { f.descriptor_ = descriptor; }
     // A callback's bytes go back through its release.
     static void give_back_with(mapped_file& f, const file_callbacks& callbacks) noexcept {
         f.give_back_.release = callbacks.release;
@@ -12257,6 +12305,7 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
     r.options_.allow_hard_links = opts.allow_hard_links;
     r.options_.verify_checksum = opts.verify_checksum;
     r.options_.external_hint = opts.external_hint;
+    r.options_.keep_descriptor = opts.keep_descriptor;
     r.options_.memory = opts.memory;
     const detail::heap h(opts.memory);
     if (opts.external_files != nullptr) {
@@ -12300,6 +12349,8 @@ result<mapped_file> external_data_resolver::open_file(std::string_view location)
         o.file.file_hint = options_.external_hint;
         o.file.file_copy_below = options_.external_copy_below;
         o.file.memory = options_.memory;
+        // A bound on the descriptors kept open: a model may name thousands of files.
+        o.file.keep_descriptor = options_.keep_descriptor && count_ < kept_descriptor_files;
         return detail::open_beneath(base_, location, o);
     }
     // Located by "<base>/<location>"; the '#' names of in-memory data go to callbacks bare.
@@ -12342,6 +12393,13 @@ result<external_data_resolver::slot*> external_data_resolver::find_or_open(std::
     total_bytes_ += s->file.size();
     slots_[count_++] = s;
     return s;
+}
+
+const mapped_file* external_data_resolver::file_holding(const char* data, std::size_t size) const noexcept {
+    for (std::size_t i = 0; i < count_; ++i) {
+        if (slots_[i]->file.holds(data, size)) return &slots_[i]->file;
+    }
+    return nullptr;
 }
 
 // --- resolving --------------------------------------------------------------
@@ -12489,6 +12547,7 @@ write_sink fd_sink(const int* fd) noexcept {
 // ---- src/io/file.cpp ----
 // mapped_file and shared_file: the parts that do not depend on the platform.
 #include <atomic>
+#include <cstring>
 #include <cstdlib>
 #include <limits>
 #include <new>
@@ -12504,6 +12563,9 @@ error advise_mapping(const char* data, std::size_t size, access_hint hint, std::
 bool mapping_resident(const char* data, std::size_t size, std::uint32_t sample_pages) noexcept;
 error make_mapping_writable(const char* data, std::size_t size, bool writable) noexcept;
 error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset, std::uint64_t length) noexcept;
+// Copies [offset, offset + size) of the file open as `descriptor` (pread).
+error read_descriptor_at(int descriptor, std::uint64_t offset, void* out, std::size_t size) noexcept;
+void close_fd(int fd) noexcept;
 
 }  // namespace detail
 
@@ -12512,10 +12574,12 @@ mapped_file::mapped_file(mapped_file&& other) noexcept
       size_(other.size_),
       give_back_(other.give_back_),
       give_back_user_(other.give_back_user_),
-      kind_(other.kind_) {
+      kind_(other.kind_),
+      descriptor_(other.descriptor_) {
     other.data_ = nullptr;
     other.size_ = 0;
     other.kind_ = storage::none;
+    other.descriptor_ = -1;
 }
 
 mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
@@ -12526,9 +12590,11 @@ mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
         give_back_ = other.give_back_;
         give_back_user_ = other.give_back_user_;
         kind_ = other.kind_;
+        descriptor_ = other.descriptor_;
         other.data_ = nullptr;
         other.size_ = 0;
         other.kind_ = storage::none;
+        other.descriptor_ = -1;
     }
     return *this;
 }
@@ -12553,6 +12619,8 @@ void mapped_file::reset() noexcept {
         case storage::borrowed:
             break;
     }
+    if (descriptor_ >= 0) detail::close_fd(descriptor_);
+    descriptor_ = -1;
     data_ = nullptr;
     size_ = 0;
     kind_ = storage::none;
@@ -12587,6 +12655,14 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
     if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
     f.size_ = static_cast<std::size_t>(size);
     return f;
+}
+
+error mapped_file::read_at(std::uint64_t offset, void* out, std::size_t size) const noexcept {
+    if (offset > size_ || size > size_ - offset || (out == nullptr && size != 0)) return errc::invalid_argument;
+    if (size == 0) return {};
+    if (descriptor_ >= 0) return detail::read_descriptor_at(descriptor_, offset, out, size);
+    std::memcpy(out, data_ + offset, size);
+    return {};
 }
 
 error mapped_file::advise(access_hint hint, std::uint64_t offset, std::uint64_t length) const noexcept {
@@ -12685,9 +12761,16 @@ std::uint32_t shared_file::use_count() const noexcept {
 }
 
 void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept {
-    if (model.kind() == mapped_file::storage::mapped && data >= model.data() && size <= model.size() &&
-        static_cast<std::size_t>(data - model.data()) <= model.size() - size) {
-        (void)model.advise(access_hint::dontneed, static_cast<std::uint64_t>(data - model.data()), size);
+    if (model.kind() == mapped_file::storage::mapped && model.holds(data, size)) {
+        // Only the blocks wholly inside the payload: the partial pages at its
+        // ends hold metadata, perhaps a private copy (page_copies) that
+        // dropping would turn back into a fault mapping a whole folio of
+        // weights. 64 KiB is a multiple of every page size in use.
+        constexpr std::size_t block = std::size_t(64) << 10;
+        const std::size_t offset = static_cast<std::size_t>(data - model.data());
+        const std::size_t begin = (offset + block - 1) / block * block;
+        const std::size_t end = offset + size == model.size() ? model.size() : (offset + size) / block * block;
+        if (begin < end) (void)model.advise(access_hint::dontneed, begin, end - begin);
         return;
     }
     release_pages(data, size);
@@ -12764,6 +12847,28 @@ std::size_t page_size() noexcept {
 
 error sys_error(errc code) noexcept { return error(code, 0, errno); }
 
+}  // namespace
+
+error read_descriptor_at(int descriptor, std::uint64_t offset, void* out, std::size_t size) noexcept {
+    char* to = static_cast<char*>(out);
+    while (size != 0) {
+        // Linux moves at most 0x7ffff000 bytes per call; ask for 1 GiB at a time.
+        const std::size_t want = size < (std::size_t(1) << 30) ? size : std::size_t(1) << 30;
+        const ssize_t got = ::pread(descriptor, to, want, static_cast<off_t>(offset));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return sys_error(errc::io_read_failed);
+        }
+        if (got == 0) return error(errc::io_read_failed, 0, EIO);  // the file shrank (after fstat, or while kept open)
+        to += got;
+        offset += static_cast<std::uint64_t>(got);
+        size -= static_cast<std::size_t>(got);
+    }
+    return {};
+}
+
+namespace {
+
 // Maps or reads the whole of an open regular file of `size` bytes. The
 // descriptor stays owned by the caller (a mapping does not need it open).
 result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noexcept {
@@ -12778,7 +12883,14 @@ result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noe
             if (opts.file_hint != access_hint::normal) {
                 (void)::madvise(p, n, madvice_of(opts.file_hint));
             }
-            return file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
+            mapped_file f = file_access::make(static_cast<const char*>(p), n, mapped_file::storage::mapped);
+            if (opts.keep_descriptor) {
+                // A copy, so that the caller's descriptor stays the caller's.
+                const int kept = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+                if (kept < 0) return sys_error(errc::io_open_failed);  // out of descriptors: f unmaps
+                file_access::keep_descriptor(f, kept);
+            }
+            return f;
         }
         if (opts.file_mode == open_mode::map) return sys_error(errc::io_map_failed);
         // automatic: some file systems (FUSE, some network mounts) cannot map; read instead.
@@ -12787,22 +12899,9 @@ result<mapped_file> from_fd(int fd, std::uint64_t size, const options& opts) noe
     const heap h(opts.memory);
     char* buf = static_cast<char*>(h.allocate(n));
     if (buf == nullptr) return errc::out_of_memory;
-    std::size_t done = 0;
-    while (done < n) {
-        // Linux moves at most 0x7ffff000 bytes per call; ask for 1 GiB at a time.
-        const std::size_t want = (n - done) < (std::size_t(1) << 30) ? n - done : std::size_t(1) << 30;
-        const ssize_t got = ::pread(fd, buf + done, want, static_cast<off_t>(done));
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            const error e = sys_error(errc::io_read_failed);
-            h.deallocate(buf, n);
-            return e;
-        }
-        if (got == 0) {  // the file shrank after fstat
-            h.deallocate(buf, n);
-            return error(errc::io_read_failed, 0, EIO);
-        }
-        done += static_cast<std::size_t>(got);
+    if (const error e = read_descriptor_at(fd, 0, buf, n)) {
+        h.deallocate(buf, n);
+        return e;
     }
     return file_access::from_buffer(buf, n, h);
 }
@@ -13317,6 +13416,10 @@ int open_for_reading(const char* path, int& sys_error) noexcept {
 }
 
 void close_fd(int fd) noexcept { (void)::_close(fd); }
+
+// Mapped files keep no descriptor here (options::keep_descriptor is POSIX
+// only), so mapped_file::read_at never calls this.
+error read_descriptor_at(int, std::uint64_t, void*, std::size_t) noexcept { return errc::io_read_failed; }
 
 }  // namespace detail
 
@@ -19218,6 +19321,7 @@ error from_c(const onnxview_options* in, options& out) noexcept {
     out.verified = in->verified;
     out.verified_user = in->verified_user;
     out.drop_verified_pages = in->drop_verified_pages != 0;
+    out.keep_descriptor = in->keep_descriptor != 0;
     return error();
 }
 
