@@ -5524,7 +5524,7 @@ private:
 // Gives back the pages of payload bytes a reader is done with, so that its
 // resident set stays small whatever the model's size: inside `model`'s
 // read-only mapping dropped from the mapping (MADV_DONTNEED; the page cache
-// keeps them), the 64 KiB blocks wholly inside the range only, so that the
+// keeps them), the pages wholly inside the range only, so that the
 // metadata around a payload stays; other memory (external files, heap
 // copies) through release_pages, which never discards.
 void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept;
@@ -12566,6 +12566,7 @@ error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset
 // Copies [offset, offset + size) of the file open as `descriptor` (pread).
 error read_descriptor_at(int descriptor, std::uint64_t offset, void* out, std::size_t size) noexcept;
 void close_fd(int fd) noexcept;
+std::size_t page_size() noexcept;
 
 }  // namespace detail
 
@@ -12762,11 +12763,11 @@ std::uint32_t shared_file::use_count() const noexcept {
 
 void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept {
     if (model.kind() == mapped_file::storage::mapped && model.holds(data, size)) {
-        // Only the blocks wholly inside the payload: the partial pages at its
+        // Only the pages wholly inside the payload: the partial pages at its
         // ends hold metadata, perhaps a private copy (page_copies) that
         // dropping would turn back into a fault mapping a whole folio of
-        // weights. 64 KiB is a multiple of every page size in use.
-        constexpr std::size_t block = std::size_t(64) << 10;
+        // weights.
+        const std::size_t block = detail::page_size();
         const std::size_t offset = static_cast<std::size_t>(data - model.data());
         const std::size_t begin = (offset + block - 1) / block * block;
         const std::size_t end = offset + size == model.size() ? model.size() : (offset + size) / block * block;
@@ -12840,14 +12841,14 @@ void fadvise(int fd, access_hint hint) noexcept {
 #endif
 }
 
+error sys_error(errc code) noexcept { return error(code, 0, errno); }
+
+}  // namespace
+
 std::size_t page_size() noexcept {
     const long p = ::sysconf(_SC_PAGESIZE);
     return p > 0 ? static_cast<std::size_t>(p) : 4096;
 }
-
-error sys_error(errc code) noexcept { return error(code, 0, errno); }
-
-}  // namespace
 
 error read_descriptor_at(int descriptor, std::uint64_t offset, void* out, std::size_t size) noexcept {
     char* to = static_cast<char*>(out);
@@ -13416,6 +13417,12 @@ int open_for_reading(const char* path, int& sys_error) noexcept {
 }
 
 void close_fd(int fd) noexcept { (void)::_close(fd); }
+
+std::size_t page_size() noexcept {
+    SYSTEM_INFO info;
+    ::GetSystemInfo(&info);
+    return info.dwPageSize != 0 ? info.dwPageSize : 4096;
+}
 
 // Mapped files keep no descriptor here (options::keep_descriptor is POSIX
 // only), so mapped_file::read_at never calls this.

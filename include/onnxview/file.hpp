@@ -201,7 +201,7 @@ private:
 // Gives back the pages of payload bytes a reader is done with, so that its
 // resident set stays small whatever the model's size: inside `model`'s
 // read-only mapping dropped from the mapping (MADV_DONTNEED; the page cache
-// keeps them), the 64 KiB blocks wholly inside the range only, so that the
+// keeps them), the pages wholly inside the range only, so that the
 // metadata around a payload stays; other memory (external files, heap
 // copies) through release_pages, which never discards.
 void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept;

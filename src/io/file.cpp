@@ -21,6 +21,7 @@ error copy_mapped_pages(const char* data, std::size_t size, std::uint64_t offset
 // Copies [offset, offset + size) of the file open as `descriptor` (pread).
 error read_descriptor_at(int descriptor, std::uint64_t offset, void* out, std::size_t size) noexcept;
 void close_fd(int fd) noexcept;
+std::size_t page_size() noexcept;
 
 }  // namespace detail
 
@@ -217,11 +218,11 @@ std::uint32_t shared_file::use_count() const noexcept {
 
 void release_payload(const mapped_file& model, const char* data, std::size_t size) noexcept {
     if (model.kind() == mapped_file::storage::mapped && model.holds(data, size)) {
-        // Only the blocks wholly inside the payload: the partial pages at its
+        // Only the pages wholly inside the payload: the partial pages at its
         // ends hold metadata, perhaps a private copy (page_copies) that
         // dropping would turn back into a fault mapping a whole folio of
-        // weights. 64 KiB is a multiple of every page size in use.
-        constexpr std::size_t block = std::size_t(64) << 10;
+        // weights.
+        const std::size_t block = detail::page_size();
         const std::size_t offset = static_cast<std::size_t>(data - model.data());
         const std::size_t begin = (offset + block - 1) / block * block;
         const std::size_t end = offset + size == model.size() ? model.size() : (offset + size) / block * block;

@@ -60,14 +60,14 @@ void fadvise(int fd, access_hint hint) noexcept {
 #endif
 }
 
+error sys_error(errc code) noexcept { return error(code, 0, errno); }
+
+}  // namespace
+
 std::size_t page_size() noexcept {
     const long p = ::sysconf(_SC_PAGESIZE);
     return p > 0 ? static_cast<std::size_t>(p) : 4096;
 }
-
-error sys_error(errc code) noexcept { return error(code, 0, errno); }
-
-}  // namespace
 
 error read_descriptor_at(int descriptor, std::uint64_t offset, void* out, std::size_t size) noexcept {
     char* to = static_cast<char*>(out);

@@ -301,6 +301,12 @@ int open_for_reading(const char* path, int& sys_error) noexcept {
 
 void close_fd(int fd) noexcept { (void)::_close(fd); }
 
+std::size_t page_size() noexcept {
+    SYSTEM_INFO info;
+    ::GetSystemInfo(&info);
+    return info.dwPageSize != 0 ? info.dwPageSize : 4096;
+}
+
 // Mapped files keep no descriptor here (options::keep_descriptor is POSIX
 // only), so mapped_file::read_at never calls this.
 error read_descriptor_at(int, std::uint64_t, void*, std::size_t) noexcept { return errc::io_read_failed; }

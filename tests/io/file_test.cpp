@@ -586,3 +586,49 @@ TEST_CASE("mapped_file::read_at without a descriptor copies the bytes; holds()",
     }
     CHECK(mapped_file().read_at(0, nullptr, 0).ok());
 }
+
+namespace {
+
+// Whether the page holding `p` is mapped in this process (/proc/self/pagemap,
+// bit 63); -1 where the kernel does not say.
+int page_present(const void* p) {
+    const int fd = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    const long page = ::sysconf(_SC_PAGESIZE);
+    std::uint64_t entry = 0;
+    const off_t at = static_cast<off_t>(reinterpret_cast<std::uintptr_t>(p) / static_cast<std::uintptr_t>(page) * 8);
+    const bool ok = ::pread(fd, &entry, sizeof entry, at) == static_cast<ssize_t>(sizeof entry);
+    ::close(fd);
+    return ok ? static_cast<int>(entry >> 63) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("release_payload keeps the partial pages at the range's ends (they hold metadata)", "[io][file]") {
+    tmpdir dir;
+    const std::string path = dir / "ends";
+    const std::string bytes = pattern(std::size_t(1) << 20);
+    REQUIRE(write_file(path, bytes));
+    auto f = mapped_file::open(path.c_str());
+    REQUIRE(f.ok());
+    REQUIRE(f->kind() == mapped_file::storage::mapped);
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const char* data = f->data();
+    CHECK(std::string(data, f->size()) == bytes);  // every page mapped
+    if (page_present(data) != 1) {
+        WARN("/proc/self/pagemap does not show mapped pages here; skipped");
+        return;
+    }
+    // A payload from the middle of page 0 to the middle of the last page.
+    onnxview::release_payload(*f, data + page / 2, f->size() - page);
+    CHECK(page_present(data) == 1);
+    CHECK(page_present(data + page) == 0);
+    CHECK(page_present(data + f->size() / 2) == 0);
+    CHECK(page_present(data + f->size() - 2 * page) == 0);
+    CHECK(page_present(data + f->size() - 1) == 1);
+    // Up to the file's end, the last page goes too.
+    onnxview::release_payload(*f, data + page / 2, f->size() - page / 2);
+    CHECK(page_present(data + f->size() - 1) == 0);
+    CHECK(page_present(data) == 1);
+    CHECK(std::string(data, f->size()) == bytes);
+}
