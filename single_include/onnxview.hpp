@@ -8027,12 +8027,14 @@ struct stored_tensor {
 // Text layer, like append_scope_path.
 void append_tensor_path(const stored_tensor& t, std::string& out);
 
-namespace detail {
-
+// for_each_tensor()'s visitor: calls fn(const stored_tensor&) from its
+// enter() (a graph's initializers) and node() (a node's tensor attributes).
+// Public so that a walk which does more than list tensors makes one pass:
+// derive from it and call its enter() and node() from yours.
 template <class Fn>
-struct tensor_visitor : scope_visitor {
+struct tensor_scope_visitor : scope_visitor {
     Fn& fn;
-    explicit tensor_visitor(Fn& f) : fn(f) {}
+    explicit tensor_scope_visitor(Fn& f) : fn(f) {}
 
     void sparse(stored_tensor& st, const sparse_tensor_view& s) {
         st.sparse_part = true;
@@ -8106,8 +8108,6 @@ struct tensor_visitor : scope_visitor {
     }
 };
 
-}  // namespace detail
-
 // Calls fn(const stored_tensor&) for every TensorProto `m` stores, in
 // walk_scopes() order: in each graph its initializers, then its sparse
 // initializers, then the tensor attributes of each node (attribute by
@@ -8115,7 +8115,7 @@ struct tensor_visitor : scope_visitor {
 // the node holds. Payloads are not read. Fails as walk_scopes() does.
 template <class Fn>
 error for_each_tensor(const model_view& m, Fn&& fn, std::uint32_t max_depth = 100) {
-    detail::tensor_visitor<Fn> v(fn);
+    tensor_scope_visitor<Fn> v(fn);
     return walk_scopes(m, v, max_depth);
 }
 

@@ -104,21 +104,32 @@ void add_tensor(summary& s, const tensor_view& t) {
     }
 }
 
-// Counts the main graph and the subgraphs it holds (training graphs and
-// functions are not part of the inference graph info describes).
-struct graph_counter : scope_visitor {
+// One walk for the whole summary: the census of every tensor (tensor_census.hpp)
+// and, in the main graph and the subgraphs it holds, the graphs, nodes and
+// initializers (training graphs and functions are not part of the inference
+// graph info describes). Two walks, one for each, took a third longer.
+struct info_walk : tensor_scope_visitor<census_adder> {
     summary& s;
-    explicit graph_counter(summary& out) : s(out) {}
+    info_walk(census_adder& adder, summary& out) : tensor_scope_visitor<census_adder>(adder), s(out) {}
+
+    static bool in_main_graph(const model_scope& scope) {
+        const model_scope* top = &scope;
+        while (top->parent != nullptr) top = top->parent;
+        return top->kind == scope_kind::main_graph;
+    }
 
     bool enter(const model_scope& scope) {
-        if (scope.kind != scope_kind::main_graph && scope.kind != scope_kind::subgraph) return false;
+        tensor_scope_visitor<census_adder>::enter(scope);
+        if (!in_main_graph(scope)) return true;
         if (scope.depth > 0) ++s.subgraphs;
         s.max_depth = std::max(s.max_depth, scope.depth);
         for (const tensor_view& t : scope.graph.initializer()) add_tensor(s, t);
         s.sparse_initializers += scope.graph.sparse_initializer().size();
         return true;
     }
-    void node(const model_scope& scope, const node_view& n, std::uint32_t) {
+    void node(const model_scope& scope, const node_view& n, std::uint32_t node_index) {
+        tensor_scope_visitor<census_adder>::node(scope, n, node_index);
+        if (!in_main_graph(scope)) return;
         if (scope.depth == 0) ++s.nodes_main;
         ++s.nodes_total;
         std::string op;
@@ -402,10 +413,11 @@ int run(arguments& a) {
         return exit_findings;
     }
     summary s;
-    graph_counter counter(s);
-    (void)walk_scopes(m, counter);  // verify() refused what nests deeper
+    tensor_census c;
+    census_adder adder{c};
+    info_walk walk(adder, s);
+    (void)walk_scopes(m, walk);  // verify() refused what nests deeper
     resolve_external(s, path);
-    const tensor_census c = take_census(m);
     if (a.json) print_json(path, mf.bytes().size(), m, s, c);
     else print_text(path, mf.bytes().size(), m, s, c);
     return exit_ok;

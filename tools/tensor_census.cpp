@@ -58,32 +58,35 @@ std::string census_label(const census_tensor& c) {
     return label;
 }
 
+void census_adder::operator()(const stored_tensor& st) const {
+    tensor_census& c = census;
+    const bool in_node = st.origin == tensor_origin::constant || st.origin == tensor_origin::attribute;
+    census_tensor ct{st.tensor, st.origin, st.sparse_part, st.sparse_indices, {}, {}};
+    if (in_node) {
+        // The node is named after what it computes: its first output, or its name.
+        ct.node = st.holder.node.output().size() > 0 ? *st.holder.node.output().begin() : st.holder.node.name();
+        ct.attribute = st.holder.attribute.name();
+    }
+    c.tensors.push_back(ct);
+    std::uint64_t elements = 0, bytes = 0;
+    if (!tensor_size(st.tensor, elements, bytes)) {
+        ++c.bad_sizes;
+        return;
+    }
+    if (st.sparse_indices) elements = 0;  // positions, not parameters
+    for (totals* s : {&c.by_origin[static_cast<std::size_t>(st.origin)],
+                      &c.by_data_type[data_type_name(st.tensor.data_type())], &c.all}) {
+        ++s->tensors;
+        s->elements += elements;
+        s->bytes += bytes;
+    }
+}
+
 tensor_census take_census(const model_view& m) {
     tensor_census c;
     // verify() refuses what nests deeper than the walk's limit; the census
     // counts what lies above it.
-    (void)for_each_tensor(m, [&c](const stored_tensor& st) {
-        const bool in_node = st.origin == tensor_origin::constant || st.origin == tensor_origin::attribute;
-        census_tensor ct{st.tensor, st.origin, st.sparse_part, st.sparse_indices, {}, {}};
-        if (in_node) {
-            // The node is named after what it computes: its first output, or its name.
-            ct.node = st.holder.node.output().size() > 0 ? *st.holder.node.output().begin() : st.holder.node.name();
-            ct.attribute = st.holder.attribute.name();
-        }
-        c.tensors.push_back(ct);
-        std::uint64_t elements = 0, bytes = 0;
-        if (!tensor_size(st.tensor, elements, bytes)) {
-            ++c.bad_sizes;
-            return;
-        }
-        if (st.sparse_indices) elements = 0;  // positions, not parameters
-        for (totals* s : {&c.by_origin[static_cast<std::size_t>(st.origin)],
-                          &c.by_data_type[data_type_name(st.tensor.data_type())], &c.all}) {
-            ++s->tensors;
-            s->elements += elements;
-            s->bytes += bytes;
-        }
-    });
+    (void)for_each_tensor(m, census_adder{c});
     return c;
 }
 

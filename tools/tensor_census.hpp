@@ -58,6 +58,13 @@ struct tensor_census {
 // Walks `m` (metadata only: payloads are not read).
 tensor_census take_census(const onnxview::model_view& m);
 
+// What take_census does with each tensor: for a walk that takes the census
+// and more in one pass (onnxview::tensor_scope_visitor<census_adder>).
+struct census_adder {
+    tensor_census& census;
+    void operator()(const onnxview::stored_tensor& st) const;
+};
+
 // Elements and bytes of one tensor from its dims and data type; false when a
 // dim is negative or the size overflows.
 bool tensor_size(const onnxview::tensor_view& t, std::uint64_t& elements, std::uint64_t& bytes);

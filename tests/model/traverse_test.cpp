@@ -256,6 +256,39 @@ TEST_CASE("for_each_tensor: the holding node and attribute of node tensors") {
                                               "fc/value@0.0"});
 }
 
+TEST_CASE("tensor_scope_visitor: for_each_tensor's tensors in a walk that does more") {
+    const std::string bytes = every_scope_model();
+    const model_view m = parse_model(bytes.data(), bytes.size());
+    std::vector<std::string> expected;
+    REQUIRE(for_each_tensor(m, [&](const stored_tensor& t) { expected.emplace_back(t.tensor.name()); }).ok());
+    struct collect {
+        std::vector<std::string>& out;
+        void operator()(const stored_tensor& t) { out.emplace_back(t.tensor.name()); }
+    };
+    std::vector<std::string> names;
+    collect c{names};
+    struct both : tensor_scope_visitor<collect> {
+        std::size_t nodes = 0;
+        explicit both(collect& f) : tensor_scope_visitor<collect>(f) {}
+        void node(const model_scope& s, const node_view& n, std::uint32_t i) {
+            ++nodes;
+            tensor_scope_visitor<collect>::node(s, n, i);
+        }
+    } walk(c);
+    REQUIRE(walk_scopes(m, walk).ok());
+    CHECK(names == expected);
+    CHECK(names.size() == 13);
+    std::size_t nodes = 0;
+    struct counter : scope_visitor {
+        std::size_t& n;
+        explicit counter(std::size_t& out) : n(out) {}
+        void node(const model_scope&, const node_view&, std::uint32_t) { ++n; }
+    } count(nodes);
+    REQUIRE(walk_scopes(m, count).ok());
+    CHECK(walk.nodes == nodes);
+    CHECK(nodes > 0);
+}
+
 TEST_CASE("is_constant_node: op Constant in the default domain, by either name") {
     auto make = [](const std::string& domain) {
         wire_builder n;
