@@ -110,17 +110,15 @@ void add_tensor(summary& s, const tensor_view& t) {
 // graph info describes). Two walks, one for each, took a quarter longer.
 struct info_walk : tensor_scope_visitor<census_adder> {
     summary& s;
+    // Whether the top scope being walked (depth 0) is the main graph: its
+    // subgraphs are walked before the next top scope is entered.
+    bool in_main_graph = false;
     info_walk(census_adder& adder, summary& out) : tensor_scope_visitor<census_adder>(adder), s(out) {}
-
-    static bool in_main_graph(const model_scope& scope) {
-        const model_scope* top = &scope;
-        while (top->parent != nullptr) top = top->parent;
-        return top->kind == scope_kind::main_graph;
-    }
 
     bool enter(const model_scope& scope) {
         tensor_scope_visitor<census_adder>::enter(scope);
-        if (!in_main_graph(scope)) return true;
+        if (scope.depth == 0) in_main_graph = scope.kind == scope_kind::main_graph;
+        if (!in_main_graph) return true;
         if (scope.depth > 0) ++s.subgraphs;
         s.max_depth = std::max(s.max_depth, scope.depth);
         for (const tensor_view& t : scope.graph.initializer()) add_tensor(s, t);
@@ -129,7 +127,7 @@ struct info_walk : tensor_scope_visitor<census_adder> {
     }
     void node(const model_scope& scope, const node_view& n, std::uint32_t node_index) {
         tensor_scope_visitor<census_adder>::node(scope, n, node_index);
-        if (!in_main_graph(scope)) return;
+        if (!in_main_graph) return;
         if (scope.depth == 0) ++s.nodes_main;
         ++s.nodes_total;
         std::string op;
