@@ -200,6 +200,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     opts.verify = 1;
     onnxview_model* m = nullptr;
     const onnxview_error e = onnxview_open_memory(data, size, &opts, &m);
+    {
+        // The self-contained open accepts and refuses exactly the same bytes.
+        onnxview_model* self = nullptr;
+        const onnxview_error es = onnxview_open_self_contained(data, size, &opts, &self);
+        FUZZ_CHECK(es.code == e.code && es.offset == e.offset && (self != nullptr) == (m != nullptr));
+        onnxview_close(self);
+    }
     if (size == 0) {
         FUZZ_CHECK(e.code == ONNXVIEW_FILE_EMPTY);
         return 0;

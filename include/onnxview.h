@@ -257,6 +257,14 @@ ONNXVIEW_C_API onnxview_error onnxview_open_path(const char* path, const onnxvie
  * neither: the current directory), or through options->external_files. */
 ONNXVIEW_C_API onnxview_error onnxview_open_memory(const void* data, size_t size,
                                                    const onnxview_options* options, onnxview_model** out);
+/* Borrows [data, data + size) as onnxview_open_memory does, for a model that
+ * keeps all its tensor data inline: no external data is resolved (asking
+ * for an EXTERNAL tensor's data is the finer code "external_not_opened" of
+ * the ONNXVIEW_INVALID_ARGUMENT group), no read-ahead is advised, and the
+ * options' external-data and `reads` members are not read. A program that opens models only this way links none of
+ * the external-data code (about 6 KiB: path checks, file opening, SHA-1). */
+ONNXVIEW_C_API onnxview_error onnxview_open_self_contained(const void* data, size_t size,
+                                                           const onnxview_options* options, onnxview_model** out);
 /* Asks `callbacks` for the file at `path`; external files go through the
  * same callbacks unless options->external_files names others. */
 ONNXVIEW_C_API onnxview_error onnxview_open_callbacks(const char* path, const onnxview_file_callbacks* callbacks,

@@ -282,6 +282,14 @@ ONNXVIEW_C_API onnxview_error onnxview_open_path(const char* path, const onnxvie
  * neither: the current directory), or through options->external_files. */
 ONNXVIEW_C_API onnxview_error onnxview_open_memory(const void* data, size_t size,
                                                    const onnxview_options* options, onnxview_model** out);
+/* Borrows [data, data + size) as onnxview_open_memory does, for a model that
+ * keeps all its tensor data inline: no external data is resolved (asking
+ * for an EXTERNAL tensor's data is the finer code "external_not_opened" of
+ * the ONNXVIEW_INVALID_ARGUMENT group), no read-ahead is advised, and the
+ * options' external-data and `reads` members are not read. A program that opens models only this way links none of
+ * the external-data code (about 6 KiB: path checks, file opening, SHA-1). */
+ONNXVIEW_C_API onnxview_error onnxview_open_self_contained(const void* data, size_t size,
+                                                           const onnxview_options* options, onnxview_model** out);
 /* Asks `callbacks` for the file at `path`; external files go through the
  * same callbacks unless options->external_files names others. */
 ONNXVIEW_C_API onnxview_error onnxview_open_callbacks(const char* path, const onnxview_file_callbacks* callbacks,
@@ -1105,6 +1113,9 @@ enum class errc : std::uint8_t {
     message_too_large,     // an output message over 2 GiB - 1 bytes, which libprotobuf cannot read
     tensor_mismatch,       // two models' tensors differ (same_tensors)
     io_write_failed,       // io_error: the system refused to write (write, WriteFile)
+    // --- opening -----------------------------------------------------------
+    external_not_opened,   // invalid_argument: an EXTERNAL tensor's data, asked of a model
+                           //   opened without external data (model_file::adopt_self_contained)
 };
 
 // Short stable identifier, e.g. "truncated". Never null.
@@ -7628,6 +7639,14 @@ public:
     // callbacks of opts.external_files). Errors: those of open() after the
     // file is read.
     static result<model_file> adopt(mapped_file&& file, const options& opts = {}) noexcept;
+    // The same for bytes that hold the whole model, typically in memory:
+    // its external data is not resolved (an EXTERNAL tensor's tensor() is
+    // errc::external_not_opened) and opts.reads gives no read-ahead. Nothing
+    // it calls opens a file, so a program that opens models only this way
+    // links no external-data code (scripts/code_size.sh measures the C API
+    // so, through onnxview_open_self_contained). Errors: a malformed
+    // ModelProto, as adopt().
+    static result<model_file> adopt_self_contained(mapped_file&& file, const options& opts = {}) noexcept;
 
     const model_view& model() const noexcept { return model_; }
     // Why model() is empty: ok unless open() kept a malformed model
@@ -7637,8 +7656,9 @@ public:
     const mapped_file& file() const noexcept { return file_; }
 
     // A payload source resolving this model's external data (valid while
-    // this object lives and is not moved).
-    external_payload_source external() noexcept { return external_source(resolver_); }
+    // this object lives and is not moved); one that refuses it
+    // (external_not_opened) for a model opened self-contained.
+    external_payload_source external() noexcept { return external_payload_source{&resolver_, fetch_external_}; }
     // The resolver, e.g. for file_count().
     const external_data_resolver& resolver() const noexcept { return resolver_; }
 
@@ -7661,6 +7681,9 @@ public:
     }
 
 private:
+    // Verifies (with opts.verify) and parses file_ as a ModelProto into
+    // model_, or keeps the error (opts.keep_malformed); the rest of both adopts.
+    error parse(const options& opts) noexcept;
     // Read-ahead on for the bytes of `t` when open() turned it off.
     void read_ahead(const tensor_view& t) const noexcept;
 
@@ -7668,6 +7691,11 @@ private:
     model_view model_;
     error model_error_;
     external_data_resolver resolver_;
+    // How external() fetches: through resolver_, or (self-contained) not at
+    // all. A function pointer rather than a call, so that a program using
+    // only adopt_self_contained links no resolver.
+    result<std::string_view> (*fetch_external_)(void* resolver, const tensor_view& t,
+                                                std::uint64_t expected_bytes) = nullptr;
     bool read_ahead_off_ = false;  // model_reads::metadata advised random access
 };
 
@@ -8720,9 +8748,10 @@ constexpr errc_text texts[] = {
     {"message_too_large", "message over 2 GiB - 1 bytes, which libprotobuf cannot read", errc::ok},
     {"tensor_mismatch", "the tensors differ", errc::ok},
     {"io_write_failed", "cannot write the file", errc::io_error},
+    {"external_not_opened", "the model was opened self-contained: its external data is not read", errc::invalid_argument},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
-static_assert(text_count == static_cast<std::size_t>(errc::io_write_failed) + 1,
+static_assert(text_count == static_cast<std::size_t>(errc::external_not_opened) + 1,
               "every errc needs a text");
 }  // namespace
 
@@ -14174,6 +14203,12 @@ void drop_pages(void* file, const char* data, std::size_t size) noexcept {
     (void)f.advise(access_hint::dontneed, start, offset - start + size);
 }
 
+// fetch_external_ of a model opened self-contained.
+result<std::string_view> refuse_external(void*, const tensor_view& t, std::uint64_t) noexcept {
+    const wire::message& m = t.wire_message();
+    return error(errc::external_not_opened, m.offset_of(m.begin()));
+}
+
 }  // namespace
 
 result<model_file> model_file::open(const char* path, const options& opts) noexcept {
@@ -14198,29 +14233,43 @@ result<model_file> model_file::adopt(mapped_file&& file, const options& opts) no
         else
             mf.read_ahead_off_ = advise_metadata_reads(mf.file_, limits);
     }
-    const std::string_view bytes = mf.file_.bytes();
+    if (const error e = mf.parse(opts)) return e;
+    auto resolver = external_data_resolver::create(opts);
+    if (!resolver) return resolver.err();
+    mf.resolver_ = std::move(resolver.value());
+    mf.fetch_external_ = detail::fetch_through_resolver;
+    return mf;
+}
+
+result<model_file> model_file::adopt_self_contained(mapped_file&& file, const options& opts) noexcept {
+    model_file mf;
+    mf.file_ = std::move(file);
+    if (const error e = mf.parse(opts)) return e;
+    mf.fetch_external_ = refuse_external;
+    return mf;
+}
+
+error model_file::parse(const options& opts) noexcept {
+    const std::string_view bytes = file_.bytes();
     error malformed;
     if (opts.verify) {
         options walk = opts;
-        if (opts.drop_verified_pages && mf.file_.kind() == mapped_file::storage::mapped && walk.verified == nullptr) {
+        if (opts.drop_verified_pages && file_.kind() == mapped_file::storage::mapped && walk.verified == nullptr) {
             walk.verified = drop_pages;
-            walk.verified_user = &mf.file_;
+            walk.verified_user = &file_;
         }
         malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, walk);
     }
     if (malformed.ok()) {
-        mf.model_ = parse_model(bytes.data(), bytes.size(), opts);
-        malformed = mf.model_.err();
+        model_ = parse_model(bytes.data(), bytes.size(), opts);
+        malformed = model_.err();
     }
     if (!malformed.ok()) {
         if (!opts.keep_malformed) return malformed;
-        mf.model_ = model_view();
-        mf.model_error_ = malformed;
+        model_ = model_view();
+        model_error_ = malformed;
     }
-    auto resolver = external_data_resolver::create(opts);
-    if (!resolver) return resolver.err();
-    mf.resolver_ = std::move(resolver.value());
-    return mf;
+    return error();
 }
 
 void model_file::read_ahead(const tensor_view& t) const noexcept {
@@ -19350,10 +19399,14 @@ bool own_memory(const options& o) noexcept { return o.memory.allocate != nullptr
 
 std::size_t length_of(const char* s) noexcept { return s == nullptr ? 0 : std::strlen(s) + 1; }
 
+// model_file::adopt or adopt_self_contained: passed in, so that only the
+// open functions a program calls bring theirs in.
+using adopter = result<model_file> (*)(mapped_file&&, const options&) noexcept;
+
 // The model handle and copies of the option strings it keeps, in one block
 // from the caller's allocator.
 onnxview_error create(mapped_file&& file, const char* path, options opts, const onnxview_file_callbacks* ext,
-                      onnxview_model** out) noexcept {
+                      adopter adopt, onnxview_model** out) noexcept {
     const std::size_t path_bytes = length_of(opts.model_path ? opts.model_path : path);
     const std::size_t base_bytes = length_of(opts.external_base_dir);
     const std::size_t size = sizeof(onnxview_model) + path_bytes + base_bytes;
@@ -19374,7 +19427,7 @@ onnxview_error create(mapped_file&& file, const char* path, options opts, const 
         external = callbacks_from_c(*ext);
         opts.external_files = &external;  // copied by the resolver
     }
-    auto mf = model_file::adopt(std::move(file), opts);
+    auto mf = adopt(std::move(file), opts);
     if (!mf.ok()) {
         if (own_memory(opts)) opts.memory.deallocate(opts.memory.user_data, block, size, alignof(onnxview_model));
         else std::free(block);
@@ -19384,6 +19437,18 @@ onnxview_error create(mapped_file&& file, const char* path, options opts, const 
     m->opts.external_files = ext != nullptr ? &m->external : nullptr;
     *out = m;
     return ok();
+}
+
+// The caller's bytes, borrowed; external files through options->external_files
+// when `adopt` resolves them.
+onnxview_error open_borrowed(const void* data, size_t size, const onnxview_options* options, adopter adopt,
+                             onnxview_model** out) noexcept {
+    onnxview::options opts;
+    if (const error e = from_c(options, opts)) return to_c(e);
+    if ((data == nullptr && size != 0) || out == nullptr) return fail(errc::invalid_argument);
+    if (size == 0) return fail(errc::file_empty);
+    const onnxview_file_callbacks* ext = options ? options->external_files : nullptr;
+    return create(mapped_file::from_memory(data, size), nullptr, opts, ext, adopt, out);
 }
 
 }  // namespace
@@ -19412,17 +19477,17 @@ onnxview_error onnxview_open_path(const char* path, const onnxview_options* opti
     auto file = mapped_file::open(path, opts);
     if (!file.ok()) return to_c(file.err());
     const onnxview_file_callbacks* ext = options ? options->external_files : nullptr;
-    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, out);
+    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, model_file::adopt, out);
 }
 
 onnxview_error onnxview_open_memory(const void* data, size_t size, const onnxview_options* options,
                                     onnxview_model** out) {
-    onnxview::options opts;
-    if (const error e = from_c(options, opts)) return to_c(e);
-    if ((data == nullptr && size != 0) || out == nullptr) return fail(errc::invalid_argument);
-    if (size == 0) return fail(errc::file_empty);
-    const onnxview_file_callbacks* ext = options ? options->external_files : nullptr;
-    return create(mapped_file::from_memory(data, size), nullptr, opts, ext, out);
+    return open_borrowed(data, size, options, model_file::adopt, out);
+}
+
+onnxview_error onnxview_open_self_contained(const void* data, size_t size, const onnxview_options* options,
+                                            onnxview_model** out) {
+    return open_borrowed(data, size, options, model_file::adopt_self_contained, out);
 }
 
 onnxview_error onnxview_open_callbacks(const char* path, const onnxview_file_callbacks* callbacks,
@@ -19433,7 +19498,7 @@ onnxview_error onnxview_open_callbacks(const char* path, const onnxview_file_cal
     auto file = mapped_file::from_callbacks(path, callbacks_from_c(*callbacks));
     if (!file.ok()) return to_c(file.err());
     const onnxview_file_callbacks* ext = options && options->external_files ? options->external_files : callbacks;
-    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, out);
+    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, model_file::adopt, out);
 }
 
 void onnxview_close(onnxview_model* model) {

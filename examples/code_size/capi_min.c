@@ -1,7 +1,10 @@
 /* The C program scripts/code_size.sh measures for the C API: read a file into
  * memory, open it as a model, walk the graph (nodes, attributes, inputs), sum
- * one float initializer. With -DBASELINE the onnxview calls are left out and
- * only the file reading and printing remain. */
+ * one float initializer. It opens the bytes self-contained (no external-data
+ * code is linked); with -DEXTERNAL_DATA it opens them with
+ * onnxview_open_memory, which resolves external data. With -DBASELINE the
+ * onnxview calls are left out and only the file reading and printing
+ * remain. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,7 +32,11 @@ int main(int argc, char** argv) {
         onnxview_graph g;
         onnxview_node n;
         onnxview_tensor t;
+#ifdef EXTERNAL_DATA
         onnxview_error e = onnxview_open_memory(buf, (size_t)size, NULL, &m);
+#else
+        onnxview_error e = onnxview_open_self_contained(buf, (size_t)size, NULL, &m);
+#endif
         if (e.code == 0) e = onnxview_model_graph(m, &g);
         if (e.code != 0) rc = 1;
         for (e = onnxview_graph_node(&g, 0, &n); rc == 0 && e.code == 0; e = onnxview_node_next(&n, &n)) {

@@ -124,6 +124,9 @@ enum class errc : std::uint8_t {
     message_too_large,     // an output message over 2 GiB - 1 bytes, which libprotobuf cannot read
     tensor_mismatch,       // two models' tensors differ (same_tensors)
     io_write_failed,       // io_error: the system refused to write (write, WriteFile)
+    // --- opening -----------------------------------------------------------
+    external_not_opened,   // invalid_argument: an EXTERNAL tensor's data, asked of a model
+                           //   opened without external data (model_file::adopt_self_contained)
 };
 
 // Short stable identifier, e.g. "truncated". Never null.

@@ -46,6 +46,14 @@ public:
     // callbacks of opts.external_files). Errors: those of open() after the
     // file is read.
     static result<model_file> adopt(mapped_file&& file, const options& opts = {}) noexcept;
+    // The same for bytes that hold the whole model, typically in memory:
+    // its external data is not resolved (an EXTERNAL tensor's tensor() is
+    // errc::external_not_opened) and opts.reads gives no read-ahead. Nothing
+    // it calls opens a file, so a program that opens models only this way
+    // links no external-data code (scripts/code_size.sh measures the C API
+    // so, through onnxview_open_self_contained). Errors: a malformed
+    // ModelProto, as adopt().
+    static result<model_file> adopt_self_contained(mapped_file&& file, const options& opts = {}) noexcept;
 
     const model_view& model() const noexcept { return model_; }
     // Why model() is empty: ok unless open() kept a malformed model
@@ -55,8 +63,9 @@ public:
     const mapped_file& file() const noexcept { return file_; }
 
     // A payload source resolving this model's external data (valid while
-    // this object lives and is not moved).
-    external_payload_source external() noexcept { return external_source(resolver_); }
+    // this object lives and is not moved); one that refuses it
+    // (external_not_opened) for a model opened self-contained.
+    external_payload_source external() noexcept { return external_payload_source{&resolver_, fetch_external_}; }
     // The resolver, e.g. for file_count().
     const external_data_resolver& resolver() const noexcept { return resolver_; }
 
@@ -79,6 +88,9 @@ public:
     }
 
 private:
+    // Verifies (with opts.verify) and parses file_ as a ModelProto into
+    // model_, or keeps the error (opts.keep_malformed); the rest of both adopts.
+    error parse(const options& opts) noexcept;
     // Read-ahead on for the bytes of `t` when open() turned it off.
     void read_ahead(const tensor_view& t) const noexcept;
 
@@ -86,6 +98,11 @@ private:
     model_view model_;
     error model_error_;
     external_data_resolver resolver_;
+    // How external() fetches: through resolver_, or (self-contained) not at
+    // all. A function pointer rather than a call, so that a program using
+    // only adopt_self_contained links no resolver.
+    result<std::string_view> (*fetch_external_)(void* resolver, const tensor_view& t,
+                                                std::uint64_t expected_bytes) = nullptr;
     bool read_ahead_off_ = false;  // model_reads::metadata advised random access
 };
 

@@ -108,10 +108,14 @@ bool own_memory(const options& o) noexcept { return o.memory.allocate != nullptr
 
 std::size_t length_of(const char* s) noexcept { return s == nullptr ? 0 : std::strlen(s) + 1; }
 
+// model_file::adopt or adopt_self_contained: passed in, so that only the
+// open functions a program calls bring theirs in.
+using adopter = result<model_file> (*)(mapped_file&&, const options&) noexcept;
+
 // The model handle and copies of the option strings it keeps, in one block
 // from the caller's allocator.
 onnxview_error create(mapped_file&& file, const char* path, options opts, const onnxview_file_callbacks* ext,
-                      onnxview_model** out) noexcept {
+                      adopter adopt, onnxview_model** out) noexcept {
     const std::size_t path_bytes = length_of(opts.model_path ? opts.model_path : path);
     const std::size_t base_bytes = length_of(opts.external_base_dir);
     const std::size_t size = sizeof(onnxview_model) + path_bytes + base_bytes;
@@ -132,7 +136,7 @@ onnxview_error create(mapped_file&& file, const char* path, options opts, const 
         external = callbacks_from_c(*ext);
         opts.external_files = &external;  // copied by the resolver
     }
-    auto mf = model_file::adopt(std::move(file), opts);
+    auto mf = adopt(std::move(file), opts);
     if (!mf.ok()) {
         if (own_memory(opts)) opts.memory.deallocate(opts.memory.user_data, block, size, alignof(onnxview_model));
         else std::free(block);
@@ -142,6 +146,18 @@ onnxview_error create(mapped_file&& file, const char* path, options opts, const 
     m->opts.external_files = ext != nullptr ? &m->external : nullptr;
     *out = m;
     return ok();
+}
+
+// The caller's bytes, borrowed; external files through options->external_files
+// when `adopt` resolves them.
+onnxview_error open_borrowed(const void* data, size_t size, const onnxview_options* options, adopter adopt,
+                             onnxview_model** out) noexcept {
+    onnxview::options opts;
+    if (const error e = from_c(options, opts)) return to_c(e);
+    if ((data == nullptr && size != 0) || out == nullptr) return fail(errc::invalid_argument);
+    if (size == 0) return fail(errc::file_empty);
+    const onnxview_file_callbacks* ext = options ? options->external_files : nullptr;
+    return create(mapped_file::from_memory(data, size), nullptr, opts, ext, adopt, out);
 }
 
 }  // namespace
@@ -170,17 +186,17 @@ onnxview_error onnxview_open_path(const char* path, const onnxview_options* opti
     auto file = mapped_file::open(path, opts);
     if (!file.ok()) return to_c(file.err());
     const onnxview_file_callbacks* ext = options ? options->external_files : nullptr;
-    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, out);
+    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, model_file::adopt, out);
 }
 
 onnxview_error onnxview_open_memory(const void* data, size_t size, const onnxview_options* options,
                                     onnxview_model** out) {
-    onnxview::options opts;
-    if (const error e = from_c(options, opts)) return to_c(e);
-    if ((data == nullptr && size != 0) || out == nullptr) return fail(errc::invalid_argument);
-    if (size == 0) return fail(errc::file_empty);
-    const onnxview_file_callbacks* ext = options ? options->external_files : nullptr;
-    return create(mapped_file::from_memory(data, size), nullptr, opts, ext, out);
+    return open_borrowed(data, size, options, model_file::adopt, out);
+}
+
+onnxview_error onnxview_open_self_contained(const void* data, size_t size, const onnxview_options* options,
+                                            onnxview_model** out) {
+    return open_borrowed(data, size, options, model_file::adopt_self_contained, out);
 }
 
 onnxview_error onnxview_open_callbacks(const char* path, const onnxview_file_callbacks* callbacks,
@@ -191,7 +207,7 @@ onnxview_error onnxview_open_callbacks(const char* path, const onnxview_file_cal
     auto file = mapped_file::from_callbacks(path, callbacks_from_c(*callbacks));
     if (!file.ok()) return to_c(file.err());
     const onnxview_file_callbacks* ext = options && options->external_files ? options->external_files : callbacks;
-    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, out);
+    return create(std::move(file.value()), opts.external_base_dir ? nullptr : path, opts, ext, model_file::adopt, out);
 }
 
 void onnxview_close(onnxview_model* model) {

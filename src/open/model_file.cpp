@@ -21,6 +21,12 @@ void drop_pages(void* file, const char* data, std::size_t size) noexcept {
     (void)f.advise(access_hint::dontneed, start, offset - start + size);
 }
 
+// fetch_external_ of a model opened self-contained.
+result<std::string_view> refuse_external(void*, const tensor_view& t, std::uint64_t) noexcept {
+    const wire::message& m = t.wire_message();
+    return error(errc::external_not_opened, m.offset_of(m.begin()));
+}
+
 }  // namespace
 
 result<model_file> model_file::open(const char* path, const options& opts) noexcept {
@@ -45,29 +51,43 @@ result<model_file> model_file::adopt(mapped_file&& file, const options& opts) no
         else
             mf.read_ahead_off_ = advise_metadata_reads(mf.file_, limits);
     }
-    const std::string_view bytes = mf.file_.bytes();
+    if (const error e = mf.parse(opts)) return e;
+    auto resolver = external_data_resolver::create(opts);
+    if (!resolver) return resolver.err();
+    mf.resolver_ = std::move(resolver.value());
+    mf.fetch_external_ = detail::fetch_through_resolver;
+    return mf;
+}
+
+result<model_file> model_file::adopt_self_contained(mapped_file&& file, const options& opts) noexcept {
+    model_file mf;
+    mf.file_ = std::move(file);
+    if (const error e = mf.parse(opts)) return e;
+    mf.fetch_external_ = refuse_external;
+    return mf;
+}
+
+error model_file::parse(const options& opts) noexcept {
+    const std::string_view bytes = file_.bytes();
     error malformed;
     if (opts.verify) {
         options walk = opts;
-        if (opts.drop_verified_pages && mf.file_.kind() == mapped_file::storage::mapped && walk.verified == nullptr) {
+        if (opts.drop_verified_pages && file_.kind() == mapped_file::storage::mapped && walk.verified == nullptr) {
             walk.verified = drop_pages;
-            walk.verified_user = &mf.file_;
+            walk.verified_user = &file_;
         }
         malformed = onnxview::verify(bytes.data(), bytes.size(), schema::msg_ModelProto, walk);
     }
     if (malformed.ok()) {
-        mf.model_ = parse_model(bytes.data(), bytes.size(), opts);
-        malformed = mf.model_.err();
+        model_ = parse_model(bytes.data(), bytes.size(), opts);
+        malformed = model_.err();
     }
     if (!malformed.ok()) {
         if (!opts.keep_malformed) return malformed;
-        mf.model_ = model_view();
-        mf.model_error_ = malformed;
+        model_ = model_view();
+        model_error_ = malformed;
     }
-    auto resolver = external_data_resolver::create(opts);
-    if (!resolver) return resolver.err();
-    mf.resolver_ = std::move(resolver.value());
-    return mf;
+    return error();
 }
 
 void model_file::read_ahead(const tensor_view& t) const noexcept {

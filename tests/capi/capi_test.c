@@ -972,6 +972,71 @@ static void test_keep_descriptor(void) {
     onnxview_close(m);
 }
 
+/* onnxview_open_self_contained: inline tensors read as onnxview_open_memory
+ * reads them; an external tensor's data is refused at the tensor */
+static void test_self_contained(void) {
+    static const char truncated[] = {0x3a, 0x05, 0x0a};
+    onnxview_options o = onnxview_options_default();
+    onnxview_model *full = NULL, *self = NULL;
+    onnxview_graph g, h;
+    onnxview_tensor t, u;
+    onnxview_error e, f;
+    float a[4096], b[4096];
+    uint64_t na = 0, nb = 0;
+    size_t size = 0, compared = 0, refused = 0;
+    char* bytes = slurp(path_of("small_cnn_inline.onnx"), &size);
+    CHECK(bytes != NULL && size > 0);
+    CHECK_OK(onnxview_open_memory(bytes, size, NULL, &full));
+    CHECK_OK(onnxview_open_self_contained(bytes, size, NULL, &self));
+    if (full == NULL || self == NULL) return;
+    CHECK_OK(onnxview_model_graph(full, &g));
+    CHECK_OK(onnxview_model_graph(self, &h));
+    for (e = onnxview_graph_initializer(&g, 0, &t), f = onnxview_graph_initializer(&h, 0, &u); e.code == 0 && f.code == 0;
+         e = onnxview_tensor_next(&t, &t), f = onnxview_tensor_next(&u, &u)) {
+        CHECK_OK(onnxview_tensor_copy_float(&t, a, 4096, &na));
+        CHECK_OK(onnxview_tensor_copy_float(&u, b, 4096, &nb));
+        CHECK(na == nb && na > 0 && memcmp(a, b, (size_t)na * sizeof(float)) == 0);
+        ++compared;
+    }
+    CHECK(e.code == ONNXVIEW_NOT_FOUND && f.code == ONNXVIEW_NOT_FOUND && compared == 11);
+    onnxview_close(full);
+    onnxview_close(self);
+    free(bytes);
+
+    bytes = slurp(path_of("small_cnn.onnx"), &size);
+    CHECK_OK(onnxview_open_self_contained(bytes, size, NULL, &self));
+    if (self == NULL) return;
+    CHECK_OK(onnxview_model_graph(self, &h));
+    for (f = onnxview_graph_initializer(&h, 0, &u); f.code == 0; f = onnxview_tensor_next(&u, &u)) {
+        const void* data = NULL;
+        onnxview_storage st;
+        e = onnxview_tensor_data(&u, &data, &nb);
+        if (onnxview_tensor_data_location(&u) != 1) continue;
+        CHECK(onnxview_errc_group(e.code) == ONNXVIEW_INVALID_ARGUMENT);
+        CHECK(strcmp(onnxview_errc_name(e.code), "external_not_opened") == 0 && e.offset > 0);
+        CHECK(onnxview_tensor_copy_float(&u, b, 4096, &nb).code == e.code);
+        CHECK_OK(onnxview_tensor_storage(&u, &st)); /* where it lives, without its bytes */
+        CHECK(st.kind == ONNXVIEW_STORAGE_EXTERNAL && same(st.location, "small_cnn.weights"));
+        ++refused;
+    }
+    CHECK(refused == 2);
+    onnxview_close(self);
+    free(bytes);
+
+    /* its argument checks and errors are onnxview_open_memory's */
+    CHECK_CODE(onnxview_open_self_contained(NULL, 4, NULL, &self), ONNXVIEW_INVALID_ARGUMENT);
+    CHECK_CODE(onnxview_open_self_contained(truncated, 0, NULL, &self), ONNXVIEW_FILE_EMPTY);
+    CHECK_CODE(onnxview_open_self_contained(truncated, sizeof truncated, NULL, NULL), ONNXVIEW_INVALID_ARGUMENT);
+    e = onnxview_open_self_contained(truncated, sizeof truncated, NULL, &self);
+    CHECK(e.code == ONNXVIEW_LENGTH_OUT_OF_BOUNDS || e.code == ONNXVIEW_TRUNCATED);
+    o.keep_malformed = 1;
+    CHECK_OK(onnxview_open_self_contained(truncated, sizeof truncated, &o, &self));
+    CHECK(onnxview_model_error(self).code == e.code);
+    onnxview_close(self);
+    o.abi_version = 0;
+    CHECK_CODE(onnxview_open_self_contained(truncated, sizeof truncated, &o, &self), ONNXVIEW_INVALID_ARGUMENT);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: capi_test TESTDATA_DIR\n");
@@ -988,6 +1053,7 @@ int main(int argc, char** argv) {
     test_attributes_and_types();
     test_tensor_data();
     test_keep_descriptor();
+    test_self_contained();
     test_sparse();
     test_new_types();
     test_external_security();

@@ -175,6 +175,59 @@ TEST_CASE("model_file keep_malformed keeps the bytes of a model that does not pa
     CHECK(errc_group(model_file::open("/nonexistent/model.onnx", o).err().code) == errc::io_error);
 }
 
+TEST_CASE("model_file adopt_self_contained: inline tensors as adopt() reads them, external ones refused") {
+    auto whole = [](const char* name) {
+        auto f = mapped_file::open(testdata(name).c_str());
+        REQUIRE(f.ok());
+        return std::move(f.value());
+    };
+    // Inline: every value equal to the full open's.
+    auto full = model_file::open(testdata("small_cnn_inline.onnx").c_str());
+    auto self = model_file::adopt_self_contained(whole("small_cnn_inline.onnx"));
+    REQUIRE(full.ok());
+    REQUIRE(self.ok());
+    std::size_t compared = 0;
+    auto it = full->model().graph().initializer().begin();
+    for (const tensor_view& t : self->model().graph().initializer()) {
+        const tensor_view& u = *it;
+        CHECK(values(self.value(), t) == values(full.value(), u));
+        ++it;
+        ++compared;
+    }
+    CHECK(compared == 11);
+    CHECK(self->resolver().file_count() == 0);
+
+    // External: the tensor's storage facts are there, its data is refused
+    // at the tensor, in the invalid_argument group; inline ones still read.
+    auto ext = model_file::adopt_self_contained(whole("small_cnn.onnx"));
+    REQUIRE(ext.ok());
+    std::size_t refused = 0;
+    for (const tensor_view& t : ext->model().graph().initializer()) {
+        if (t.data_location() != location_kind::external) {
+            CHECK(ext.value().tensor(t).ok());
+            continue;
+        }
+        const error e = ext.value().tensor(t).err();
+        CHECK(e.code == errc::external_not_opened);
+        CHECK(errc_group(e.code) == errc::invalid_argument);
+        CHECK(e.offset == t.wire_message().offset_of(t.wire_message().begin()));
+        ++refused;
+    }
+    CHECK(refused == 2);
+    CHECK(ext->resolver().file_count() == 0);
+
+    // Its errors are adopt()'s.
+    options o;
+    o.verify = true;
+    const error bad = model_file::adopt_self_contained(mapped_file::from_memory(bad_node_model.data(), bad_node_model.size()), o).err();
+    CHECK(bad.code == errc::truncated);
+    CHECK(bad.offset == bad_node_model.size() - 1);
+    o.keep_malformed = true;
+    auto kept = model_file::adopt_self_contained(mapped_file::from_memory(bad_node_model.data(), bad_node_model.size()), o);
+    REQUIRE(kept.ok());
+    CHECK(kept->model_error() == bad);
+}
+
 TEST_CASE("model_file sparse_tensor reads a sparse initializer as sparse_data::make") {
     auto mf = model_file::open(testdata("sparse.onnx").c_str());
     REQUIRE(mf.ok());
