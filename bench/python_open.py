@@ -44,13 +44,13 @@ t0 = time.perf_counter()
 if which == "onnxview":
     with onnxview.open(path) as m:
         names = m.keys()
-        total = float(m.get_tensor(name or names[0]).astype(numpy.float64).sum())
+        total = float(m.get_tensor(name or names[0]).sum(dtype=numpy.float64))
 else:
     model = onnx.load(path, load_external_data=(which == "onnx"))
     names = [t.name for t in model.graph.initializer]
     t = next(t for t in model.graph.initializer if t.name == (name or names[0]))
     import os
-    total = float(numpy_helper.to_array(t, os.path.dirname(path)).astype(numpy.float64).sum())
+    total = float(numpy_helper.to_array(t, os.path.dirname(path)).sum(dtype=numpy.float64))
 wall = time.perf_counter() - t0
 peak, anon = status("VmHWM"), status("RssAnon")
 print(json.dumps({"wall": wall, "rss_growth": max(0, peak - base), "anon_growth": max(0, anon - base_anon),

@@ -197,10 +197,13 @@ public:
             for (std::string_view s : strings_) out[i++] = s;
             return i == n ? result<std::uint64_t>(n) : result<std::uint64_t>(errc::payload_size_mismatch, storage_.offset);
         } else {
-            if (!std::is_same<T, bool>::value && !info_->sub_byte() && host_is_little_endian &&
-                (storage_.kind == storage_kind::raw || storage_.kind == storage_kind::external)) {
-                if (n != 0) std::memcpy(out, bytes_.data(), static_cast<std::size_t>(n) * sizeof(T));
-                return n;
+            // Raw and external payloads, and FLOAT/DOUBLE/COMPLEX typed fields
+            // in one packed chunk, are already N little-endian T's (as_span()).
+            if (!std::is_same<T, bool>::value && !info_->sub_byte() && host_is_little_endian && n != 0) {
+                if (const char* p = contiguous_payload()) {
+                    std::memcpy(out, p, static_cast<std::size_t>(n) * sizeof(T));
+                    return n;
+                }
             }
             element_cursor c(*this);
             const unsigned pb = info_->part_bits();

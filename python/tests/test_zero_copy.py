@@ -58,6 +58,31 @@ def test_unaligned_tensor_is_one_copy(tmp_path):
         assert file_offset_of(address_of(stored), path) == at
 
 
+def test_large_copies_are_whole_huge_pages_on_linux(tmp_path):
+    # A copy of 2 MiB or more gets a buffer aligned to 2 MiB (advised
+    # MADV_HUGEPAGE on Linux): unaligned raw_data, and float_data in one
+    # packed chunk, read as numpy_helper reads them.
+    values = np.linspace(-3, 3, 768 * 1024, dtype=np.float32)  # 3 MiB
+    path, _, name = model_with_payload_at(tmp_path, values, 4, False)
+    for pad in range(8):  # float_data's packed chunk at an unaligned offset
+        typed = helper.make_tensor("t" * (pad + 1), onnx.TensorProto.FLOAT, [len(values)], values.tolist())
+        data = helper.make_model(helper.make_graph([], "g", [], [], initializer=[typed])).SerializeToString()
+        at = data.find(values.tobytes())
+        if at >= 0 and at % 4 != 0:
+            break
+    assert not typed.raw_data and len(typed.float_data) == len(values) and at >= 0 and at % 4 != 0
+    (tmp_path / "typed.onnx").write_bytes(data)
+    for file, tensor in ((path, name), (tmp_path / "typed.onnx", typed.name)):
+        expected = numpy_helper.to_array(onnx.load(str(file)).graph.initializer[0])
+        with onnxview.open(str(file)) as m:
+            a = m.get_tensor(tensor)
+            assert same_values(a, expected) and not a.flags.writeable and a.dtype == np.float32
+            assert file_offset_of(address_of(a), file) is None  # a copy
+            if sys.platform.startswith("linux"):
+                assert address_of(a) % (2 << 20) == 0
+        assert same_values(a, expected)  # the buffer outlives the model
+
+
 def test_external_tensor_is_a_view_of_the_external_file(tmp_path):
     values = np.linspace(-1, 1, 128 * 1024, dtype=np.float32)  # 512 KiB: mapped, not copied
     t = numpy_helper.from_array(values, "w")

@@ -418,6 +418,10 @@ TEST_CASE("zero-copy span over typed float_data/double_data in one packed chunk 
         } else {
             CHECK(s.err().code == errc::unaligned);
         }
+        // Copied out whole (one memcpy where the chunk is the array) at any address.
+        double out[2] = {0, 0};
+        REQUIRE(d->copy_to(out, 2).value() == 2);
+        CHECK((out[0] == 1.5 && out[1] == -1.0));
     }
     const std::string unpacked = typed_tensor(v, false).str();
     CHECK(tensor_data::make(parse_tensor(unpacked.data(), unpacked.size()))->as_span<double>().err().code ==
