@@ -26,6 +26,11 @@
 /* onnxview.h - the stable C API of onnxview: a zero-copy reader of ONNX model
  * files, for C and for every language with a C FFI.
  *
+ * One file on purpose (over 600 lines): it is the whole ABI, and FFI
+ * generators (ctypes, cffi, bindgen) and C users take one header; its
+ * sections follow the C++ layers (errors, options, open, views, tensors,
+ * checker, printers) and docs/c.md maps them.
+ *
  *   onnxview_model* m = NULL;
  *   onnxview_error e = onnxview_open_path("net.onnx", NULL, &m);
  *   if (e.code) { printf("%s at byte %llu\n", onnxview_errc_name(e.code),
