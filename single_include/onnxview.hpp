@@ -1261,6 +1261,16 @@ constexpr bool takes_wire_type(wire_type encoding, bool packable, wire_type t) n
     return t == encoding || (packable && t == wire_type::length_delimited);
 }
 
+// Whether a proto2 (closed) enum field takes the varint `raw`: libprotobuf
+// reads it as an int32 and keeps a number the enum does not define as an
+// unknown field (the field keeps its previous value). For an enum that
+// defines exactly 0..max, as every ONNX enum does (the schema generator
+// refuses gaps).
+constexpr bool closed_enum_takes(std::uint64_t raw, std::int32_t max) noexcept {
+    const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
+    return v >= 0 && v <= max;
+}
+
 constexpr std::uint32_t max_field_number = (1u << 29) - 1;
 constexpr unsigned max_varint_bytes = 10;
 constexpr unsigned max_tag_bytes = 5;       // libprotobuf's limit for a tag varint
@@ -4652,6 +4662,7 @@ constexpr cursor_steps make_cursor_steps(const message_layout<N>& l) {
             const field_slot& f = l.fields[l.slot_of_tag[tag]];
             if (f.kind == slot_kind::closed_enum) {
                 s.of_tag[tag] = cursor_step::closed_enum;
+                // The values closed_enum_takes() accepts that fit in two varint bytes.
                 s.varint_limit[tag] = static_cast<std::uint16_t>(f.enum_max >= 16383 ? 16384 : f.enum_max + 1);
             } else if (wt == 2 && f.kind != slot_kind::len && f.kind != slot_kind::repeated_len) {
                 s.of_tag[tag] = cursor_step::packed;
@@ -4874,10 +4885,7 @@ private:
     static void accept(slow_field& f, const detail::field_slot& fs, const char* base) noexcept {
         using detail::slot_kind;
         if (fs.kind == slot_kind::closed_enum) {
-            // libprotobuf keeps an undefined value of a proto2 enum as an
-            // unknown field.
-            const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.raw));
-            if (v < 0 || v > fs.enum_max) return;
+            if (!wire::closed_enum_takes(f.raw, fs.enum_max)) return;
         } else if (f.type == wire::wire_type::length_delimited && fs.kind != slot_kind::len &&
                    fs.kind != slot_kind::repeated_len) {
             f.err = check_packed(fs.kind, f.tag, f.payload, f.payload + f.raw, base);
@@ -6965,11 +6973,12 @@ struct enum_desc {
     std::uint16_t value_count;
 
     span<const enum_value> all_values() const noexcept { return {values, value_count}; }
-    // The value with this number, or null. Linear (enums are short).
+    // Values are numbered 0..max_number() in order (the schema generator
+    // refuses gaps), so a value is found by its number.
+    std::int32_t max_number() const noexcept { return static_cast<std::int32_t>(value_count) - 1; }
+    // The value with this number, or null.
     const enum_value* find(std::int32_t number) const noexcept {
-        for (std::uint16_t i = 0; i < value_count; ++i)
-            if (values[i].number == number) return &values[i];
-        return nullptr;
+        return number >= 0 && number <= max_number() ? &values[number] : nullptr;
     }
 };
 
@@ -9944,9 +9953,9 @@ bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t r
     if (release != 0 && fd.since > release) return false;
     if (!wire::takes_wire_type(fd.encoding(), fd.packable(), f.type)) return false;
     if (fd.type != schema::type::enum_ || f.type != wire_type::varint) return true;
-    // Closed enum: an unknown value is kept as an unknown field.
-    const schema::enum_value* v = fd.enum_type->find(f.as_int32());
-    return v && (release == 0 || v->since <= release);
+    const schema::enum_desc& e = *fd.enum_type;
+    if (!wire::closed_enum_takes(f.raw, e.max_number())) return false;
+    return release == 0 || e.values[f.as_int32()].since <= release;
 }
 
 void collect(const wire::message& m, const schema::message_desc& d, std::uint32_t release,
@@ -10560,9 +10569,7 @@ inline const field_slot* slot_of(const wire::field& f, const layout_ref& layout)
 // proto2 enum (the field keeps its previous value).
 inline bool accepted(const field_slot& fs, const wire::field& f) noexcept {
     if (!wire_type_fits(fs.kind, f.type)) return false;
-    if (fs.kind != slot_kind::closed_enum) return true;
-    const std::int32_t v = f.as_int32();
-    return v >= 0 && v <= fs.enum_max;
+    return fs.kind != slot_kind::closed_enum || wire::closed_enum_takes(f.raw, fs.enum_max);
 }
 
 // Setting a oneof member clears the others (nothing for a field in no oneof).
@@ -10692,10 +10699,7 @@ inline bool index_quick(const char*& p, const char* end, const layout_ref& layou
             const char* payload;
             std::uint64_t v;
             if (!wire::decode_value<wt::varint>(q, end, payload, v)) return false;
-            // libprotobuf keeps an undefined value of a proto2 enum as an
-            // unknown field: the field keeps its previous value.
-            const auto e = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
-            if (e >= 0 && e <= layout.fields[i].enum_max) {
+            if (wire::closed_enum_takes(v, layout.fields[i].enum_max)) {
                 slots[i].ptr = payload;
                 slots[i].raw = v;
                 ++counts[i];

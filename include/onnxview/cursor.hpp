@@ -154,6 +154,7 @@ constexpr cursor_steps make_cursor_steps(const message_layout<N>& l) {
             const field_slot& f = l.fields[l.slot_of_tag[tag]];
             if (f.kind == slot_kind::closed_enum) {
                 s.of_tag[tag] = cursor_step::closed_enum;
+                // The values closed_enum_takes() accepts that fit in two varint bytes.
                 s.varint_limit[tag] = static_cast<std::uint16_t>(f.enum_max >= 16383 ? 16384 : f.enum_max + 1);
             } else if (wt == 2 && f.kind != slot_kind::len && f.kind != slot_kind::repeated_len) {
                 s.of_tag[tag] = cursor_step::packed;
@@ -376,10 +377,7 @@ private:
     static void accept(slow_field& f, const detail::field_slot& fs, const char* base) noexcept {
         using detail::slot_kind;
         if (fs.kind == slot_kind::closed_enum) {
-            // libprotobuf keeps an undefined value of a proto2 enum as an
-            // unknown field.
-            const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.raw));
-            if (v < 0 || v > fs.enum_max) return;
+            if (!wire::closed_enum_takes(f.raw, fs.enum_max)) return;
         } else if (f.type == wire::wire_type::length_delimited && fs.kind != slot_kind::len &&
                    fs.kind != slot_kind::repeated_len) {
             f.err = check_packed(fs.kind, f.tag, f.payload, f.payload + f.raw, base);

@@ -63,11 +63,12 @@ struct enum_desc {
     std::uint16_t value_count;
 
     span<const enum_value> all_values() const noexcept { return {values, value_count}; }
-    // The value with this number, or null. Linear (enums are short).
+    // Values are numbered 0..max_number() in order (the schema generator
+    // refuses gaps), so a value is found by its number.
+    std::int32_t max_number() const noexcept { return static_cast<std::int32_t>(value_count) - 1; }
+    // The value with this number, or null.
     const enum_value* find(std::int32_t number) const noexcept {
-        for (std::uint16_t i = 0; i < value_count; ++i)
-            if (values[i].number == number) return &values[i];
-        return nullptr;
+        return number >= 0 && number <= max_number() ? &values[number] : nullptr;
     }
 };
 

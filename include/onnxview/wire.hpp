@@ -51,6 +51,16 @@ constexpr bool takes_wire_type(wire_type encoding, bool packable, wire_type t) n
     return t == encoding || (packable && t == wire_type::length_delimited);
 }
 
+// Whether a proto2 (closed) enum field takes the varint `raw`: libprotobuf
+// reads it as an int32 and keeps a number the enum does not define as an
+// unknown field (the field keeps its previous value). For an enum that
+// defines exactly 0..max, as every ONNX enum does (the schema generator
+// refuses gaps).
+constexpr bool closed_enum_takes(std::uint64_t raw, std::int32_t max) noexcept {
+    const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
+    return v >= 0 && v <= max;
+}
+
 constexpr std::uint32_t max_field_number = (1u << 29) - 1;
 constexpr unsigned max_varint_bytes = 10;
 constexpr unsigned max_tag_bytes = 5;       // libprotobuf's limit for a tag varint

@@ -12,9 +12,9 @@ bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t r
     if (release != 0 && fd.since > release) return false;
     if (!wire::takes_wire_type(fd.encoding(), fd.packable(), f.type)) return false;
     if (fd.type != schema::type::enum_ || f.type != wire_type::varint) return true;
-    // Closed enum: an unknown value is kept as an unknown field.
-    const schema::enum_value* v = fd.enum_type->find(f.as_int32());
-    return v && (release == 0 || v->since <= release);
+    const schema::enum_desc& e = *fd.enum_type;
+    if (!wire::closed_enum_takes(f.raw, e.max_number())) return false;
+    return release == 0 || e.values[f.as_int32()].since <= release;
 }
 
 void collect(const wire::message& m, const schema::message_desc& d, std::uint32_t release,

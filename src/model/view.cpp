@@ -18,9 +18,7 @@ inline const field_slot* slot_of(const wire::field& f, const layout_ref& layout)
 // proto2 enum (the field keeps its previous value).
 inline bool accepted(const field_slot& fs, const wire::field& f) noexcept {
     if (!wire_type_fits(fs.kind, f.type)) return false;
-    if (fs.kind != slot_kind::closed_enum) return true;
-    const std::int32_t v = f.as_int32();
-    return v >= 0 && v <= fs.enum_max;
+    return fs.kind != slot_kind::closed_enum || wire::closed_enum_takes(f.raw, fs.enum_max);
 }
 
 // Setting a oneof member clears the others (nothing for a field in no oneof).
@@ -150,10 +148,7 @@ inline bool index_quick(const char*& p, const char* end, const layout_ref& layou
             const char* payload;
             std::uint64_t v;
             if (!wire::decode_value<wt::varint>(q, end, payload, v)) return false;
-            // libprotobuf keeps an undefined value of a proto2 enum as an
-            // unknown field: the field keeps its previous value.
-            const auto e = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
-            if (e >= 0 && e <= layout.fields[i].enum_max) {
+            if (wire::closed_enum_takes(v, layout.fields[i].enum_max)) {
                 slots[i].ptr = payload;
                 slots[i].raw = v;
                 ++counts[i];
