@@ -9869,7 +9869,9 @@ namespace schema_walk {
 // value known)? Otherwise it is an unknown field.
 bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t release) noexcept;
 
-// Per known field of one message: occurrences that count (after oneof resets).
+// Per known field of one message: occurrences that count. A oneof member
+// set after another clears it, as in the views (detail::clear_oneof): only
+// the member set last has a count.
 struct field_stat {
     std::uint32_t count = 0;
     const char* first = nullptr;  // tag of the first counted occurrence
@@ -9878,7 +9880,7 @@ struct field_stat {
 
 struct message_stats {
     field_stat fields[32];  // >= the largest message_desc::field_count
-    std::int8_t oneof_member[8];  // index into fields of the current member, or -1
+    std::int8_t oneof_member[8];  // index into fields of the member set last, or -1
     std::uint32_t unknown = 0;
 };
 
@@ -9973,12 +9975,10 @@ void collect(const wire::message& m, const schema::message_desc& d, std::uint32_
         }
         const auto i = static_cast<std::size_t>(fd - d.fields);
         field_stat& fs = st.fields[i];
-        if (fd->oneof_index >= 0) {
+        if (fd->oneof_index >= 0) {  // setting a member clears the one set before
             std::int8_t& cur = st.oneof_member[fd->oneof_index];
-            if (cur != static_cast<std::int8_t>(i)) {  // another member: it is cleared
-                cur = static_cast<std::int8_t>(i);
-                fs = field_stat();
-            }
+            if (cur >= 0 && cur != static_cast<std::int8_t>(i)) st.fields[cur] = field_stat();
+            cur = static_cast<std::int8_t>(i);
         }
         if (fs.count++ == 0) fs.first = f.tag;
         fs.last = f;
@@ -9995,7 +9995,6 @@ error check_merges(const wire::message& m, const schema::message_desc& d, std::u
         const schema::field_desc& fd = d.fields[i];
         const field_stat& fs = st.fields[i];
         if (fs.count == 0 || fd.type != schema::type::message) continue;
-        if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i)) continue;
         if (!fd.repeated()) {
             const result<wire::message> child = field_message(m, fd, fs);
             if (!child) return child.err();
@@ -11293,8 +11292,6 @@ struct json_printer {
             const schema::field_desc& fd = d.fields[i];
             const field_stat& fs = st.fields[i];
             if (fs.count == 0) continue;
-            if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i))
-                continue;
             if (any) o.put(',');
             any = true;
             newline(indent + 1);
@@ -11786,8 +11783,6 @@ struct printer {
             const schema::field_desc& fd = d.fields[i];
             const field_stat& fs = st.fields[i];
             if (fs.count == 0) continue;
-            if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i))
-                continue;
             if (!fd.repeated()) {
                 if (fd.type == schema::type::message) {
                     const result<wire::message> child = field_message(s, fd, fs);

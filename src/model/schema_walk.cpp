@@ -32,12 +32,10 @@ void collect(const wire::message& m, const schema::message_desc& d, std::uint32_
         }
         const auto i = static_cast<std::size_t>(fd - d.fields);
         field_stat& fs = st.fields[i];
-        if (fd->oneof_index >= 0) {
+        if (fd->oneof_index >= 0) {  // setting a member clears the one set before
             std::int8_t& cur = st.oneof_member[fd->oneof_index];
-            if (cur != static_cast<std::int8_t>(i)) {  // another member: it is cleared
-                cur = static_cast<std::int8_t>(i);
-                fs = field_stat();
-            }
+            if (cur >= 0 && cur != static_cast<std::int8_t>(i)) st.fields[cur] = field_stat();
+            cur = static_cast<std::int8_t>(i);
         }
         if (fs.count++ == 0) fs.first = f.tag;
         fs.last = f;
@@ -54,7 +52,6 @@ error check_merges(const wire::message& m, const schema::message_desc& d, std::u
         const schema::field_desc& fd = d.fields[i];
         const field_stat& fs = st.fields[i];
         if (fs.count == 0 || fd.type != schema::type::message) continue;
-        if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i)) continue;
         if (!fd.repeated()) {
             const result<wire::message> child = field_message(m, fd, fs);
             if (!child) return child.err();

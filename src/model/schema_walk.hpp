@@ -24,7 +24,9 @@ namespace schema_walk {
 // value known)? Otherwise it is an unknown field.
 bool accepts(const schema::field_desc& fd, const wire::field& f, std::uint32_t release) noexcept;
 
-// Per known field of one message: occurrences that count (after oneof resets).
+// Per known field of one message: occurrences that count. A oneof member
+// set after another clears it, as in the views (detail::clear_oneof): only
+// the member set last has a count.
 struct field_stat {
     std::uint32_t count = 0;
     const char* first = nullptr;  // tag of the first counted occurrence
@@ -33,7 +35,7 @@ struct field_stat {
 
 struct message_stats {
     field_stat fields[32];  // >= the largest message_desc::field_count
-    std::int8_t oneof_member[8];  // index into fields of the current member, or -1
+    std::int8_t oneof_member[8];  // index into fields of the member set last, or -1
     std::uint32_t unknown = 0;
 };
 

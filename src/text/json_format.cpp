@@ -165,8 +165,6 @@ struct json_printer {
             const schema::field_desc& fd = d.fields[i];
             const field_stat& fs = st.fields[i];
             if (fs.count == 0) continue;
-            if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i))
-                continue;
             if (any) o.put(',');
             any = true;
             newline(indent + 1);

@@ -346,8 +346,6 @@ struct printer {
             const schema::field_desc& fd = d.fields[i];
             const field_stat& fs = st.fields[i];
             if (fs.count == 0) continue;
-            if (fd.oneof_index >= 0 && st.oneof_member[fd.oneof_index] != static_cast<std::int8_t>(i))
-                continue;
             if (!fd.repeated()) {
                 if (fd.type == schema::type::message) {
                     const result<wire::message> child = field_message(s, fd, fs);
