@@ -37,18 +37,11 @@ import tempfile
 
 SKIP = 77
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PROTO_DIR = "/usr/include/onnx"
-
-
-def decode(path):
-    with open(path, "rb") as f:
-        p = subprocess.run(["protoc", "--decode=onnx.ModelProto", "-I", PROTO_DIR, "onnx.proto"], stdin=f,
-                           capture_output=True)
-    return p.stdout if p.returncode == 0 else None
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pack_oracle import checker_ok, setup  # noqa: E402 - shared with pack's oracle
+from protoc_texts import protoc_texts  # noqa: E402
 from rename_oracle import ort_same_outputs, rename_case, rename_models  # noqa: E402
 
 
@@ -128,19 +121,17 @@ def main():
                     shutil.copy(full, os.path.join(work, f))
             shutil.copy(src, os.path.join(work, "in.onnx"))  # edited next to its external files
             local = os.path.join(work, "in.onnx")
+            compared = []  # (edit, our bytes, python3-onnx's bytes): protoc decodes them together
             for name, (flags, python_edit) in edits.items():
-                ours, theirs = os.path.join(work, "ours.onnx"), os.path.join(work, "theirs.onnx")
+                ours = os.path.join(work, "ours.onnx")
                 p = subprocess.run([args.onnxview, "edit", local, ours, *flags], capture_output=True, text=True)
                 if p.returncode != 0:
                     failures.append((src, f"{name}: exit {p.returncode}: {p.stderr.strip()}"))
                     continue
                 m = onnx.load(src, load_external_data=False)
                 python_edit(m)
-                with open(theirs, "wb") as f:
-                    f.write(m.SerializeToString())
-                a, b = decode(ours), decode(theirs)
-                if a is None or a != b:
-                    failures.append((src, f"{name}: protoc --decode differs from python3-onnx's edit"))
+                with open(ours, "rb") as f:
+                    compared.append((name, f.read(), m.SerializeToString()))
                 if checker_ok(onnx, ours) != want_checker:
                     failures.append((src, f"{name}: onnx.checker changed its verdict"))
                 # set-dim changes the shapes the inputs must have: not run.
@@ -150,6 +141,11 @@ def main():
                     ort_runs += ran
                     if why:
                         failures.append((src, f"{name} under onnxruntime: {why}"))
+            texts = protoc_texts(blob for _, a, b in compared for blob in (a, b))
+            for i, (name, _, _) in enumerate(compared):
+                a, b = texts[2 * i], texts[2 * i + 1]
+                if a is None or a != b:
+                    failures.append((src, f"{name}: protoc --decode differs from python3-onnx's edit"))
         done += 1
     for m, why in failures:
         print(f"FAIL {m}: {why}")
