@@ -221,6 +221,21 @@ def rename_models(onnx, directory):
     return paths
 
 
+_runs_of_source = {}
+
+
+def _run_source(onnx, ort_dir, src, work):
+    """(inputs, onnxruntime's result) for src, or (None, None) when it does not run."""
+    try:
+        ins = inputs_from(onnx, onnx.load(src), None)
+    except Exception:  # noqa: BLE001 - inputs that are not plain tensors
+        return None, None
+    if ins is None or any(i is None for i in ins):
+        return None, None
+    before = ort_case(ort_dir, [src], ins, work).get("results", [{"error": "no result"}])[0]
+    return (None, None) if "error" in before else (ins, before)
+
+
 def ort_same_outputs(onnx, ort_dir, src, ours, changes, work):
     """Runs src and its edited copy `ours` under onnxruntime with the same
     inputs (renamed for ours by `changes`, {old: new}): (ran, why it failed
@@ -228,14 +243,10 @@ def ort_same_outputs(onnx, ort_dir, src, ours, changes, work):
     names. Not run when onnxruntime is absent or does not run src."""
     if shutil.which("node") is None or not os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):
         return False, None
-    try:
-        ins = inputs_from(onnx, onnx.load(src), None)
-    except Exception:  # noqa: BLE001 - inputs that are not plain tensors
-        return False, None
-    if ins is None or any(i is None for i in ins):
-        return False, None
-    before = ort_case(ort_dir, [src], ins, work).get("results", [{"error": "no result"}])[0]
-    if "error" in before:
+    if (ort_dir, src) not in _runs_of_source:  # each edit of src compares with the same run
+        _runs_of_source[(ort_dir, src)] = _run_source(onnx, ort_dir, src, work)
+    ins, before = _runs_of_source[(ort_dir, src)]
+    if before is None:
         return False, None
     renamed = [dict(i, name=changes.get(i["name"], i["name"])) for i in ins]
     after = ort_case(ort_dir, [ours], renamed, work).get("results", [{"error": "no result"}])[0]
