@@ -35,12 +35,15 @@ def python_check(onnx, path):
         return False, str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
 
 
-def corpus(onnx, exe, root):
+def corpus(onnx, exe, root, limit):
     models = []
     for d, _, files in os.walk(root):
         if "model.onnx" in files:
             models.append(os.path.join(d, "model.onnx"))
     models.sort()
+    if limit and len(models) > limit:
+        step = len(models) / limit
+        models = [models[int(i * step)] for i in range(limit)]
     if not models:
         print(f"SKIP: no model.onnx under {root}")
         return None
@@ -177,6 +180,7 @@ def main():
     ap.add_argument("--onnxview", required=True)
     ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
     ap.add_argument("--variants-only", action="store_true")
+    ap.add_argument("--limit", type=int, default=0, help="models spread over the corpus; 0: all")
     args = ap.parse_args()
     try:
         import onnx
@@ -192,7 +196,7 @@ def main():
             print(f"SKIP: corpus {args.corpus} is absent (Debian: apt install libonnx-testdata); variants "
                   f"{'passed' if ok else 'FAILED'}")
             return SKIP if ok else 1
-        r = corpus(onnx, args.onnxview, args.corpus)
+        r = corpus(onnx, args.onnxview, args.corpus, args.limit)
         if r is None:
             return SKIP if ok else 1
         ok = ok and r
