@@ -4635,7 +4635,8 @@ enum class cursor_step : std::uint8_t {
     skip_varint, skip_fixed64, skip_len, skip_fixed32,        // unknown fields
     varint, fixed64, len, fixed32,                            // yield as it is
     closed_enum,  // yield when the value is in range
-    packed,       // a packed chunk of a repeated scalar: yield when its elements are whole
+    packed,       // a packed chunk of fixed-width scalars: yield when its elements are whole
+    // (a packed chunk of varints is yielded as `len`: elements() checks it)
 };
 
 struct cursor_steps {
@@ -4664,7 +4665,7 @@ constexpr cursor_steps make_cursor_steps(const message_layout<N>& l) {
                 s.of_tag[tag] = cursor_step::closed_enum;
                 // The values closed_enum_takes() accepts that fit in two varint bytes.
                 s.varint_limit[tag] = static_cast<std::uint16_t>(f.enum_max >= 16383 ? 16384 : f.enum_max + 1);
-            } else if (wt == 2 && f.kind != slot_kind::len && f.kind != slot_kind::repeated_len) {
+            } else if (wt == 2 && (f.kind == slot_kind::repeated_fixed32 || f.kind == slot_kind::repeated_fixed64)) {
                 s.of_tag[tag] = cursor_step::packed;
             } else {
                 s.of_tag[tag] = static_cast<cursor_step>(static_cast<int>(cursor_step::varint) + by_type);
