@@ -24,6 +24,12 @@
 //       (/proc/self/smaps_rollup "Anonymous:") the open + walk added, measured
 //       at the end of the walk while every structure it built is alive.
 //       Prints one "RESULT {json}" line.
+//
+//   onnxview_bench --child=count --competitor=NAME --payloads=0|1 [--testdata=DIR]... [PATH ...]
+//       Workloads 2 and 3 in instructions: one uncounted walk of the files
+//       (the testdata batch, or the models), then one walk inside
+//       counted_walks(), the only function bench/run.sh has callgrind collect
+//       in. Prints one "RESULT {json}" line.
 #include <benchmark/benchmark.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -226,6 +232,40 @@ bool walk_all(const model& m, walk_bytes_fn fn, bool payloads, walk_result& tota
     return true;
 }
 
+// Not inlined, so that callgrind can collect in it alone (run.sh:
+// --toggle-collect='*counted_walks*').
+__attribute__((noinline)) bool counted_walks(const model& m, walk_bytes_fn fn, bool payloads, walk_result& r,
+                                             std::string& err) {
+    return walk_all(m, fn, payloads, r, err);
+}
+
+// --child=count: a walk of every file in counted_walks(); what a libprotobuf
+// walk builds is destroyed outside it.
+int count_child(const std::string& name, bool payloads, const std::vector<std::string>& paths) {
+    const competitor* c = find_competitor(name);
+    if (!c || paths.empty()) {
+        std::fprintf(stderr, "--child=count needs a known competitor and at least one model\n");
+        return 2;
+    }
+    model m;
+    m.paths = paths;
+    if (!load(m)) return 2;
+    walk_result warm, r;
+    std::string err;
+    std::vector<std::shared_ptr<void>> trees;
+    kept_trees = &trees;
+    // The first walk is not counted: first touches of statics and pages.
+    bool ok = walk_all(m, c->walk, payloads, warm, err);
+    trees.clear();
+    ok = ok && counted_walks(m, c->walk, payloads, r, err);
+    kept_trees = nullptr;
+    std::printf("RESULT {\"mode\":\"count\",\"competitor\":\"%s\",\"payloads\":%d,\"files\":%zu,"
+                "\"bytes\":%llu,\"ok\":%s,\"error\":\"%s\",\"result\":\"%s\"}\n",
+                c->name, payloads ? 1 : 0, m.files.size(), (unsigned long long)m.bytes, ok ? "true" : "false",
+                err.c_str(), r.str().c_str());
+    return ok ? 0 : 1;
+}
+
 bool open_all(const model& m, const competitor& c, walk_result& total, std::string& err) {
     for (const std::string& p : m.paths) {
         walk_result r;
@@ -412,6 +452,14 @@ int main(int argc, char** argv) {
     if (argc == 2 && std::strcmp(argv[1], "--list-competitors") == 0) {
         for (const competitor* c : all_competitors()) std::printf("%s\n", c->name);
         return 0;
+    }
+    if (child_mode == "count") {
+        std::vector<std::string> paths = extra;
+        for (const std::string& d : testdata_dirs) {
+            const auto files = list_onnx(d);
+            paths.insert(paths.end(), files.begin(), files.end());
+        }
+        return count_child(child_comp, payloads, paths);
     }
     if (!child_mode.empty()) {
         if (extra.size() != 1) {

@@ -35,6 +35,51 @@ def fmt_ratio(v):
     return "-" if v is None else (f"{v:.0f}x" if v >= 100 else f"{v:.2f}x")
 
 
+def fmt_count(v):
+    if v is None:
+        return "-"
+    if v >= 1e6:
+        return f"{v / 1e6:.2f} M"
+    if v >= 1e3:
+        return f"{v / 1e3:.1f} k"
+    return f"{v:.0f}"
+
+
+def instructions_table(out_dir, w):
+    """Workloads 2 and 3 counted by callgrind (instructions.jsonl, run.sh)."""
+    counts = {}
+    try:
+        with open(os.path.join(out_dir, "instructions.jsonl")) as f:
+            for line in f:
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue
+                if r.get("ok") and r.get("instructions"):
+                    counts[(r["model"], r["payloads"], r["competitor"])] = r["instructions"]
+    except OSError:
+        return
+    if not counts:
+        return
+    w("## Workloads 2 and 3 in instructions (callgrind)\n")
+    w("Instructions of one walk, the same walks as the two tables above, counted by "
+      "`valgrind --tool=callgrind` inside the walk alone (`onnxview_bench --child=count`; an "
+      "uncounted walk first). Unlike times they do not move with the machine's load. Full walks "
+      "of the models over 200 MB and libprotobuf on them are left out (hours under callgrind).\n")
+    w("| model | walk | " + " | ".join(COMPETITORS) + " | " +
+      " | ".join(f"{c} / onnxview" for c in PEERS) + " |")
+    w("|---" * (2 + len(COMPETITORS) + len(PEERS)) + "|")
+    for m in MODELS:
+        for payloads, walk in ((0, "metadata"), (1, "full")):
+            n = {c: counts.get((m, payloads, c)) for c in COMPETITORS}
+            if not any(n.values()):
+                continue
+            ratios = [fmt_ratio(n[c] / n["onnxview"]) if n[c] and n["onnxview"] else "-" for c in PEERS]
+            w(f"| {m} | {walk} | " + " | ".join(fmt_count(n[c]) for c in COMPETITORS) + " | " +
+              " | ".join(ratios) + " |")
+    w("")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -188,6 +233,8 @@ def main():
             if any(x != "-" for x in cells):
                 w(f"| {m} | " + " | ".join(cells) + " |")
         w("")
+
+    instructions_table(args.out, w)
 
     # Workload 4
     w("## Workload 4: cold open + metadata walk (fresh process, posix_fadvise DONTNEED first)\n")

@@ -8,7 +8,8 @@
 # (fresh-process repetitions of workloads 4 and 5, default 3), TESTDATA
 # (default /usr/share/libonnx-testdata), FILTER (a --benchmark_filter regex
 # for the in-process workloads), SKIP_CHILDREN=1 (keep the workload 4/5
-# results of the previous run).
+# results of the previous run), SKIP_CALLGRIND=1 (keep the previous
+# instruction counts).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build-bench}
@@ -59,6 +60,37 @@ COMPETITORS=$("$EXE" --list-competitors)
     done
   done
 done
+
+# Workloads 2 and 3 in instructions (callgrind), which the machine's load does
+# not change: one walk per model and competitor. Full walks of the models over
+# 200 MB (half a billion elements converted) and libprotobuf on them would
+# take hours under callgrind and are left out.
+#   count_walks MODEL SIZE ARGS...: a line per competitor and walk in
+#   instructions.jsonl.
+count_walks() {
+  m=$1 size=$2
+  shift 2
+  for c in $COMPETITORS; do
+    case $c in libprotobuf*) [ "$size" -lt 200000000 ] || continue ;; esac
+    for p in 0 1; do
+      [ $p = 0 ] || [ "$size" -lt 200000000 ] || continue
+      rm -f "$OUT/callgrind.out"
+      valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*counted_walks*' \
+        --callgrind-out-file="$OUT/callgrind.out" \
+        "$EXE" --child=count --competitor="$c" --payloads=$p "$@" 2>/dev/null > "$OUT/count.txt" || true
+      ir=$(sed -n 's/^totals: *//p' "$OUT/callgrind.out" 2>/dev/null)
+      sed -n "s/^RESULT {/{\"model\":\"$m\",\"instructions\":${ir:-0},/p" "$OUT/count.txt" >> "$OUT/instructions.jsonl"
+    done
+  done
+}
+if [ "${SKIP_CALLGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; then
+  : > "$OUT/instructions.jsonl"
+  for m in meta weights packed huge; do
+    count_walks $m "$(stat -c %s "$CACHE/$m.onnx")" "$CACHE/$m.onnx"
+  done
+  [ ! -d "$TESTDATA" ] || count_walks testdata 0 --testdata="$TESTDATA"
+  rm -f "$OUT/callgrind.out" "$OUT/count.txt"
+fi
 
 # `onnxview pack` against `cp` of the same bytes, and the Python package's
 # open against onnx.load: fresh processes, after the timings above.
