@@ -237,14 +237,6 @@ void json_counts(json_writer& w, std::string_view key, const count_and_bytes& c)
     w.end_object();
 }
 
-void json_totals(json_writer& w, const totals& t) {
-    w.begin_object();
-    w.field("tensors", t.tensors);
-    w.field("parameters", t.elements);
-    w.field("bytes", t.bytes);
-    w.end_object();
-}
-
 void json_group(json_writer& w, const payload_group& g) {
     json_counts(w, "all", g.all);
     w.key("aligned");

@@ -273,14 +273,6 @@ void json_value_infos(json_writer& w, const message_range<value_info_view>& vs) 
     w.end_array();
 }
 
-void json_totals(json_writer& w, const totals& t) {
-    w.begin_object();
-    w.field("tensors", t.tensors);
-    w.field("parameters", t.elements);
-    w.field("bytes", t.bytes);
-    w.end_object();
-}
-
 void print_json(const char* path, std::size_t file_size, const model_view& m, const summary& s,
                 const tensor_census& c) {
     json_writer w;

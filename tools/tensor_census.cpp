@@ -82,6 +82,14 @@ void census_adder::operator()(const stored_tensor& st) const {
     }
 }
 
+void json_totals(json_writer& w, const totals& t) {
+    w.begin_object();
+    w.field("tensors", t.tensors);
+    w.field("parameters", t.elements);
+    w.field("bytes", t.bytes);
+    w.end_object();
+}
+
 tensor_census take_census(const model_view& m) {
     tensor_census c;
     // verify() refuses what nests deeper than the walk's limit; the census

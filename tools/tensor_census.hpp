@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onnxview/json_writer.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/traverse.hpp"
 
@@ -46,6 +47,10 @@ struct totals {
     std::uint64_t elements = 0;  // parameters (sparse: the stored values; indices not counted)
     std::uint64_t bytes = 0;     // dims x element size (STRING: the strings' bytes)
 };
+
+// {"tensors": N, "parameters": N, "bytes": N}: how `info --json` and
+// `doctor --json` write totals.
+void json_totals(onnxview::json_writer& w, const totals& t);
 
 struct tensor_census {
     std::vector<census_tensor> tensors;  // in for_each_tensor() order
