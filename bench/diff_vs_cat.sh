@@ -14,6 +14,7 @@
 # dropped from the page cache (posix_fadvise DONTNEED, after an fsync of the
 # changed copy). Before timing, each competitor's answer is checked: onnxview
 # must report exactly one weights line and Python the same initializer.
+# The changed copy goes next to the model, or into $DIFF_BENCH_DIR.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/compare_lib.sh"
 bench_args 5 "$@"
@@ -34,7 +35,7 @@ echo "| model | size | cat A B | onnxview diff | Python (onnx + numpy) | diff / 
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for m in "${models[@]}"; do
     [ -f "$m" ] || { echo "missing $m" >&2; continue; }
-    work=$(mktemp -d "$(dirname "$m")/diff-bench.XXXXXX")
+    work=$(mktemp -d "${DIFF_BENCH_DIR:-$(dirname "$m")}/diff-bench.XXXXXX")
     changed="$work/changed.onnx"
     cp "$m" "$changed"
     size=$(stat -c %s "$m")
