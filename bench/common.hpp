@@ -135,6 +135,7 @@ bool open_onnxview_then_walk(const char* path, bool payloads, walk_bytes_fn walk
 extern const competitor onnxview_competitor;        // cursors
 extern const competitor onnxview_views_competitor;  // views
 extern const competitor protozero_competitor;
+extern const competitor protozero_checked_competitor;  // with libprotobuf's checks and meaning
 extern const competitor protobuf_competitor;        // heap allocation
 extern const competitor protobuf_arena_competitor;  // google::protobuf::Arena
 

@@ -10,10 +10,11 @@
 //       that fails or disagrees on a model is not timed on it (printed as
 //       "# check ..." lines).
 //
-//   onnxview_bench --check-only [--models=DIR] [--testdata=DIR] [MODEL.onnx ...]
+//   onnxview_bench --check-only [--strict] [--models=DIR] [--testdata=DIR] [MODEL.onnx ...]
 //       Only the comparison of the results, no timing: exit status 1 when a
-//       competitor disagrees with onnxview or onnxview cannot read a model,
-//       77 (skipped) when there is no model (a meson test, bench/meson.build).
+//       competitor disagrees with onnxview or onnxview cannot read a model
+//       (with --strict: when any competitor cannot), 77 (skipped) when there
+//       is no model (meson tests, bench/meson.build).
 //
 //   onnxview_bench --child=cold|mem --competitor=NAME --payloads=0|1 PATH
 //       Workloads 4 and 5, meant to run in a fresh process (bench/run.sh does):
@@ -60,11 +61,13 @@ std::vector<std::shared_ptr<void>>* kept_trees = nullptr;
 namespace {
 
 std::string competitor_filter;  // --competitors=a,b (empty: all)
+bool strict_check = false;      // --strict: every competitor must read every model
 
 std::vector<const competitor*> all_competitors() {
     std::vector<const competitor*> v = {&onnxview_competitor, &onnxview_views_competitor};
 #if ONNXVIEW_BENCH_HAVE_PROTOZERO
     v.push_back(&protozero_competitor);
+    v.push_back(&protozero_checked_competitor);
 #endif
 #if ONNXVIEW_BENCH_HAVE_PROTOBUF
     v.push_back(&protobuf_competitor);
@@ -333,8 +336,8 @@ int register_workloads(std::vector<std::unique_ptr<model>>& models,
                 trees.clear();
                 if (!ok) {
                     std::printf("# check %s/%s/%s: FAILS: %s\n", w.workload, m.name.c_str(), c->name, err.c_str());
-                    // --check-only: onnxview must read every model (peers may refuse some).
-                    if (check_only && std::strncmp(c->name, "onnxview", 8) == 0) ++mismatches;
+                    // --check-only: onnxview must read every model (peers may refuse some, unless --strict).
+                    if (check_only && (strict_check || std::strncmp(c->name, "onnxview", 8) == 0)) ++mismatches;
                     continue;
                 }
                 if (!w.have) {
@@ -440,6 +443,10 @@ int main(int argc, char** argv) {
             continue;
         if (a == "--check-only") {
             check_only = true;
+            continue;
+        }
+        if (a == "--strict") {
+            strict_check = true;
             continue;
         }
         if (opt("--payloads=", v)) {

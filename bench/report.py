@@ -9,7 +9,7 @@ import statistics
 import subprocess
 from collections import defaultdict
 
-COMPETITORS = ["onnxview", "onnxview-views", "protozero", "libprotobuf", "libprotobuf-arena"]
+COMPETITORS = ["onnxview", "onnxview-views", "protozero", "protozero-checked", "libprotobuf", "libprotobuf-arena"]
 PEERS = COMPETITORS[1:]
 MODELS = ["meta", "weights", "packed", "huge", "testdata"]
 
@@ -172,7 +172,9 @@ def main():
 
     w("Competitors (bench/README.md says how each is written): `onnxview` walks with cursors "
       "(`onnxview/cursor.hpp`, each field decoded once), `onnxview-views` with the typed views "
-      "(each message indexed, then its ranges read); the ratios are against `onnxview`.\n")
+      "(each message indexed, then its ranges read); `protozero-checked` is the `protozero` walk with "
+      "the checks and meaning the cursors keep (wire types, the closed enum, the depth limit, last "
+      "occurrence wins); the ratios are against `onnxview`.\n")
     w("Models: `meta` metadata-heavy (100k nodes, ~30 MB), `weights` weight-heavy (~1.5 GB raw_data, "
       "3k nodes), `packed` (~100 MB packed float_data), `huge` (~2.5 GB, over 2 GiB), `testdata` "
       "(the 1,072 libonnx-testdata models as one batch).\n")

@@ -16,19 +16,32 @@ using namespace onnxview;
 struct walker {
     walk_result& r;
     bool payloads;
+    error err;
 
     void str(std::string_view s) noexcept { r.string_bytes += s.size(); }
     void num(std::uint64_t v) noexcept { r.int_sum += v; }
+    // Keeps the first error met: of a view (malformed bytes, nesting past the
+    // depth limit), or of a range of scalars (a malformed packed chunk). The
+    // walk goes on and walk() checks once, at the end, as the cursors' walk.
+    void note(error e) noexcept {
+        if (!e.ok() && err.ok()) err = e;
+    }
+    template <class Elem>
+    void dims(const wire::repeated<Elem>& ds) noexcept {
+        for (std::int64_t d : ds) {
+            ++r.dims;
+            num(static_cast<std::uint64_t>(d));
+        }
+        note(ds.err());
+    }
 
     void tensor(const tensor_view& t) {
+        note(t.err());
         ++r.tensors;
         str(t.name());
         const std::int32_t dtype = t.data_type();
         num(static_cast<std::uint64_t>(dtype));
-        for (std::int64_t d : t.dims()) {
-            ++r.dims;
-            num(static_cast<std::uint64_t>(d));
-        }
+        dims(t.dims());
         if (!payloads) return;
         tensor_sum s;
         // tensor_data: one API whatever the storage (sizes checked against
@@ -51,27 +64,33 @@ struct walker {
             // the fields as they are, as the peers read them.
             const std::string_view raw = t.raw_data();
             if (!raw.empty()) s.add_raw(dtype, raw.data(), raw.size());
-            for (float v : t.float_data()) s.add(v);
-            for (std::int32_t v : t.int32_data()) s.add_int32_field(dtype, v);
-            for (std::int64_t v : t.int64_data()) s.add(double(v));
-            for (double v : t.double_data()) s.add(v);
-            for (std::uint64_t v : t.uint64_data()) s.add(double(v));
+            const auto floats = t.float_data();
+            for (float v : floats) s.add(v);
+            const auto int32s = t.int32_data();
+            for (std::int32_t v : int32s) s.add_int32_field(dtype, v);
+            const auto int64s = t.int64_data();
+            for (std::int64_t v : int64s) s.add(double(v));
+            const auto doubles = t.double_data();
+            for (double v : doubles) s.add(v);
+            const auto uint64s = t.uint64_data();
+            for (std::uint64_t v : uint64s) s.add(double(v));
+            for (error e : {floats.err(), int32s.err(), int64s.err(), doubles.err(), uint64s.err()}) note(e);
             for (std::string_view v : t.string_data()) str(v);
         }
         s.finish(r);
     }
 
     void sparse(const sparse_tensor_view& s) {
+        note(s.err());
         if (s.has_values()) tensor(s.values());
         if (s.has_indices()) tensor(s.indices());
-        for (std::int64_t d : s.dims()) {
-            ++r.dims;
-            num(static_cast<std::uint64_t>(d));
-        }
+        dims(s.dims());
     }
 
     void shape(const tensor_shape_view& sh) {
+        note(sh.err());
         for (const dimension_view& d : sh.dim()) {
+            note(d.err());
             ++r.dims;
             if (d.has_dim_value()) num(static_cast<std::uint64_t>(d.dim_value()));
             else if (d.has_dim_param()) str(d.dim_param());
@@ -79,39 +98,48 @@ struct walker {
     }
 
     void type(const type_view& t) {
+        note(t.err());
         str(t.denotation());
         if (t.has_tensor_type()) {
             const tensor_type_view tt = t.tensor_type();
+            note(tt.err());
             num(static_cast<std::uint64_t>(tt.elem_type()));
             if (tt.has_shape()) shape(tt.shape());
         } else if (t.has_sequence_type()) {
             const sequence_type_view st = t.sequence_type();
+            note(st.err());
             if (st.has_elem_type()) type(st.elem_type());
         } else if (t.has_map_type()) {
             const map_type_view mt = t.map_type();
+            note(mt.err());
             num(static_cast<std::uint64_t>(mt.key_type()));
             if (mt.has_value_type()) type(mt.value_type());
         } else if (t.has_optional_type()) {
             const optional_type_view ot = t.optional_type();
+            note(ot.err());
             if (ot.has_elem_type()) type(ot.elem_type());
         } else if (t.has_sparse_tensor_type()) {
             const sparse_tensor_type_view st = t.sparse_tensor_type();
+            note(st.err());
             num(static_cast<std::uint64_t>(st.elem_type()));
             if (st.has_shape()) shape(st.shape());
         } else if (t.has_opaque_type()) {
             const opaque_type_view ot = t.opaque_type();
+            note(ot.err());
             str(ot.domain());
             str(ot.name());
         }
     }
 
     void value_info(const value_info_view& v) {
+        note(v.err());
         ++r.value_infos;
         str(v.name());
         if (v.has_type()) type(v.type());
     }
 
     void attribute(const attribute_view& a) {
+        note(a.err());
         ++r.attributes;
         str(a.name());
         str(a.ref_attr_name());
@@ -119,8 +147,12 @@ struct walker {
         num(float_bits(a.f()));
         num(static_cast<std::uint64_t>(a.i()));
         str(a.s());
-        for (float v : a.floats()) num(float_bits(v));
-        for (std::int64_t v : a.ints()) num(static_cast<std::uint64_t>(v));
+        const auto floats = a.floats();
+        for (float v : floats) num(float_bits(v));
+        note(floats.err());
+        const auto ints = a.ints();
+        for (std::int64_t v : ints) num(static_cast<std::uint64_t>(v));
+        note(ints.err());
         for (std::string_view v : a.strings()) str(v);
         if (a.has_t()) tensor(a.t());
         if (a.has_g()) graph(a.g());
@@ -133,6 +165,7 @@ struct walker {
     }
 
     void node(const node_view& n) {
+        note(n.err());
         ++r.nodes;
         str(n.name());
         str(n.op_type());
@@ -143,6 +176,7 @@ struct walker {
     }
 
     void graph(const graph_view& g) {
+        note(g.err());
         ++r.graphs;
         str(g.name());
         for (const node_view& n : g.node()) node(n);
@@ -154,6 +188,7 @@ struct walker {
     }
 
     void opset(const opset_id_view& o) {
+        note(o.err());
         str(o.domain());
         num(static_cast<std::uint64_t>(o.version()));
     }
@@ -164,10 +199,12 @@ struct walker {
         for (const opset_id_view& o : m.opset_import()) opset(o);
         if (m.has_graph()) graph(m.graph());
         for (const training_info_view& t : m.training_info()) {
+            note(t.err());
             if (t.has_initialization()) graph(t.initialization());
             if (t.has_algorithm()) graph(t.algorithm());
         }
         for (const function_view& f : m.functions()) {
+            note(f.err());
             ++r.functions;
             str(f.name());
             str(f.domain());
@@ -180,15 +217,20 @@ struct walker {
     }
 };
 
-// Views report malformed input through err(); verify() is the up-front check
-// a loader would run, so a walk over verified bytes needs no per-view checks.
+// Views report malformed input through err(), which the walk checks as it
+// goes (verify() would be a pass of its own before it).
 bool walk(const char* data, std::size_t size, bool payloads, walk_result& r, std::string& err) {
     const model_view m = parse_model(data, size);
     if (!m.ok()) {
         err = std::string("parse_model: ") + errc_name(m.err().code);
         return false;
     }
-    walker{r, payloads}.model(m);
+    walker w{r, payloads, error()};
+    w.model(m);
+    if (!w.err.ok()) {
+        err = std::string("views: ") + errc_name(w.err.code) + " at byte " + std::to_string(w.err.offset);
+        return false;
+    }
     at_peak();
     return true;
 }

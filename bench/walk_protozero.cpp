@@ -4,6 +4,9 @@
 // Written as a production protozero reader is: a switch on the tag, the
 // wire type checked for packable fields (protobuf parsers must accept packed
 // and unpacked encodings of any repeated scalar), everything else skipped.
+// walk_protozero_checked.cpp is the same walk with libprotobuf's checks and
+// meaning, as the onnxview cursors read.
+//
 // protozero reports malformed input by exceptions; they are caught at the
 // entry points.
 #include <sys/mman.h>
@@ -11,6 +14,7 @@
 #include <protozero/pbf_reader.hpp>
 
 #include "common.hpp"
+#include "protozero_walk.hpp"
 
 namespace bench {
 namespace {
@@ -321,17 +325,6 @@ struct walker {
     }
 };
 
-bool walk(const char* data, std::size_t size, bool payloads, walk_result& r, std::string& err) {
-    try {
-        walker{r, payloads}.model(pbf_reader(data, size));
-        at_peak();
-        return true;
-    } catch (const protozero::exception& e) {
-        err = std::string("protozero: ") + e.what();
-        return false;
-    }
-}
-
 bool open(const char* path, walk_result& r, std::string& err) {
     file_map f;
     if (!f.open(path, MADV_RANDOM, err)) return false;
@@ -355,14 +348,8 @@ bool open(const char* path, walk_result& r, std::string& err) {
     }
 }
 
-bool open_walk(const char* path, bool payloads, walk_result& r, std::string& err) {
-    file_map f;
-    if (!f.open(path, payloads ? MADV_SEQUENTIAL : MADV_RANDOM, err)) return false;
-    return walk(f.data(), f.size(), payloads, r, err);
-}
-
 }  // namespace
 
-const competitor protozero_competitor = {"protozero", open, walk, open_walk};
+const competitor protozero_competitor = {"protozero", open, protozero_walk<walker>, protozero_open_walk<walker>};
 
 }  // namespace bench

@@ -33,47 +33,10 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from protobuf_wire import f_bytes, f_varint, len_header, packed_varints, varint
+
 # --------------------------------------------------------------------------
-# The wire format, by hand.
-
-def varint(v):
-    assert v >= 0
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def tag(number, wire_type):
-    return varint((number << 3) | wire_type)
-
-
-VARINT, FIXED64, LEN, FIXED32 = 0, 1, 2, 5
-
-
-def f_varint(number, v):
-    if v < 0:
-        v += 1 << 64  # int64 negatives are 10-byte two's complement varints
-    return tag(number, VARINT) + varint(v)
-
-
-def f_bytes(number, payload):
-    return tag(number, LEN) + varint(len(payload)) + payload
-
-
-def len_header(number, length):
-    return tag(number, LEN) + varint(length)
-
-
-def packed_varints(number, values):
-    body = b"".join(varint(v if v >= 0 else v + (1 << 64)) for v in values)
-    return f_bytes(number, body)
-
+# The wire format, by hand (scripts/protobuf_wire.py).
 
 class StreamedTensor:
     """A TensorProto whose payload field (raw_data, or a packed repeated field) is

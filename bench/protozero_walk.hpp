@@ -1,0 +1,37 @@
+// The entry points both protozero competitors share (walk_protozero.cpp,
+// walk_protozero_checked.cpp): a walker's pass over the model, with
+// protozero's exceptions caught here.
+#ifndef ONNXVIEW_BENCH_PROTOZERO_WALK_HPP
+#define ONNXVIEW_BENCH_PROTOZERO_WALK_HPP
+
+#include <sys/mman.h>
+
+#include <protozero/pbf_reader.hpp>
+
+#include "common.hpp"
+
+namespace bench {
+
+// Walker: constructible from {walk_result&, bool payloads}, with model(pbf_reader).
+template <class Walker>
+bool protozero_walk(const char* data, std::size_t size, bool payloads, walk_result& r, std::string& err) {
+    try {
+        Walker{r, payloads}.model(protozero::pbf_reader(data, size));
+        at_peak();
+        return true;
+    } catch (const protozero::exception& e) {
+        err = std::string("protozero: ") + e.what();
+        return false;
+    }
+}
+
+template <class Walker>
+bool protozero_open_walk(const char* path, bool payloads, walk_result& r, std::string& err) {
+    file_map f;
+    if (!f.open(path, payloads ? MADV_SEQUENTIAL : MADV_RANDOM, err)) return false;
+    return protozero_walk<Walker>(f.data(), f.size(), payloads, r, err);
+}
+
+}  // namespace bench
+
+#endif  // ONNXVIEW_BENCH_PROTOZERO_WALK_HPP
