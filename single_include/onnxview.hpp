@@ -1588,28 +1588,35 @@ public:
     // Precondition: !at_end().
     [[nodiscard]] error next(field& f) noexcept {
         const char* q = p_;
-        // Most ONNX fields have a one-byte tag and a one-byte varint value or
-        // length; those are decoded here without the general path's checks.
+        // Most ONNX fields have a one-byte tag and a varint value or length of
+        // one or two bytes (nodes and attributes are mostly 128 bytes to 16 KiB
+        // long); those are decoded here without the general path's checks.
         if (end_ - q >= 2) {
             const auto t = static_cast<std::uint8_t>(q[0]);
             const auto b = static_cast<std::uint8_t>(q[1]);
-            if (t >= 8 && t < 0x80 && b < 0x80) {
-                if ((t & 7) == 2 && b <= end_ - q - 2) {
+            std::uint64_t v = b;
+            const char* after = q + 2;
+            const bool short_value =
+                b < 0x80 || (end_ - q >= 3 && static_cast<std::uint8_t>(q[2]) < 0x80 &&
+                             (v = (b & 0x7Fu) | std::uint64_t(static_cast<std::uint8_t>(q[2])) << 7, ++after, true));
+            if (t >= 8 && t < 0x80 && short_value) {
+                // Compare with the bytes remaining, never form after + v first.
+                if ((t & 7) == 2 && v <= static_cast<std::uint64_t>(end_ - after)) {
                     f.tag = q;
                     f.number = t >> 3;
                     f.type = wire_type::length_delimited;
-                    f.raw = b;
-                    f.payload = q + 2;
-                    p_ = q + 2 + b;
+                    f.raw = v;
+                    f.payload = after;
+                    p_ = after + v;
                     return error();
                 }
                 if ((t & 7) == 0) {
                     f.tag = q;
                     f.number = t >> 3;
                     f.type = wire_type::varint;
-                    f.raw = b;
+                    f.raw = v;
                     f.payload = q + 1;
-                    p_ = q + 2;
+                    p_ = after;
                     return error();
                 }
             }
@@ -4863,7 +4870,7 @@ private:
 
     // The reader's path: decodes the field at p (or names its error) and
     // classifies it as next_slow() does.
-    static slow_field generic_step(const char* base, const char* p, const char* end, std::uint32_t depth,
+    static ONNXVIEW_NOINLINE slow_field generic_step(const char* base, const char* p, const char* end, std::uint32_t depth,
                                    std::uint32_t max_depth) noexcept {
         wire::reader r(base, p, end, depth, max_depth);
         wire::field wf;

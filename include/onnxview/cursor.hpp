@@ -355,7 +355,7 @@ private:
 
     // The reader's path: decodes the field at p (or names its error) and
     // classifies it as next_slow() does.
-    static slow_field generic_step(const char* base, const char* p, const char* end, std::uint32_t depth,
+    static ONNXVIEW_NOINLINE slow_field generic_step(const char* base, const char* p, const char* end, std::uint32_t depth,
                                    std::uint32_t max_depth) noexcept {
         wire::reader r(base, p, end, depth, max_depth);
         wire::field wf;

@@ -271,6 +271,47 @@ TEST_CASE("length-delimited: lengths are checked against the bytes remaining") {
     CHECK(first_error(wire_builder().field_bytes(1, "abc", 10).str()).ok());
 }
 
+// reader::next() decodes a one-byte tag with a value or length of one or two
+// bytes inline; these are the edges of that path and of the general one.
+TEST_CASE("reader: two-byte values and lengths at the edges of the inline path") {
+    error err;
+    // A 200-byte string (length 0xC8 0x01), exactly fitting, then a field after it.
+    const std::string s200(200, 's');
+    const std::string two = wire_builder().field_bytes(3, s200).field_varint(4, 16383).str();
+    auto fs = all_fields(two, err);  // fields point into `two`
+    REQUIRE(err.ok());
+    REQUIRE(fs.size() == 2);
+    CHECK(fs[0].number == 3);
+    CHECK(fs[0].bytes() == s200);
+    CHECK(fs[0].payload - fs[0].tag == 3);
+    CHECK(fs[1].number == 4);
+    CHECK(fs[1].raw == 16383);  // 0xFF 0x7F, the largest two-byte value
+    CHECK(fs[1].payload - fs[1].tag == 1);
+    // One byte short of a two-byte length: the error is at the length varint.
+    const std::string short_by_one = wire_builder().field_len_raw(3, 200, std::string(199, 's')).str();
+    CHECK(first_error(short_by_one) == error(errc::length_out_of_bounds, 1));
+    // A two-byte varint cut after its first byte, as a value and as a length.
+    CHECK(first_error(wire_builder().tag(1, wire_type::varint).byte(0x81).str()) == error(errc::truncated, 1));
+    CHECK(first_error(wire_builder().tag(1, wire_type::length_delimited).byte(0x81).str()) ==
+          error(errc::truncated, 1));
+    // Non-minimal two-byte varints (0x80 0x00 is 0, 0x81 0x00 is 1) are read as libprotobuf reads them.
+    const std::string padded = wire_builder().tag(1, wire_type::varint).byte(0x80).byte(0)
+                                   .tag(2, wire_type::length_delimited).byte(0x81).byte(0).raw("x").str();
+    fs = all_fields(padded, err);
+    REQUIRE(err.ok());
+    REQUIRE(fs.size() == 2);
+    CHECK(fs[0].raw == 0);
+    CHECK(fs[1].bytes() == "x");
+    // Three-byte values and two-byte tags take the general path, with the same meaning.
+    const std::string general = wire_builder().field_varint(1, 16384).field_varint(16, 300).str();
+    fs = all_fields(general, err);
+    REQUIRE(err.ok());
+    REQUIRE(fs.size() == 2);
+    CHECK(fs[0].raw == 16384);
+    CHECK(fs[1].number == 16);
+    CHECK(fs[1].raw == 300);
+}
+
 TEST_CASE("length-delimited: a child never extends past its parent") {
     // The inner field claims 5 bytes; the parent has only 2 left, though the
     // buffer has plenty more after the parent.
