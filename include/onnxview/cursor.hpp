@@ -201,7 +201,7 @@ public:
             std::uint32_t tag;
             const bool tabled = wire::decode_short_tag(q, end_, tag);
             std::uint64_t raw;
-            if (tabled && short_varint(q, raw)) {
+            if (tabled && wire::decode_short_varint(q, end_, raw)) {
                 const step s = steps.of_tag[tag];
                 // Compare with the bytes remaining, never form q + raw first.
                 if (s == step::len && raw <= static_cast<std::uint64_t>(end_ - q)) {
@@ -305,22 +305,6 @@ private:
         return raw_;
     }
 
-    // A varint of one or two bytes at q (lengths and values up to 16383),
-    // moving q past it; false for anything else, left to next_slow().
-    bool short_varint(const char*& q, std::uint64_t& raw) const noexcept {
-        if (q == end_) return false;
-        const auto b0 = static_cast<std::uint8_t>(q[0]);
-        if (b0 < 0x80) {
-            raw = b0;
-            q += 1;
-            return true;
-        }
-        if (end_ - q < 2 || static_cast<std::uint8_t>(q[1]) >= 0x80) return false;
-        raw = (b0 & 0x7Fu) | static_cast<std::uint64_t>(static_cast<std::uint8_t>(q[1])) << 7;
-        q += 2;
-        return true;
-    }
-
     // A field decoded out of line: where the next one starts, and the field
     // (number == skipped: an unknown field) or the error.
     struct slow_field {
@@ -354,9 +338,11 @@ private:
     }
 
     // The reader's path: decodes the field at p (or names its error) and
-    // classifies it as next_slow() does.
-    static ONNXVIEW_NOINLINE slow_field generic_step(const char* base, const char* p, const char* end, std::uint32_t depth,
-                                   std::uint32_t max_depth) noexcept {
+    // classifies it as next_slow() does. Out of line: it is rare (groups,
+    // long tags, malformed input), and inlined it made next_slow() call the
+    // varint decoder out of line instead (bench/analysis.md, 2026-12-06).
+    static ONNXVIEW_NOINLINE slow_field generic_step(const char* base, const char* p, const char* end,
+                                                     std::uint32_t depth, std::uint32_t max_depth) noexcept {
         wire::reader r(base, p, end, depth, max_depth);
         wire::field wf;
         slow_field f{nullptr, nullptr, nullptr, 0, skipped, wire::wire_type::varint, r.next(wf)};

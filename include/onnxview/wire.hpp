@@ -232,6 +232,24 @@ inline bool decode_short_tag(const char*& q, const char* end, std::uint32_t& ind
     return true;
 }
 
+// A varint of one or two bytes at q (values up to 16383, non-minimal ones
+// included), which the inline paths of the reader and the cursors decode:
+// moves q past it; anything else gives false and leaves q, for the general
+// decoder (longer varints, truncated input).
+inline bool decode_short_varint(const char*& q, const char* end, std::uint64_t& v) noexcept {
+    if (q == end) return false;
+    const auto b0 = static_cast<std::uint8_t>(q[0]);
+    if (b0 < 0x80) {
+        v = b0;
+        q += 1;
+        return true;
+    }
+    if (end - q < 2 || static_cast<std::uint8_t>(q[1]) >= 0x80) return false;
+    v = (b0 & 0x7Fu) | static_cast<std::uint64_t>(static_cast<std::uint8_t>(q[1])) << 7;
+    q += 2;
+    return true;
+}
+
 // The next element of a packed run of `width`-byte elements (0: varints,
 // else 4 or 8) that has bytes left in [p, end), moving p past it: ok, or
 // truncated / varint_too_long with p left where it was. The one element
@@ -381,34 +399,28 @@ public:
         // Most ONNX fields have a one-byte tag and a varint value or length of
         // one or two bytes (nodes and attributes are mostly 128 bytes to 16 KiB
         // long); those are decoded here without the general path's checks.
-        if (end_ - q >= 2) {
-            const auto t = static_cast<std::uint8_t>(q[0]);
-            const auto b = static_cast<std::uint8_t>(q[1]);
-            std::uint64_t v = b;
-            const char* after = q + 2;
-            const bool short_value =
-                b < 0x80 || (end_ - q >= 3 && static_cast<std::uint8_t>(q[2]) < 0x80 &&
-                             (v = (b & 0x7Fu) | std::uint64_t(static_cast<std::uint8_t>(q[2])) << 7, ++after, true));
-            if (t >= 8 && t < 0x80 && short_value) {
-                // Compare with the bytes remaining, never form after + v first.
-                if ((t & 7) == 2 && v <= static_cast<std::uint64_t>(end_ - after)) {
-                    f.tag = q;
-                    f.number = t >> 3;
-                    f.type = wire_type::length_delimited;
-                    f.raw = v;
-                    f.payload = after;
-                    p_ = after + v;
-                    return error();
-                }
-                if ((t & 7) == 0) {
-                    f.tag = q;
-                    f.number = t >> 3;
-                    f.type = wire_type::varint;
-                    f.raw = v;
-                    f.payload = q + 1;
-                    p_ = after;
-                    return error();
-                }
+        const auto t = static_cast<std::uint8_t>(*q);
+        const char* after = q + 1;
+        std::uint64_t v;
+        if (t >= 8 && t < 0x80 && decode_short_varint(after, end_, v)) {
+            // Compare with the bytes remaining, never form after + v first.
+            if ((t & 7) == 2 && v <= static_cast<std::uint64_t>(end_ - after)) {
+                f.tag = q;
+                f.number = t >> 3;
+                f.type = wire_type::length_delimited;
+                f.raw = v;
+                f.payload = after;
+                p_ = after + v;
+                return error();
+            }
+            if ((t & 7) == 0) {
+                f.tag = q;
+                f.number = t >> 3;
+                f.type = wire_type::varint;
+                f.raw = v;
+                f.payload = q + 1;
+                p_ = after;
+                return error();
             }
         }
         f.tag = q;
