@@ -30,18 +30,6 @@ struct walker {
     void num(std::uint64_t v) noexcept { r.int_sum += v; }
     static bool packed(const pbf_reader& p) { return p.wire_type() == pbf_wire_type::length_delimited; }
 
-    // A packed chunk of fixed-width little-endian values, summed as one block
-    // (as the other competitors do): get_packed_float()/get_packed_double()
-    // only offer an iterator that loads one element per step, so a loader
-    // that wants the block takes the chunk's bytes with get_view() and checks
-    // its length as protozero's packed_fixed() does.
-    template <class T>
-    static void fixed_block(pbf_reader& p, std::int32_t dtype, tensor_sum& s) {
-        const protozero::data_view bytes = p.get_view();
-        if (bytes.size() % sizeof(T) != 0) throw protozero::invalid_length_exception{};
-        s.add_raw(dtype, bytes.data(), bytes.size());
-    }
-
     void tensor(pbf_reader p) {
         ++r.tensors;
         // Only raw_data and int32_data need data_type to be converted, and
@@ -73,7 +61,7 @@ struct walker {
                     break;
                 case 4:
                     if (!payloads) p.skip();
-                    else if (packed(p)) fixed_block<float>(p, 1, s);
+                    else if (packed(p)) protozero_fixed_block<float>(p, 1, s);
                     else s.add(p.get_float());
                     break;
                 case 5:
@@ -87,7 +75,7 @@ struct walker {
                     break;
                 case 10:
                     if (!payloads) p.skip();
-                    else if (packed(p)) fixed_block<double>(p, 11, s);
+                    else if (packed(p)) protozero_fixed_block<double>(p, 11, s);
                     else s.add(p.get_double());
                     break;
                 case 11:

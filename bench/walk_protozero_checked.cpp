@@ -5,7 +5,7 @@
 // deeper than libprotobuf's 100 messages is an error; a singular field's last
 // occurrence wins, and a oneof's last member. Beside the plain protozero row,
 // it is what those checks cost a protozero reader (bench/analysis.md,
-// "Cursors against protozero"). A separate walker, not a template shared
+// "The same checks in protozero"). A separate walker, not a template shared
 // with the plain one: sharing it changed how the compiler inlines the plain
 // walk (+5% instructions), and the plain row is the reference.
 //
@@ -50,11 +50,6 @@ struct walker {
     static bool is_len(const pbf_reader& p) { return is(p, pbf_wire_type::length_delimited); }
     static bool is_varint(const pbf_reader& p) { return is(p, pbf_wire_type::varint); }
 
-    // A singular field's occurrence: kept (the last one wins) and counted by
-    // the caller once the message is read.
-    static void keep(pbf_reader& p, data_view& last) { last = p.get_view(); }
-    static void keep(std::uint64_t v, std::uint64_t& last) noexcept { last = v; }
-
     // One level of nesting, for the life of a message's walk.
     struct nested {
         walker& w;
@@ -65,18 +60,6 @@ struct walker {
         nested(const nested&) = delete;
         nested& operator=(const nested&) = delete;
     };
-
-    // A packed chunk of fixed-width little-endian values, summed as one block
-    // (as the other competitors do): get_packed_float()/get_packed_double()
-    // only offer an iterator that loads one element per step, so a loader
-    // that wants the block takes the chunk's bytes with get_view() and checks
-    // its length as protozero's packed_fixed() does.
-    template <class T>
-    static void fixed_block(pbf_reader& p, std::int32_t dtype, tensor_sum& s) {
-        const data_view bytes = p.get_view();
-        if (bytes.size() % sizeof(T) != 0) throw protozero::invalid_length_exception{};
-        s.add_raw(dtype, bytes.data(), bytes.size());
-    }
 
     // An occurrence of TensorProto.dims or SparseTensorProto.dims.
     void dims(pbf_reader& p) {
@@ -112,7 +95,7 @@ struct walker {
                     else p.skip();
                     break;
                 case 8:
-                    if (is_len(p)) keep(p, name);
+                    if (is_len(p)) name = p.get_view();
                     else p.skip();
                     break;
                 case 9:
@@ -121,7 +104,7 @@ struct walker {
                     break;
                 case 4:
                     if (!payloads) p.skip();
-                    else if (packed(p)) fixed_block<float>(p, 1, s);
+                    else if (packed(p)) protozero_fixed_block<float>(p, 1, s);
                     else if (is(p, pbf_wire_type::fixed32)) s.add(p.get_float());
                     else p.skip();
                     break;
@@ -137,7 +120,7 @@ struct walker {
                     break;
                 case 10:
                     if (!payloads) p.skip();
-                    else if (packed(p)) fixed_block<double>(p, 11, s);
+                    else if (packed(p)) protozero_fixed_block<double>(p, 11, s);
                     else if (is(p, pbf_wire_type::fixed64)) s.add(p.get_double());
                     else p.skip();
                     break;
@@ -201,12 +184,20 @@ struct walker {
             while (d.next()) {
                 switch (d.tag()) {
                     case 1:
-                        if (is_varint(d)) keep(static_cast<std::uint64_t>(d.get_int64()), value), member = 1;
-                        else d.skip();
+                        if (is_varint(d)) {
+                            value = static_cast<std::uint64_t>(d.get_int64());
+                            member = 1;
+                        } else {
+                            d.skip();
+                        }
                         break;
                     case 2:
-                        if (is_len(d)) keep(d, param), member = 2;
-                        else d.skip();
+                        if (is_len(d)) {
+                            param = d.get_view();
+                            member = 2;
+                        } else {
+                            d.skip();
+                        }
                         break;
                     default: d.skip();
                 }
@@ -223,7 +214,7 @@ struct walker {
         while (p.next()) {
             switch (p.tag()) {
                 case 1:
-                    if (is_varint(p)) keep(static_cast<std::uint64_t>(p.get_int32()), elem);
+                    if (is_varint(p)) elem = static_cast<std::uint64_t>(p.get_int32());
                     else p.skip();
                     break;
                 case 2:
@@ -265,7 +256,7 @@ struct walker {
                     while (m.next()) {
                         switch (m.tag()) {
                             case 1:
-                                if (is_varint(m)) keep(static_cast<std::uint64_t>(m.get_int32()), key);
+                                if (is_varint(m)) key = static_cast<std::uint64_t>(m.get_int32());
                                 else m.skip();
                                 break;
                             case 2:
@@ -278,14 +269,14 @@ struct walker {
                     num(key);
                     break;
                 }
-                case 6: keep(p, denotation); break;
+                case 6: denotation = p.get_view(); break;
                 case 7: {
                     const nested opaque_level(*this);
                     pbf_reader o = p.get_message();
                     data_view domain, name;
                     while (o.next()) {
-                        if (o.tag() == 1 && is_len(o)) keep(o, domain);
-                        else if (o.tag() == 2 && is_len(o)) keep(o, name);
+                        if (o.tag() == 1 && is_len(o)) domain = o.get_view();
+                        else if (o.tag() == 2 && is_len(o)) name = o.get_view();
                         else o.skip();
                     }
                     str(domain);
@@ -303,7 +294,7 @@ struct walker {
         ++r.value_infos;
         data_view name;
         while (p.next()) {
-            if (p.tag() == 1 && is_len(p)) keep(p, name);
+            if (p.tag() == 1 && is_len(p)) name = p.get_view();
             else if (p.tag() == 2 && is_len(p)) type(p.get_message());
             else p.skip();
         }
@@ -320,32 +311,32 @@ struct walker {
         while (p.next()) {
             switch (p.tag()) {
                 case 1:
-                    if (is_len(p)) keep(p, name);
+                    if (is_len(p)) name = p.get_view();
                     else p.skip();
                     break;
                 case 21:
-                    if (is_len(p)) keep(p, ref_attr_name);
+                    if (is_len(p)) ref_attr_name = p.get_view();
                     else p.skip();
                     break;
                 case 4:
-                    if (is_len(p)) keep(p, s);
+                    if (is_len(p)) s = p.get_view();
                     else p.skip();
                     break;
                 case 20:
                     if (is_varint(p)) {
                         // A closed enum: a value it does not define is an unknown field.
                         const std::int32_t v = p.get_enum();
-                        if (v >= 0 && v <= max_attribute_type) keep(static_cast<std::uint64_t>(v), kind);
+                        if (v >= 0 && v <= max_attribute_type) kind = static_cast<std::uint64_t>(v);
                     } else {
                         p.skip();
                     }
                     break;
                 case 2:
-                    if (is(p, pbf_wire_type::fixed32)) keep(float_bits(p.get_float()), f);
+                    if (is(p, pbf_wire_type::fixed32)) f = float_bits(p.get_float());
                     else p.skip();
                     break;
                 case 3:
-                    if (is_varint(p)) keep(static_cast<std::uint64_t>(p.get_int64()), i);
+                    if (is_varint(p)) i = static_cast<std::uint64_t>(p.get_int64());
                     else p.skip();
                     break;
                 case 7:
@@ -405,9 +396,9 @@ struct walker {
             switch (p.tag()) {
                 case 1:
                 case 2: str(p); break;
-                case 3: keep(p, name); break;
-                case 4: keep(p, op_type); break;
-                case 7: keep(p, domain); break;
+                case 3: name = p.get_view(); break;
+                case 4: op_type = p.get_view(); break;
+                case 7: domain = p.get_view(); break;
                 case 5: attribute(p.get_message()); break;
                 default: p.skip();
             }
@@ -428,7 +419,7 @@ struct walker {
             }
             switch (p.tag()) {
                 case 1: node(p.get_message()); break;
-                case 2: keep(p, name); break;
+                case 2: name = p.get_view(); break;
                 case 5: tensor(p.get_message()); break;
                 case 15: sparse(p.get_message()); break;
                 case 11:
@@ -445,8 +436,8 @@ struct walker {
         data_view domain;
         std::uint64_t version = 0;
         while (p.next()) {
-            if (p.tag() == 1 && is_len(p)) keep(p, domain);
-            else if (p.tag() == 2 && is_varint(p)) keep(static_cast<std::uint64_t>(p.get_int64()), version);
+            if (p.tag() == 1 && is_len(p)) domain = p.get_view();
+            else if (p.tag() == 2 && is_varint(p)) version = static_cast<std::uint64_t>(p.get_int64());
             else p.skip();
         }
         str(domain);
@@ -463,8 +454,8 @@ struct walker {
                 continue;
             }
             switch (p.tag()) {
-                case 1: keep(p, name); break;
-                case 10: keep(p, domain); break;
+                case 1: name = p.get_view(); break;
+                case 10: domain = p.get_view(); break;
                 case 4:
                 case 5:
                 case 6: str(p); break;
@@ -483,11 +474,11 @@ struct walker {
         while (p.next()) {
             switch (p.tag()) {
                 case 1:
-                    if (is_varint(p)) keep(static_cast<std::uint64_t>(p.get_int64()), ir_version);
+                    if (is_varint(p)) ir_version = static_cast<std::uint64_t>(p.get_int64());
                     else p.skip();
                     break;
                 case 2:
-                    if (is_len(p)) keep(p, producer);
+                    if (is_len(p)) producer = p.get_view();
                     else p.skip();
                     break;
                 case 8:
