@@ -39,6 +39,7 @@ constexpr subcommand make_subcommand() {
 // In the order of `onnxview --help`.
 extern const subcommand info_subcommand;
 extern const subcommand check_subcommand;
+extern const subcommand stats_subcommand;
 extern const subcommand dump_subcommand;
 extern const subcommand tensor_subcommand;
 extern const subcommand doctor_subcommand;

@@ -9,9 +9,11 @@
         part = m.get_slice(names[0])[0:10]        # only those rows are read
         for node in m.graph.nodes:
             node.op_type, node.inputs, node.outputs, node.attributes
-        findings = m.check()
+        findings = m.check()                      # m.check(numeric=True): the weights' values too
     x = onnxview.load_tensor("input_0.pb")        # a standalone TensorProto file
     onnxview.profile("model.onnx", dims={"N": 1})["totals"]["macs"]   # as `onnxview profile --json`
+    onnxview.stats("model.onnx")["totals"]["nan"]  # as `onnxview stats --json`
+    onnxview.check("model.onnx", numeric=True)    # as `onnxview check --numeric`
     onnxview.hash("model.onnx")                   # what it computes, whatever the layout
     onnxview.diff("a.onnx", "b.onnx")["result"]   # what changed, as `onnxview diff --json`
 
@@ -35,12 +37,22 @@ from ._onnxview import (  # noqa: F401
     load_tensor,
     open,
     profile,
+    stats,
 )
 
 __all__ = [
     "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "StoredTensor", "TensorSlice", "Type",
-    "ValueInfo", "dtype_of", "load_tensor", "open", "profile",
+    "ValueInfo", "check", "dtype_of", "load_tensor", "open", "profile", "stats",
 ]
+
+
+def check(path, *, errors_only=False, numeric=False):
+    """The findings of Model.check() for the model at `path` (a list of Finding):
+    onnx.checker's rules, payload sizes and external-data safety, and with
+    numeric=True the weights' values (`onnxview check --numeric`, docs/stats.md)."""
+    with open(path) as m:
+        return m.check(errors_only=errors_only, numeric=numeric)
+
 
 # With the comparison library (a build that found libxxhash).
 try:

@@ -114,6 +114,9 @@ void register_model(py::module_& m);
 // --- profile.cpp
 void register_profile(py::module_& m);
 
+// --- stats.cpp
+void register_stats(py::module_& m);
+
 // --- compare.cpp (with ONNXVIEW_PY_COMPARE)
 void register_compare(py::module_& m);
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "binding.hpp"
+#include "onnxview/stats.hpp"
 
 namespace onnxview_py {
 
@@ -81,6 +82,8 @@ struct finding {
     std::string severity, code;
     py::object path, message;
     std::uint64_t offset;
+    py::object tensor = py::str("");  // numeric findings: the tensor's name
+    py::object count = py::none();    // numeric findings: the values concerned, when counted
 };
 
 py::dict metadata_of(const model_ref& m) {
@@ -127,23 +130,49 @@ py::object get_tensor(const model_ref& m, const py::object& key, bool raw) {
     return tensor_array(init.dense, m.src);
 }
 
-py::list check_of(const model_ref& m, bool errors_only) {
+py::list check_of(const model_ref& m, bool errors_only, bool numeric) {
     const source_ptr& src = m.live();
     options opts{};
     opts.errors_only = errors_only;
     struct collected {
         std::string severity, code, path, message;
         std::uint64_t offset;
+        std::string tensor;
+        std::uint64_t count;
+        bool has_count, numeric;
     };
     std::vector<collected> found;
     opts.model_path = src->path.c_str();  // external data is checked next to the model
     check_model(src->bytes(), opts, [](void* user, const check_finding& f) {
         static_cast<std::vector<collected>*>(user)->push_back(
             {f.severity == check_severity::error ? "error" : "warning", finding_code_name(f.code),
-             std::string(f.path), std::string(f.message), f.offset});
+             std::string(f.path), std::string(f.message), f.offset, std::string(), 0, false, false});
     }, &found);
+    bool wire_error = false;
+    for (const collected& f : found) wire_error = wire_error || f.code == "wire_format";
+    // As `onnxview check --numeric`: the values of a model that parses.
+    if (numeric && !wire_error && src->is_model) {
+        numeric_check_options no;
+        no.errors_only = errors_only;
+        const result<numeric_result> n = [&] {
+            py::gil_scoped_release unlocked;
+            return numeric_check(src->model, no, [](void* user, const numeric_finding& f) {
+                static_cast<std::vector<collected>*>(user)->push_back(
+                    {numeric_severity_name(f.severity), numeric_code_name(f.code), std::string(f.path),
+                     std::string(f.message), f.offset, std::string(f.tensor), f.count, f.has_count, true});
+            }, &found);
+        }();
+        if (!n) raise_error(n.err(), src.get(), "cannot check the values of '" + src->path + "'");
+    }
     py::list out;
-    for (const collected& f : found) out.append(py::cast(finding{f.severity, f.code, to_str(f.path), to_str(f.message), f.offset}));
+    for (const collected& f : found) {
+        finding x{f.severity, f.code, to_str(f.path), to_str(f.message), f.offset};
+        if (f.numeric) {
+            x.tensor = to_str(f.tensor);
+            if (f.has_count) x.count = py::int_(f.count);
+        }
+        out.append(py::cast(x));
+    }
     return out;
 }
 
@@ -252,11 +281,13 @@ void register_model(py::module_& m) {
         });
 
     py::class_<finding>(m, "Finding", "One finding of Model.check().")
-        .def_readonly("severity", &finding::severity, "'error' or 'warning'")
+        .def_readonly("severity", &finding::severity, "'error', 'warning' or (numeric findings) 'info'")
         .def_readonly("code", &finding::code, "the finding's stable identifier, e.g. 'undefined_input'")
         .def_readonly("path", &finding::path, "where: e.g. \"graph.node[12] 'conv1'.input[2]\"")
         .def_readonly("message", &finding::message)
         .def_readonly("offset", &finding::offset, "byte offset of the message concerned (0: the model)")
+        .def_readonly("tensor", &finding::tensor, "numeric findings: the tensor's name ('' otherwise)")
+        .def_readonly("count", &finding::count, "numeric findings: how many values are concerned (None: not counted)")
         .def("__repr__", [](const finding& f) {
             return py::str("<onnxview.Finding {} {} at {}>").format(f.severity, f.code, f.path);
         });
@@ -300,9 +331,11 @@ void register_model(py::module_& m) {
             if (init.is_sparse) throw py::type_error("get_slice of a sparse initializer: use get_tensor");
             return slice_ref{r.src, init.dense, tensor_shape(init.dense, r.src)};
         }, py::arg("name"), "A TensorSlice: m.get_slice('embed')[0:1000] reads only those rows.")
-        .def("check", &check_of, py::kw_only(), py::arg("errors_only") = false,
+        .def("check", &check_of, py::kw_only(), py::arg("errors_only") = false, py::arg("numeric") = false,
              "The checker's findings (onnx.checker's rules, payload sizes, external-data safety):\n"
-             "a list of Finding, empty for a valid model.")
+             "a list of Finding, empty for a valid model. numeric=True also reads every weight and\n"
+             "reports what `onnxview check --numeric` does (NaN, fp16 overflow, subnormals,\n"
+             "quantization scales ...; docs/stats.md), the GIL released while it reads.")
         .def("close", [](model_ref& r) { r.src.reset(); }, "Drops this handle's reference to the mapping.")
         .def("__enter__", [](py::object self) { return self; })
         .def("__exit__", [](model_ref& r, py::args) { r.src.reset(); return false; })
