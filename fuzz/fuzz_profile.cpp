@@ -55,24 +55,8 @@ void check_json(const model_profile& p) {
     by_scope.grouped = true;
     by_scope.by = profile_grouping::scope;
     FUZZ_CHECK(write_profile_json(p, by_scope, write_sink{&json, append}).ok());
-    int depth = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < json.size(); ++i) {
-        const char c = json[i];
-        FUZZ_CHECK(static_cast<unsigned char>(c) >= 0x20 || (c == '\n' && !in_string));
-        if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '{' || c == '[') {
-            ++depth;
-        } else if (c == '}' || c == ']') {
-            FUZZ_CHECK(depth > 0);
-            --depth;
-        }
-    }
-    FUZZ_CHECK(depth == 0 && !in_string && json.size() >= 2 && json.compare(json.size() - 2, 2, "}\n") == 0);
+    fuzz_check_json_nesting(json);
+    FUZZ_CHECK(json.size() >= 2 && json.compare(json.size() - 2, 2, "}\n") == 0);
 }
 
 }  // namespace

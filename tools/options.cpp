@@ -184,6 +184,7 @@ parse_outcome parse_arguments(const command_line& cl, int argc, const char* cons
 std::string synopsis(const command_line& cl) {
     std::string s = cl.command;
     for (const operand& o : cl.operands) s += std::string(" ") + o.name;
+    if (cl.more_operands_synopsis != nullptr) s += std::string(" ") + cl.more_operands_synopsis;
     for (const option& o : cl.options) {
         s += " [";
         s += o.long_name != nullptr ? std::string("--") + o.long_name : std::string("-") + o.short_name;

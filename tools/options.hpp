@@ -70,6 +70,9 @@ struct command_line {
     // --git's seven arguments); the command checks their number. Not in
     // the synopsis: the option that wants them says so.
     std::vector<const char*>* more_operands = nullptr;
+    // When the command takes more operands of its own: how the synopsis
+    // shows them, after the required ones ("[NAME...]").
+    const char* more_operands_synopsis = nullptr;
 };
 
 struct parse_outcome {

@@ -156,7 +156,7 @@ std::string sarif_log(const char* model_path, const std::vector<reported_finding
     w.end_object();  // run
     w.end_array();
     w.end_object();
-    return w.str() + "\n";
+    return w.str();
 }
 
 }  // namespace onnxview_cli

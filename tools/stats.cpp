@@ -42,6 +42,7 @@ command_line make_command_line(arguments& a) {
                             "between its min and max (reads each payload a second time)")},
                     {{"MODEL", &a.model}}};
     cl.more_operands = &a.names;
+    cl.more_operands_synopsis = "[NAME...]";
     return cl;
 }
 
@@ -174,7 +175,7 @@ int run(arguments& a) {
         rep.w.key("totals");
         write_stats_totals_json(rep.w, totals);
         rep.w.end_object();
-        text = rep.w.str() + "\n";
+        text = rep.w.str();
     } else {
         text = format_table(rep.tb);
         text += std::to_string(totals.tensors) + (totals.tensors == 1 ? " tensor, " : " tensors, ") +

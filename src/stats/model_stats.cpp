@@ -60,6 +60,10 @@ struct stats_walk {
         result<tensor_data> d = mf.tensor(st.tensor);
         if (!d) {
             r.failure = d.err();
+            // Where the payload is, though it cannot be read (an external
+            // file missing, say).
+            const result<storage_info> where = describe_storage(st.tensor);
+            if (where) r.storage = where->kind;
         } else {
             r.storage = d->storage();
             value_stats_options vo;

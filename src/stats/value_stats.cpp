@@ -61,35 +61,49 @@ public:
         if (fill_ == 0) return;
         const unsigned n = fill_;
         fill_ = 0;
-        double lane[8] = {};
         double lo = block_[0], hi = block_[0];
-        unsigned i = 0;
-        for (; i + 8 <= n; i += 8)
-            for (unsigned k = 0; k < 8; ++k) lane[k] += block_[i + k];
-        for (; i < n; ++i) lane[i % 8] += block_[i];
-        for (i = 0; i < n; ++i) {
+        for (unsigned i = 0; i < n; ++i) {
             lo = block_[i] < lo ? block_[i] : lo;
             hi = block_[i] > hi ? block_[i] : hi;
         }
-        const double bmean = ((lane[0] + lane[1]) + (lane[2] + lane[3]) + ((lane[4] + lane[5]) + (lane[6] + lane[7]))) / n;
-        double dev[8] = {};
-        for (i = 0; i + 8 <= n; i += 8)
-            for (unsigned k = 0; k < 8; ++k) {
-                const double d = block_[i + k] - bmean;
-                dev[k] += d * d;
-            }
-        for (; i < n; ++i) dev[i % 8] += (block_[i] - bmean) * (block_[i] - bmean);
-        const double bm2 = ((dev[0] + dev[1]) + (dev[2] + dev[3])) + ((dev[4] + dev[5]) + (dev[6] + dev[7]));
+        long double bmean, bm2;
+        // Squares of values beyond 2^500 would overflow a double: such
+        // blocks are summed in long double (whose wider exponent holds them
+        // where the platform has one).
+        if (hi > 0x1p500 || lo < -0x1p500) {
+            long double sum = 0, dev = 0;
+            for (unsigned i = 0; i < n; ++i) sum += block_[i];
+            bmean = sum / n;
+            for (unsigned i = 0; i < n; ++i) dev += (block_[i] - bmean) * (block_[i] - bmean);
+            bm2 = dev;
+        } else {
+            double lane[8] = {};
+            unsigned i = 0;
+            for (; i + 8 <= n; i += 8)
+                for (unsigned k = 0; k < 8; ++k) lane[k] += block_[i + k];
+            for (; i < n; ++i) lane[i % 8] += block_[i];
+            const double mean =
+                ((lane[0] + lane[1]) + (lane[2] + lane[3]) + ((lane[4] + lane[5]) + (lane[6] + lane[7]))) / n;
+            double dev[8] = {};
+            for (i = 0; i + 8 <= n; i += 8)
+                for (unsigned k = 0; k < 8; ++k) {
+                    const double d = block_[i + k] - mean;
+                    dev[k] += d * d;
+                }
+            for (; i < n; ++i) dev[i % 8] += (block_[i] - mean) * (block_[i] - mean);
+            bmean = mean;
+            bm2 = ((dev[0] + dev[1]) + (dev[2] + dev[3])) + ((dev[4] + dev[5]) + (dev[6] + dev[7]));
+        }
         if (count_ == 0) {
             mean_ = bmean;
             m2_ = bm2;
             min_ = lo;
             max_ = hi;
         } else {
-            const double total = static_cast<double>(count_ + n);
-            const double delta = bmean - mean_;
+            const long double total = static_cast<long double>(count_ + n);
+            const long double delta = bmean - mean_;
             mean_ += delta * (n / total);
-            m2_ += bm2 + delta * delta * (static_cast<double>(count_) * n / total);
+            m2_ += bm2 + delta * delta * (static_cast<long double>(count_) * n / total);
             min_ = lo < min_ ? lo : min_;
             max_ = hi > max_ ? hi : max_;
         }
@@ -103,15 +117,16 @@ public:
         }
         s.min = min_;
         s.max = max_;
-        s.mean = mean_;
-        s.std = std::sqrt(m2_ / static_cast<double>(count_));
+        s.mean = static_cast<double>(mean_);
+        s.std = static_cast<double>(std::sqrt(m2_ / static_cast<long double>(count_)));
     }
 
 private:
     double block_[block_values];
     unsigned fill_ = 0;
     std::uint64_t count_ = 0;
-    double mean_ = 0, m2_ = 0, min_ = 0, max_ = 0;
+    long double mean_ = 0, m2_ = 0;  // merged once a block: long double costs nothing here
+    double min_ = 0, max_ = 0;
 };
 
 // fp16 and bf16 limits as binary32 and binary64 magnitudes.
@@ -366,19 +381,24 @@ public:
         const std::size_t bins = counts.size();
         if (low == high) low -= 0.5, high += 0.5;
         edges_.resize(bins + 1);
-        const double step = (high - low) / static_cast<double>(bins);
+        // A range wider than the largest double (-1e300 to 1e308) is
+        // measured in halves, exactly (a power of two).
+        half_ = !std::isfinite(high - low);
+        const double scale = half_ ? 0.5 : 1.0;
+        const double step = (high * scale - low * scale) / static_cast<double>(bins);
         for (std::size_t k = 0; k <= bins; ++k) {
-            double e = k == bins ? high : low + static_cast<double>(k) * step;
+            double e = k == bins ? high : (low * scale + static_cast<double>(k) * step) / scale;
             if (float32) e = static_cast<float>(e);
             edges_[k] = e;
         }
-        low_ = low;
-        norm_ = static_cast<double>(bins) / (high - low);
+        low_ = low * scale;
+        norm_ = static_cast<double>(bins) / (high * scale - low * scale);
     }
     void add(double x) {
         const std::size_t bins = counts_.size();
         if (x < edges_.front() || x > edges_.back()) return;
-        std::size_t k = static_cast<std::size_t>((x - low_) * norm_);
+        const double f = ((half_ ? x * 0.5 : x) - low_) * norm_;
+        std::size_t k = f > 0 ? static_cast<std::size_t>(f) : 0;
         if (k >= bins) k = bins - 1;
         if (k > 0 && x < edges_[k]) --k;
         if (k + 1 < bins && x >= edges_[k + 1]) ++k;
@@ -389,6 +409,7 @@ private:
     std::vector<std::uint64_t>& counts_;
     std::vector<double> edges_;
     double low_ = 0, norm_ = 1;
+    bool half_ = false;
 };
 
 // Every finite value of `d` into the histogram (the second pass), through
