@@ -25,9 +25,10 @@ constexpr double no_value = std::numeric_limits<double>::quiet_NaN();
 // accurate as two passes, in one.
 constexpr unsigned block_values = 1024;
 
-// Raw and external payloads are read this much at a time (a multiple of 16,
-// so that no element straddles two pieces).
-constexpr std::size_t piece_bytes = std::size_t(1) << 20;
+// Raw and external payloads are read this much at a time: a multiple of 16,
+// so that no element straddles two pieces, and small enough that a piece
+// copied by read_at is still in the core's cache when it is counted.
+constexpr std::size_t piece_bytes = std::size_t(256) << 10;
 
 template <class U>
 U load_le(const unsigned char* p) noexcept {
@@ -41,19 +42,88 @@ U load_le(const unsigned char* p) noexcept {
     return v;
 }
 
-// The running mean, squared deviations, min and max of finite values, fed a
-// block at a time.
+// One block's count, mean, squared deviations, min and max.
+struct block_moments {
+    long double mean, m2;  // long double: a wide block's squared deviations may pass the largest double
+    double min, max;
+};
+
+// The block's moments in one pass over value(i), i < n: sums of the values
+// less the block's first one (shifted sums: the cancellation of sum-of-
+// squares formulas is that of the spread, not of the magnitude), in eight
+// lanes the compiler vectorizes. One template for every source, so that a
+// block gives the same bits read from floats or from doubles.
+template <class Value>
+block_moments moments_of(Value value, unsigned count) noexcept {
+    const std::size_t n = count;
+    const double shift = value(0);
+    double s1[8] = {}, s2[8] = {}, lo[8], hi[8];
+    for (std::size_t k = 0; k < 8; ++k) lo[k] = hi[k] = shift;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        double x[8];
+        for (std::size_t k = 0; k < 8; ++k) x[k] = value(i + k);
+        for (std::size_t k = 0; k < 8; ++k) {
+            const double d = x[k] - shift;
+            s1[k] += d;
+            s2[k] += d * d;
+        }
+        for (std::size_t k = 0; k < 8; ++k) lo[k] = x[k] < lo[k] ? x[k] : lo[k];
+        for (std::size_t k = 0; k < 8; ++k) hi[k] = x[k] > hi[k] ? x[k] : hi[k];
+    }
+    for (; i < n && n % 8 != 0; ++i) {  // the last block's tail (a whole block has none)
+        const double x = value(i);
+        const double d = x - shift;
+        s1[i % 8] += d;
+        s2[i % 8] += d * d;
+        lo[i % 8] = x < lo[i % 8] ? x : lo[i % 8];
+        hi[i % 8] = x > hi[i % 8] ? x : hi[i % 8];
+    }
+    const double sum = ((s1[0] + s1[1]) + (s1[2] + s1[3])) + ((s1[4] + s1[5]) + (s1[6] + s1[7]));
+    const double squares = ((s2[0] + s2[1]) + (s2[2] + s2[3])) + ((s2[4] + s2[5]) + (s2[6] + s2[7]));
+    block_moments b{shift + sum / static_cast<double>(n), squares - sum * (sum / static_cast<double>(n)), lo[0], hi[0]};
+    if (b.m2 < 0) b.m2 = 0;
+    for (std::size_t k = 1; k < 8; ++k) {
+        b.min = lo[k] < b.min ? lo[k] : b.min;
+        b.max = hi[k] > b.max ? hi[k] : b.max;
+    }
+    return b;
+}
+
+// The same in long double, for blocks whose squares would overflow a double
+// (values beyond 2^500), where the platform's long double is wider.
+block_moments wide_moments_of(const double* v, unsigned n) noexcept {
+    long double sum = 0, dev = 0;
+    double lo = v[0], hi = v[0];
+    for (unsigned i = 0; i < n; ++i) {
+        sum += v[i];
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    const long double mean = sum / n;
+    for (unsigned i = 0; i < n; ++i) dev += (v[i] - mean) * (v[i] - mean);
+    return {mean, dev, lo, hi};
+}
+
+// The running mean, squared deviations, min and max of finite values, fed in
+// blocks of block_values values: whole blocks straight from a float payload
+// (add_floats), other values through a buffer. Blocks always hold
+// block_values values (but the last) whatever the pieces the payload comes
+// in, so the results depend on the values alone.
 class moments {
 public:
     void add(double x) noexcept {
         block_[fill_++] = x;
         if (fill_ == block_values) flush();
     }
-    // Blocks always hold block_values values (but the last), whatever the
-    // pieces the payload comes in: the results depend on the values alone.
     unsigned room() const noexcept { return block_values - fill_; }
-    double* next() noexcept { return block_ + fill_; }
-    void commit(unsigned n) noexcept {
+    // n finite little-endian FLOATs at p (n <= room()).
+    void add_floats(const unsigned char* p, unsigned n) noexcept {
+        if (fill_ == 0 && n == block_values) {
+            merge(moments_of([p](std::size_t i) { return static_cast<double>(load_float(p + 4 * i)); }, n), n);
+            return;
+        }
+        for (unsigned i = 0; i < n; ++i) block_[fill_ + i] = load_float(p + 4 * i);
         fill_ += n;
         if (fill_ == block_values) flush();
     }
@@ -61,53 +131,11 @@ public:
         if (fill_ == 0) return;
         const unsigned n = fill_;
         fill_ = 0;
-        double lo = block_[0], hi = block_[0];
-        for (unsigned i = 0; i < n; ++i) {
-            lo = block_[i] < lo ? block_[i] : lo;
-            hi = block_[i] > hi ? block_[i] : hi;
-        }
-        long double bmean, bm2;
-        // Squares of values beyond 2^500 would overflow a double: such
-        // blocks are summed in long double (whose wider exponent holds them
-        // where the platform has one).
-        if (hi > 0x1p500 || lo < -0x1p500) {
-            long double sum = 0, dev = 0;
-            for (unsigned i = 0; i < n; ++i) sum += block_[i];
-            bmean = sum / n;
-            for (unsigned i = 0; i < n; ++i) dev += (block_[i] - bmean) * (block_[i] - bmean);
-            bm2 = dev;
-        } else {
-            double lane[8] = {};
-            unsigned i = 0;
-            for (; i + 8 <= n; i += 8)
-                for (unsigned k = 0; k < 8; ++k) lane[k] += block_[i + k];
-            for (; i < n; ++i) lane[i % 8] += block_[i];
-            const double mean =
-                ((lane[0] + lane[1]) + (lane[2] + lane[3]) + ((lane[4] + lane[5]) + (lane[6] + lane[7]))) / n;
-            double dev[8] = {};
-            for (i = 0; i + 8 <= n; i += 8)
-                for (unsigned k = 0; k < 8; ++k) {
-                    const double d = block_[i + k] - mean;
-                    dev[k] += d * d;
-                }
-            for (; i < n; ++i) dev[i % 8] += (block_[i] - mean) * (block_[i] - mean);
-            bmean = mean;
-            bm2 = ((dev[0] + dev[1]) + (dev[2] + dev[3])) + ((dev[4] + dev[5]) + (dev[6] + dev[7]));
-        }
-        if (count_ == 0) {
-            mean_ = bmean;
-            m2_ = bm2;
-            min_ = lo;
-            max_ = hi;
-        } else {
-            const long double total = static_cast<long double>(count_ + n);
-            const long double delta = bmean - mean_;
-            mean_ += delta * (n / total);
-            m2_ += bm2 + delta * delta * (static_cast<long double>(count_) * n / total);
-            min_ = lo < min_ ? lo : min_;
-            max_ = hi > max_ ? hi : max_;
-        }
-        count_ += n;
+        const double* v = block_;
+        block_moments b = moments_of([v](std::size_t i) { return v[i]; }, n);
+        if (!std::isfinite(static_cast<double>(b.m2)) || !std::isfinite(static_cast<double>(b.mean)))
+            b = wide_moments_of(block_, n);
+        merge(b, n);
     }
     void finish(value_stats& s) noexcept {
         flush();
@@ -122,6 +150,30 @@ public:
     }
 
 private:
+    static float load_float(const unsigned char* p) noexcept {
+        const std::uint32_t b = load_le<std::uint32_t>(p);
+        float f;
+        std::memcpy(&f, &b, 4);
+        return f;
+    }
+    // Chan, Golub and LeVeque's merge of a block into the running moments.
+    void merge(const block_moments& b, unsigned n) noexcept {
+        if (count_ == 0) {
+            mean_ = b.mean;
+            m2_ = b.m2;
+            min_ = b.min;
+            max_ = b.max;
+        } else {
+            const long double total = static_cast<long double>(count_ + n);
+            const long double delta = b.mean - mean_;
+            mean_ += delta * (n / total);
+            m2_ += b.m2 + delta * delta * (static_cast<long double>(count_) * n / total);
+            min_ = b.min < min_ ? b.min : min_;
+            max_ = b.max > max_ ? b.max : max_;
+        }
+        count_ += n;
+    }
+
     double block_[block_values];
     unsigned fill_ = 0;
     std::uint64_t count_ = 0;
@@ -154,21 +206,22 @@ inline void conversion_counts(value_stats& s, double a) noexcept {
 struct float_kernel : kernel_base {
     bool conversions = true;
     void run(const unsigned char* p, std::size_t n) noexcept {
-        std::uint32_t bits[block_values];
         while (n >= 4 && left > 0) {
-            // Up to the end of the moments' block when every value is finite.
+            // Up to the end of the moments' block, so that whole blocks go
+            // straight from the payload.
             const unsigned count = static_cast<unsigned>(std::min<std::uint64_t>({n / 4, left, m.room()}));
-            for (unsigned i = 0; i < count; ++i) bits[i] = load_le<std::uint32_t>(p + 4 * i);
-            std::uint64_t zeros = 0, special = 0, subnormal = 0, over16 = 0, under16 = 0, sub16 = 0, overbf = 0;
-            for (unsigned i = 0; i < count; ++i) {
-                const std::uint32_t a = bits[i] & 0x7FFFFFFFu;
+            // Magnitudes as int32 (below 2^31): signed compares vectorize
+            // directly. Counts per block fit 32 bits.
+            std::uint32_t zeros = 0, special = 0, subnormal = 0, over16 = 0, under16 = 0, sub16 = 0, overbf = 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                const auto a = static_cast<std::int32_t>(load_le<std::uint32_t>(p + 4 * i) & 0x7FFFFFFFu);
                 zeros += a == 0;
-                special += a >= 0x7F800000u;
-                subnormal += a != 0 && a < 0x00800000u;
-                over16 += a > 0x477FE000u && a < 0x7F800000u;   // 65504
-                under16 += a != 0 && a <= 0x33000000u;          // 2^-25
-                sub16 += a > 0x33000000u && a < 0x38800000u;    // 2^-14
-                overbf += a > 0x7F7F0000u && a < 0x7F800000u;   // bf16 max
+                special += a >= 0x7F800000;
+                subnormal += a != 0 && a < 0x00800000;
+                over16 += a > 0x477FE000 && a < 0x7F800000;  // 65504
+                under16 += a != 0 && a <= 0x33000000;        // 2^-25
+                sub16 += a > 0x33000000 && a < 0x38800000;   // 2^-14
+                overbf += a > 0x7F7F0000 && a < 0x7F800000;  // bf16 max
             }
             s.zeros += zeros;
             s.subnormal += subnormal;
@@ -179,23 +232,18 @@ struct float_kernel : kernel_base {
                 s.bf16_overflow += overbf;
             }
             if (special == 0) {
-                double* out = m.next();
-                for (unsigned i = 0; i < count; ++i) {
-                    float f;
-                    std::memcpy(&f, &bits[i], 4);
-                    out[i] = f;
-                }
-                m.commit(count);
+                m.add_floats(p, count);
             } else {
                 for (unsigned i = 0; i < count; ++i) {
-                    const std::uint32_t a = bits[i] & 0x7FFFFFFFu;
+                    const std::uint32_t b = load_le<std::uint32_t>(p + 4 * i);
+                    const std::uint32_t a = b & 0x7FFFFFFFu;
                     if (a > 0x7F800000u) {
                         ++s.nan;
                     } else if (a == 0x7F800000u) {
-                        ++(bits[i] >> 31 ? s.neg_inf : s.pos_inf);
+                        ++(b >> 31 ? s.neg_inf : s.pos_inf);
                     } else {
                         float f;
-                        std::memcpy(&f, &bits[i], 4);
+                        std::memcpy(&f, &b, 4);
                         m.add(f);
                     }
                 }
