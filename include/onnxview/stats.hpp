@@ -43,7 +43,6 @@
 #include <string_view>
 #include <vector>
 
-#include "onnxview/check.hpp"
 #include "onnxview/json_writer.hpp"
 #include "onnxview/model_file.hpp"
 #include "onnxview/tensor_data.hpp"
