@@ -2,9 +2,8 @@
 //
 // The payload is read in raw_data layout, a piece at a time, and decoded by
 // a kernel per format. The FLOAT kernel, the one that carries the speed
-// target (docs/stats.md), classifies a block of bit patterns with integer
-// compares and sums the block in eight lanes: loops the compiler vectorizes.
-// Other formats decode one value at a time.
+// target (docs/stats.md), classifies and sums a block of bit patterns in one
+// SIMD pass (float_block.cpp). Other formats decode one value at a time.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -13,6 +12,8 @@
 #include <new>
 
 #include "onnxview/float_formats.hpp"
+#include "float_block.hpp"
+#include "read_ahead.hpp"
 #include "onnxview/stats.hpp"
 
 namespace onnxview {
@@ -42,56 +43,33 @@ U load_le(const unsigned char* p) noexcept {
     return v;
 }
 
-// One block's count, mean, squared deviations, min and max.
+inline float load_float(const unsigned char* p) noexcept {
+    const std::uint32_t b = load_le<std::uint32_t>(p);
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+
+// One block's mean, squared deviations, min and max.
 struct block_moments {
     long double mean, m2;  // long double: a wide block's squared deviations may pass the largest double
     double min, max;
 };
 
-// The block's moments in one pass over value(i), i < n: sums of the values
-// less the block's first one (shifted sums: the cancellation of sum-of-
-// squares formulas is that of the spread, not of the magnitude), in eight
-// lanes the compiler vectorizes. One template for every source, so that a
-// block gives the same bits read from floats or from doubles.
-template <class Value>
-block_moments moments_of(Value value, unsigned count) noexcept {
-    const std::size_t n = count;
-    const double shift = value(0);
-    double s1[8] = {}, s2[8] = {}, lo[8], hi[8];
-    for (std::size_t k = 0; k < 8; ++k) lo[k] = hi[k] = shift;
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        double x[8];
-        for (std::size_t k = 0; k < 8; ++k) x[k] = value(i + k);
-        for (std::size_t k = 0; k < 8; ++k) {
-            const double d = x[k] - shift;
-            s1[k] += d;
-            s2[k] += d * d;
-        }
-        for (std::size_t k = 0; k < 8; ++k) lo[k] = x[k] < lo[k] ? x[k] : lo[k];
-        for (std::size_t k = 0; k < 8; ++k) hi[k] = x[k] > hi[k] ? x[k] : hi[k];
-    }
-    for (; i < n && n % 8 != 0; ++i) {  // the last block's tail (a whole block has none)
-        const double x = value(i);
-        const double d = x - shift;
-        s1[i % 8] += d;
-        s2[i % 8] += d * d;
-        lo[i % 8] = x < lo[i % 8] ? x : lo[i % 8];
-        hi[i % 8] = x > hi[i % 8] ? x : hi[i % 8];
-    }
-    const double sum = ((s1[0] + s1[1]) + (s1[2] + s1[3])) + ((s1[4] + s1[5]) + (s1[6] + s1[7]));
-    const double squares = ((s2[0] + s2[1]) + (s2[2] + s2[3])) + ((s2[4] + s2[5]) + (s2[6] + s2[7]));
-    block_moments b{shift + sum / static_cast<double>(n), squares - sum * (sum / static_cast<double>(n)), lo[0], hi[0]};
+// The block's moments from its shifted lane sums (float_block.hpp): the
+// cancellation of the sum-of-squares formula is that of the spread about the
+// block's first value, not of the magnitude.
+block_moments moments_of(const detail::lane_sums& l, double shift, std::size_t n) noexcept {
+    const double sum = ((l.s1[0] + l.s1[1]) + (l.s1[2] + l.s1[3])) + ((l.s1[4] + l.s1[5]) + (l.s1[6] + l.s1[7]));
+    const double squares = ((l.s2[0] + l.s2[1]) + (l.s2[2] + l.s2[3])) + ((l.s2[4] + l.s2[5]) + (l.s2[6] + l.s2[7]));
+    const double count = static_cast<double>(n);
+    block_moments b{shift + sum / count, squares - sum * (sum / count), l.min, l.max};
     if (b.m2 < 0) b.m2 = 0;
-    for (std::size_t k = 1; k < 8; ++k) {
-        b.min = lo[k] < b.min ? lo[k] : b.min;
-        b.max = hi[k] > b.max ? hi[k] : b.max;
-    }
     return b;
 }
 
 // The same in long double, for blocks whose squares would overflow a double
-// (values beyond 2^500), where the platform's long double is wider.
+// (values beyond about 2^500), where the platform's long double is wider.
 block_moments wide_moments_of(const double* v, unsigned n) noexcept {
     long double sum = 0, dev = 0;
     double lo = v[0], hi = v[0];
@@ -117,12 +95,11 @@ public:
         if (fill_ == block_values) flush();
     }
     unsigned room() const noexcept { return block_values - fill_; }
+    // A whole block counted straight from the payload (count_float_block).
+    bool empty_block() const noexcept { return fill_ == 0; }
+    void add_block(const detail::lane_sums& l, double shift) noexcept { merge(moments_of(l, shift, block_values), block_values); }
     // n finite little-endian FLOATs at p (n <= room()).
     void add_floats(const unsigned char* p, unsigned n) noexcept {
-        if (fill_ == 0 && n == block_values) {
-            merge(moments_of([p](std::size_t i) { return static_cast<double>(load_float(p + 4 * i)); }, n), n);
-            return;
-        }
         for (unsigned i = 0; i < n; ++i) block_[fill_ + i] = load_float(p + 4 * i);
         fill_ += n;
         if (fill_ == block_values) flush();
@@ -131,8 +108,9 @@ public:
         if (fill_ == 0) return;
         const unsigned n = fill_;
         fill_ = 0;
-        const double* v = block_;
-        block_moments b = moments_of([v](std::size_t i) { return v[i]; }, n);
+        detail::lane_sums l;
+        detail::sum_double_block(block_, n, block_[0], l);
+        block_moments b = moments_of(l, block_[0], n);
         if (!std::isfinite(static_cast<double>(b.m2)) || !std::isfinite(static_cast<double>(b.mean)))
             b = wide_moments_of(block_, n);
         merge(b, n);
@@ -150,12 +128,6 @@ public:
     }
 
 private:
-    static float load_float(const unsigned char* p) noexcept {
-        const std::uint32_t b = load_le<std::uint32_t>(p);
-        float f;
-        std::memcpy(&f, &b, 4);
-        return f;
-    }
     // Chan, Golub and LeVeque's merge of a block into the running moments.
     void merge(const block_moments& b, unsigned n) noexcept {
         if (count_ == 0) {
@@ -207,31 +179,24 @@ struct float_kernel : kernel_base {
     bool conversions = true;
     void run(const unsigned char* p, std::size_t n) noexcept {
         while (n >= 4 && left > 0) {
-            // Up to the end of the moments' block, so that whole blocks go
-            // straight from the payload.
+            // Up to the end of the moments' block, so that whole blocks are
+            // summed straight from the payload.
             const unsigned count = static_cast<unsigned>(std::min<std::uint64_t>({n / 4, left, m.room()}));
-            // Magnitudes as int32 (below 2^31): signed compares vectorize
-            // directly. Counts per block fit 32 bits.
-            std::uint32_t zeros = 0, special = 0, subnormal = 0, over16 = 0, under16 = 0, sub16 = 0, overbf = 0;
-            for (std::size_t i = 0; i < count; ++i) {
-                const auto a = static_cast<std::int32_t>(load_le<std::uint32_t>(p + 4 * i) & 0x7FFFFFFFu);
-                zeros += a == 0;
-                special += a >= 0x7F800000;
-                subnormal += a != 0 && a < 0x00800000;
-                over16 += a > 0x477FE000 && a < 0x7F800000;  // 65504
-                under16 += a != 0 && a <= 0x33000000;        // 2^-25
-                sub16 += a > 0x33000000 && a < 0x38800000;   // 2^-14
-                overbf += a > 0x7F7F0000 && a < 0x7F800000;  // bf16 max
-            }
-            s.zeros += zeros;
-            s.subnormal += subnormal;
+            detail::float_block_counts c;
+            detail::lane_sums l;
+            const double shift = load_float(p);
+            detail::count_float_block(p, count, shift, c, l);
+            s.zeros += c.zero;
+            s.subnormal += c.below_normal - c.zero;
             if (conversions) {
-                s.fp16_overflow += over16;
-                s.fp16_underflow += under16;
-                s.fp16_subnormal += sub16;
-                s.bf16_overflow += overbf;
+                s.fp16_overflow += c.above16 - c.special;
+                s.fp16_underflow += c.to_zero16 - c.zero;
+                s.fp16_subnormal += c.below16 - c.to_zero16;
+                s.bf16_overflow += c.above_bf16 - c.special;
             }
-            if (special == 0) {
+            if (c.special == 0 && count == block_values && m.empty_block()) {
+                m.add_block(l, shift);
+            } else if (c.special == 0) {
                 m.add_floats(p, count);
             } else {
                 for (unsigned i = 0; i < count; ++i) {
@@ -242,9 +207,7 @@ struct float_kernel : kernel_base {
                     } else if (a == 0x7F800000u) {
                         ++(b >> 31 ? s.neg_inf : s.pos_inf);
                     } else {
-                        float f;
-                        std::memcpy(&f, &b, 4);
-                        m.add(f);
+                        m.add(load_float(p + 4 * i));
                     }
                 }
             }
@@ -475,28 +438,30 @@ struct piece_reader {
     const value_stats_options& opts;
 };
 
-// One buffer per thread for copies through read_at (see hash_copied in
-// src/compare/model_hash.cpp for why it is kept).
-char* copy_buffer() noexcept {
-    thread_local std::unique_ptr<char[]> buffer;
-    if (!buffer) buffer.reset(new (std::nothrow) char[piece_bytes]);
-    return buffer.get();
+struct piece_feed {
+    value_reader& reader;
+    const value_stats_options& opts;
+    const char* mapped;  // where the piece is in the model's bytes
+};
+
+void feed_piece(void* user, const char* data, std::size_t size) {
+    piece_feed& f = *static_cast<piece_feed*>(user);
+    f.reader.feed(data, size);
+    if (f.opts.piece_done != nullptr) f.opts.piece_done(f.opts.user, f.mapped, size);
+    f.mapped += size;
 }
 
 error read_pieces(void* user, const char* data, std::size_t size) noexcept {
     const piece_reader& r = *static_cast<const piece_reader*>(user);
     const mapped_file* file =
         r.opts.payload_file != nullptr ? r.opts.payload_file->file_holding(data, size) : nullptr;
-    char* buffer = file != nullptr && file->keeps_descriptor() ? copy_buffer() : nullptr;
+    piece_feed f{r.reader, r.opts, data};
+    if (file != nullptr && file->keeps_descriptor())
+        return detail::read_ahead_pieces(*file, static_cast<std::uint64_t>(data - file->data()), size, piece_bytes,
+                                         feed_piece, &f);
     for (std::size_t done = 0; done < size;) {
         const std::size_t n = std::min(piece_bytes, size - done);
-        if (buffer != nullptr) {
-            if (error e = file->read_at(static_cast<std::uint64_t>(data + done - file->data()), buffer, n)) return e;
-            r.reader.feed(buffer, n);
-        } else {
-            r.reader.feed(data + done, n);
-        }
-        if (r.opts.piece_done != nullptr) r.opts.piece_done(r.opts.user, data + done, n);
+        feed_piece(&f, data + done, n);
         done += n;
     }
     return error();

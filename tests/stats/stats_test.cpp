@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../wire_builder.hpp"
+#include "float_block.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/stats.hpp"
 
@@ -221,4 +222,39 @@ TEST_CASE("stats: every numeric code has a name, a description and its severity"
     CHECK(numeric_code_severity(numeric_code::subnormal) == numeric_severity::warning);
     CHECK(numeric_code_severity(numeric_code::duplicate) == numeric_severity::info);
     CHECK(std::string(numeric_code_name(static_cast<numeric_code>(200))) == "unknown");
+}
+
+TEST_CASE("stats: every version of the FLOAT block loop gives the portable one's counts and bits") {
+    using namespace onnxview::detail;
+    const float specials[] = {0.0f, -0.0f, 1e-40f, -3e-39f, 2.9e-8f, 3.0e-8f, 6.1e-5f, 65504.0f, 65505.0f,
+                              -70000.0f, 3.3895e38f, 3.3896e38f, std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::quiet_NaN()};
+    // Every 17th value one of the specials: the first 12 (finite), or all 14.
+    for (int kinds : {12, 14}) {
+        std::vector<float> v;
+        for (int i = 0; i < 1021; ++i)
+            v.push_back(i % 17 == 0 ? specials[(i / 17) % kinds] : static_cast<float>(std::cos(i * 0.1) * (i % 5 + 1)));
+        const std::string bytes = raw_floats(v);
+        const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+        // Odd lengths leave a tail to every version.
+        for (std::size_t n : {std::size_t(1021), std::size_t(1016), std::size_t(7)}) {
+            float_block_counts want;
+            lane_sums want_sums;
+            REQUIRE(count_float_block_as(float_block_version::portable, p, n, v[0], want, want_sums));
+            if (n == 1021) CHECK((want.special != 0) == (kinds == 14));
+            for (float_block_version version : {float_block_version::sse2, float_block_version::avx2}) {
+                float_block_counts got;
+                lane_sums sums;
+                if (!count_float_block_as(version, p, n, v[0], got, sums)) continue;  // not in this build or processor
+                INFO("version " << int(version) << ", n " << n << ", kinds " << kinds);
+                CHECK(std::memcmp(&got, &want, sizeof got) == 0);
+                if (want.special == 0) {  // the sums are valid only then
+                    CHECK(std::memcmp(sums.s1, want_sums.s1, sizeof sums.s1) == 0);
+                    CHECK(std::memcmp(sums.s2, want_sums.s2, sizeof sums.s2) == 0);
+                    CHECK(sums.min == want_sums.min);
+                    CHECK(sums.max == want_sums.max);
+                }
+            }
+        }
+    }
 }

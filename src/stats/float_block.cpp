@@ -1,0 +1,234 @@
+// The counting loop of FLOAT payloads (float_block.hpp): portable C++,
+// SSE2 and AVX2 versions of one computation.
+#include "float_block.hpp"
+
+#include <cstring>
+
+// SSE2 on every x86-64; AVX2 where the processor has it, asked through
+// GCC's and Clang's cpu model (libgcc's, which Windows builds are left
+// without: they keep SSE2).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ONNXVIEW_STATS_X86 1
+#include <immintrin.h>
+#if !defined(_WIN32)
+#define ONNXVIEW_STATS_AVX2 1
+#endif
+#endif
+
+namespace onnxview {
+namespace detail {
+namespace {
+
+inline std::uint32_t load_le32(const unsigned char* p) noexcept {
+    return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+           static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+}
+
+inline void classify(std::uint32_t bits, float_block_counts& c) noexcept {
+    const std::uint32_t a = bits & 0x7FFFFFFFu;
+    c.zero += a == 0;
+    c.special += a >= 0x7F800000u;
+    c.below_normal += a < 0x00800000u;
+    c.to_zero16 += a <= 0x33000000u;
+    c.below16 += a < 0x38800000u;
+    c.above16 += a > 0x477FE000u;
+    c.above_bf16 += a > 0x7F7F0000u;
+}
+
+// Adds value x, the i-th of its block, to lane i % 8: the order every
+// version keeps.
+inline void add_to_lane(lane_sums& s, std::size_t i, double x, double shift) noexcept {
+    const double d = x - shift;
+    s.s1[i % sum_lanes] += d;
+    s.s2[i % sum_lanes] += d * d;
+    s.min = x < s.min ? x : s.min;
+    s.max = x > s.max ? x : s.max;
+}
+
+void count_portable(const unsigned char* p, std::size_t n, double shift, float_block_counts& c,
+                    lane_sums& s) noexcept {
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t bits = load_le32(p + 4 * i);
+        classify(bits, c);
+        float f;
+        std::memcpy(&f, &bits, 4);
+        add_to_lane(s, i, f, shift);
+    }
+}
+
+#ifdef ONNXVIEW_STATS_X86
+
+// Sums of 32-bit lanes of -1/0 masks, negated: the count of each.
+inline std::uint32_t lane_total(__m128i v) noexcept {
+    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0x4E));
+    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0xB1));
+    return static_cast<std::uint32_t>(-_mm_cvtsi128_si32(v));
+}
+
+// Four patterns a step, two steps a round: classification by signed
+// compares (magnitudes are below 2^31), sums in four registers of two lanes
+// (lanes 0-1, 2-3, 4-5, 6-7).
+void count_sse2(const unsigned char* p, std::size_t n, double shift, float_block_counts& c, lane_sums& s) noexcept {
+    const __m128i magnitude = _mm_set1_epi32(0x7FFFFFFF);
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i special_min = _mm_set1_epi32(0x7F7FFFFF), normal_min = _mm_set1_epi32(0x00800000);
+    const __m128i to_zero16_max = _mm_set1_epi32(0x33000001), normal16_min = _mm_set1_epi32(0x38800000);
+    const __m128i max16 = _mm_set1_epi32(0x477FE000), max_bf16 = _mm_set1_epi32(0x7F7F0000);
+    __m128i nz = zero, nspecial = zero, nbelow = zero, nzero16 = zero, nbelow16 = zero, nabove16 = zero,
+            nabovebf = zero;
+    const __m128d shift2 = _mm_set1_pd(shift);
+    __m128d s1[4], s2[4];
+    for (int k = 0; k < 4; ++k) s1[k] = _mm_loadu_pd(s.s1 + 2 * k), s2[k] = _mm_loadu_pd(s.s2 + 2 * k);
+    __m128 lo = _mm_set1_ps(static_cast<float>(s.min)), hi = _mm_set1_ps(static_cast<float>(s.max));
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int half = 0; half < 2; ++half) {
+            const __m128i bits = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 4 * i + 16 * half));
+            const __m128i a = _mm_and_si128(bits, magnitude);
+            nz = _mm_add_epi32(nz, _mm_cmpeq_epi32(a, zero));
+            nspecial = _mm_add_epi32(nspecial, _mm_cmpgt_epi32(a, special_min));
+            nbelow = _mm_add_epi32(nbelow, _mm_cmplt_epi32(a, normal_min));
+            nzero16 = _mm_add_epi32(nzero16, _mm_cmplt_epi32(a, to_zero16_max));
+            nbelow16 = _mm_add_epi32(nbelow16, _mm_cmplt_epi32(a, normal16_min));
+            nabove16 = _mm_add_epi32(nabove16, _mm_cmpgt_epi32(a, max16));
+            nabovebf = _mm_add_epi32(nabovebf, _mm_cmpgt_epi32(a, max_bf16));
+            const __m128 f = _mm_castsi128_ps(bits);
+            const __m128d da = _mm_sub_pd(_mm_cvtps_pd(f), shift2);
+            const __m128d db = _mm_sub_pd(_mm_cvtps_pd(_mm_movehl_ps(f, f)), shift2);
+            s1[2 * half] = _mm_add_pd(s1[2 * half], da);
+            s1[2 * half + 1] = _mm_add_pd(s1[2 * half + 1], db);
+            s2[2 * half] = _mm_add_pd(s2[2 * half], _mm_mul_pd(da, da));
+            s2[2 * half + 1] = _mm_add_pd(s2[2 * half + 1], _mm_mul_pd(db, db));
+            lo = _mm_min_ps(f, lo);
+            hi = _mm_max_ps(f, hi);
+        }
+    c.zero += lane_total(nz);
+    c.special += lane_total(nspecial);
+    c.below_normal += lane_total(nbelow);
+    c.to_zero16 += lane_total(nzero16);
+    c.below16 += lane_total(nbelow16);
+    c.above16 += lane_total(nabove16);
+    c.above_bf16 += lane_total(nabovebf);
+    for (int k = 0; k < 4; ++k) _mm_storeu_pd(s.s1 + 2 * k, s1[k]), _mm_storeu_pd(s.s2 + 2 * k, s2[k]);
+    float l[4], h[4];
+    _mm_storeu_ps(l, lo);
+    _mm_storeu_ps(h, hi);
+    for (int k = 0; k < 4; ++k) {
+        s.min = l[k] < s.min ? l[k] : s.min;
+        s.max = h[k] > s.max ? h[k] : s.max;
+    }
+    count_portable(p + 4 * i, n - i, shift, c, s);  // the tail: i is a multiple of 8, the lanes as i % 8 says
+}
+
+#ifdef ONNXVIEW_STATS_AVX2
+__attribute__((target("avx2"))) inline std::uint32_t lane_total8(__m256i v) noexcept {
+    return lane_total(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+
+// Eight patterns a round: classification in eight lanes, the sums of each
+// half in a register of four lanes (lanes 0-3, then 4-7).
+__attribute__((target("avx2"))) void count_avx2(const unsigned char* p, std::size_t n, double shift,
+                                                float_block_counts& c, lane_sums& s) noexcept {
+    const __m256i magnitude = _mm256_set1_epi32(0x7FFFFFFF);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i special_min = _mm256_set1_epi32(0x7F7FFFFF), normal_min = _mm256_set1_epi32(0x00800000);
+    const __m256i to_zero16_max = _mm256_set1_epi32(0x33000001), normal16_min = _mm256_set1_epi32(0x38800000);
+    const __m256i max16 = _mm256_set1_epi32(0x477FE000), max_bf16 = _mm256_set1_epi32(0x7F7F0000);
+    __m256i nz = zero, nspecial = zero, nbelow = zero, nzero16 = zero, nbelow16 = zero, nabove16 = zero,
+            nabovebf = zero;
+    const __m256d shift4 = _mm256_set1_pd(shift);
+    __m256d s1a = _mm256_loadu_pd(s.s1), s1b = _mm256_loadu_pd(s.s1 + 4);
+    __m256d s2a = _mm256_loadu_pd(s.s2), s2b = _mm256_loadu_pd(s.s2 + 4);
+    __m256 lo = _mm256_set1_ps(static_cast<float>(s.min)), hi = _mm256_set1_ps(static_cast<float>(s.max));
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * i));
+        const __m256i a = _mm256_and_si256(bits, magnitude);
+        nz = _mm256_add_epi32(nz, _mm256_cmpeq_epi32(a, zero));
+        nspecial = _mm256_add_epi32(nspecial, _mm256_cmpgt_epi32(a, special_min));
+        nbelow = _mm256_add_epi32(nbelow, _mm256_cmpgt_epi32(normal_min, a));
+        nzero16 = _mm256_add_epi32(nzero16, _mm256_cmpgt_epi32(to_zero16_max, a));
+        nbelow16 = _mm256_add_epi32(nbelow16, _mm256_cmpgt_epi32(normal16_min, a));
+        nabove16 = _mm256_add_epi32(nabove16, _mm256_cmpgt_epi32(a, max16));
+        nabovebf = _mm256_add_epi32(nabovebf, _mm256_cmpgt_epi32(a, max_bf16));
+        const __m256 f = _mm256_castsi256_ps(bits);
+        const __m256d da = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(f)), shift4);
+        const __m256d db = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)), shift4);
+        // Separate multiply and add (no fused multiply-add): the bits of
+        // the SSE2 and portable versions.
+        s1a = _mm256_add_pd(s1a, da);
+        s2a = _mm256_add_pd(s2a, _mm256_mul_pd(da, da));
+        s1b = _mm256_add_pd(s1b, db);
+        s2b = _mm256_add_pd(s2b, _mm256_mul_pd(db, db));
+        lo = _mm256_min_ps(f, lo);
+        hi = _mm256_max_ps(f, hi);
+    }
+    c.zero += lane_total8(nz);
+    c.special += lane_total8(nspecial);
+    c.below_normal += lane_total8(nbelow);
+    c.to_zero16 += lane_total8(nzero16);
+    c.below16 += lane_total8(nbelow16);
+    c.above16 += lane_total8(nabove16);
+    c.above_bf16 += lane_total8(nabovebf);
+    _mm256_storeu_pd(s.s1, s1a);
+    _mm256_storeu_pd(s.s1 + 4, s1b);
+    _mm256_storeu_pd(s.s2, s2a);
+    _mm256_storeu_pd(s.s2 + 4, s2b);
+    float l[8], h[8];
+    _mm256_storeu_ps(l, lo);
+    _mm256_storeu_ps(h, hi);
+    for (int k = 0; k < 8; ++k) {
+        s.min = l[k] < s.min ? l[k] : s.min;
+        s.max = h[k] > s.max ? h[k] : s.max;
+    }
+    count_portable(p + 4 * i, n - i, shift, c, s);
+}
+
+bool has_avx2() noexcept {
+    static const bool yes = __builtin_cpu_supports("avx2");
+    return yes;
+}
+#endif  // ONNXVIEW_STATS_AVX2
+
+#endif  // ONNXVIEW_STATS_X86
+
+}  // namespace
+
+void count_float_block(const unsigned char* p, std::size_t n, double shift, float_block_counts& c,
+                       lane_sums& s) noexcept {
+    s.min = s.max = shift;
+#if defined(ONNXVIEW_STATS_AVX2)
+    if (has_avx2()) return count_avx2(p, n, shift, c, s);
+    return count_sse2(p, n, shift, c, s);
+#elif defined(ONNXVIEW_STATS_X86)
+    return count_sse2(p, n, shift, c, s);
+#else
+    count_portable(p, n, shift, c, s);
+#endif
+}
+
+bool count_float_block_as(float_block_version v, const unsigned char* p, std::size_t n, double shift,
+                          float_block_counts& c, lane_sums& s) noexcept {
+    s.min = s.max = shift;
+    switch (v) {
+        case float_block_version::portable: count_portable(p, n, shift, c, s); return true;
+#ifdef ONNXVIEW_STATS_X86
+        case float_block_version::sse2: count_sse2(p, n, shift, c, s); return true;
+#endif
+#ifdef ONNXVIEW_STATS_AVX2
+        case float_block_version::avx2:
+            if (!has_avx2()) return false;
+            count_avx2(p, n, shift, c, s);
+            return true;
+#endif
+        default: return false;
+    }
+}
+
+void sum_double_block(const double* v, std::size_t n, double shift, lane_sums& s) noexcept {
+    s.min = s.max = shift;
+    for (std::size_t i = 0; i < n; ++i) add_to_lane(s, i, v[i], shift);
+}
+
+}  // namespace detail
+}  // namespace onnxview
