@@ -88,12 +88,12 @@ struct value_stats {
 struct value_stats_options {
     std::uint32_t histogram_bins = 0;  // 0: no histogram (one pass)
     // Called with each piece of raw-layout payload once it has been counted
-    // (a piece is at most a few MiB): model_stats gives the pages back here.
+    // (a piece is 256 KiB at most): model_stats gives the pages back here.
     void (*piece_done)(void* user, const char* data, std::size_t size) = nullptr;
     void* user = nullptr;
-    // Copies payload pieces through this file's read_at (pread) when it holds
-    // them, instead of reading the mapping (model_stats sets it: see
-    // mapped_file::read_at for why).
+    // The model whose mapped files hold the payload: a helper thread then
+    // takes the page faults of a mapped payload ahead of the counting
+    // (src/stats/read_ahead.hpp). Null: the payload is read in this thread.
     const model_file* payload_file = nullptr;
 };
 
@@ -135,7 +135,7 @@ struct model_stats_totals {
 using tensor_stats_callback = void (*)(void* user, const tensor_stats& t);
 
 // Options for model_file::open that suit a pass over every weight: the
-// metadata read ahead, descriptors kept for read_at, the whole model verified.
+// metadata read ahead, the whole model verified.
 options stats_file_options(options base = {}) noexcept;
 
 // Calls `callback` for each tensor `mf` stores (for_each_tensor() order,

@@ -2,6 +2,7 @@
 // SSE2 and AVX2 versions of one computation.
 #include "float_block.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 // SSE2 on every x86-64; AVX2 where the processor has it, asked through
@@ -125,17 +126,57 @@ __attribute__((target("avx2"))) inline std::uint32_t lane_total8(__m256i v) noex
     return lane_total(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
 }
 
-// Eight patterns a round: classification in eight lanes, the sums of each
-// half in a register of four lanes (lanes 0-3, then 4-7).
-__attribute__((target("avx2"))) void count_avx2(const unsigned char* p, std::size_t n, double shift,
-                                                float_block_counts& c, lane_sums& s) noexcept {
+// The rare classes of a block (subnormals, values that fp16 flushes to
+// zero, overflow of fp16 and bf16, NaN and Inf) are counted in a second pass
+// over it, taken only when the block's smallest nonzero or largest
+// magnitude says one may be there: the first pass then keeps two counters
+// and two extremes instead of seven counters, which left the loop short of
+// registers.
+__attribute__((target("avx2"))) void classify_avx2(const unsigned char* p, std::size_t n,
+                                                   float_block_counts& c) noexcept {
     const __m256i magnitude = _mm256_set1_epi32(0x7FFFFFFF);
     const __m256i zero = _mm256_setzero_si256();
     const __m256i special_min = _mm256_set1_epi32(0x7F7FFFFF), normal_min = _mm256_set1_epi32(0x00800000);
-    const __m256i to_zero16_max = _mm256_set1_epi32(0x33000001), normal16_min = _mm256_set1_epi32(0x38800000);
+    const __m256i to_zero16_max = _mm256_set1_epi32(0x33000001);
     const __m256i max16 = _mm256_set1_epi32(0x477FE000), max_bf16 = _mm256_set1_epi32(0x7F7F0000);
-    __m256i nz = zero, nspecial = zero, nbelow = zero, nzero16 = zero, nbelow16 = zero, nabove16 = zero,
-            nabovebf = zero;
+    __m256i nspecial = zero, nbelow = zero, nzero16 = zero, nabove16 = zero, nabovebf = zero;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i a =
+            _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * i)), magnitude);
+        nspecial = _mm256_add_epi32(nspecial, _mm256_cmpgt_epi32(a, special_min));
+        nbelow = _mm256_add_epi32(nbelow, _mm256_cmpgt_epi32(normal_min, a));
+        nzero16 = _mm256_add_epi32(nzero16, _mm256_cmpgt_epi32(to_zero16_max, a));
+        nabove16 = _mm256_add_epi32(nabove16, _mm256_cmpgt_epi32(a, max16));
+        nabovebf = _mm256_add_epi32(nabovebf, _mm256_cmpgt_epi32(a, max_bf16));
+    }
+    c.special = lane_total8(nspecial);
+    c.below_normal = lane_total8(nbelow);
+    c.to_zero16 = lane_total8(nzero16);
+    c.above16 = lane_total8(nabove16);
+    c.above_bf16 = lane_total8(nabovebf);
+    for (; i < n; ++i) {  // the tail's rare classes (its zeros and below16 are counted already)
+        float_block_counts t;
+        classify(load_le32(p + 4 * i), t);
+        c.special += t.special;
+        c.below_normal += t.below_normal;
+        c.to_zero16 += t.to_zero16;
+        c.above16 += t.above16;
+        c.above_bf16 += t.above_bf16;
+    }
+}
+
+// Eight patterns a round: zeros and magnitudes below 2^-14 counted, the
+// smallest nonzero and the largest magnitude kept (the rest is counted by
+// classify_avx2 when they say so), the sums of each half in a register of
+// four lanes (lanes 0-3, then 4-7).
+__attribute__((target("avx2"))) void count_avx2(const unsigned char* p, std::size_t n, double shift,
+                                                float_block_counts& c, lane_sums& s) noexcept {
+    const __m256i magnitude = _mm256_set1_epi32(0x7FFFFFFF);
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    const __m256i normal16_min = _mm256_set1_epi32(0x38800000);
+    __m256i nz = zero, nbelow16 = zero;
+    __m256i least = _mm256_set1_epi32(-1), most = zero;  // least: min over a - 1, unsigned (0 wraps to the top)
     const __m256d shift4 = _mm256_set1_pd(shift);
     __m256d s1a = _mm256_loadu_pd(s.s1), s1b = _mm256_loadu_pd(s.s1 + 4);
     __m256d s2a = _mm256_loadu_pd(s.s2), s2b = _mm256_loadu_pd(s.s2 + 4);
@@ -145,12 +186,9 @@ __attribute__((target("avx2"))) void count_avx2(const unsigned char* p, std::siz
         const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * i));
         const __m256i a = _mm256_and_si256(bits, magnitude);
         nz = _mm256_add_epi32(nz, _mm256_cmpeq_epi32(a, zero));
-        nspecial = _mm256_add_epi32(nspecial, _mm256_cmpgt_epi32(a, special_min));
-        nbelow = _mm256_add_epi32(nbelow, _mm256_cmpgt_epi32(normal_min, a));
-        nzero16 = _mm256_add_epi32(nzero16, _mm256_cmpgt_epi32(to_zero16_max, a));
         nbelow16 = _mm256_add_epi32(nbelow16, _mm256_cmpgt_epi32(normal16_min, a));
-        nabove16 = _mm256_add_epi32(nabove16, _mm256_cmpgt_epi32(a, max16));
-        nabovebf = _mm256_add_epi32(nabovebf, _mm256_cmpgt_epi32(a, max_bf16));
+        least = _mm256_min_epu32(least, _mm256_sub_epi32(a, one));
+        most = _mm256_max_epi32(most, a);
         const __m256 f = _mm256_castsi256_ps(bits);
         const __m256d da = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(f)), shift4);
         const __m256d db = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)), shift4);
@@ -163,13 +201,17 @@ __attribute__((target("avx2"))) void count_avx2(const unsigned char* p, std::siz
         lo = _mm256_min_ps(f, lo);
         hi = _mm256_max_ps(f, hi);
     }
-    c.zero += lane_total8(nz);
-    c.special += lane_total8(nspecial);
-    c.below_normal += lane_total8(nbelow);
-    c.to_zero16 += lane_total8(nzero16);
-    c.below16 += lane_total8(nbelow16);
-    c.above16 += lane_total8(nabove16);
-    c.above_bf16 += lane_total8(nabovebf);
+    const std::uint32_t zeros = lane_total8(nz), below16 = lane_total8(nbelow16);
+    std::uint32_t l32[8], h32[8];
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(l32), least);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(h32), most);
+    std::uint32_t smallest = 0xFFFFFFFFu, largest = 0;  // smallest: nonzero magnitude - 1
+    for (int k = 0; k < 8; ++k) smallest = std::min(smallest, l32[k]), largest = std::max(largest, h32[k]);
+    for (std::size_t t = i; t < n; ++t) {
+        const std::uint32_t a = load_le32(p + 4 * t) & 0x7FFFFFFFu;
+        smallest = std::min(smallest, a - 1);
+        largest = std::max(largest, a);
+    }
     _mm256_storeu_pd(s.s1, s1a);
     _mm256_storeu_pd(s.s1 + 4, s1b);
     _mm256_storeu_pd(s.s2, s2a);
@@ -181,7 +223,26 @@ __attribute__((target("avx2"))) void count_avx2(const unsigned char* p, std::siz
         s.min = l[k] < s.min ? l[k] : s.min;
         s.max = h[k] > s.max ? h[k] : s.max;
     }
-    count_portable(p + 4 * i, n - i, shift, c, s);
+    // The tail's sums, zeros and below16 in the portable order.
+    float_block_counts tail;
+    count_portable(p + 4 * i, n - i, shift, tail, s);
+    c.zero += zeros + tail.zero;
+    c.below16 += below16 + tail.below16;
+    if (smallest < 0x33000000u || largest > 0x477FE000u) {
+        float_block_counts rare;
+        classify_avx2(p, n, rare);
+        c.special += rare.special;
+        c.below_normal += rare.below_normal;
+        c.to_zero16 += rare.to_zero16;
+        c.above16 += rare.above16;
+        c.above_bf16 += rare.above_bf16;
+    } else {
+        // Every nonzero magnitude is above 2^-25 and at most 65504: the
+        // zeros are all there is below the normal numbers and at or below
+        // 2^-25, and nothing is above 65504.
+        c.below_normal += zeros + tail.zero;
+        c.to_zero16 += zeros + tail.zero;
+    }
 }
 
 bool has_avx2() noexcept {

@@ -8,7 +8,6 @@ namespace onnxview {
 
 options stats_file_options(options base) noexcept {
     base.reads = model_reads::metadata;
-    base.keep_descriptor = true;
     base.verify = true;
     return base;
 }

@@ -456,9 +456,10 @@ error read_pieces(void* user, const char* data, std::size_t size) noexcept {
     const mapped_file* file =
         r.opts.payload_file != nullptr ? r.opts.payload_file->file_holding(data, size) : nullptr;
     piece_feed f{r.reader, r.opts, data};
-    if (file != nullptr && file->keeps_descriptor())
-        return detail::read_ahead_pieces(*file, static_cast<std::uint64_t>(data - file->data()), size, piece_bytes,
-                                         feed_piece, &f);
+    if (file != nullptr && file->kind() == mapped_file::storage::mapped) {
+        detail::consume_mapped_ahead(data, size, piece_bytes, feed_piece, &f);
+        return error();
+    }
     for (std::size_t done = 0; done < size;) {
         const std::size_t n = std::min(piece_bytes, size - done);
         feed_piece(&f, data + done, n);
