@@ -291,5 +291,62 @@ void sum_double_block(const double* v, std::size_t n, double shift, lane_sums& s
     for (std::size_t i = 0; i < n; ++i) add_to_lane(s, i, v[i], shift);
 }
 
+block_moments moments_of(const lane_sums& l, double shift, std::size_t n) noexcept {
+    const double sum = ((l.s1[0] + l.s1[1]) + (l.s1[2] + l.s1[3])) + ((l.s1[4] + l.s1[5]) + (l.s1[6] + l.s1[7]));
+    const double squares = ((l.s2[0] + l.s2[1]) + (l.s2[2] + l.s2[3])) + ((l.s2[4] + l.s2[5]) + (l.s2[6] + l.s2[7]));
+    const double count = static_cast<double>(n);
+    block_moments b;
+    b.mean = shift + sum / count;
+    b.m2 = squares - sum * (sum / count);
+    if (b.m2 < 0) b.m2 = 0;
+    b.min = l.min;
+    b.max = l.max;
+    return b;
+}
+
+float_block_result count_float_values(const unsigned char* p, std::size_t n) noexcept {
+    float_block_result r;
+    if (n == 0) return r;
+    float_block_counts c;
+    lane_sums l;
+    std::uint32_t first = load_le32(p);
+    float shift;
+    std::memcpy(&shift, &first, 4);
+    count_float_block(p, n, shift, c, l);
+    r.zeros = c.zero;
+    r.subnormal = c.below_normal - c.zero;
+    r.fp16_overflow = c.above16 - c.special;
+    r.fp16_underflow = c.to_zero16 - c.zero;
+    r.fp16_subnormal = c.below16 - c.to_zero16;
+    r.bf16_overflow = c.above_bf16 - c.special;
+    if (c.special == 0) {
+        r.finite = static_cast<std::uint32_t>(n);
+        r.moments = moments_of(l, shift, n);
+        return r;
+    }
+    // NaN or Inf: the finite values apart, summed as doubles in their order.
+    double finite[block_values];
+    std::uint32_t m = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t bits = load_le32(p + 4 * i), a = bits & 0x7FFFFFFFu;
+        if (a > 0x7F800000u) {
+            ++r.nan;
+        } else if (a == 0x7F800000u) {
+            ++(bits >> 31 ? r.neg_inf : r.pos_inf);
+        } else {
+            float f;
+            std::memcpy(&f, &bits, 4);
+            finite[m++] = f;
+        }
+    }
+    r.finite = m;
+    if (m != 0) {
+        lane_sums fl;
+        sum_double_block(finite, m, finite[0], fl);
+        r.moments = moments_of(fl, finite[0], m);
+    }
+    return r;
+}
+
 }  // namespace detail
 }  // namespace onnxview

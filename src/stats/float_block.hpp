@@ -54,6 +54,35 @@ bool count_float_block_as(float_block_version v, const unsigned char* p, std::si
 // The same sums over n doubles (the values of a block that came in pieces).
 void sum_double_block(const double* v, std::size_t n, double shift, lane_sums& sums) noexcept;
 
+// One block's mean, squared deviations, min and max.
+struct block_moments {
+    long double mean = 0, m2 = 0;  // long double: a DOUBLE block's squared deviations may pass the largest double
+    double min = 0, max = 0;
+};
+
+// The moments of n values from their shifted lane sums: the cancellation of
+// the sum-of-squares formula is that of the spread about the block's first
+// value, not of the magnitude.
+block_moments moments_of(const lane_sums& l, double shift, std::size_t n) noexcept;
+
+// Values are taken in blocks of this many, by their index in the tensor: a
+// block's moments, and so the results, depend on the values alone, never
+// on the pieces a payload comes in or on the thread that counted it.
+constexpr unsigned block_values = 1024;
+
+// What one block of FLOAT values gives: its counters (the conversion
+// counters for FLOAT only, not for COMPLEX64's parts) and the moments of
+// its finite values.
+struct float_block_result {
+    std::uint32_t zeros = 0, subnormal = 0, nan = 0, pos_inf = 0, neg_inf = 0;
+    std::uint32_t fp16_overflow = 0, fp16_underflow = 0, fp16_subnormal = 0, bf16_overflow = 0;
+    std::uint32_t finite = 0;
+    block_moments moments;
+};
+
+// Counts the n <= block_values little-endian FLOATs at p.
+float_block_result count_float_values(const unsigned char* p, std::size_t n) noexcept;
+
 }  // namespace detail
 }  // namespace onnxview
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "onnxview/stats.hpp"
+#include "value_stats_internal.hpp"
 
 namespace onnxview {
 
@@ -34,6 +35,7 @@ struct stats_walk {
     void* user;
     model_stats_totals totals;
     tensor_stats record;
+    detail::helper_thread helper;  // counts half of each large FLOAT payload
 
     bool wanted(std::string_view name) const {
         if (opts.names.empty()) return true;
@@ -70,7 +72,7 @@ struct stats_walk {
             vo.payload_file = &mf;
             vo.piece_done = give_back;
             vo.user = const_cast<mapped_file*>(&mf.file());
-            result<value_stats> s = compute_value_stats(*d, vo);
+            result<value_stats> s = count_values(*d, vo, &helper);
             if (s) r.values = std::move(*s);
             else r.failure = s.err();
         }
@@ -94,7 +96,7 @@ struct stats_walk {
 
 result<model_stats_totals> model_stats(model_file& mf, const model_stats_options& opts,
                                        tensor_stats_callback callback, void* user) {
-    stats_walk w{mf, opts, callback, user, {}, {}};
+    stats_walk w{mf, opts, callback, user, {}, {}, {}};
     if (error e = for_each_tensor(mf.model(), w)) return e;
     return w.totals;
 }

@@ -3,17 +3,21 @@
 // The payload is read in raw_data layout, a piece at a time, and decoded by
 // a kernel per format. The FLOAT kernel, the one that carries the speed
 // target (docs/stats.md), classifies and sums a block of bit patterns in one
-// SIMD pass (float_block.cpp). Other formats decode one value at a time.
+// SIMD pass (float_block.cpp), and a large mapped FLOAT payload is counted
+// by two threads, half of each chunk each (count_split). Other formats
+// decode one value at a time.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "onnxview/float_formats.hpp"
 #include "float_block.hpp"
-#include "read_ahead.hpp"
+#include "helper_thread.hpp"
+#include "value_stats_internal.hpp"
 #include "onnxview/stats.hpp"
 
 namespace onnxview {
@@ -21,15 +25,19 @@ namespace {
 
 constexpr double no_value = std::numeric_limits<double>::quiet_NaN();
 
-// Values are summed in blocks of this many, each block's mean and squared
-// deviations merged into the running ones (Chan, Golub and LeVeque): as
-// accurate as two passes, in one.
-constexpr unsigned block_values = 1024;
+// Each block's mean and squared deviations are merged into the running ones
+// (Chan, Golub and LeVeque): as accurate as two passes, in one.
+using detail::block_values;
+using detail::block_moments;
 
-// Raw and external payloads are read this much at a time: a multiple of 16,
-// so that no element straddles two pieces, and small enough that a piece
-// copied by read_at is still in the core's cache when it is counted.
+// Raw and external payloads are read this much at a time (a multiple of 16,
+// so that no element straddles two pieces); the pages of each piece are
+// given back once it is counted.
 constexpr std::size_t piece_bytes = std::size_t(256) << 10;
+
+// A mapped FLOAT payload at least this large is counted by two threads,
+// each half of every chunk of this size.
+constexpr std::size_t split_chunk_bytes = std::size_t(16) << 20;
 
 template <class U>
 U load_le(const unsigned char* p) noexcept {
@@ -41,31 +49,6 @@ U load_le(const unsigned char* p) noexcept {
         v = r;
     }
     return v;
-}
-
-inline float load_float(const unsigned char* p) noexcept {
-    const std::uint32_t b = load_le<std::uint32_t>(p);
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-}
-
-// One block's mean, squared deviations, min and max.
-struct block_moments {
-    long double mean, m2;  // long double: a wide block's squared deviations may pass the largest double
-    double min, max;
-};
-
-// The block's moments from its shifted lane sums (float_block.hpp): the
-// cancellation of the sum-of-squares formula is that of the spread about the
-// block's first value, not of the magnitude.
-block_moments moments_of(const detail::lane_sums& l, double shift, std::size_t n) noexcept {
-    const double sum = ((l.s1[0] + l.s1[1]) + (l.s1[2] + l.s1[3])) + ((l.s1[4] + l.s1[5]) + (l.s1[6] + l.s1[7]));
-    const double squares = ((l.s2[0] + l.s2[1]) + (l.s2[2] + l.s2[3])) + ((l.s2[4] + l.s2[5]) + (l.s2[6] + l.s2[7]));
-    const double count = static_cast<double>(n);
-    block_moments b{shift + sum / count, squares - sum * (sum / count), l.min, l.max};
-    if (b.m2 < 0) b.m2 = 0;
-    return b;
 }
 
 // The same in long double, for blocks whose squares would overflow a double
@@ -83,25 +66,14 @@ block_moments wide_moments_of(const double* v, unsigned n) noexcept {
     return {mean, dev, lo, hi};
 }
 
-// The running mean, squared deviations, min and max of finite values, fed in
-// blocks of block_values values: whole blocks straight from a float payload
-// (add_floats), other values through a buffer. Blocks always hold
-// block_values values (but the last) whatever the pieces the payload comes
-// in, so the results depend on the values alone.
+// The running mean, squared deviations, min and max of finite values: whole
+// blocks of FLOAT values as count_float_values gives them (merge), other
+// values through a buffer of block_values values (add). Blocks never depend
+// on the pieces a payload comes in, so the results depend on the values alone.
 class moments {
 public:
     void add(double x) noexcept {
         block_[fill_++] = x;
-        if (fill_ == block_values) flush();
-    }
-    unsigned room() const noexcept { return block_values - fill_; }
-    // A whole block counted straight from the payload (count_float_block).
-    bool empty_block() const noexcept { return fill_ == 0; }
-    void add_block(const detail::lane_sums& l, double shift) noexcept { merge(moments_of(l, shift, block_values), block_values); }
-    // n finite little-endian FLOATs at p (n <= room()).
-    void add_floats(const unsigned char* p, unsigned n) noexcept {
-        for (unsigned i = 0; i < n; ++i) block_[fill_ + i] = load_float(p + 4 * i);
-        fill_ += n;
         if (fill_ == block_values) flush();
     }
     void flush() noexcept {
@@ -110,7 +82,7 @@ public:
         fill_ = 0;
         detail::lane_sums l;
         detail::sum_double_block(block_, n, block_[0], l);
-        block_moments b = moments_of(l, block_[0], n);
+        block_moments b = detail::moments_of(l, block_[0], n);
         if (!std::isfinite(static_cast<double>(b.m2)) || !std::isfinite(static_cast<double>(b.mean)))
             b = wide_moments_of(block_, n);
         merge(b, n);
@@ -127,9 +99,10 @@ public:
         s.std = static_cast<double>(std::sqrt(m2_ / static_cast<long double>(count_)));
     }
 
-private:
-    // Chan, Golub and LeVeque's merge of a block into the running moments.
-    void merge(const block_moments& b, unsigned n) noexcept {
+    // Chan, Golub and LeVeque's merge of a block of n values into the
+    // running moments.
+    void merge(const block_moments& b, std::uint64_t n) noexcept {
+        if (n == 0) return;
         if (count_ == 0) {
             mean_ = b.mean;
             m2_ = b.m2;
@@ -146,6 +119,7 @@ private:
         count_ += n;
     }
 
+private:
     double block_[block_values];
     unsigned fill_ = 0;
     std::uint64_t count_ = 0;
@@ -173,47 +147,48 @@ inline void conversion_counts(value_stats& s, double a) noexcept {
     if (a > fp16_zero_below && a < fp16_min_normal) ++s.fp16_subnormal;
 }
 
-// FLOAT (and COMPLEX64's parts): a block of bit patterns classified with
-// integer compares, then the finite values summed.
+// FLOAT (and COMPLEX64's parts): blocks of block_values values by their
+// index, each counted by count_float_values, straight from the payload when
+// a piece holds it whole, else gathered first.
 struct float_kernel : kernel_base {
     bool conversions = true;
+    unsigned char staged[4 * block_values] = {};
+    unsigned staged_values = 0;
+
+    void add(const detail::float_block_result& r) noexcept {
+        s.zeros += r.zeros;
+        s.subnormal += r.subnormal;
+        s.nan += r.nan;
+        s.pos_inf += r.pos_inf;
+        s.neg_inf += r.neg_inf;
+        if (conversions) {
+            s.fp16_overflow += r.fp16_overflow;
+            s.fp16_underflow += r.fp16_underflow;
+            s.fp16_subnormal += r.fp16_subnormal;
+            s.bf16_overflow += r.bf16_overflow;
+        }
+        m.merge(r.moments, r.finite);
+    }
     void run(const unsigned char* p, std::size_t n) noexcept {
         while (n >= 4 && left > 0) {
-            // Up to the end of the moments' block, so that whole blocks are
-            // summed straight from the payload.
-            const unsigned count = static_cast<unsigned>(std::min<std::uint64_t>({n / 4, left, m.room()}));
-            detail::float_block_counts c;
-            detail::lane_sums l;
-            const double shift = load_float(p);
-            detail::count_float_block(p, count, shift, c, l);
-            s.zeros += c.zero;
-            s.subnormal += c.below_normal - c.zero;
-            if (conversions) {
-                s.fp16_overflow += c.above16 - c.special;
-                s.fp16_underflow += c.to_zero16 - c.zero;
-                s.fp16_subnormal += c.below16 - c.to_zero16;
-                s.bf16_overflow += c.above_bf16 - c.special;
+            const std::uint64_t block = std::min<std::uint64_t>(left + staged_values, block_values);
+            if (staged_values == 0 && n / 4 >= block) {  // a whole block in this piece
+                add(detail::count_float_values(p, static_cast<std::size_t>(block)));
+                p += 4 * block;
+                n -= 4 * static_cast<std::size_t>(block);
+                left -= block;
+                continue;
             }
-            if (c.special == 0 && count == block_values && m.empty_block()) {
-                m.add_block(l, shift);
-            } else if (c.special == 0) {
-                m.add_floats(p, count);
-            } else {
-                for (unsigned i = 0; i < count; ++i) {
-                    const std::uint32_t b = load_le<std::uint32_t>(p + 4 * i);
-                    const std::uint32_t a = b & 0x7FFFFFFFu;
-                    if (a > 0x7F800000u) {
-                        ++s.nan;
-                    } else if (a == 0x7F800000u) {
-                        ++(b >> 31 ? s.neg_inf : s.pos_inf);
-                    } else {
-                        m.add(load_float(p + 4 * i));
-                    }
-                }
+            const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n / 4, block - staged_values));
+            std::memcpy(staged + 4 * staged_values, p, 4 * take);
+            staged_values += static_cast<unsigned>(take);
+            p += 4 * take;
+            n -= 4 * take;
+            left -= take;
+            if (staged_values == block) {
+                add(detail::count_float_values(staged, staged_values));
+                staged_values = 0;
             }
-            p += 4 * std::size_t(count);
-            n -= 4 * std::size_t(count);
-            left -= count;
         }
     }
 };
@@ -359,6 +334,8 @@ public:
         if (complex) f_.left = d_.left = 2 * elements;
         narrow_layout(info.type, n_.bits, n_.exp_bits, n_.man_bits);
     }
+    // The FLOAT kernel, for count_split (FLOAT and COMPLEX64 only).
+    float_kernel& floats() noexcept { return f_; }
     void feed(const char* data, std::size_t size) noexcept {
         const auto* p = reinterpret_cast<const unsigned char*>(data);
         switch (info_.kind) {
@@ -438,39 +415,69 @@ struct piece_reader {
     const value_stats_options& opts;
 };
 
-struct piece_feed {
-    value_reader& reader;
-    const value_stats_options& opts;
-    const char* mapped;  // where the piece is in the model's bytes
-};
-
-void feed_piece(void* user, const char* data, std::size_t size) {
-    piece_feed& f = *static_cast<piece_feed*>(user);
-    f.reader.feed(data, size);
-    if (f.opts.piece_done != nullptr) f.opts.piece_done(f.opts.user, f.mapped, size);
-    f.mapped += size;
-}
-
 error read_pieces(void* user, const char* data, std::size_t size) noexcept {
     const piece_reader& r = *static_cast<const piece_reader*>(user);
-    const mapped_file* file =
-        r.opts.payload_file != nullptr ? r.opts.payload_file->file_holding(data, size) : nullptr;
-    piece_feed f{r.reader, r.opts, data};
-    if (file != nullptr && file->kind() == mapped_file::storage::mapped) {
-        detail::consume_mapped_ahead(data, size, piece_bytes, feed_piece, &f);
-        return error();
-    }
     for (std::size_t done = 0; done < size;) {
         const std::size_t n = std::min(piece_bytes, size - done);
-        feed_piece(&f, data + done, n);
+        r.reader.feed(data + done, n);
+        if (r.opts.piece_done != nullptr) r.opts.piece_done(r.opts.user, data + done, n);
         done += n;
     }
     return error();
 }
 
+// The helper's half of a chunk: blocks [first, last) of the payload at p
+// (values in all), counted into results.
+struct half_chunk {
+    const unsigned char* p;
+    std::uint64_t values, first, last;
+    std::vector<detail::float_block_result>* results;
+};
+
+void count_blocks(const half_chunk& h, float_kernel* into) noexcept {
+    for (std::uint64_t b = h.first; b < h.last; ++b) {
+        const std::uint64_t begin = b * block_values;
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(block_values, h.values - begin));
+        const detail::float_block_result r = detail::count_float_values(h.p + 4 * begin, n);
+        if (into != nullptr) into->add(r);
+        else h.results->push_back(r);
+    }
+}
+
+void count_helper_half(void* arg) { count_blocks(*static_cast<half_chunk*>(arg), nullptr); }
+
+// A FLOAT (or COMPLEX64) payload of `values` values at p, in chunks of
+// split_chunk_bytes: the helper counts the second half of each chunk's
+// blocks while this thread counts the first, then the helper's results are
+// added in block order, so the numbers are those of one thread. Each
+// thread takes the page faults of its half.
+void count_split(const unsigned char* p, std::uint64_t values, float_kernel& k, detail::helper_thread& helper,
+                 const value_stats_options& opts) {
+    const std::uint64_t blocks = (values + block_values - 1) / block_values;
+    const std::uint64_t chunk_blocks = split_chunk_bytes / (4 * block_values);
+    std::vector<detail::float_block_result> theirs;
+    theirs.reserve(static_cast<std::size_t>(chunk_blocks / 2 + 1));
+    for (std::uint64_t first = 0; first < blocks; first += chunk_blocks) {
+        const std::uint64_t last = std::min(blocks, first + chunk_blocks), middle = first + (last - first) / 2;
+        theirs.clear();
+        half_chunk mine{p, values, first, middle, nullptr}, other{p, values, middle, last, &theirs};
+        const bool helped = helper.run(count_helper_half, &other);
+        count_blocks(mine, &k);
+        if (helped) helper.wait();
+        else count_blocks(other, nullptr);
+        for (const detail::float_block_result& r : theirs) k.add(r);
+        if (opts.piece_done != nullptr) {
+            const std::uint64_t begin = 4 * first * block_values, end = std::min(4 * last * block_values, 4 * values);
+            opts.piece_done(opts.user, reinterpret_cast<const char*>(p + begin), static_cast<std::size_t>(end - begin));
+        }
+    }
+    k.left = 0;
+}
+
 }  // namespace
 
-result<value_stats> compute_value_stats(const tensor_data& d, const value_stats_options& opts) noexcept {
+result<value_stats> count_values(const tensor_data& d, const value_stats_options& opts,
+                                 detail::helper_thread* helper) noexcept {
     value_stats s;
     s.elements = d.size();
     if (d.type() == 0) return error(errc::bad_data_type, d.describe().offset);
@@ -487,7 +494,18 @@ result<value_stats> compute_value_stats(const tensor_data& d, const value_stats_
     if (!m) return error(errc::out_of_memory);
     value_reader reader(info, s, *m, d.size());
     piece_reader pr{reader, opts};
-    if (error e = for_each_raw_chunk(d, read_pieces, &pr)) return e;
+    const std::string_view bytes = d.bytes();  // raw and external payloads
+    const mapped_file* file =
+        opts.payload_file != nullptr && !bytes.empty() ? opts.payload_file->file_holding(bytes.data(), bytes.size())
+                                                       : nullptr;
+    const bool floats = info.part_bits() == 32 &&
+                        (info.kind == element_kind::ieee_float || info.kind == element_kind::complex);
+    if (helper != nullptr && floats && file != nullptr && file->kind() == mapped_file::storage::mapped &&
+        bytes.size() >= 2 * piece_bytes && bytes.size() == 4 * s.values) {
+        count_split(reinterpret_cast<const unsigned char*>(bytes.data()), s.values, reader.floats(), *helper, opts);
+    } else if (error e = for_each_raw_chunk(d, read_pieces, &pr)) {
+        return e;
+    }
     m->finish(s);
     s.finite = s.values - s.nan - s.pos_inf - s.neg_inf;
     if (opts.histogram_bins != 0 && s.finite != 0) {
@@ -510,6 +528,10 @@ bool direct_bytes(const tensor_data& d) noexcept {
 }
 
 }  // namespace
+
+result<value_stats> compute_value_stats(const tensor_data& d, const value_stats_options& opts) noexcept {
+    return count_values(d, opts, nullptr);
+}
 
 bool same_values(const tensor_data& a, const tensor_data& b) noexcept {
     if (a.type() != b.type() || a.size() != b.size()) return false;

@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -257,4 +259,52 @@ TEST_CASE("stats: every version of the FLOAT block loop gives the portable one's
             }
         }
     }
+}
+
+TEST_CASE("stats: a large mapped FLOAT weight counted by two threads gives the numbers of one") {
+    // 1.25 M values (5 MB, past a 16 MiB chunk's half and not a whole
+    // number of blocks), NaN, Inf and subnormals in both halves.
+    std::vector<float> v(1250003);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::sin(i * 0.001) * 3.0 + 0.25);
+    for (std::size_t i : {std::size_t(17), std::size_t(700001)}) v[i] = std::numeric_limits<float>::quiet_NaN();
+    v[900000] = -std::numeric_limits<float>::infinity();
+    v[5] = v[1200000] = 1e-41f;
+    v[1000] = v[1249999] = 0.0f;
+    const std::string tensor = raw_tensor(1, v.size(), raw_floats(v));
+    wire_builder graph, model;
+    graph.field_bytes(1, wire_builder().field_varint(1, 0).str());  // a node, for a graph that is not empty
+    graph.field_message(5, wire_builder().raw(tensor));              // GraphProto.initializer
+    model.field_varint(1, 8).field_message(7, graph);                // ir_version, graph
+    const std::string path = "/tmp/onnxview-stats-split-" + std::to_string(std::rand()) + ".onnx";
+    {
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        REQUIRE(f != nullptr);
+        std::fwrite(model.str().data(), 1, model.str().size(), f);
+        std::fclose(f);
+    }
+    result<model_file> mf = model_file::open(path.c_str(), stats_file_options());
+    REQUIRE(mf.ok());
+    struct seen {
+        std::vector<value_stats> all;
+    } got;
+    const result<model_stats_totals> totals = model_stats(mf.value(), {}, [](void* user, const tensor_stats& t) {
+        static_cast<seen*>(user)->all.push_back(t.values);
+    }, &got);
+    std::remove(path.c_str());
+    REQUIRE(totals.ok());
+    REQUIRE(got.all.size() == 1);
+    const value_stats& two = got.all[0];
+    const value_stats one = stats_of(tensor);  // one thread, from the heap
+    CHECK(two.values == v.size());
+    CHECK(two.nan == 2);
+    CHECK(two.neg_inf == 1);
+    CHECK(two.subnormal == one.subnormal);
+    CHECK(two.subnormal == 2);
+    CHECK(two.zeros == one.zeros);
+    CHECK(two.fp16_underflow == one.fp16_underflow);
+    CHECK(two.fp16_subnormal == one.fp16_subnormal);
+    CHECK(bits_of(two.mean) == bits_of(one.mean));
+    CHECK(bits_of(two.std) == bits_of(one.std));
+    CHECK(two.min == one.min);
+    CHECK(two.max == one.max);
 }
