@@ -87,3 +87,45 @@ def test_check_numeric_finds_nan(numeric_models):
     found = [f for f in onnxview.check(numeric_models / name, numeric=True) if f.code == "non_finite"]
     assert found and found[0].severity == "error" and found[0].count >= 1
     assert onnxview.check(numeric_models / name, numeric=True, errors_only=True)
+
+
+def hostile_model(onnx, tmp_path, name, tensor, external_bytes=None):
+    """A model whose one initializer is `tensor`, written as it is (no checks)."""
+    from onnx import helper
+    graph = helper.make_graph([helper.make_node("Identity", ["w"], ["y"])], "g", [],
+                              [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)], [tensor])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    path = tmp_path / name
+    path.write_bytes(model.SerializeToString())
+    if external_bytes is not None:
+        (tmp_path / "w.bin").write_bytes(external_bytes)
+    return path
+
+
+def hostile_tensors(onnx):
+    """(name, TensorProto, bytes of w.bin or None): payloads that cannot be read."""
+    T = onnx.TensorProto
+    huge = T(name="w", data_type=T.FLOAT, dims=[1 << 20, 1 << 20], raw_data=b"\0" * 16)  # 2^40 elements
+    short = T(name="w", data_type=T.FLOAT, dims=[4], raw_data=b"\0" * 15)                 # a byte short
+    external = T(name="w", data_type=T.FLOAT, dims=[1024], data_location=T.EXTERNAL)
+    external.external_data.add(key="location", value="w.bin")
+    return [("huge.onnx", huge, None), ("short.onnx", short, None),
+            ("truncated_external.onnx", external, b"\0" * 100)]  # 4096 bytes expected
+
+
+def test_unreadable_payloads_are_errors_not_crashes(tmp_path):
+    onnx = require_onnx()
+    for name, tensor, external in hostile_tensors(onnx):
+        path = hostile_model(onnx, tmp_path, name, tensor, external)
+        report = onnxview.stats(path)
+        [record] = report["tensors"]
+        assert "error" in record and "values" not in record, (name, record)
+        assert report["totals"]["unreadable"] == 1
+        found = onnxview.check(path, numeric=True)
+        assert any(f.code == "unreadable" and f.tensor == "w" for f in found), (name, found)
+        if CLI:
+            run = subprocess.run([CLI, "stats", str(path)], capture_output=True, text=True)
+            assert run.returncode == 1 and "could not be read" in run.stderr, (name, run.stderr)
+            run = subprocess.run([CLI, "check", "--numeric", "--sarif", str(path)], capture_output=True, text=True)
+            assert run.returncode in (0, 1) and json.loads(run.stdout)["version"] == "2.1.0", name
