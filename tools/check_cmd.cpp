@@ -166,10 +166,14 @@ int run(arguments& a) {
         out += '\n';
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
-    if (errors != 0) {
+    if (r.errors != 0) {
         print_error("check", "'" + std::string(path) + "' is not a valid ONNX model (" + std::to_string(errors) +
-                                 (errors == 1 ? " error)" : " errors)") +
-                                 (r.errors != 0 ? diagnosis_suffix(mf.bytes(), path) : std::string()));
+                                 (errors == 1 ? " error)" : " errors)") + diagnosis_suffix(mf.bytes(), path));
+        return exit_findings;
+    }
+    if (errors != 0) {  // the model is valid; its weights are not
+        print_error("check", "the weights of '" + std::string(path) + "' have " + std::to_string(errors) +
+                                 (errors == 1 ? " error" : " errors"));
         return exit_findings;
     }
     return exit_ok;
