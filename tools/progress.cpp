@@ -25,13 +25,27 @@ std::string mib(std::uint64_t bytes) {
 
 progress_line::progress_line(const char* cmd) : cmd_(cmd), terminal_(ONNXVIEW_ISATTY(2) != 0) {}
 
-void progress_line::update(std::uint64_t done, std::uint64_t total) {
-    if (!terminal_) return;
+bool progress_line::due(double& elapsed) {
+    if (!terminal_) return false;
     const clock::time_point now = clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    if (elapsed < 1.0 || (drawn_ && now - last_ < std::chrono::milliseconds(200))) return;
+    elapsed = std::chrono::duration<double>(now - start_).count();
+    if (elapsed < 1.0 || (drawn_ && now - last_ < std::chrono::milliseconds(200))) return false;
     last_ = now;
     drawn_ = true;
+    return true;
+}
+
+void progress_line::update_files(std::uint64_t done, std::uint64_t with_errors) {
+    double elapsed = 0;
+    if (!due(elapsed)) return;
+    std::fprintf(stderr, "\r%s: %llu files, %.0f/s, %llu with errors\033[K", cmd_, static_cast<unsigned long long>(done),
+                 static_cast<double>(done) / elapsed, static_cast<unsigned long long>(with_errors));
+    std::fflush(stderr);
+}
+
+void progress_line::update(std::uint64_t done, std::uint64_t total) {
+    double elapsed = 0;
+    if (!due(elapsed)) return;
     const double rate = static_cast<double>(done) / elapsed;
     const unsigned percent = total == 0 ? 100u : static_cast<unsigned>(100.0 * static_cast<double>(done) / static_cast<double>(total));
     std::fprintf(stderr, "\r%s: %s of %s (%u%%), %s/s\033[K", cmd_, mib(done).c_str(), mib(total).c_str(), percent,

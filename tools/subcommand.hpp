@@ -43,6 +43,7 @@ extern const subcommand stats_subcommand;
 extern const subcommand dump_subcommand;
 extern const subcommand tensor_subcommand;
 extern const subcommand doctor_subcommand;
+extern const subcommand scan_subcommand;
 extern const subcommand pack_subcommand;
 extern const subcommand edit_subcommand;
 extern const subcommand profile_subcommand;

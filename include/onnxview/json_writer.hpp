@@ -46,9 +46,13 @@ inline std::size_t utf8_length(std::string_view s, std::size_t i) noexcept {
 inline void json_quote(std::string& out, std::string_view s);
 
 // A streaming JSON writer into a std::string. Keys and values alternate
-// inside objects; commas and indentation are handled here.
+// inside objects; commas and indentation are handled here. A compact
+// writer puts a whole document on one line (JSON Lines: `onnxview scan`).
 class json_writer {
 public:
+    json_writer() = default;
+    explicit json_writer(bool compact) : compact_(compact) {}
+
     void begin_object() { open('{'); }
     void end_object() { close('}'); }
     void begin_array() { open('['); }
@@ -56,7 +60,7 @@ public:
     void key(std::string_view k) {
         element();
         json_quote(out_, k);
-        out_ += ": ";
+        out_ += compact_ ? ":" : ": ";
         after_key_ = true;
     }
     void value(std::string_view s) {
@@ -122,6 +126,7 @@ private:
         if (first_.empty()) out_ += '\n';
     }
     void newline() {
+        if (compact_) return;
         out_ += '\n';
         out_.append(2 * first_.size(), ' ');
     }
@@ -129,6 +134,7 @@ private:
     std::string out_;
     std::vector<bool> first_;
     bool after_key_ = false;
+    bool compact_ = false;
 };
 
 inline void json_quote(std::string& out, std::string_view s) {

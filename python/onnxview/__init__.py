@@ -14,6 +14,7 @@
     onnxview.profile("model.onnx", dims={"N": 1})["totals"]["macs"]   # as `onnxview profile --json`
     onnxview.stats("model.onnx")["totals"]["nan"]  # as `onnxview stats --json`
     onnxview.check("model.onnx", numeric=True)    # as `onnxview check --numeric`
+    onnxview.scan_record("model.onnx")["findings"]   # one line of `onnxview scan`
     onnxview.hash("model.onnx")                   # what it computes, whatever the layout
     onnxview.diff("a.onnx", "b.onnx")["result"]   # what changed, as `onnxview diff --json`
 
@@ -37,12 +38,13 @@ from ._onnxview import (  # noqa: F401
     load_tensor,
     open,
     profile,
+    scan_record,
     stats,
 )
 
 __all__ = [
     "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "StoredTensor", "TensorSlice", "Type",
-    "ValueInfo", "check", "dtype_of", "load_tensor", "open", "profile", "stats",
+    "ValueInfo", "check", "dtype_of", "load_tensor", "open", "profile", "scan_record", "stats",
 ]
 
 

@@ -117,6 +117,9 @@ void register_profile(py::module_& m);
 // --- stats.cpp
 void register_stats(py::module_& m);
 
+// --- scan.cpp
+void register_scan(py::module_& m);
+
 // --- compare.cpp (with ONNXVIEW_PY_COMPARE)
 void register_compare(py::module_& m);
 

@@ -10,6 +10,7 @@ PYBIND11_MODULE(_onnxview, m) {
     onnxview_py::register_model(m);
     onnxview_py::register_profile(m);
     onnxview_py::register_stats(m);
+    onnxview_py::register_scan(m);
 #ifdef ONNXVIEW_PY_COMPARE
     onnxview_py::register_compare(m);
 #endif
