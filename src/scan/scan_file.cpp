@@ -11,6 +11,7 @@
 
 #include "onnxview/check.hpp"
 #include "onnxview/data_types.hpp"
+#include "onnxview/decimal.hpp"
 #include "onnxview/diagnose.hpp"
 #include "onnxview/display.hpp"
 #include "onnxview/enums.hpp"
@@ -270,13 +271,14 @@ private:
         external_use& use = uses_[std::string(location)];
         use.file.location = std::string(location);
         ++use.file.tensors;
+        use.file.bytes += declared_length(t);
         const result<tensor_data> d = mf_.tensor(t);
         if (!d) {
+            use.file.in_range = false;  // not verified
             external_error(d.err(), t, location, where, use);
             return;
         }
         const std::string_view bytes = d->bytes();
-        use.file.bytes += bytes.size();
         const mapped_file* f = bytes.empty() ? nullptr : mf_.file_holding(bytes.data(), bytes.size());
         if (f != nullptr) {
             use.file.exists = true;
@@ -286,6 +288,21 @@ private:
             use.extents.push_back({begin, begin + bytes.size(), where});
             payload(bytes, find_data_type_info(t.data_type()));
         }
+    }
+
+    // The length an external tensor's entries give, else its dims x element
+    // width: what it claims, whether or not the file holds it.
+    static std::uint64_t declared_length(const tensor_view& t) {
+        for (const string_entry_view& e : t.external_data())
+            if (e.key() == "length") {
+                const result<std::uint64_t> n = parse_decimal(e.value());
+                return n ? *n : 0;
+            }
+        const data_type_info* info = find_data_type_info(t.data_type());
+        std::uint64_t elements = 0;
+        if (info == nullptr || info->bits == 0 || !product(std::vector<std::int64_t>(t.dims().begin(), t.dims().end()), elements))
+            return 0;
+        return elements > ~std::uint64_t(0) / info->bits ? 0 : (elements * info->bits + 7) / 8;
     }
 
     void external_error(error e, const tensor_view& t, std::string_view location, const std::string& where,
