@@ -17,7 +17,7 @@ find "${models[@]}" -name '*.onnx' -type f | sort >"$work/targets1"
 for _ in $(seq 10); do cat "$work/targets1"; done >"$work/targets10"
 n1=$(wc -l <"$work/targets1")
 records=$("$exe" scan --jobs 2 "${models[@]}" --fail-on none | wc -l)
-unreadable=$("$exe" scan "${models[@]}" --fail-on none | grep -c '"code":"unreadable"')
+unreadable=$("$exe" scan "${models[@]}" --fail-on none | grep -c '"code":"file_unreadable"')
 if [ "$records" != "$n1" ] || [ "$unreadable" != 0 ]; then
     echo "answers differ: $records records for $n1 models, $unreadable unreadable" >&2
     exit 1

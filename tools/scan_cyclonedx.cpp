@@ -37,6 +37,7 @@ void cyclonedx_bom::add(const onnxview::scan_record& r) {
     namespace fs = std::filesystem;
     const fs::path path(r.path);
     const std::string model_ref = "model:" + r.path;
+    if (!models_.insert(model_ref).second) return;  // a target given twice: one component
     components_.begin_object();
     components_.field("type", "machine-learning-model");
     components_.field("bom-ref", std::string_view(model_ref));

@@ -26,6 +26,7 @@ private:
     onnxview::json_writer components_;  // the components array, written as records come
     std::vector<std::pair<std::string, std::vector<std::string>>> dependencies_;
     std::set<std::string> files_;       // bom-refs of the data components written
+    std::set<std::string> models_;      // and of the model components
 };
 
 }  // namespace onnxview_cli

@@ -166,10 +166,12 @@ private:
             add(r_, "custom_domain", scan_severity::warning,
                 "operators of the custom domain " + quoted(domain) + " need a runtime that registers them",
                 place(s, "node", index, n.name()));
-        if (is_constant_node(n))
-            for (const attribute_view& a : n.attribute())
-                if (a.name() == "value" && a.has_t() && n.output().size() != 0)
-                    stored_.emplace(std::string(*n.output().begin()), a.t());
+        if (is_constant_node(n) && n.output().size() != 0)
+            for (const attribute_view& a : n.attribute()) {
+                const std::string out(*n.output().begin());
+                if (a.name() == "value" && a.has_t()) stored_.emplace(out, a.t());
+                if (a.name() == "value_ints") stored_ints_.emplace(out, std::vector<std::int64_t>(a.ints().begin(), a.ints().end()));
+            }
         const std::string_view op_type = n.op_type();
         if (standard && (op_type == "ConstantOfShape" || op_type == "Expand" || op_type == "Reshape" || op_type == "Tile"))
             shape_users_.push_back({place(s, "node", index, n.name()), n});
@@ -362,6 +364,11 @@ private:
 
     // The INT64 (or INT32) values of a stored tensor of at most 64 elements.
     bool stored_values(std::string_view name, std::vector<std::int64_t>& out) {
+        const auto ints = stored_ints_.find(std::string(name));
+        if (ints != stored_ints_.end()) {
+            out = ints->second;
+            return out.size() <= 64;
+        }
         const auto it = stored_.find(std::string(name));
         if (it == stored_.end()) return false;
         const result<tensor_data> d = mf_.tensor(it->second);
@@ -571,6 +578,7 @@ private:
     std::vector<std::string_view> local_domains_;
     std::set<std::string> reported_domains_;
     std::map<std::string, tensor_view> stored_;
+    std::map<std::string, std::vector<std::int64_t>> stored_ints_;  // Constant value_ints
     std::vector<shape_user> shape_users_;
     std::map<std::string, external_use> uses_;
 };
@@ -592,7 +600,7 @@ scan_record scan_file(const char* path, const scan_options& opts) {
         const error e = opened.err();
         std::string why = errc_message(e.code);
         if (e.sys_errno != 0) why += std::string(" (") + std::strerror(e.sys_errno) + ")";
-        add(r, "unreadable", scan_severity::error, "cannot read the file: " + why);
+        add(r, "file_unreadable", scan_severity::error, "cannot read the file: " + why);
         w.field("error", std::string_view(why));
     } else {
         model_file& mf = opened.value();

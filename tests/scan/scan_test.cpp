@@ -49,7 +49,7 @@ TEST_CASE("scan: a missing file and a file that is no model are records, not fai
     const scan_record missing = scan_file("/nonexistent/dir/model.onnx", {});
     CHECK_FALSE(missing.readable);
     REQUIRE(missing.findings.size() == 1);
-    CHECK(missing.findings[0].code == "unreadable");
+    CHECK(missing.findings[0].code == "file_unreadable");
     CHECK(missing.highest == scan_severity::error);
     CHECK(missing.json.find("\"error\":") != std::string::npos);
     const std::string text = std::string(ONNXVIEW_SOURCE_ROOT) + "/meson.build";
