@@ -11,7 +11,6 @@
 
 #include "onnxview/check.hpp"
 #include "onnxview/data_types.hpp"
-#include "onnxview/decimal.hpp"
 #include "onnxview/diagnose.hpp"
 #include "onnxview/display.hpp"
 #include "onnxview/enums.hpp"
@@ -20,11 +19,28 @@
 #include "onnxview/scan.hpp"
 #include "onnxview/stats.hpp"
 #include "onnxview/traverse.hpp"
+#include "external_files.hpp"
+#include "scan_internal.hpp"
 #ifdef ONNXVIEW_SCAN_DIGEST
 #include "onnxview/compare/model_hash.hpp"
 #endif
 
 namespace onnxview {
+
+void add_finding(scan_record& r, const char* code, scan_severity s, std::string message, std::string where) {
+    r.findings.push_back({code, s, std::move(message), std::move(where)});
+    if (s > r.highest) r.highest = s;
+}
+
+bool element_product(const std::vector<std::int64_t>& dims, std::uint64_t& out) {
+    out = 1;
+    for (std::int64_t d : dims) {
+        if (d < 0) return false;
+        const auto u = static_cast<std::uint64_t>(d);
+        out = u != 0 && out > ~std::uint64_t(0) / u ? ~std::uint64_t(0) : out * u;
+    }
+    return true;
+}
 
 const char* scan_severity_name(scan_severity s) noexcept {
     switch (s) {
@@ -38,10 +54,6 @@ const char* scan_severity_name(scan_severity s) noexcept {
 
 namespace {
 
-void add(scan_record& r, const char* code, scan_severity s, std::string message, std::string where = {}) {
-    r.findings.push_back({code, s, std::move(message), std::move(where)});
-    if (s > r.highest) r.highest = s;
-}
 
 // The finding code of a diagnosis that is not a model.
 const char* diagnosis_code(diagnosis_kind k) noexcept {
@@ -83,18 +95,6 @@ struct model_facts {
     std::uint64_t payloads = 0, payload_bytes = 0, aligned = 0, aligned_bytes = 0;
 };
 
-// The elements a list of dims asks for; false when one is negative (unknown
-// to this check) . Saturates at 2^64-1.
-bool product(const std::vector<std::int64_t>& dims, std::uint64_t& out) {
-    out = 1;
-    for (std::int64_t d : dims) {
-        if (d < 0) return false;
-        const auto u = static_cast<std::uint64_t>(d);
-        out = u != 0 && out > ~std::uint64_t(0) / u ? ~std::uint64_t(0) : out * u;
-    }
-    return true;
-}
-
 std::string count_text(std::uint64_t n) {
     std::string s = std::to_string(n);
     for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
@@ -103,7 +103,7 @@ std::string count_text(std::uint64_t n) {
 
 class scanner {
 public:
-    scanner(model_file& mf, const scan_options& opts, scan_record& r) : mf_(mf), opts_(opts), r_(r) {}
+    scanner(model_file& mf, const scan_options& opts, scan_record& r) : mf_(mf), opts_(opts), r_(r), external_(mf, r) {}
 
     void run(json_writer& w) {
         const model_view& m = mf_.model();
@@ -113,7 +113,7 @@ public:
         for (const opset_id_view& o : m.opset_import()) r_.opsets.emplace_back(std::string(o.domain()), o.version());
         for (const function_view& f : m.functions()) local_domains_.emplace_back(f.domain());
         walk_scopes_and_tensors();
-        external_files();
+        external_.finish(opts_.digests);
         write_model(w, m);
     }
 
@@ -137,7 +137,7 @@ private:
     void walk_scopes_and_tensors() {
         walker w(*this);
         if (error e = walk_scopes(mf_.model(), w))
-            add(r_, "invalid_model", scan_severity::error, std::string("graphs nest too deep: ") + errc_message(e.code));
+            add_finding(r_, "invalid_model", scan_severity::error, std::string("graphs nest too deep: ") + errc_message(e.code));
         stored_shape_checks();
     }
 
@@ -157,13 +157,13 @@ private:
         ++facts_.domains[standard ? std::string("ai.onnx") : std::string(domain)];
         ++facts_.ops[standard ? op : std::string(domain) + "::" + op];
         if (is_dangerous_op(op))
-            add(r_, "dangerous_op", scan_severity::error,
+            add_finding(r_, "dangerous_op", scan_severity::error,
                 op + " runs code the model carries (domain " + quoted(standard ? "ai.onnx" : domain) + ")",
                 place(s, "node", index, n.name()));
         if (!standard && !is_known_domain(domain) &&
             std::find(local_domains_.begin(), local_domains_.end(), domain) == local_domains_.end() &&
             reported_domains_.insert(std::string(domain)).second)
-            add(r_, "custom_domain", scan_severity::warning,
+            add_finding(r_, "custom_domain", scan_severity::warning,
                 "operators of the custom domain " + quoted(domain) + " need a runtime that registers them",
                 place(s, "node", index, n.name()));
         if (is_constant_node(n) && n.output().size() != 0)
@@ -191,8 +191,8 @@ private:
                     // Unknown dims count as 1: the known ones alone ask for this much.
                     for (std::int64_t& d : dims)
                         if (d < 0) d = 1;
-                    if (product(dims, n) && n > opts_.max_elements)
-                        add(r_, "huge_elements", scan_severity::warning,
+                    if (element_product(dims, n) && n > opts_.max_elements)
+                        add_finding(r_, "huge_elements", scan_severity::warning,
                             "declared with " + count_text(n) + " elements (limit " + count_text(opts_.max_elements) + ")",
                             place(s, field, i, v.name()));
                 }
@@ -211,9 +211,9 @@ private:
         if (!t.name().empty()) where += " " + quoted(t.name());
         std::vector<std::int64_t> dims(t.dims().begin(), t.dims().end());
         std::uint64_t elements = 0;
-        const bool sized = product(dims, elements);
+        const bool sized = element_product(dims, elements);
         if (sized && elements > opts_.max_elements)
-            add(r_, "huge_elements", scan_severity::warning,
+            add_finding(r_, "huge_elements", scan_severity::warning,
                 "dims ask for " + count_text(elements) + " elements (limit " + count_text(opts_.max_elements) + ")",
                 where);
         if (st.sparse_indices) return;  // positions, not parameters
@@ -227,8 +227,12 @@ private:
         ++c.tensors;
         c.elements += sized ? elements : 0;
         c.bytes += bytes;
-        if (t.data_location() == location_kind::external) external_tensor(t, where);
-        else if (t.has_raw_data() && !t.raw_data().empty()) payload(t.raw_data(), info);
+        if (t.data_location() == location_kind::external) {
+            const std::string_view bytes = external_.add(t, where);
+            if (!bytes.empty()) payload(bytes, info);
+        } else if (t.has_raw_data() && !t.raw_data().empty()) {
+            payload(t.raw_data(), info);
+        }
     }
 
     // Zero-copy readiness of a raw or external payload: whether
@@ -245,114 +249,6 @@ private:
         if (width != 0 && host_is_little_endian && address % width == 0) {
             ++facts_.aligned;
             facts_.aligned_bytes += bytes.size();
-        }
-    }
-
-    // --- external data
-    struct extent {
-        std::uint64_t begin, end;
-        std::string where;
-    };
-    struct external_use {
-        scan_external_file file;
-        std::vector<extent> extents;
-        const mapped_file* mapped = nullptr;
-    };
-
-    void external_tensor(const tensor_view& t, const std::string& where) {
-        std::string_view location;
-        std::map<std::string_view, int> keys;
-        for (const string_entry_view& e : t.external_data()) {
-            if (++keys[e.key()] == 2 && (e.key() == "location" || e.key() == "offset" || e.key() == "length" ||
-                                         e.key() == "checksum"))
-                add(r_, "external_duplicate_key", scan_severity::error,
-                    "the external_data key " + quoted(e.key()) + " is given twice (readers disagree on which wins)",
-                    where);
-            if (e.key() == "location" && location.empty()) location = e.value();
-        }
-        external_use& use = uses_[std::string(location)];
-        use.file.location = std::string(location);
-        ++use.file.tensors;
-        use.file.bytes += declared_length(t);
-        const result<tensor_data> d = mf_.tensor(t);
-        if (!d) {
-            use.file.in_range = false;  // not verified
-            external_error(d.err(), t, location, where, use);
-            return;
-        }
-        const std::string_view bytes = d->bytes();
-        const mapped_file* f = bytes.empty() ? nullptr : mf_.file_holding(bytes.data(), bytes.size());
-        if (f != nullptr) {
-            use.file.exists = true;
-            use.file.size = f->bytes().size();
-            use.mapped = f;
-            const auto begin = static_cast<std::uint64_t>(bytes.data() - f->data());
-            use.extents.push_back({begin, begin + bytes.size(), where});
-            payload(bytes, find_data_type_info(t.data_type()));
-        }
-    }
-
-    // The length an external tensor's entries give, else its dims x element
-    // width: what it claims, whether or not the file holds it.
-    static std::uint64_t declared_length(const tensor_view& t) {
-        for (const string_entry_view& e : t.external_data())
-            if (e.key() == "length") {
-                const result<std::uint64_t> n = parse_decimal(e.value());
-                return n ? *n : 0;
-            }
-        const data_type_info* info = find_data_type_info(t.data_type());
-        std::uint64_t elements = 0;
-        if (info == nullptr || info->bits == 0 || !product(std::vector<std::int64_t>(t.dims().begin(), t.dims().end()), elements))
-            return 0;
-        return elements > ~std::uint64_t(0) / info->bits ? 0 : (elements * info->bits + 7) / 8;
-    }
-
-    void external_error(error e, const tensor_view& t, std::string_view location, const std::string& where,
-                        external_use& use) {
-        char text[512];
-        const std::string why = describe_external_error(e, t.name(), location, text, sizeof text);
-        const char* code = "external_bad_entry";
-        switch (e.code) {
-            case errc::external_absolute_path: code = "external_absolute"; break;
-            case errc::external_parent_component:
-            case errc::external_drive_path:
-            case errc::external_unc_path:
-            case errc::external_backslash:
-            case errc::external_nul_in_location: code = "external_escape"; break;
-            case errc::external_symlink_escape: code = "external_symlink_escape"; break;
-            case errc::external_hard_link: code = "external_hard_link"; break;
-            case errc::not_regular_file:
-            case errc::is_directory: code = "external_special_file"; break;
-            case errc::io_resolve_failed:
-            case errc::io_open_failed:
-            case errc::io_stat_failed: code = "external_missing"; break;
-            case errc::external_number_too_large:
-            case errc::external_range_overflow:
-            case errc::external_offset_past_end:
-            case errc::external_range_past_end:
-                code = "external_out_of_range";
-                use.file.in_range = false;
-                break;
-            case errc::external_duplicate_key: return;  // reported from the entries, once
-            default: break;
-        }
-        add(r_, code, scan_severity::error, why, where);
-    }
-
-    void external_files() {
-        for (auto& [location, use] : uses_) {
-            std::sort(use.extents.begin(), use.extents.end(),
-                      [](const extent& a, const extent& b) { return a.begin < b.begin; });
-            for (std::size_t i = 1; i < use.extents.size(); ++i)
-                if (use.extents[i].begin < use.extents[i - 1].end &&
-                    !(use.extents[i].begin == use.extents[i - 1].begin && use.extents[i].end == use.extents[i - 1].end))
-                    add(r_, "external_overlap", scan_severity::error,
-                        "its extent [" + std::to_string(use.extents[i].begin) + ", " + std::to_string(use.extents[i].end) +
-                            ") of " + quoted(location) + " overlaps that of " + use.extents[i - 1].where,
-                        use.extents[i].where);
-            if (opts_.digests && use.mapped != nullptr)
-                use.file.sha256 = sha256_hex(use.mapped->data(), use.mapped->bytes().size());
-            r_.external_files.push_back(use.file);
         }
     }
 
@@ -403,8 +299,8 @@ private:
             for (std::int64_t& v : values)
                 if (v <= 0 && op == "Reshape") v = 1;  // 0 copies a dim, -1 is inferred: not asked for here
             std::uint64_t n_elements = 0;
-            if (!product(values, n_elements) || n_elements <= opts_.max_elements) continue;
-            add(r_, "huge_elements", scan_severity::warning,
+            if (!element_product(values, n_elements) || n_elements <= opts_.max_elements) continue;
+            add_finding(r_, "huge_elements", scan_severity::warning,
                 std::string(op) + " asks for " + count_text(n_elements) + " elements (" +
                     (op == "Tile" ? "repeats " : "shape ") + quoted(name) + "; limit " +
                     count_text(opts_.max_elements) + ")",
@@ -520,7 +416,7 @@ private:
         w.end_object();
         w.end_object();
         if (c.errors != 0)
-            add(r_, "invalid_model", scan_severity::error,
+            add_finding(r_, "invalid_model", scan_severity::error,
                 std::to_string(c.errors) + (c.errors == 1 ? " error" : " errors") + " of onnx.checker's rules, first: " +
                     t.first_error);
     }
@@ -536,7 +432,7 @@ private:
             const scan_severity s = f.severity == numeric_severity::error     ? scan_severity::error
                                     : f.severity == numeric_severity::warning ? scan_severity::warning
                                                                               : scan_severity::info;
-            add(t.r, numeric_code_name(f.code), s, std::string(f.message), std::string(f.path));
+            add_finding(t.r, numeric_code_name(f.code), s, std::string(f.message), std::string(f.path));
         }, &t);
         w.key("numeric");
         w.begin_object();
@@ -580,7 +476,7 @@ private:
     std::map<std::string, tensor_view> stored_;
     std::map<std::string, std::vector<std::int64_t>> stored_ints_;  // Constant value_ints
     std::vector<shape_user> shape_users_;
-    std::map<std::string, external_use> uses_;
+    detail::external_inventory external_;
 };
 
 }  // namespace
@@ -600,7 +496,7 @@ scan_record scan_file(const char* path, const scan_options& opts) {
         const error e = opened.err();
         std::string why = errc_message(e.code);
         if (e.sys_errno != 0) why += std::string(" (") + std::strerror(e.sys_errno) + ")";
-        add(r, "file_unreadable", scan_severity::error, "cannot read the file: " + why);
+        add_finding(r, "file_unreadable", scan_severity::error, "cannot read the file: " + why);
         w.field("error", std::string_view(why));
     } else {
         model_file& mf = opened.value();
@@ -618,7 +514,7 @@ scan_record scan_file(const char* path, const scan_options& opts) {
         if (r.is_model) {
             scanner(mf, opts, r).run(w);
         } else {
-            add(r, diagnosis_code(d.kind), scan_severity::error, d.line);
+            add_finding(r, diagnosis_code(d.kind), scan_severity::error, d.line);
         }
     }
     if (opts.digests && !r.sha256.empty()) {
