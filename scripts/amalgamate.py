@@ -124,11 +124,12 @@ def inputs():
         # include/onnxview/compare/: the optional library over libxxhash
         # (src/compare/), not part of the dependency-free single header.
         dirs[:] = [d for d in dirs if d != "compare"]
-        # profile.hpp, stats.hpp and scan.hpp: the optional libraries
-        # onnxview_profile (src/profile/), onnxview_stats (src/stats/) and
-        # onnxview_scan (src/scan/), which allocate freely; not part of the
-        # single header either.
-        optional = ("profile.hpp", "scan.hpp", "stats.hpp")
+        # graph.hpp, profile.hpp, stats.hpp and scan.hpp: the optional
+        # libraries onnxview_graph (src/graph/), onnxview_profile
+        # (src/profile/), onnxview_stats (src/stats/) and onnxview_scan
+        # (src/scan/), which allocate freely; not part of the single header
+        # either.
+        optional = ("graph.hpp", "profile.hpp", "scan.hpp", "stats.hpp")
         headers += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".hpp") and n not in optional]
     headers.append(os.path.join(ROOT, "include", "onnxview.h"))  # C programs include it as it is
     sources = []

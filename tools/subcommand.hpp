@@ -47,6 +47,7 @@ extern const subcommand scan_subcommand;
 extern const subcommand pack_subcommand;
 extern const subcommand edit_subcommand;
 extern const subcommand profile_subcommand;
+extern const subcommand graph_subcommand;
 // Only with the comparison library (ONNXVIEW_CLI_COMPARE, tools/meson.build).
 extern const subcommand hash_subcommand;
 extern const subcommand diff_subcommand;

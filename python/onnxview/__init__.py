@@ -15,6 +15,7 @@
     onnxview.stats("model.onnx")["totals"]["nan"]  # as `onnxview stats --json`
     onnxview.check("model.onnx", numeric=True)    # as `onnxview check --numeric`
     onnxview.scan_record("model.onnx")["findings"]   # one line of `onnxview scan`
+    onnxview.graph("model.onnx")                  # DOT of `onnxview graph`, folded
     onnxview.hash("model.onnx")                   # what it computes, whatever the layout
     onnxview.diff("a.onnx", "b.onnx")["result"]   # what changed, as `onnxview diff --json`
 
@@ -35,6 +36,7 @@ from ._onnxview import (  # noqa: F401
     Type,
     ValueInfo,
     dtype_of,
+    graph,
     load_tensor,
     open,
     profile,
@@ -44,7 +46,7 @@ from ._onnxview import (  # noqa: F401
 
 __all__ = [
     "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "StoredTensor", "TensorSlice", "Type",
-    "ValueInfo", "check", "dtype_of", "load_tensor", "open", "profile", "scan_record", "stats",
+    "ValueInfo", "check", "dtype_of", "graph", "load_tensor", "open", "profile", "scan_record", "stats",
 ]
 
 

@@ -120,6 +120,9 @@ void register_stats(py::module_& m);
 // --- scan.cpp
 void register_scan(py::module_& m);
 
+// --- graph_picture.cpp
+void register_graph_picture(py::module_& m);
+
 // --- compare.cpp (with ONNXVIEW_PY_COMPARE)
 void register_compare(py::module_& m);
 

@@ -11,6 +11,7 @@ PYBIND11_MODULE(_onnxview, m) {
     onnxview_py::register_profile(m);
     onnxview_py::register_stats(m);
     onnxview_py::register_scan(m);
+    onnxview_py::register_graph_picture(m);
 #ifdef ONNXVIEW_PY_COMPARE
     onnxview_py::register_compare(m);
 #endif

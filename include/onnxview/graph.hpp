@@ -1,0 +1,109 @@
+// onnxview/graph.hpp - a picture of a model's graph, folded to what a person
+// can read: the optional library `onnxview_graph` (src/graph/), behind
+// `onnxview graph`.
+//
+//   auto mf = onnxview::model_file::open("net.onnx");
+//   auto picture = onnxview::draw_graph(mf->model(), {});  // folded by scope and repeats
+//   std::string dot = onnxview::graph_dot(*picture);        // for Graphviz's dot
+//
+// draw_graph() turns the model into boxes and edges, weights never read:
+// a box per node (op type and name), per graph input and output, per
+// initializer when asked; the bodies of If, Loop and Scan as clusters inside
+// their node's; an edge per value from the box that makes it to each box
+// that reads it (a value read from an enclosing graph too), labelled with
+// its name and, where declared, its type. Folding then makes a large model
+// readable:
+//   - scope: the `/`-separated scopes exporters write in node names
+//     (`/model/layers.3/self_attn/q_proj/MatMul`) cut at `depth` levels, each
+//     scope one box with its node count and the parameters its nodes read;
+//   - repeat: consecutive sibling scopes with the same structure (the same
+//     operators in the same order, wired the same way) drawn once,
+//     `layers.0 - layers.31 x32`; one that differs breaks the run;
+//   - automatic: every node when the model has at most `max_boxes`, else
+//     the deepest scope depth whose folded picture has at most that many
+//     boxes, repeats folded; the picture's note says how it was folded.
+// docs/graph.md shows the pictures and documents the JSON.
+//
+// Cost: linear in the model's nodes and values (hash maps of names), plus
+// one structural signature per scope; allocation as it goes (std::string,
+// std::vector); exceptions are not used. Not in the single header.
+#ifndef ONNXVIEW_GRAPH_HPP
+#define ONNXVIEW_GRAPH_HPP
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "onnxview/error.hpp"
+#include "onnxview/model.hpp"
+
+namespace onnxview {
+
+enum class graph_fold : std::uint8_t { none, scope, repeat, automatic };
+// "none", "scope", "repeat", "auto"; parse_graph_fold reads the same words.
+const char* graph_fold_name(graph_fold f) noexcept;
+bool parse_graph_fold(std::string_view word, graph_fold& out) noexcept;
+
+struct graph_options {
+    graph_fold fold = graph_fold::automatic;
+    // scope and repeat: scopes this many levels deep become boxes (0: the
+    // deepest level under max_boxes, as automatic chooses).
+    std::uint32_t depth = 0;
+    // automatic: fold until at most this many boxes.
+    std::uint64_t max_boxes = 400;
+    bool initializers = false;  // draw initializers as boxes (folded into their readers by default)
+};
+
+enum class graph_box_kind : std::uint8_t { node, input, output, initializer, scope, repeat };
+const char* graph_box_kind_name(graph_box_kind k) noexcept;  // "node", "input", ...
+
+struct graph_box {
+    graph_box_kind kind = graph_box_kind::node;
+    std::string id;       // "n12", unique in the picture
+    std::string label;    // what the box says, lines separated by '\n'
+    std::string op_type;  // node: its op type (domain::op_type outside the default domain)
+    std::string name;     // node: its name; input, output, initializer: the value; scope: the scope path
+    std::string cluster;  // id of the cluster it sits in ("" for the main graph)
+    std::uint64_t nodes = 1;       // nodes it stands for (scope, repeat: all of them)
+    std::uint64_t parameters = 0;  // elements of the initializers its nodes read
+    std::uint64_t repeats = 1;     // repeat: how many scopes it stands for
+};
+
+struct graph_edge {
+    std::string from, to;  // box ids
+    std::string value;     // the value's name (the first, when several are folded into one edge)
+    std::string type;      // its declared type ("FLOAT[N,64]"), "" when none is declared
+    std::uint64_t values = 1;  // values this edge stands for (folded boxes)
+};
+
+// The body of an If, Loop or Scan node (or any graph attribute).
+struct graph_cluster {
+    std::string id;      // "c3"
+    std::string label;   // "Loop 'loop' body"
+    std::string parent;  // enclosing cluster ("" for the main graph)
+};
+
+struct graph_picture {
+    std::vector<graph_box> boxes;
+    std::vector<graph_edge> edges;
+    std::vector<graph_cluster> clusters;
+    std::uint64_t model_nodes = 0;  // nodes of the model (every body included)
+    graph_fold fold = graph_fold::none;
+    std::uint32_t depth = 0;        // the scope depth folded to (0: none)
+    std::string note;               // how it was folded, for the picture's title
+};
+
+// The picture of `m`'s main graph. Errors: not_found (no graph),
+// depth_exceeded (bodies nested past max_depth).
+result<graph_picture> draw_graph(const model_view& m, const graph_options& opts = {});
+
+// Graphviz DOT (names escaped: any bytes may stand in a name).
+std::string graph_dot(const graph_picture& p);
+// JSON, version 1 (docs/graph.md): boxes, edges, clusters, the fold.
+std::string graph_json(const graph_picture& p);
+// A Mermaid flowchart.
+std::string graph_mermaid(const graph_picture& p);
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_GRAPH_HPP

@@ -1,0 +1,440 @@
+// The picture of a model's graph (draw_graph, onnxview/graph.hpp): every
+// node, input and output as a box, then folded by scope and repeats.
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "onnxview/display.hpp"
+#include "onnxview/graph.hpp"
+#include "onnxview/traverse.hpp"
+
+namespace onnxview {
+
+const char* graph_fold_name(graph_fold f) noexcept {
+    switch (f) {
+        case graph_fold::none: return "none";
+        case graph_fold::scope: return "scope";
+        case graph_fold::repeat: return "repeat";
+        case graph_fold::automatic: return "auto";
+    }
+    return "auto";
+}
+
+bool parse_graph_fold(std::string_view w, graph_fold& out) noexcept {
+    for (graph_fold f : {graph_fold::none, graph_fold::scope, graph_fold::repeat, graph_fold::automatic})
+        if (w == graph_fold_name(f)) return out = f, true;
+    return false;
+}
+
+const char* graph_box_kind_name(graph_box_kind k) noexcept {
+    switch (k) {
+        case graph_box_kind::node: return "node";
+        case graph_box_kind::input: return "input";
+        case graph_box_kind::output: return "output";
+        case graph_box_kind::initializer: return "initializer";
+        case graph_box_kind::scope: return "scope";
+        case graph_box_kind::repeat: return "repeat";
+    }
+    return "node";
+}
+
+namespace {
+
+// What folding needs to know of each box of the unfolded picture.
+struct box_facts {
+    std::vector<std::string> scope;  // of the main-graph node it belongs to (a body's nodes: their holder's)
+    std::size_t top = 0;             // that node's position among the main graph's nodes
+    bool foldable = false;           // a node (or a body's node) with a scope
+};
+
+// The `/`-separated scope of an exporter's node name, without the node's own
+// last component: "/model/layers.3/MatMul" -> {"model", "layers.3"}.
+std::vector<std::string> scope_of(std::string_view name) {
+    std::vector<std::string> parts;
+    if (name.empty() || name.front() != '/') return parts;
+    std::size_t at = 1;
+    for (;;) {
+        const std::size_t slash = name.find('/', at);
+        if (slash == std::string_view::npos) break;  // the last component: the node itself
+        if (slash > at) parts.emplace_back(name.substr(at, slash - at));
+        at = slash + 1;
+    }
+    return parts;
+}
+
+std::string join(const std::vector<std::string>& parts, std::size_t n) {
+    std::string s;
+    for (std::size_t i = 0; i < n && i < parts.size(); ++i) s += (i ? "/" : "") + parts[i];
+    return s;
+}
+
+std::string count_text(std::uint64_t n) {
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
+
+std::uint64_t elements_of(const tensor_view& t) {
+    std::uint64_t n = 1;
+    for (std::int64_t d : t.dims()) {
+        if (d < 0) return 0;
+        n = d != 0 && n > ~std::uint64_t(0) / static_cast<std::uint64_t>(d) ? ~std::uint64_t(0)
+                                                                             : n * static_cast<std::uint64_t>(d);
+    }
+    return n;
+}
+
+// The unfolded picture, built by one walk of the main graph and its bodies.
+class unfolded : public scope_visitor {
+public:
+    graph_picture p;
+    std::vector<box_facts> facts;
+    // Per box: the names it reads (nodes) - edges are made once every
+    // producer is known.
+    std::vector<std::vector<std::string_view>> reads;
+    std::unordered_map<std::string_view, std::size_t> producer;  // value -> box
+    std::unordered_map<std::string_view, std::string> types;     // value -> declared type
+    std::unordered_map<std::string_view, std::uint64_t> initializers;  // name -> elements
+    std::uint64_t depth_limit_hit = 0;
+
+    bool enter(const model_scope& s) {
+        for (const tensor_view& t : s.graph.initializer()) initializers.emplace(t.name(), elements_of(t));
+        for (const sparse_tensor_view& sp : s.graph.sparse_initializer())
+            initializers.emplace(sp.values().name(), elements_of(sp.values()));
+        const auto declare = [&](const message_range<value_info_view>& vs) {
+            for (const value_info_view& v : vs)
+                if (v.has_type()) types.emplace(v.name(), type_string(v.type()));
+        };
+        declare(s.graph.input());
+        declare(s.graph.value_info());
+        declare(s.graph.output());
+        if (s.kind == scope_kind::subgraph) {
+            graph_cluster c;
+            c.id = "c" + std::to_string(p.clusters.size());
+            const node_view& holder = s.holder.node;
+            c.label = std::string(holder.op_type()) + " " + quoted(holder.name().empty() ? holder.op_type() : holder.name()) +
+                      " " + std::string(s.holder.attribute.name()) + (s.in_graphs ? "[" + std::to_string(s.index) + "]" : "");
+            c.parent = clusters_.empty() ? std::string() : clusters_.back();
+            clusters_.push_back(c.id);
+            p.clusters.push_back(std::move(c));
+        } else {
+            // The main graph's inputs (not initializers) and outputs.
+            for (const value_info_view& v : s.graph.input()) {
+                if (initializers.count(v.name()) != 0) continue;
+                const std::size_t b = add_box(graph_box_kind::input, std::string(v.name()), std::string(v.name()));
+                producer[v.name()] = b;
+            }
+        }
+        return true;
+    }
+
+    void leave(const model_scope& s) {
+        if (s.kind == scope_kind::subgraph) clusters_.pop_back();
+    }
+
+    void node(const model_scope& s, const node_view& n, std::uint32_t index) {
+        ++p.model_nodes;
+        const std::string_view d = n.domain();
+        const std::string op = d.empty() || d == "ai.onnx" ? std::string(n.op_type())
+                                                            : std::string(d) + "::" + std::string(n.op_type());
+        const std::size_t b = add_box(graph_box_kind::node, op, std::string(n.name()));
+        graph_box& box = p.boxes[b];
+        box.op_type = op;
+        box.label = n.name().empty() ? op : op + "\n" + std::string(n.name());
+        if (s.kind == scope_kind::main_graph) top_ = index, top_scope_ = scope_of(n.name());
+        facts[b].scope = top_scope_;
+        facts[b].top = top_;
+        facts[b].foldable = !top_scope_.empty();
+        for (std::string_view in : n.input()) {
+            if (in.empty()) continue;
+            reads[b].push_back(in);
+            const auto it = initializers.find(in);
+            if (it != initializers.end()) box.parameters += it->second;
+        }
+        for (std::string_view out : n.output())
+            if (!out.empty()) producer[out] = b;
+    }
+
+    // Edges and the outputs, once every producer is known.
+    void finish(const graph_view& main, bool draw_initializers) {
+        if (draw_initializers)
+            for (const auto& [name, elements] : initializers) {
+                const std::size_t b = add_box(graph_box_kind::initializer, std::string(name), std::string(name));
+                p.boxes[b].parameters = elements;
+                producer.emplace(name, b);
+            }
+        for (std::size_t b = 0; b < reads.size(); ++b)
+            for (std::string_view value : reads[b]) link(value, b);
+        for (const value_info_view& v : main.output()) {
+            const std::size_t b = add_box(graph_box_kind::output, std::string(v.name()), std::string(v.name()));
+            link(v.name(), b);
+        }
+        // Edges in a stable order, one per (from, to, value).
+        std::sort(p.edges.begin(), p.edges.end(), [](const graph_edge& a, const graph_edge& b) {
+            return std::tie(a.from, a.to, a.value) < std::tie(b.from, b.to, b.value);
+        });
+        p.edges.erase(std::unique(p.edges.begin(), p.edges.end(),
+                                  [](const graph_edge& a, const graph_edge& b) {
+                                      return a.from == b.from && a.to == b.to && a.value == b.value;
+                                  }),
+                      p.edges.end());
+    }
+
+private:
+    std::size_t add_box(graph_box_kind kind, std::string label, std::string name) {
+        graph_box box;
+        box.kind = kind;
+        box.id = "n" + std::to_string(p.boxes.size());
+        box.label = std::move(label);
+        box.name = std::move(name);
+        box.cluster = clusters_.empty() ? std::string() : clusters_.back();
+        p.boxes.push_back(std::move(box));
+        facts.emplace_back();
+        reads.emplace_back();
+        return p.boxes.size() - 1;
+    }
+
+    void link(std::string_view value, std::size_t to) {
+        const auto it = producer.find(value);
+        if (it == producer.end() || it->second == to) return;
+        graph_edge e;
+        e.from = p.boxes[it->second].id;
+        e.to = p.boxes[to].id;
+        e.value = std::string(value);
+        const auto t = types.find(value);
+        if (t != types.end()) e.type = t->second;
+        p.edges.push_back(std::move(e));
+    }
+
+    std::vector<std::string> clusters_;
+    std::size_t top_ = 0;
+    std::vector<std::string> top_scope_;
+};
+
+// A folded group of boxes: the key it was folded by, its nodes in order.
+struct group {
+    std::string key;                 // scope path ("model/layers.3"), or "" for a box of its own
+    std::vector<std::size_t> boxes;  // of the unfolded picture, in file order
+};
+
+// The structure of a group, for repeat detection: each node's op type and,
+// for each value it reads, which earlier node of the group made it (or
+// none): equal for layers that differ only in names and weights.
+std::string signature_of(const group& g, const graph_picture& p, const std::vector<std::vector<std::string_view>>& reads,
+                         const std::unordered_map<std::string_view, std::size_t>& producer) {
+    std::unordered_map<std::size_t, std::size_t> position;
+    for (std::size_t i = 0; i < g.boxes.size(); ++i) position[g.boxes[i]] = i;
+    std::string sig;
+    for (std::size_t i = 0; i < g.boxes.size(); ++i) {
+        const std::size_t b = g.boxes[i];
+        sig += p.boxes[b].op_type + "(";
+        for (std::string_view v : reads[b]) {
+            const auto pr = producer.find(v);
+            const auto at = pr == producer.end() ? position.end() : position.find(pr->second);
+            sig += at == position.end() ? "x," : std::to_string(i - at->second) + ",";
+        }
+        sig += ")";
+    }
+    return sig;
+}
+
+// "layers.12" -> ("layers.", 12); false without a trailing number.
+bool numbered(const std::string& last, std::string& stem, long& number) {
+    std::size_t d = last.size();
+    while (d > 0 && last[d - 1] >= '0' && last[d - 1] <= '9') --d;
+    if (d == last.size() || last.size() - d > 9) return false;
+    stem = last.substr(0, d);
+    number = std::strtol(last.c_str() + d, nullptr, 10);
+    return true;
+}
+
+// The picture folded to scopes `depth` levels deep, repeats folded with
+// `repeats`; `merged` counts the scopes that joined a run.
+graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::size_t* merged = nullptr) {
+    const graph_picture& p = u.p;
+    // Groups in order of their first box.
+    std::vector<group> groups;
+    std::map<std::string, std::size_t> by_key;
+    std::vector<std::size_t> group_of(p.boxes.size());
+    for (std::size_t b = 0; b < p.boxes.size(); ++b) {
+        const box_facts& f = u.facts[b];
+        if (!f.foldable || depth == 0) {
+            group_of[b] = groups.size();
+            groups.push_back({std::string(), {b}});
+            continue;
+        }
+        const std::string key = join(f.scope, depth);
+        const auto it = by_key.find(key);
+        if (it != by_key.end()) {
+            group_of[b] = it->second;
+            groups[it->second].boxes.push_back(b);
+        } else {
+            by_key.emplace(key, groups.size());
+            group_of[b] = groups.size();
+            groups.push_back({key, {b}});
+        }
+    }
+    // Runs of numbered siblings with one structure become one group.
+    std::vector<std::size_t> merged_into(groups.size());
+    std::vector<std::uint64_t> run_length(groups.size(), 1);
+    std::vector<std::string> run_last(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) merged_into[g] = g;
+    if (repeats) {
+        std::size_t g = 0;
+        while (g < groups.size()) {
+            const group& first = groups[g];
+            std::string stem, parent;
+            long number = 0;
+            const std::size_t cut = first.key.rfind('/');
+            parent = cut == std::string::npos ? std::string() : first.key.substr(0, cut);
+            const std::string last = cut == std::string::npos ? first.key : first.key.substr(cut + 1);
+            if (first.key.empty() || !numbered(last, stem, number)) {
+                ++g;
+                continue;
+            }
+            const std::string sig = signature_of(first, p, u.reads, u.producer);
+            std::size_t h = g + 1;
+            long expect = number + 1;
+            for (; h < groups.size(); ++h, ++expect) {
+                const group& next = groups[h];
+                if (next.key != (parent.empty() ? "" : parent + "/") + stem + std::to_string(expect)) break;
+                if (signature_of(next, p, u.reads, u.producer) != sig) break;
+            }
+            if (h - g >= 2) {
+                if (merged != nullptr) *merged += h - g - 1;
+                for (std::size_t k = g; k < h; ++k) merged_into[k] = g;
+                run_length[g] = h - g;
+                run_last[g] = groups[h - 1].key;
+            }
+            g = h;
+        }
+    }
+    // Boxes.
+    graph_picture out;
+    out.model_nodes = p.model_nodes;
+    out.clusters = p.clusters;
+    out.depth = depth;
+    std::vector<std::string> id_of(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (merged_into[g] != g) continue;
+        const group& gr = groups[g];
+        if (gr.key.empty()) {
+            out.boxes.push_back(p.boxes[gr.boxes[0]]);
+            id_of[g] = out.boxes.back().id;
+            continue;
+        }
+        graph_box box;
+        box.kind = run_length[g] > 1 ? graph_box_kind::repeat : graph_box_kind::scope;
+        box.id = "s" + std::to_string(out.boxes.size());
+        box.name = gr.key;
+        box.nodes = 0;
+        box.repeats = run_length[g];
+        for (std::size_t k = g; k < groups.size(); ++k)
+            if (merged_into[k] == g)
+                for (std::size_t b : groups[k].boxes) box.nodes += 1, box.parameters += p.boxes[b].parameters;
+        const std::size_t cut = gr.key.rfind('/');
+        const std::string shown = run_length[g] > 1
+                                      ? gr.key + " \xE2\x80\x93 " + run_last[g].substr(cut == std::string::npos ? 0 : cut + 1) +
+                                            " \xC3\x97" + std::to_string(run_length[g])
+                                      : gr.key;
+        box.label = shown + "\n" + count_text(box.nodes) + (box.nodes == 1 ? " node" : " nodes") +
+                    (box.parameters != 0 ? ", " + count_text(box.parameters) + " parameters" : "");
+        out.boxes.push_back(std::move(box));
+        id_of[g] = out.boxes.back().id;
+    }
+    // Clusters of folded nodes disappear into their box.
+    std::vector<bool> cluster_used(out.clusters.size(), false);
+    for (const graph_box& b : out.boxes)
+        for (std::size_t c = 0; c < out.clusters.size(); ++c)
+            if (b.cluster == out.clusters[c].id) cluster_used[c] = true;
+    // A used cluster keeps its parents.
+    for (std::size_t c = out.clusters.size(); c-- > 0;)
+        if (cluster_used[c])
+            for (std::size_t q = 0; q < out.clusters.size(); ++q)
+                if (out.clusters[q].id == out.clusters[c].parent) cluster_used[q] = true;
+    std::vector<graph_cluster> kept;
+    for (std::size_t c = 0; c < out.clusters.size(); ++c)
+        if (cluster_used[c]) kept.push_back(out.clusters[c]);
+    out.clusters = std::move(kept);
+    // Edges between the boxes, one per pair with the values they stand for.
+    std::unordered_map<std::string, std::size_t> box_index;
+    for (std::size_t b = 0; b < p.boxes.size(); ++b) box_index.emplace(p.boxes[b].id, b);
+    std::map<std::pair<std::string, std::string>, graph_edge> folded;
+    std::set<std::tuple<std::string, std::string, std::string>> values;  // (from, to, value) counted
+    for (const graph_edge& e : p.edges) {
+        const std::string from = id_of[merged_into[group_of[box_index[e.from]]]];
+        const std::string to = id_of[merged_into[group_of[box_index[e.to]]]];
+        if (from == to) continue;
+        auto [it, fresh] = folded.emplace(std::make_pair(from, to), e);
+        it->second.from = from;
+        it->second.to = to;
+        if (values.emplace(from, to, e.value).second && !fresh) ++it->second.values;
+    }
+    for (auto& [key, e] : folded) out.edges.push_back(std::move(e));
+    return out;
+}
+
+std::uint32_t deepest_scope(const unfolded& u) {
+    std::size_t d = 0;
+    for (const box_facts& f : u.facts) d = std::max(d, f.scope.size());
+    return static_cast<std::uint32_t>(d);
+}
+
+}  // namespace
+
+result<graph_picture> draw_graph(const model_view& m, const graph_options& opts) {
+    if (!m.has_graph()) return error(errc::not_found);
+    unfolded u;
+    model_scope main;
+    main.graph = m.graph();
+    if (error e = walk_scope(main, u)) return e;
+    u.finish(main.graph, opts.initializers);
+    const std::uint32_t deepest = deepest_scope(u);
+    graph_fold fold_mode = opts.fold;
+    const bool fits = fold_mode == graph_fold::automatic && opts.depth == 0 && u.p.boxes.size() <= opts.max_boxes;
+    if (fold_mode == graph_fold::none || fits || deepest == 0) {
+        graph_picture p = std::move(u.p);
+        p.fold = graph_fold::none;
+        p.note = deepest == 0 && fold_mode != graph_fold::none && !fits
+                     ? "every node (" + count_text(p.model_nodes) + "): no scopes in the node names to fold by"
+                     : "every node (" + count_text(p.model_nodes) + ")";
+        return p;
+    }
+    const bool repeats = fold_mode != graph_fold::scope;
+    std::uint32_t depth = opts.depth != 0 ? std::min(opts.depth, deepest) : 0;
+    graph_picture best;
+    if (depth == 0) {
+        // Where runs of repeated scopes are, the level that folds the most
+        // of them (a transformer's layers); else the deepest level that fits.
+        std::size_t most = 0;
+        for (std::uint32_t d = 1; d <= deepest && repeats; ++d) {
+            std::size_t merged = 0;
+            graph_picture p = fold(u, d, true, &merged);
+            if (merged > most && p.boxes.size() <= opts.max_boxes) most = merged, depth = d, best = std::move(p);
+        }
+        if (most == 0)
+            for (std::uint32_t d = deepest; d >= 1; --d) {
+                best = fold(u, d, repeats);
+                depth = d;
+                if (best.boxes.size() <= opts.max_boxes) break;
+            }
+    } else {
+        best = fold(u, depth, repeats);
+    }
+    best.fold = repeats ? (fold_mode == graph_fold::automatic ? graph_fold::automatic : graph_fold::repeat)
+                        : graph_fold::scope;
+    best.note = count_text(best.model_nodes) + " nodes folded to scopes " + std::to_string(depth) +
+                (depth == 1 ? " level deep" : " levels deep") + (repeats ? ", repeats drawn once" : "") + ": " +
+                count_text(best.boxes.size()) + " boxes";
+    if (best.boxes.size() > opts.max_boxes)
+        best.note += " (more than " + count_text(opts.max_boxes) + ": the scopes fold no further)";
+    return best;
+}
+
+}  // namespace onnxview

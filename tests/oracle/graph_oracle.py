@@ -1,0 +1,292 @@
+#!/usr/bin/python3
+"""Checks `onnxview graph` against python3-onnx and Graphviz.
+
+  graph_oracle.py --onnxview BUILD/tools/onnxview [--corpus DIR] [--limit N]
+
+(a) For every model of testdata/ and --limit (default 0: all) corpus models
+    (default DIR /usr/share/libonnx-testdata/data, `**/model.onnx`):
+    `graph MODEL --fold none --format json` has exactly python3-onnx's boxes
+    and edges: a box per node of the main graph and of every graph attribute
+    (If/Loop/Scan bodies, at any depth), per main-graph input that is no
+    initializer and per main-graph output; an edge per distinct (producer,
+    consumer, value), where a producer is a node that outputs the value (the
+    last one in walk order) or a main-graph input, a consumer a node that
+    reads it or a main-graph output that names it, and a box never feeds
+    itself. The DOT of the same picture is parsed by Graphviz's `dot`
+    (`-Tplain`) with the same node and edge counts (skipped without `dot`),
+    and the Mermaid text has one line per box and edge.
+(b) Folding, on transformers made here (python3-onnx), node names as the
+    PyTorch exporter writes them (`/model/layers.3/self_attn/q_proj/MatMul`):
+    2, 12 and 32 identical layers fold to one box `layers.0 - layers.N-1 xN`
+    (with --fold repeat; with the default auto for 32 layers, whose 500-odd
+    nodes pass --max-boxes 400); a model whose layer 7 has another
+    activation folds to `layers.0 - layers.6 x7`, `layers.7`, `layers.8 -
+    layers.31 x24`; every edge of a folded picture joins two of its boxes.
+(c) Hostile names (quotes, backslashes, newlines, `<script>`, DOT and HTML
+    metacharacters, bytes that are not UTF-8) and a node that reads its own
+    output: the DOT parses, the JSON loads, nothing crashes.
+Last line: `N passed, M failed`. Exits 77 when python3-onnx is absent.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failures = []
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failures.append(what)
+        return ok
+
+
+def run(exe, *args):
+    return subprocess.run([exe, *map(str, args)], capture_output=True)
+
+
+def subgraphs(onnx, node):
+    for a in node.attribute:
+        if a.type == onnx.AttributeProto.GRAPH:
+            yield a.g
+        elif a.type == onnx.AttributeProto.GRAPHS:
+            yield from a.graphs
+
+
+def expected_picture(onnx, model):
+    """(boxes, edges) as the docstring defines them."""
+    g = model.graph
+    inits = {t.name for t in g.initializer} | {s.values.name for s in g.sparse_initializer}
+    nodes = []  # in walk order: a node, then the graphs it holds
+
+    def walk(graph):
+        for t in graph.initializer:
+            inits.add(t.name)
+        for s in graph.sparse_initializer:
+            inits.add(s.values.name)
+        for n in graph.node:
+            nodes.append(n)
+            for sub in subgraphs(onnx, n):
+                walk(sub)
+
+    walk(g)
+    inputs = [v.name for v in g.input if v.name not in inits]
+    producer = {}
+    for name in inputs:
+        producer[name] = ("in", name)
+    for i, n in enumerate(nodes):
+        for o in n.output:
+            if o:
+                producer[o] = ("node", i)
+    edges = set()
+    for i, n in enumerate(nodes):
+        for v in n.input:
+            if v and v in producer and producer[v] != ("node", i):
+                edges.add((producer[v], ("node", i), v))
+    for o in g.output:
+        if o.name in producer:
+            edges.add((producer[o.name], ("out", o.name), o.name))
+    boxes = len(nodes) + len(inputs) + len(g.output)
+    return boxes, len(edges)
+
+
+def dot_counts(dot_exe, dot_text):
+    r = subprocess.run([dot_exe, "-Tplain"], input=dot_text, capture_output=True)
+    if r.returncode != 0:
+        return None, r.stderr.decode(errors="replace")[:300]
+    lines = r.stdout.decode(errors="replace").splitlines()
+    return (sum(1 for l in lines if l.startswith("node ")), sum(1 for l in lines if l.startswith("edge "))), ""
+
+
+def check_model(ck, exe, dot_exe, onnx, path):
+    try:
+        model = onnx.load(path, load_external_data=False)
+    except Exception:  # noqa: BLE001 - python3-onnx cannot read it: nothing to compare
+        return
+    r = run(exe, "graph", path, "--fold", "none", "--format", "json")
+    if not ck.check(r.returncode == 0, f"{path}: graph --format json exits {r.returncode}: {r.stderr[:200]!r}"):
+        return
+    pic = json.loads(r.stdout)
+    boxes, edges = expected_picture(onnx, model)
+    ck.check(len(pic["boxes"]) == boxes, f"{path}: {len(pic['boxes'])} boxes, python3-onnx {boxes}")
+    ck.check(len(pic["edges"]) == edges, f"{path}: {len(pic['edges'])} edges, python3-onnx {edges}")
+    ids = {b["id"] for b in pic["boxes"]}
+    ck.check(all(e["from"] in ids and e["to"] in ids for e in pic["edges"]), f"{path}: an edge to no box")
+    if dot_exe:
+        d = run(exe, "graph", path, "--fold", "none")
+        counts, err = dot_counts(dot_exe, d.stdout)
+        ck.check(counts == (boxes, edges), f"{path}: dot reads {counts} nodes and edges ({err}), expected {(boxes, edges)}")
+    m = run(exe, "graph", path, "--fold", "none", "--format", "mermaid")
+    text = m.stdout.decode()
+    ck.check(m.returncode == 0 and text.count(" -->|") == edges, f"{path}: mermaid edges")
+
+
+# --- (b) generated transformers ---------------------------------------------
+
+def transformer(onnx, layers, odd_layer=None, named=True):
+    """A decoder stack as exporters name it: per layer a norm, q/k/v/o
+    projections, attention, an MLP with an activation, residual adds."""
+    from onnx import TensorProto, helper
+    import numpy as np
+    d = 8
+    nodes, inits = [], []
+    x = "input"
+
+    def w(name, shape):
+        inits.append(helper.make_tensor(name, TensorProto.FLOAT, shape, np.zeros(shape, np.float32).ravel().tolist()))
+        return name
+
+    def node(op, ins, scope, short, **attrs):
+        out = f"{scope}/{short}_output_0"
+        name = f"{scope}/{short}" if named else f"node_{len(nodes)}"
+        nodes.append(helper.make_node(op, ins, [out], name=name, **attrs))
+        return out
+
+    x = node("Identity", [x], "/model/embed_tokens", "Identity")
+    for i in range(layers):
+        s = f"/model/layers.{i}"
+        h = node("ReduceMean", [x], f"{s}/input_layernorm", "ReduceMean", keepdims=1, axes=[-1])
+        h = node("Sub", [x, h], f"{s}/input_layernorm", "Sub")
+        q = node("MatMul", [h, w(f"q{i}", [d, d])], f"{s}/self_attn/q_proj", "MatMul")
+        k = node("MatMul", [h, w(f"k{i}", [d, d])], f"{s}/self_attn/k_proj", "MatMul")
+        v = node("MatMul", [h, w(f"v{i}", [d, d])], f"{s}/self_attn/v_proj", "MatMul")
+        kt = node("Transpose", [k], f"{s}/self_attn", "Transpose", perm=[1, 0])
+        a = node("MatMul", [q, kt], f"{s}/self_attn", "MatMul")
+        a = node("Softmax", [a], f"{s}/self_attn", "Softmax", axis=-1)
+        a = node("MatMul", [a, v], f"{s}/self_attn", "MatMul_1")
+        a = node("MatMul", [a, w(f"o{i}", [d, d])], f"{s}/self_attn/o_proj", "MatMul")
+        x = node("Add", [x, a], s, "Add")
+        m = node("MatMul", [x, w(f"up{i}", [d, d])], f"{s}/mlp/up_proj", "MatMul")
+        m = node("Sigmoid" if i == odd_layer else "Relu", [m], f"{s}/mlp/act_fn", "Act")
+        m = node("MatMul", [m, w(f"down{i}", [d, d])], f"{s}/mlp/down_proj", "MatMul")
+        x = node("Add", [x, m], s, "Add_1")
+    x = node("Identity", [x], "/model/norm", "Identity")
+    nodes[-1].output[0] = "output"
+    graph = helper.make_graph(nodes, "transformer", [helper.make_tensor_value_info("input", TensorProto.FLOAT, [4, d])],
+                              [helper.make_tensor_value_info("output", TensorProto.FLOAT, [4, d])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def repeat_boxes(pic):
+    return sorted((b["name"], b.get("repeats", 1)) for b in pic["boxes"] if b["kind"] in ("scope", "repeat"))
+
+
+def check_folding(ck, exe, onnx, work):
+    for layers in (2, 12, 32):
+        path = os.path.join(work, f"transformer_{layers}.onnx")
+        onnx.save(transformer(onnx, layers), path)
+        r = run(exe, "graph", path, "--fold", "repeat", "--format", "json")
+        pic = json.loads(r.stdout)
+        reps = [b for b in pic["boxes"] if b["kind"] == "repeat"]
+        ck.check(len(reps) == 1 and reps[0]["repeats"] == layers and reps[0]["name"] == "model/layers.0",
+                 f"{layers} layers fold to one box x{layers}: {repeat_boxes(pic)}")
+        ck.check(reps and f"\u00d7{layers}" in reps[0]["label"], f"{layers} layers: the box says x{layers}")
+        ids = {b["id"] for b in pic["boxes"]}
+        ck.check(all(e["from"] in ids and e["to"] in ids for e in pic["edges"]), f"{layers} layers: edges join boxes")
+        if layers == 32:
+            auto = json.loads(run(exe, "graph", path, "--format", "json").stdout)
+            ck.check(auto["fold"] == "auto" and any(b.get("repeats") == 32 for b in auto["boxes"]),
+                     f"32 layers fold by default: {auto['note']}")
+            dot = run(exe, "graph", path).stdout.decode()
+            ck.check("\u00d732" in dot, "32 layers: the DOT shows x32")
+    path = os.path.join(work, "transformer_odd.onnx")
+    onnx.save(transformer(onnx, 32, odd_layer=7), path)
+    pic = json.loads(run(exe, "graph", path, "--fold", "repeat", "--format", "json").stdout)
+    layer_boxes = [(b["name"], b.get("repeats", 1)) for b in pic["boxes"] if b["name"].startswith("model/layers.")]
+    ck.check(layer_boxes == [("model/layers.0", 7), ("model/layers.7", 1), ("model/layers.8", 24)],
+             f"layer 7 breaks the run: {layer_boxes}")
+    path = os.path.join(work, "transformer_unnamed.onnx")
+    onnx.save(transformer(onnx, 4, named=False), path)
+    pic = json.loads(run(exe, "graph", path, "--fold", "repeat", "--format", "json").stdout)
+    ck.check(pic["fold"] == "none" and "no scopes" in pic["note"], f"no scopes: drawn unfolded, says so ({pic['note']})")
+
+
+# --- (c) hostile names ------------------------------------------------------
+
+def check_hostile(ck, exe, dot_exe, onnx, work):
+    from onnx import TensorProto, helper
+    names = ['a"b', "back\\slash", "new\nline", "<script>alert(1)</script>", "x -> y; z [label=\"q\"]", "}{",
+             "&amp;", "#lt;", "%% comment"]
+    nodes = []
+    prev = "input"
+    for i, n in enumerate(names):
+        out = n + f"_{i}"
+        nodes.append(helper.make_node("Identity", [prev], [out], name=n))
+        prev = out
+    nodes.append(helper.make_node("Add", [prev, "self"], ["self"], name="reads its own output"))
+    graph = helper.make_graph(nodes, "hostile", [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor_value_info("self", TensorProto.FLOAT, [1])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    raw = bytearray(model.SerializeToString())
+    # A name with bytes that are not UTF-8: replace the first "}{" name's bytes.
+    at = raw.find(b"}{")
+    raw[at:at + 2] = b"\xff\xfe"
+    path = os.path.join(work, "hostile.onnx")
+    with open(path, "wb") as f:
+        f.write(raw)
+    for fmt in ("dot", "json", "mermaid"):
+        r = run(exe, "graph", path, "--fold", "none", "--format", fmt)
+        ck.check(r.returncode == 0, f"hostile {fmt}: exit {r.returncode} {r.stderr[:200]!r}")
+        if fmt == "json":
+            try:
+                pic = json.loads(r.stdout)
+                ck.check(len(pic["boxes"]) == len(nodes) + 2, f"hostile json: {len(pic['boxes'])} boxes")
+            except ValueError as e:
+                ck.check(False, f"hostile json does not load: {e}")
+        if fmt == "dot" and dot_exe:
+            counts, err = dot_counts(dot_exe, r.stdout)
+            ck.check(counts is not None and counts[0] == len(nodes) + 2, f"hostile dot: {counts} ({err})")
+        if fmt == "mermaid":
+            text = r.stdout.decode("utf-8", errors="strict")
+            ck.check("<script>" not in text, "hostile mermaid: markup escaped")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--onnxview", required=True)
+    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
+    ap.add_argument("--limit", type=int, default=0)
+    args = ap.parse_args()
+    try:
+        import onnx  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError as e:
+        print(f"graph_oracle: skipped: {e}")
+        return SKIP
+    dot_exe = shutil.which("dot")
+    if not dot_exe:
+        print("graph_oracle: Graphviz's dot not found: DOT outputs are not parsed")
+    models = sorted(glob.glob(os.path.join(ROOT, "testdata", "**", "*.onnx"), recursive=True))
+    corpus = sorted(glob.glob(os.path.join(args.corpus, "**", "model.onnx"), recursive=True))
+    if args.limit and corpus:
+        step = len(corpus) / min(args.limit, len(corpus))
+        corpus = [corpus[int(i * step)] for i in range(min(args.limit, len(corpus)))]
+    ck = Checks()
+    for path in models + corpus:
+        check_model(ck, args.onnxview, dot_exe, onnx, path)
+    with tempfile.TemporaryDirectory() as work:
+        check_folding(ck, args.onnxview, onnx, work)
+        check_hostile(ck, args.onnxview, dot_exe, onnx, work)
+    for f in ck.failures[:40]:
+        print("FAIL", f)
+    if len(ck.failures) > 40:
+        print(f"... and {len(ck.failures) - 40} more")
+    print(f"graph_oracle: {len(models) + len(corpus)} models")
+    print(f"{ck.passed} passed, {len(ck.failures)} failed")
+    return 1 if ck.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

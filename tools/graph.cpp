@@ -1,0 +1,97 @@
+// tools/graph.cpp - `onnxview graph`: a picture of the model's graph, folded
+// by scope and repeats (onnxview/graph.hpp), as DOT, JSON or Mermaid.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "onnxview/graph.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "subcommand.hpp"
+
+namespace onnxview_cli {
+namespace {
+
+using namespace onnxview;
+
+struct arguments {
+    const char* model = nullptr;
+    const char* format = "dot";
+    const char* fold = "auto";
+    std::uint64_t depth = 0;
+    std::uint64_t max_boxes = 400;
+    bool initializers = false;
+    const char* output = nullptr;
+};
+
+command_line make_command_line(arguments& a) {
+    return {"graph",
+            "a picture of the graph (DOT, JSON, Mermaid), folded\n"
+            "by scope and repeated blocks",
+            "Draws the model's main graph without reading a weight: a box per node (op type\n"
+            "and name), per graph input and output, the bodies of If, Loop and Scan as\n"
+            "clusters, an edge per value labelled with its name and declared type. A large\n"
+            "model is folded to what a person can read: by the `/`-separated scopes\n"
+            "exporters write in node names (`/model/layers.3/self_attn/...`), with runs of\n"
+            "scopes of one structure drawn once (`layers.0 - layers.31 x32`). Render DOT with\n"
+            "Graphviz (`dot -Tsvg`); docs/graph.md describes the JSON.\n",
+            "exit status: 0 success, 1 the model does not parse or has no graph, 2 usage or\n"
+            "I/O error\n",
+            {text("format", 0, "FORMAT", a.format, "a format", "dot (default), json or mermaid"),
+             text("fold", 0, "MODE", a.fold, "a fold mode",
+                  "auto (default: every node up to --max-boxes, else the\n"
+                  "deepest scopes that fit, repeats once), scope, repeat or none"),
+             number("depth", 0, "N", a.depth, 1, 1000, "with --fold scope or repeat: scopes N levels deep as boxes"),
+             number("max-boxes", 0, "N", a.max_boxes, 1, 100000000,
+                    "with --fold auto: at most N boxes (default 400)"),
+             flag("initializers", 0, a.initializers, "draw the initializers as boxes"),
+             text("output", 'o', "FILE", a.output, "a file", "write to FILE instead of stdout")},
+            {{"MODEL", &a.model}}};
+}
+
+int run(arguments& a) {
+    const std::string format = a.format;
+    if (format != "dot" && format != "json" && format != "mermaid") {
+        print_error("graph", "--format must be dot, json or mermaid, not '" + format + "'");
+        return exit_usage;
+    }
+    graph_options opts;
+    if (!parse_graph_fold(a.fold, opts.fold)) {
+        print_error("graph", "--fold must be auto, scope, repeat or none, not '" + std::string(a.fold) + "'");
+        return exit_usage;
+    }
+    opts.depth = static_cast<std::uint32_t>(a.depth);
+    opts.max_boxes = a.max_boxes;
+    opts.initializers = a.initializers;
+    int code = exit_ok;
+    options open_opts;
+    open_opts.reads = model_reads::metadata;
+    open_opts.verify = true;
+    model_file mf;
+    if (!open_model("graph", a.model, open_opts, mf, code)) return code;
+    const result<graph_picture> p = draw_graph(mf.model(), opts);
+    if (!p) {
+        print_error("graph", p.err().code == errc::not_found
+                                 ? "'" + std::string(a.model) + "' has no graph to draw"
+                                 : describe(p.err(), mf.bytes().data(), mf.bytes().size()));
+        return exit_findings;
+    }
+    const std::string text = format == "dot" ? graph_dot(*p) : format == "json" ? graph_json(*p) : graph_mermaid(*p);
+    std::FILE* out = a.output != nullptr ? std::fopen(a.output, "wb") : stdout;
+    if (out == nullptr) {
+        print_error("graph", "cannot write '" + std::string(a.output) + "': " + std::strerror(errno));
+        return exit_usage;
+    }
+    const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+    if ((out != stdout && std::fclose(out) != 0) || !written) {
+        print_error("graph", "cannot write '" + std::string(a.output != nullptr ? a.output : "stdout") + "'");
+        return exit_usage;
+    }
+    return exit_ok;
+}
+
+}  // namespace
+
+const subcommand graph_subcommand = make_subcommand<arguments, make_command_line, run>();
+
+}  // namespace onnxview_cli
