@@ -9,6 +9,7 @@
 
 #include "onnxview/data_types.hpp"
 #include "onnxview/external_source.hpp"
+#include "onnxview/stats.hpp"
 #include "onnxview/tensor_data.hpp"
 
 namespace onnxview_cli {
@@ -100,18 +101,6 @@ void hash_payload(const tensor_data& d, content_hash& h) {
     }
     if (sub != 0) ++used;
     h.update(buffer, used);
-}
-
-bool same_values(const tensor_data& a, const tensor_data& b) {
-    if (direct_bytes(a) && direct_bytes(b)) return a.bytes() == b.bytes();
-    element_cursor ca(a), cb(b);
-    std::uint64_t alo = 0, ahi = 0, blo = 0, bhi = 0;
-    for (;;) {
-        const bool more_a = ca.next(alo, ahi), more_b = cb.next(blo, bhi);
-        if (more_a != more_b) return false;
-        if (!more_a) return true;
-        if (alo != blo || ahi != bhi) return false;
-    }
 }
 
 struct candidate {
