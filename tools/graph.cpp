@@ -1,5 +1,6 @@
 // tools/graph.cpp - `onnxview graph`: a picture of the model's graph, folded
 // by scope and repeats (onnxview/graph.hpp), as DOT, JSON or Mermaid.
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>

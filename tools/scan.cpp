@@ -6,6 +6,8 @@
 // before it are, so memory stays the same for 10 or 10,000 models. With
 // --jobs N, N threads scan; records still come out in target order.
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -124,7 +126,7 @@ public:
 private:
     static bool model_name(const fs::path& p) {
         std::string ext = p.extension().string();
-        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         return ext == ".onnx";
     }
     // A target: a directory to walk, or a file (also a missing one: its
