@@ -22,6 +22,8 @@ struct arguments {
     std::uint64_t depth = 0;
     std::uint64_t max_boxes = 400;
     bool initializers = false;
+    const char* around = nullptr;
+    std::uint64_t radius = 2;
     const char* output = nullptr;
 };
 
@@ -46,6 +48,10 @@ command_line make_command_line(arguments& a) {
              number("max-boxes", 0, "N", a.max_boxes, 1, 100000000,
                     "with --fold auto: at most N boxes (default 400)"),
              flag("initializers", 0, a.initializers, "draw the initializers as boxes"),
+             text("around", 0, "NAME", a.around, "a node or value name",
+                  "only the boxes within --radius edges of the node NAME\n"
+                  "(or of the maker and readers of the value NAME), unfolded"),
+             number("radius", 0, "K", a.radius, 0, 1000, "with --around: K edges (default 2)"),
              text("output", 'o', "FILE", a.output, "a file", "write to FILE instead of stdout")},
             {{"MODEL", &a.model}}};
 }
@@ -64,6 +70,8 @@ int run(arguments& a) {
     opts.depth = static_cast<std::uint32_t>(a.depth);
     opts.max_boxes = a.max_boxes;
     opts.initializers = a.initializers;
+    if (a.around != nullptr) opts.around = a.around;
+    opts.radius = static_cast<std::uint32_t>(a.radius);
     int code = exit_ok;
     options open_opts;
     open_opts.reads = model_reads::metadata;
@@ -72,9 +80,11 @@ int run(arguments& a) {
     if (!open_model("graph", a.model, open_opts, mf, code)) return code;
     const result<graph_picture> p = draw_graph(mf.model(), opts);
     if (!p) {
-        print_error("graph", p.err().code == errc::not_found
-                                 ? "'" + std::string(a.model) + "' has no graph to draw"
-                                 : describe(p.err(), mf.bytes().data(), mf.bytes().size()));
+        const bool no_graph = !mf.model().has_graph();
+        print_error("graph", p.err().code != errc::not_found ? describe(p.err(), mf.bytes().data(), mf.bytes().size())
+                             : no_graph ? "'" + std::string(a.model) + "' has no graph to draw"
+                                        : "no node or value named " + quoted(opts.around) + " in '" + a.model + "'");
+        if (!no_graph && p.err().code == errc::not_found) return exit_usage;
         return exit_findings;
     }
     const std::string text = format == "dot" ? graph_dot(*p) : format == "json" ? graph_json(*p) : graph_mermaid(*p);

@@ -52,6 +52,12 @@ struct graph_options {
     // automatic: fold until at most this many boxes.
     std::uint64_t max_boxes = 400;
     bool initializers = false;  // draw initializers as boxes (folded into their readers by default)
+    // Not empty: only the neighbourhood of the node of this name (when no
+    // node has it, of the boxes that make and read the value of this name),
+    // every box at most `radius` edges away, whichever their direction;
+    // never folded.
+    std::string around;
+    std::uint32_t radius = 2;
 };
 
 enum class graph_box_kind : std::uint8_t { node, input, output, initializer, scope, repeat };
@@ -93,8 +99,8 @@ struct graph_picture {
     std::string note;               // how it was folded, for the picture's title
 };
 
-// The picture of `m`'s main graph. Errors: not_found (no graph),
-// depth_exceeded (bodies nested past max_depth).
+// The picture of `m`'s main graph. Errors: not_found (no graph, or no node
+// or value named `around`), depth_exceeded (bodies nested past max_depth).
 result<graph_picture> draw_graph(const model_view& m, const graph_options& opts = {});
 
 // Graphviz DOT (names escaped: any bytes may stand in a name).

@@ -177,6 +177,8 @@ def graph(
     depth: int = ...,
     max_boxes: int = ...,
     initializers: bool = ...,
+    around: str = ...,
+    radius: int = ...,
 ) -> Any: ...
 def scan_record(
     path: Union[str, bytes, "os.PathLike[str]"], *, numeric: bool = ..., digests: bool = ...

@@ -29,6 +29,17 @@ def test_graph_is_the_cli_picture(testdata, name):
         cli("--format", "json", "--fold", "none", "--initializers", path))
 
 
+def test_graph_around_a_node(testdata):
+    path = testdata / "small_cnn.onnx"
+    near = onnxview.graph(path, format="json", around="relu1", radius=1)
+    assert near == json.loads(cli("--format", "json", "--around", "relu1", "--radius", "1", path))
+    names = sorted(b["name"] for b in near["boxes"])
+    assert names == ["conv1", "pool1", "relu1"]
+    assert len(near["edges"]) == 2
+    with pytest.raises(KeyError):
+        onnxview.graph(path, around="no such node")
+
+
 def test_graph_refusals(testdata, tmp_path):
     with pytest.raises(ValueError):
         onnxview.graph(testdata / "small_cnn.onnx", format="svg")

@@ -380,6 +380,67 @@ graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::si
     return out;
 }
 
+// The boxes within `radius` edges of those named `around` (a node's name;
+// else a value's: its maker and readers), with the edges and clusters among
+// them; false when nothing has that name.
+bool neighbourhood(graph_picture& p, const std::string& around, std::uint32_t radius) {
+    std::unordered_map<std::string, std::size_t> index;
+    for (std::size_t b = 0; b < p.boxes.size(); ++b) index.emplace(p.boxes[b].id, b);
+    std::vector<std::vector<std::size_t>> next(p.boxes.size());
+    std::vector<std::size_t> frontier;
+    std::vector<bool> seen(p.boxes.size(), false);
+    const auto start = [&](std::size_t b) {
+        if (!seen[b]) seen[b] = true, frontier.push_back(b);
+    };
+    // A node of that name; else the value (graph inputs and outputs are
+    // boxes named by their value).
+    for (std::size_t b = 0; b < p.boxes.size(); ++b)
+        if (p.boxes[b].name == around && p.boxes[b].kind == graph_box_kind::node) start(b);
+    const bool by_value = frontier.empty();
+    for (const graph_edge& e : p.edges) {
+        const std::size_t from = index[e.from], to = index[e.to];
+        next[from].push_back(to);
+        next[to].push_back(from);
+        if (by_value && e.value == around) start(from), start(to);
+    }
+    if (by_value)
+        for (std::size_t b = 0; b < p.boxes.size(); ++b)
+            if (p.boxes[b].name == around && p.boxes[b].kind != graph_box_kind::node) start(b);
+    if (frontier.empty()) return false;
+    for (std::uint32_t r = 0; r < radius && !frontier.empty(); ++r) {
+        std::vector<std::size_t> further;
+        for (std::size_t b : frontier)
+            for (std::size_t n : next[b])
+                if (!seen[n]) seen[n] = true, further.push_back(n);
+        frontier = std::move(further);
+    }
+    std::vector<graph_box> boxes;
+    std::set<std::string> kept, clusters;
+    for (std::size_t b = 0; b < p.boxes.size(); ++b)
+        if (seen[b]) {
+            kept.insert(p.boxes[b].id);
+            clusters.insert(p.boxes[b].cluster);
+            boxes.push_back(std::move(p.boxes[b]));
+        }
+    p.boxes = std::move(boxes);
+    std::vector<graph_edge> edges;
+    for (graph_edge& e : p.edges)
+        if (kept.count(e.from) != 0 && kept.count(e.to) != 0) edges.push_back(std::move(e));
+    p.edges = std::move(edges);
+    // A cluster stays when a kept box sits in it, and so do its parents.
+    bool grew = true;
+    while (grew) {
+        grew = false;
+        for (const graph_cluster& c : p.clusters)
+            if (clusters.count(c.id) != 0 && clusters.insert(c.parent).second) grew = true;
+    }
+    std::vector<graph_cluster> kept_clusters;
+    for (graph_cluster& c : p.clusters)
+        if (clusters.count(c.id) != 0) kept_clusters.push_back(std::move(c));
+    p.clusters = std::move(kept_clusters);
+    return true;
+}
+
 std::uint32_t deepest_scope(const unfolded& u) {
     std::size_t d = 0;
     for (const box_facts& f : u.facts) d = std::max(d, f.scope.size());
@@ -395,6 +456,15 @@ result<graph_picture> draw_graph(const model_view& m, const graph_options& opts)
     main.graph = m.graph();
     if (error e = walk_scope(main, u)) return e;
     u.finish(main.graph, opts.initializers);
+    if (!opts.around.empty()) {
+        graph_picture p = std::move(u.p);
+        if (!neighbourhood(p, opts.around, opts.radius)) return error(errc::not_found);
+        p.fold = graph_fold::none;
+        p.note = "the neighbourhood of " + quoted(opts.around) + " within " + std::to_string(opts.radius) +
+                 (opts.radius == 1 ? " edge: " : " edges: ") + count_text(p.boxes.size()) + " of " +
+                 count_text(p.model_nodes) + " nodes' boxes";
+        return p;
+    }
     const std::uint32_t deepest = deepest_scope(u);
     graph_fold fold_mode = opts.fold;
     const bool fits = fold_mode == graph_fold::automatic && opts.depth == 0 && u.p.boxes.size() <= opts.max_boxes;

@@ -207,6 +207,19 @@ def check_folding(ck, exe, onnx, work):
     layer_boxes = [(b["name"], b.get("repeats", 1)) for b in pic["boxes"] if b["name"].startswith("model/layers.")]
     ck.check(layer_boxes == [("model/layers.0", 7), ("model/layers.7", 1), ("model/layers.8", 24)],
              f"layer 7 breaks the run: {layer_boxes}")
+    # --around: the boxes within K edges of a node, unfolded.
+    near = json.loads(run(exe, "graph", os.path.join(work, "transformer_32.onnx"), "--around",
+                          "/model/layers.5/self_attn/Softmax", "--radius", "1", "--format", "json").stdout)
+    ck.check(sorted(b["name"] for b in near["boxes"]) ==
+             ["/model/layers.5/self_attn/MatMul", "/model/layers.5/self_attn/MatMul_1",
+              "/model/layers.5/self_attn/Softmax"], f"--around Softmax --radius 1: {near['boxes']}")
+    far = json.loads(run(exe, "graph", os.path.join(work, "transformer_32.onnx"), "--around",
+                         "/model/layers.5/self_attn/Softmax", "--radius", "3", "--format", "json").stdout)
+    ids = {b["id"] for b in far["boxes"]}
+    ck.check(len(far["boxes"]) > 3 and all(e["from"] in ids and e["to"] in ids for e in far["edges"]),
+             "--around --radius 3: more boxes, edges among them")
+    r = run(exe, "graph", os.path.join(work, "transformer_32.onnx"), "--around", "no such node")
+    ck.check(r.returncode == 2 and b"no node or value" in r.stderr, f"--around a missing name: {r.returncode}")
     path = os.path.join(work, "transformer_unnamed.onnx")
     onnx.save(transformer(onnx, 4, named=False), path)
     pic = json.loads(run(exe, "graph", path, "--fold", "repeat", "--format", "json").stdout)
