@@ -202,7 +202,7 @@ TEST_CASE("stats: histograms count every finite value, the last bin closed") {
 }
 
 TEST_CASE("stats: same_values compares values whatever the storage") {
-    const std::string raw = raw_tensor(6, 2, std::string{1, 0, 0, 0, -1, -1, -1, -1});  // INT32 1, -1
+    const std::string raw = raw_tensor(6, 2, std::string("\x01\x00\x00\x00\xff\xff\xff\xff", 8));  // INT32 1, -1
     wire_builder typed;
     typed.field_varint(dims_field, 2).field_varint(type_field, 6).field_varint(int32_data, 1).field_int32(int32_data, -1);
     wire_builder other;
