@@ -6,7 +6,8 @@
 // hangs, whatever the names (any bytes), the wiring (cycles, a node reading
 // its own output, values read before they are made) or the scopes; every
 // edge joins two boxes of the picture; the JSON is whole and well nested;
-// the DOT's quoted strings all close and its braces balance.
+// the DOT's quoted strings all close and its braces balance. The same for
+// the neighbourhood of the first node (--around).
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -70,6 +71,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             return 0;
         }
         check_picture(*p);
+    }
+    // The neighbourhood of the first node (by name, else its first output's value).
+    if (m.has_graph()) {
+        for (const node_view& n : m.graph().node()) {
+            graph_options opts;
+            opts.around = std::string(n.name());
+            if (opts.around.empty())
+                for (std::string_view o : n.output()) {
+                    opts.around = std::string(o);
+                    break;
+                }
+            opts.radius = 1;
+            if (opts.around.empty()) break;
+            const result<graph_picture> p = draw_graph(m, opts);
+            FUZZ_CHECK(p.ok() || p.err().code == errc::not_found || p.err().code == errc::depth_exceeded);
+            if (p) check_picture(*p);
+            break;
+        }
     }
     return 0;
 }
