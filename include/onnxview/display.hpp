@@ -6,6 +6,7 @@
 #ifndef ONNXVIEW_DISPLAY_HPP
 #define ONNXVIEW_DISPLAY_HPP
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,13 @@ std::string quoted(std::string_view s);
 // writes them, "?" an unknown dim), "seq(FLOAT[?])", "map(INT64,FLOAT)",
 // "FLOAT(unknown rank)", "(no type)". Nesting deeper than 16 prints "...".
 std::string type_string(const type_view& t, int depth = 0);
+
+// A count with its thousands grouped: "1,234,567".
+inline std::string grouped_count(std::uint64_t n) {
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
 
 }  // namespace onnxview
 

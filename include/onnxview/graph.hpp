@@ -19,9 +19,10 @@
 //   - repeat: consecutive sibling scopes with the same structure (the same
 //     operators in the same order, wired the same way) drawn once,
 //     `layers.0 - layers.31 x32`; one that differs breaks the run;
-//   - automatic: every node when the model has at most `max_boxes`, else
-//     the deepest scope depth whose folded picture has at most that many
-//     boxes, repeats folded; the picture's note says how it was folded.
+//   - automatic: every node when the picture has at most `max_boxes`
+//     boxes; else, among the scope levels whose folded picture fits, the one
+//     that folds the most scopes into runs, or without runs the deepest one
+//     that fits; the picture's note says how it was folded.
 // docs/graph.md shows the pictures and documents the JSON.
 //
 // Cost: linear in the model's nodes and values (hash maps of names), plus
@@ -47,7 +48,7 @@ bool parse_graph_fold(std::string_view word, graph_fold& out) noexcept;
 struct graph_options {
     graph_fold fold = graph_fold::automatic;
     // scope and repeat: scopes this many levels deep become boxes (0: the
-    // deepest level under max_boxes, as automatic chooses).
+    // level automatic would choose).
     std::uint32_t depth = 0;
     // automatic: fold until at most this many boxes.
     std::uint64_t max_boxes = 400;

@@ -79,16 +79,13 @@ struct value_stats {
     // bins equal-width bins over [min, max], the last bin closed (numpy's
     // histogram). Empty otherwise.
     std::vector<std::uint64_t> histogram;
-
-    // Whether every value is a floating-point number of the tensor's type
-    // (the subnormal and conversion counters apply).
-    bool has_finite() const noexcept { return finite != 0; }
 };
 
 struct value_stats_options {
     std::uint32_t histogram_bins = 0;  // 0: no histogram (one pass)
     // Called with each piece of raw-layout payload once it has been counted
-    // (a piece is 256 KiB at most): model_stats gives the pages back here.
+    // (256 KiB; a chunk of 16 MiB when two threads count a FLOAT payload):
+    // model_stats gives the pages back here.
     void (*piece_done)(void* user, const char* data, std::size_t size) = nullptr;
     void* user = nullptr;
     // The model whose mapped files hold the payload: a helper thread then

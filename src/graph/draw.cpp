@@ -74,12 +74,6 @@ std::string join(const std::vector<std::string>& parts, std::size_t n) {
     return s;
 }
 
-std::string count_text(std::uint64_t n) {
-    std::string s = std::to_string(n);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-    return s;
-}
-
 std::uint64_t elements_of(const tensor_view& t) {
     std::uint64_t n = 1;
     for (std::int64_t d : t.dims()) {
@@ -343,8 +337,8 @@ graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::si
                                       ? gr.key + " \xE2\x80\x93 " + run_last[g].substr(cut == std::string::npos ? 0 : cut + 1) +
                                             " \xC3\x97" + std::to_string(run_length[g])
                                       : gr.key;
-        box.label = shown + "\n" + count_text(box.nodes) + (box.nodes == 1 ? " node" : " nodes") +
-                    (box.parameters != 0 ? ", " + count_text(box.parameters) + " parameters" : "");
+        box.label = shown + "\n" + grouped_count(box.nodes) + (box.nodes == 1 ? " node" : " nodes") +
+                    (box.parameters != 0 ? ", " + grouped_count(box.parameters) + " parameters" : "");
         out.boxes.push_back(std::move(box));
         id_of[g] = out.boxes.back().id;
     }
@@ -461,8 +455,8 @@ result<graph_picture> draw_graph(const model_view& m, const graph_options& opts)
         if (!neighbourhood(p, opts.around, opts.radius)) return error(errc::not_found);
         p.fold = graph_fold::none;
         p.note = "the neighbourhood of " + quoted(opts.around) + " within " + std::to_string(opts.radius) +
-                 (opts.radius == 1 ? " edge: " : " edges: ") + count_text(p.boxes.size()) + " of " +
-                 count_text(p.model_nodes) + " nodes' boxes";
+                 (opts.radius == 1 ? " edge: " : " edges: ") + grouped_count(p.boxes.size()) + " of " +
+                 grouped_count(p.model_nodes) + " nodes' boxes";
         return p;
     }
     const std::uint32_t deepest = deepest_scope(u);
@@ -472,8 +466,8 @@ result<graph_picture> draw_graph(const model_view& m, const graph_options& opts)
         graph_picture p = std::move(u.p);
         p.fold = graph_fold::none;
         p.note = deepest == 0 && fold_mode != graph_fold::none && !fits
-                     ? "every node (" + count_text(p.model_nodes) + "): no scopes in the node names to fold by"
-                     : "every node (" + count_text(p.model_nodes) + ")";
+                     ? "every node (" + grouped_count(p.model_nodes) + "): no scopes in the node names to fold by"
+                     : "every node (" + grouped_count(p.model_nodes) + ")";
         return p;
     }
     const bool repeats = fold_mode != graph_fold::scope;
@@ -499,11 +493,11 @@ result<graph_picture> draw_graph(const model_view& m, const graph_options& opts)
     }
     best.fold = repeats ? (fold_mode == graph_fold::automatic ? graph_fold::automatic : graph_fold::repeat)
                         : graph_fold::scope;
-    best.note = count_text(best.model_nodes) + " nodes folded to scopes " + std::to_string(depth) +
+    best.note = grouped_count(best.model_nodes) + " nodes folded to scopes " + std::to_string(depth) +
                 (depth == 1 ? " level deep" : " levels deep") + (repeats ? ", repeats drawn once" : "") + ": " +
-                count_text(best.boxes.size()) + " boxes";
+                grouped_count(best.boxes.size()) + " boxes";
     if (best.boxes.size() > opts.max_boxes)
-        best.note += " (more than " + count_text(opts.max_boxes) + ": the scopes fold no further)";
+        best.note += " (more than " + grouped_count(opts.max_boxes) + ": the scopes fold no further)";
     return best;
 }
 

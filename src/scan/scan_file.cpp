@@ -95,12 +95,6 @@ struct model_facts {
     std::uint64_t payloads = 0, payload_bytes = 0, aligned = 0, aligned_bytes = 0;
 };
 
-std::string count_text(std::uint64_t n) {
-    std::string s = std::to_string(n);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-    return s;
-}
-
 class scanner {
 public:
     scanner(model_file& mf, const scan_options& opts, scan_record& r) : mf_(mf), opts_(opts), r_(r), external_(mf, r) {}
@@ -193,7 +187,7 @@ private:
                         if (d < 0) d = 1;
                     if (element_product(dims, n) && n > opts_.max_elements)
                         add_finding(r_, "huge_elements", scan_severity::warning,
-                            "declared with " + count_text(n) + " elements (limit " + count_text(opts_.max_elements) + ")",
+                            "declared with " + grouped_count(n) + " elements (limit " + grouped_count(opts_.max_elements) + ")",
                             place(s, field, i, v.name()));
                 }
                 ++i;
@@ -214,7 +208,7 @@ private:
         const bool sized = element_product(dims, elements);
         if (sized && elements > opts_.max_elements)
             add_finding(r_, "huge_elements", scan_severity::warning,
-                "dims ask for " + count_text(elements) + " elements (limit " + count_text(opts_.max_elements) + ")",
+                "dims ask for " + grouped_count(elements) + " elements (limit " + grouped_count(opts_.max_elements) + ")",
                 where);
         if (st.sparse_indices) return;  // positions, not parameters
         const data_type_info* info = find_data_type_info(t.data_type());
@@ -301,9 +295,9 @@ private:
             std::uint64_t n_elements = 0;
             if (!element_product(values, n_elements) || n_elements <= opts_.max_elements) continue;
             add_finding(r_, "huge_elements", scan_severity::warning,
-                std::string(op) + " asks for " + count_text(n_elements) + " elements (" +
+                std::string(op) + " asks for " + grouped_count(n_elements) + " elements (" +
                     (op == "Tile" ? "repeats " : "shape ") + quoted(name) + "; limit " +
-                    count_text(opts_.max_elements) + ")",
+                    grouped_count(opts_.max_elements) + ")",
                 u.where);
         }
     }

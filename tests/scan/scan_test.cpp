@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "onnxview/display.hpp"
 #include "onnxview/scan.hpp"
 
 using namespace onnxview;
@@ -58,4 +59,12 @@ TEST_CASE("scan: a missing file and a file that is no model are records, not fai
     CHECK_FALSE(other.is_model);
     REQUIRE_FALSE(other.findings.empty());
     CHECK(other.findings[0].code == "not_a_model");
+}
+
+TEST_CASE("grouped_count: thousands grouped, as scan's and graph's messages write counts") {
+    CHECK(grouped_count(0) == "0");
+    CHECK(grouped_count(999) == "999");
+    CHECK(grouped_count(1000) == "1,000");
+    CHECK(grouped_count(4294967296u) == "4,294,967,296");
+    CHECK(grouped_count(~std::uint64_t(0)) == "18,446,744,073,709,551,615");
 }
