@@ -25,7 +25,8 @@ packages=(
     protobuf-compiler libprotobuf-dev libprotozero-dev
     libonnx-dev python3-onnx python3-protobuf libonnx-testdata python3-numpy
     python3-dev pybind11-dev python3-pybind11 python3-pytest python3-mesonpy python3-pip
-    time bc libxxhash-dev python3-jsonschema python3-distributed graphviz
+    time bc libxxhash-dev python3-jsonschema python3-distributed graphviz libgraphviz-dev
+    chromium chromium-driver python3-selenium
 )
 for arg in "$@"; do
     case "$arg" in

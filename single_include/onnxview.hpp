@@ -1121,6 +1121,8 @@ enum class errc : std::uint8_t {
     // --- opening -----------------------------------------------------------
     external_not_opened,   // invalid_argument: an EXTERNAL tensor's data, asked of a model
                            //   opened without external data (model_file::adopt_self_contained)
+    unsupported,           // invalid_argument: this build lacks the optional library the call
+                           //   needs (Graphviz for a laid-out picture)
 };
 
 // Short stable identifier, e.g. "truncated". Never null.
@@ -8786,9 +8788,10 @@ constexpr errc_text texts[] = {
     {"tensor_mismatch", "the tensors differ", errc::ok},
     {"io_write_failed", "cannot write the file", errc::io_error},
     {"external_not_opened", "the model was opened self-contained: its external data is not read", errc::invalid_argument},
+    {"unsupported", "this build lacks the optional library this needs", errc::invalid_argument},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
-static_assert(text_count == static_cast<std::size_t>(errc::external_not_opened) + 1,
+static_assert(text_count == static_cast<std::size_t>(errc::unsupported) + 1,
               "every errc needs a text");
 }  // namespace
 

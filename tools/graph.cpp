@@ -1,5 +1,6 @@
 // tools/graph.cpp - `onnxview graph`: a picture of the model's graph, folded
-// by scope and repeats (onnxview/graph.hpp), as DOT, JSON or Mermaid.
+// by scope and repeats (onnxview/graph.hpp), as DOT, SVG, JSON, Mermaid or a
+// self-contained HTML page.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -29,18 +30,20 @@ struct arguments {
 
 command_line make_command_line(arguments& a) {
     return {"graph",
-            "a picture of the graph (DOT, JSON, Mermaid), folded\n"
-            "by scope and repeated blocks",
+            "a picture of the graph (DOT, SVG, JSON, Mermaid, an\n"
+            "HTML page), folded by scope and repeated blocks",
             "Draws the model's main graph without reading a weight: a box per node (op type\n"
             "and name), per graph input and output, the bodies of If, Loop and Scan as\n"
             "clusters, an edge per value labelled with its name and declared type. A large\n"
             "model is folded to what a person can read: by the `/`-separated scopes\n"
             "exporters write in node names (`/model/layers.3/self_attn/...`), with runs of\n"
-            "scopes of one structure drawn once (`layers.0 - layers.31 x32`). Render DOT with\n"
-            "Graphviz (`dot -Tsvg`); docs/graph.md describes the JSON.\n",
+            "scopes of one structure drawn once (`layers.0 - layers.31 x32`). SVG and the\n"
+            "HTML page (pan, zoom, search, a box's details, a folded box's inside on a\n"
+            "click; nothing loaded from the network) are laid out by Graphviz's library;\n"
+            "docs/graph.md describes the JSON.\n",
             "exit status: 0 success, 1 the model does not parse or has no graph, 2 usage or\n"
             "I/O error\n",
-            {text("format", 0, "FORMAT", a.format, "a format", "dot (default), json or mermaid"),
+            {text("format", 0, "FORMAT", a.format, "a format", "dot (default), svg, json, mermaid or html"),
              text("fold", 0, "MODE", a.fold, "a fold mode",
                   "auto (default: every node up to --max-boxes, else the\n"
                   "deepest scopes that fit, repeats once), scope, repeat or none"),
@@ -56,10 +59,22 @@ command_line make_command_line(arguments& a) {
             {{"MODEL", &a.model}}};
 }
 
+// The page's title: the model's file name, without its directories.
+std::string base_name(std::string_view path) {
+    const std::size_t slash = path.find_last_of("/\\");
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
 int run(arguments& a) {
     const std::string format = a.format;
-    if (format != "dot" && format != "json" && format != "mermaid") {
-        print_error("graph", "--format must be dot, json or mermaid, not '" + format + "'");
+    if (format != "dot" && format != "svg" && format != "json" && format != "mermaid" && format != "html") {
+        print_error("graph", "--format must be dot, svg, json, mermaid or html, not '" + format + "'");
+        return exit_usage;
+    }
+    if ((format == "svg" || format == "html") && !graph_layout_available()) {
+        std::string why;
+        (void)graph_svg(graph_picture(), &why);
+        print_error("graph", "--format " + format + ": " + why);
         return exit_usage;
     }
     graph_options opts;
@@ -78,7 +93,16 @@ int run(arguments& a) {
     open_opts.verify = true;
     model_file mf;
     if (!open_model("graph", a.model, open_opts, mf, code)) return code;
-    const result<graph_picture> p = draw_graph(mf.model(), opts);
+    std::string why;
+    result<graph_picture> p = format == "html" ? result<graph_picture>(graph_picture()) : draw_graph(mf.model(), opts);
+    result<std::string> laid = std::string();
+    if (p && format == "html") laid = graph_html(mf.model(), opts, base_name(a.model), &why);
+    if (p && format == "svg") laid = graph_svg(*p, &why);
+    if (!laid && laid.err().code != errc::not_found) {
+        print_error("graph", why);
+        return exit_findings;
+    }
+    if (!laid) p = laid.err();
     if (!p) {
         const bool no_graph = !mf.model().has_graph();
         print_error("graph", p.err().code != errc::not_found ? describe(p.err(), mf.bytes().data(), mf.bytes().size())
@@ -87,7 +111,10 @@ int run(arguments& a) {
         if (!no_graph && p.err().code == errc::not_found) return exit_usage;
         return exit_findings;
     }
-    const std::string text = format == "dot" ? graph_dot(*p) : format == "json" ? graph_json(*p) : graph_mermaid(*p);
+    const std::string text = format == "dot"       ? graph_dot(*p)
+                             : format == "json"    ? graph_json(*p)
+                             : format == "mermaid" ? graph_mermaid(*p)
+                                                   : *laid;
     std::FILE* out = a.output != nullptr ? std::fopen(a.output, "wb") : stdout;
     if (out == nullptr) {
         print_error("graph", "cannot write '" + std::string(a.output) + "': " + std::strerror(errno));

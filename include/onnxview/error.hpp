@@ -127,6 +127,8 @@ enum class errc : std::uint8_t {
     // --- opening -----------------------------------------------------------
     external_not_opened,   // invalid_argument: an EXTERNAL tensor's data, asked of a model
                            //   opened without external data (model_file::adopt_self_contained)
+    unsupported,           // invalid_argument: this build lacks the optional library the call
+                           //   needs (Graphviz for a laid-out picture)
 };
 
 // Short stable identifier, e.g. "truncated". Never null.

@@ -32,7 +32,9 @@
 #define ONNXVIEW_GRAPH_HPP
 
 #include <cstdint>
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "onnxview/error.hpp"
@@ -59,6 +61,11 @@ struct graph_options {
     // never folded.
     std::string around;
     std::uint32_t radius = 2;
+    // Not empty: only the nodes in this scope (a `/`-separated path such as
+    // "model/layers.0", as scope and repeat boxes name it), folded from the
+    // next level down; what it reads from and gives to the rest of the
+    // graph are input and output boxes named by the value.
+    std::string within;
 };
 
 enum class graph_box_kind : std::uint8_t { node, input, output, initializer, scope, repeat };
@@ -100,16 +107,41 @@ struct graph_picture {
     std::string note;               // how it was folded, for the picture's title
 };
 
-// The picture of `m`'s main graph. Errors: not_found (no graph, or no node
-// or value named `around`), depth_exceeded (bodies nested past max_depth).
+// The picture of `m`'s main graph. Errors: not_found (no graph, no node or
+// value named `around`, no node in the scope `within`), depth_exceeded (bodies nested past max_depth).
 result<graph_picture> draw_graph(const model_view& m, const graph_options& opts = {});
 
 // Graphviz DOT (names escaped: any bytes may stand in a name).
 std::string graph_dot(const graph_picture& p);
-// JSON, version 1 (docs/graph.md): boxes, edges, clusters, the fold.
-std::string graph_json(const graph_picture& p);
+// JSON, version 1 (docs/graph.md): boxes, edges, clusters, the fold;
+// indented, or on one line when `compact`.
+std::string graph_json(const graph_picture& p, bool compact = false);
 // A Mermaid flowchart.
 std::string graph_mermaid(const graph_picture& p);
+
+// Whether this build lays pictures out: graph_svg and graph_html need
+// Graphviz's library (libgvc), found at build time like libxxhash.
+bool graph_layout_available() noexcept;
+
+// The picture laid out by Graphviz's `dot` as SVG; each box is the SVG
+// group (<g class="node">) whose id is the box's, each cluster likewise.
+// Errors: unsupported (built without Graphviz), invalid_argument (Graphviz
+// refused it); `why`, when given, then says why in words.
+result<std::string> graph_svg(const graph_picture& p, std::string* why = nullptr);
+
+// One self-contained HTML page (docs/graph.md): the picture `opts` asks
+// for, and the inside of each folded box as a picture of its own (the
+// scope alone, folded from the next level down: opts.within), laid out as
+// SVG, with their JSON; pan and zoom, search, a box's details on a click,
+// and a click on a folded box shows its inside. No network access: the
+// script, the styles and the pictures are all in the page. At most
+// max_page_pictures pictures (breadth first: the outer ones); a picture of
+// more than max_page_layout_boxes boxes has its JSON but no SVG. Errors:
+// those of draw_graph and graph_svg.
+constexpr std::size_t max_page_pictures = 200;
+constexpr std::size_t max_page_layout_boxes = 2000;
+result<std::string> graph_html(const model_view& m, const graph_options& opts, std::string_view title,
+                               std::string* why = nullptr);
 
 }  // namespace onnxview
 

@@ -13,6 +13,7 @@
 #include "onnxview/display.hpp"
 #include "onnxview/graph.hpp"
 #include "onnxview/traverse.hpp"
+#include "unfolded.hpp"
 
 namespace onnxview {
 
@@ -83,6 +84,8 @@ std::uint64_t elements_of(const tensor_view& t) {
     }
     return n;
 }
+
+}  // namespace
 
 // The unfolded picture, built by one walk of the main graph and its bodies.
 class unfolded : public scope_visitor {
@@ -211,6 +214,10 @@ private:
     std::vector<std::string> top_scope_;
 };
 
+void unfolded_deleter::operator()(unfolded* u) const noexcept { delete u; }
+
+namespace {
+
 // A folded group of boxes: the key it was folded by, its nodes in order.
 struct group {
     std::string key;                 // scope path ("model/layers.3"), or "" for a box of its own
@@ -248,17 +255,31 @@ bool numbered(const std::string& last, std::string& stem, long& number) {
     return true;
 }
 
+// Whether `scope` lies in `within` (every scope lies in the empty one).
+bool lies_in(const std::vector<std::string>& scope, const std::vector<std::string>& within) {
+    return scope.size() >= within.size() && std::equal(within.begin(), within.end(), scope.begin());
+}
+
 // The picture folded to scopes `depth` levels deep, repeats folded with
-// `repeats`; `merged` counts the scopes that joined a run.
-graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::size_t* merged = nullptr) {
+// `repeats`; `merged` counts the scopes that joined a run. With `within`
+// (a scope path), only that scope's nodes: its direct nodes as boxes of
+// their own, what it reads and what reads it from outside as input and
+// output boxes named by the value.
+graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, const std::vector<std::string>& within,
+                   std::size_t* merged = nullptr) {
     const graph_picture& p = u.p;
+    constexpr std::size_t outside = ~std::size_t(0);
     // Groups in order of their first box.
     std::vector<group> groups;
     std::map<std::string, std::size_t> by_key;
     std::vector<std::size_t> group_of(p.boxes.size());
     for (std::size_t b = 0; b < p.boxes.size(); ++b) {
         const box_facts& f = u.facts[b];
-        if (!f.foldable || depth == 0) {
+        if (!within.empty() && (!f.foldable || !lies_in(f.scope, within))) {
+            group_of[b] = outside;
+            continue;
+        }
+        if (!f.foldable || depth == 0 || f.scope.size() <= within.size()) {
             group_of[b] = groups.size();
             groups.push_back({std::string(), {b}});
             continue;
@@ -309,7 +330,7 @@ graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::si
             g = h;
         }
     }
-    // Boxes.
+    // Boxes: a scope of one node (and no run) is that node's box.
     graph_picture out;
     out.model_nodes = p.model_nodes;
     out.clusters = p.clusters;
@@ -318,7 +339,7 @@ graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::si
     for (std::size_t g = 0; g < groups.size(); ++g) {
         if (merged_into[g] != g) continue;
         const group& gr = groups[g];
-        if (gr.key.empty()) {
+        if (gr.key.empty() || (gr.boxes.size() == 1 && run_length[g] == 1)) {
             out.boxes.push_back(p.boxes[gr.boxes[0]]);
             id_of[g] = out.boxes.back().id;
             continue;
@@ -356,14 +377,34 @@ graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::si
     for (std::size_t c = 0; c < out.clusters.size(); ++c)
         if (cluster_used[c]) kept.push_back(out.clusters[c]);
     out.clusters = std::move(kept);
+    // The values crossing the border of `within`: a box each, by value.
+    std::map<std::pair<graph_box_kind, std::string>, std::string> border;
+    const auto border_box = [&](graph_box_kind kind, const std::string& value) {
+        auto [it, fresh] = border.emplace(std::make_pair(kind, value), std::string());
+        if (fresh) {
+            graph_box box;
+            box.kind = kind;
+            box.id = "b" + std::to_string(out.boxes.size());
+            box.name = value;
+            box.label = value;
+            box.nodes = 0;
+            out.boxes.push_back(std::move(box));
+            it->second = out.boxes.back().id;
+        }
+        return it->second;
+    };
     // Edges between the boxes, one per pair with the values they stand for.
     std::unordered_map<std::string, std::size_t> box_index;
     for (std::size_t b = 0; b < p.boxes.size(); ++b) box_index.emplace(p.boxes[b].id, b);
     std::map<std::pair<std::string, std::string>, graph_edge> folded;
     std::set<std::tuple<std::string, std::string, std::string>> values;  // (from, to, value) counted
     for (const graph_edge& e : p.edges) {
-        const std::string from = id_of[merged_into[group_of[box_index[e.from]]]];
-        const std::string to = id_of[merged_into[group_of[box_index[e.to]]]];
+        const std::size_t from_group = group_of[box_index[e.from]], to_group = group_of[box_index[e.to]];
+        if (from_group == outside && to_group == outside) continue;
+        const std::string from = from_group == outside ? border_box(graph_box_kind::input, e.value)
+                                                       : id_of[merged_into[from_group]];
+        const std::string to = to_group == outside ? border_box(graph_box_kind::output, e.value)
+                                                   : id_of[merged_into[to_group]];
         if (from == to) continue;
         auto [it, fresh] = folded.emplace(std::make_pair(from, to), e);
         it->second.from = from;
@@ -435,23 +476,52 @@ bool neighbourhood(graph_picture& p, const std::string& around, std::uint32_t ra
     return true;
 }
 
-std::uint32_t deepest_scope(const unfolded& u) {
+// The deepest scope among the nodes in `within`, and how many boxes lie in it.
+std::uint32_t deepest_scope(const unfolded& u, const std::vector<std::string>& within, std::size_t& inside) {
     std::size_t d = 0;
-    for (const box_facts& f : u.facts) d = std::max(d, f.scope.size());
+    inside = 0;
+    for (const box_facts& f : u.facts) {
+        if (!within.empty() && (!f.foldable || !lies_in(f.scope, within))) continue;
+        ++inside;
+        d = std::max(d, f.scope.size());
+    }
     return static_cast<std::uint32_t>(d);
+}
+
+std::vector<std::string> split_scope(const std::string& path) {
+    std::vector<std::string> parts;
+    std::size_t at = 0;
+    while (at < path.size()) {
+        std::size_t slash = path.find('/', at);
+        if (slash == std::string::npos) slash = path.size();
+        if (slash > at) parts.push_back(path.substr(at, slash - at));
+        at = slash + 1;
+    }
+    return parts;
 }
 
 }  // namespace
 
-result<graph_picture> draw_graph(const model_view& m, const graph_options& opts) {
+error unfold_graph(const model_view& m, bool initializers, unfolded_ptr& out) {
     if (!m.has_graph()) return error(errc::not_found);
-    unfolded u;
+    unfolded_ptr u(new unfolded);
     model_scope main;
     main.graph = m.graph();
-    if (error e = walk_scope(main, u)) return e;
-    u.finish(main.graph, opts.initializers);
+    if (error e = walk_scope(main, *u)) return e;
+    u->finish(main.graph, initializers);
+    out = std::move(u);
+    return error();
+}
+
+result<graph_picture> draw_graph(const model_view& m, const graph_options& opts) {
+    unfolded_ptr u;
+    if (error e = unfold_graph(m, opts.initializers, u)) return e;
+    return fold_graph(*u, opts);
+}
+
+result<graph_picture> fold_graph(const unfolded& u, const graph_options& opts) {
     if (!opts.around.empty()) {
-        graph_picture p = std::move(u.p);
+        graph_picture p = u.p;
         if (!neighbourhood(p, opts.around, opts.radius)) return error(errc::not_found);
         p.fold = graph_fold::none;
         p.note = "the neighbourhood of " + quoted(opts.around) + " within " + std::to_string(opts.radius) +
@@ -459,43 +529,49 @@ result<graph_picture> draw_graph(const model_view& m, const graph_options& opts)
                  grouped_count(p.model_nodes) + " nodes' boxes";
         return p;
     }
-    const std::uint32_t deepest = deepest_scope(u);
+    const std::vector<std::string> within = split_scope(opts.within);
+    const auto within_depth = static_cast<std::uint32_t>(within.size());
+    std::size_t inside = 0;
+    const std::uint32_t deepest = deepest_scope(u, within, inside);
+    if (inside == 0) return error(errc::not_found);
+    const std::string where = within.empty() ? std::string() : " in " + join(within, within.size());
     graph_fold fold_mode = opts.fold;
-    const bool fits = fold_mode == graph_fold::automatic && opts.depth == 0 && u.p.boxes.size() <= opts.max_boxes;
-    if (fold_mode == graph_fold::none || fits || deepest == 0) {
-        graph_picture p = std::move(u.p);
+    const bool fits = fold_mode == graph_fold::automatic && opts.depth == 0 && inside <= opts.max_boxes;
+    if (fold_mode == graph_fold::none || fits || deepest <= within_depth) {
+        graph_picture p = within.empty() ? u.p : fold(u, 0, false, within);
         p.fold = graph_fold::none;
-        p.note = deepest == 0 && fold_mode != graph_fold::none && !fits
-                     ? "every node (" + grouped_count(p.model_nodes) + "): no scopes in the node names to fold by"
-                     : "every node (" + grouped_count(p.model_nodes) + ")";
+        const std::string count = grouped_count(within.empty() ? p.model_nodes : inside);
+        p.note = deepest <= within_depth && fold_mode != graph_fold::none && !fits
+                     ? "every node" + where + " (" + count + "): no scopes in the node names to fold by"
+                     : "every node" + where + " (" + count + ")";
         return p;
     }
     const bool repeats = fold_mode != graph_fold::scope;
-    std::uint32_t depth = opts.depth != 0 ? std::min(opts.depth, deepest) : 0;
+    std::uint32_t depth = opts.depth != 0 ? std::max(within_depth + 1, std::min(opts.depth, deepest)) : 0;
     graph_picture best;
     if (depth == 0) {
         // Where runs of repeated scopes are, the level that folds the most
         // of them (a transformer's layers); else the deepest level that fits.
         std::size_t most = 0;
-        for (std::uint32_t d = 1; d <= deepest && repeats; ++d) {
+        for (std::uint32_t d = within_depth + 1; d <= deepest && repeats; ++d) {
             std::size_t merged = 0;
-            graph_picture p = fold(u, d, true, &merged);
+            graph_picture p = fold(u, d, true, within, &merged);
             if (merged > most && p.boxes.size() <= opts.max_boxes) most = merged, depth = d, best = std::move(p);
         }
         if (most == 0)
-            for (std::uint32_t d = deepest; d >= 1; --d) {
-                best = fold(u, d, repeats);
+            for (std::uint32_t d = deepest; d > within_depth; --d) {
+                best = fold(u, d, repeats, within);
                 depth = d;
                 if (best.boxes.size() <= opts.max_boxes) break;
             }
     } else {
-        best = fold(u, depth, repeats);
+        best = fold(u, depth, repeats, within);
     }
     best.fold = repeats ? (fold_mode == graph_fold::automatic ? graph_fold::automatic : graph_fold::repeat)
                         : graph_fold::scope;
-    best.note = grouped_count(best.model_nodes) + " nodes folded to scopes " + std::to_string(depth) +
-                (depth == 1 ? " level deep" : " levels deep") + (repeats ? ", repeats drawn once" : "") + ": " +
-                grouped_count(best.boxes.size()) + " boxes";
+    best.note = grouped_count(within.empty() ? best.model_nodes : inside) + " nodes" + where + " folded to scopes " +
+                std::to_string(depth) + (depth == 1 ? " level deep" : " levels deep") +
+                (repeats ? ", repeats drawn once" : "") + ": " + grouped_count(best.boxes.size()) + " boxes";
     if (best.boxes.size() > opts.max_boxes)
         best.note += " (more than " + grouped_count(opts.max_boxes) + ": the scopes fold no further)";
     return best;

@@ -101,11 +101,11 @@ void dot_cluster(std::string& out, const graph_picture& p, const std::string& cl
     const std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
     for (const graph_box& b : p.boxes)
         if (b.cluster == cluster)
-            out += pad + b.id + " [" + dot_shape(b.kind) + ", label=" + dot_string(b.label) + "];\n";
+            out += pad + b.id + " [id=" + b.id + ", " + dot_shape(b.kind) + ", label=" + dot_string(b.label) + "];\n";
     for (const graph_cluster& c : p.clusters)
         if (c.parent == cluster) {
             out += pad + "subgraph cluster_" + c.id + " {\n";
-            out += pad + "  label=" + dot_string(c.label) + ";\n  " + pad + "style=dashed;\n";
+            out += pad + "  id=" + c.id + ";\n" + pad + "  label=" + dot_string(c.label) + ";\n  " + pad + "style=dashed;\n";
             dot_cluster(out, p, c.id, indent + 1);
             out += pad + "}\n";
         }
@@ -150,8 +150,8 @@ std::string graph_mermaid(const graph_picture& p) {
     return out;
 }
 
-std::string graph_json(const graph_picture& p) {
-    json_writer w;
+std::string graph_json(const graph_picture& p, bool compact) {
+    json_writer w(compact);
     w.begin_object();
     w.field("format", "onnxview-graph");
     w.field("version", std::uint64_t(1));

@@ -76,9 +76,10 @@ constexpr errc_text texts[] = {
     {"tensor_mismatch", "the tensors differ", errc::ok},
     {"io_write_failed", "cannot write the file", errc::io_error},
     {"external_not_opened", "the model was opened self-contained: its external data is not read", errc::invalid_argument},
+    {"unsupported", "this build lacks the optional library this needs", errc::invalid_argument},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
-static_assert(text_count == static_cast<std::size_t>(errc::external_not_opened) + 1,
+static_assert(text_count == static_cast<std::size_t>(errc::unsupported) + 1,
               "every errc needs a text");
 }  // namespace
 
