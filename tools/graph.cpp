@@ -25,6 +25,7 @@ struct arguments {
     bool initializers = false;
     const char* around = nullptr;
     std::uint64_t radius = 2;
+    const char* within = nullptr;
     const char* output = nullptr;
 };
 
@@ -55,6 +56,10 @@ command_line make_command_line(arguments& a) {
                   "only the boxes within --radius edges of the node NAME\n"
                   "(or of the maker and readers of the value NAME), unfolded"),
              number("radius", 0, "K", a.radius, 0, 1000, "with --around: K edges (default 2)"),
+             text("within", 0, "SCOPE", a.within, "a scope path",
+                  "only the nodes in SCOPE (\"model/layers.3\", as boxes name\n"
+                  "it), folded from the next level; what crosses its border\n"
+                  "drawn as inputs and outputs"),
              text("output", 'o', "FILE", a.output, "a file", "write to FILE instead of stdout")},
             {{"MODEL", &a.model}}};
 }
@@ -87,6 +92,7 @@ int run(arguments& a) {
     opts.initializers = a.initializers;
     if (a.around != nullptr) opts.around = a.around;
     opts.radius = static_cast<std::uint32_t>(a.radius);
+    if (a.within != nullptr) opts.within = a.within;
     int code = exit_ok;
     options open_opts;
     open_opts.reads = model_reads::metadata;
@@ -107,7 +113,8 @@ int run(arguments& a) {
         const bool no_graph = !mf.model().has_graph();
         print_error("graph", p.err().code != errc::not_found ? describe(p.err(), mf.bytes().data(), mf.bytes().size())
                              : no_graph ? "'" + std::string(a.model) + "' has no graph to draw"
-                                        : "no node or value named " + quoted(opts.around) + " in '" + a.model + "'");
+                             : !opts.around.empty() ? "no node or value named " + quoted(opts.around) + " in '" + a.model + "'"
+                                                    : "no node in the scope " + quoted(opts.within) + " of '" + a.model + "'");
         if (!no_graph && p.err().code == errc::not_found) return exit_usage;
         return exit_findings;
     }

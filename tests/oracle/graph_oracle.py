@@ -220,10 +220,41 @@ def check_folding(ck, exe, onnx, work):
              "--around --radius 3: more boxes, edges among them")
     r = run(exe, "graph", os.path.join(work, "transformer_32.onnx"), "--around", "no such node")
     ck.check(r.returncode == 2 and b"no node or value" in r.stderr, f"--around a missing name: {r.returncode}")
-    path = os.path.join(work, "transformer_unnamed.onnx")
-    onnx.save(transformer(onnx, 4, named=False), path)
-    pic = json.loads(run(exe, "graph", path, "--fold", "repeat", "--format", "json").stdout)
-    ck.check(pic["fold"] == "none" and "no scopes" in pic["note"], f"no scopes: drawn unfolded, says so ({pic['note']})")
+    # No scopes in the names: repeats found by structure alone.
+    for layers in (4, 32):
+        path = os.path.join(work, f"transformer_unnamed_{layers}.onnx")
+        onnx.save(transformer(onnx, layers, named=False), path)
+        pic = json.loads(run(exe, "graph", path, "--fold", "repeat", "--format", "json").stdout)
+        reps = [(b["name"], b["repeats"], b["nodes"]) for b in pic["boxes"] if b["kind"] == "repeat"]
+        ck.check(reps == [(f"nodes 1-{15 * layers}/block.0", layers, 15 * layers)],
+                 f"{layers} unnamed layers fold by structure to one box x{layers}: {reps}")
+    path = os.path.join(work, "transformer_unnamed_odd.onnx")
+    onnx.save(transformer(onnx, 32, odd_layer=7, named=False), path)
+    pic = json.loads(run(exe, "graph", path, "--format", "json").stdout)
+    reps = sorted(b["repeats"] for b in pic["boxes"] if b["kind"] == "repeat")
+    sigmoid = [b for b in pic["boxes"] if b.get("op_type") == "Sigmoid"]
+    ck.check(reps == [7, 24] and len(sigmoid) == 1, f"unnamed, layer 7 differs: runs {reps}, its Sigmoid drawn")
+    # An unnamed node among named ones is drawn in the scope they share.
+    from onnx import helper
+    m = transformer(onnx, 2)
+    m.graph.node[3].name = ""
+    path = os.path.join(work, "transformer_one_unnamed.onnx")
+    onnx.save(m, path)
+    pic = json.loads(run(exe, "graph", path, "--fold", "scope", "--depth", "2", "--format", "json").stdout)
+    ck.check(sorted(b["name"] for b in pic["boxes"] if b["kind"] == "scope") ==
+             ["model/layers.0", "model/layers.1"] and
+             next(b["nodes"] for b in pic["boxes"] if b["name"] == "model/layers.0") == 15,
+             f"an unnamed node among layer 0's joins it: {[(b['name'], b['nodes']) for b in pic['boxes']]}")
+    # --within: one scope alone, what crosses its border as inputs and outputs.
+    path = os.path.join(work, "transformer_32.onnx")
+    inner = json.loads(run(exe, "graph", path, "--within", "model/layers.3", "--format", "json").stdout)
+    kinds = [b["kind"] for b in inner["boxes"]]
+    names = [b["name"] for b in inner["boxes"] if b["kind"] == "node"]
+    ck.check(kinds.count("node") == 15 and all(n.startswith("/model/layers.3/") for n in names) and
+             kinds.count("input") == 1 and kinds.count("output") == 1,
+             f"--within model/layers.3: its 15 nodes, one value in and one out: {kinds}")
+    r = run(exe, "graph", path, "--within", "model/nowhere")
+    ck.check(r.returncode == 2 and b"no node in the scope" in r.stderr, f"--within a missing scope: {r.returncode}")
 
 
 # --- (c) hostile names ------------------------------------------------------

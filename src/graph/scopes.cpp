@@ -1,0 +1,151 @@
+// Scopes for nodes whose names have none (infer_scopes, unfolded.hpp), so
+// that a model exported without `/module/path/` names still folds: repeated
+// blocks found by structure alone, and single unnamed nodes placed in the
+// scope of the named nodes around them.
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "unfolded.hpp"
+
+namespace onnxview {
+namespace {
+
+// A run of `count` consecutive blocks of `length` nodes of one structure,
+// from node `start`.
+struct block_run {
+    std::size_t start = 0, length = 0, count = 0;
+    std::size_t covered() const { return length * count; }
+};
+
+// The longest run with period `length` in tokens[lo, hi): where token i
+// equals token i + length for length or more nodes in a row.
+block_run longest_run(const std::vector<std::uint32_t>& tokens, std::size_t lo, std::size_t hi, std::size_t length) {
+    block_run best;
+    std::size_t run_start = lo, matched = 0;
+    for (std::size_t i = lo; i + length <= hi; ++i) {
+        const bool same = i + length < hi && tokens[i] == tokens[i + length];
+        if (same) {
+            if (matched++ == 0) run_start = i;
+            continue;
+        }
+        if (matched >= length) {
+            const block_run r{run_start, length, matched / length + 1};
+            if (r.covered() > best.covered()) best = r;
+        }
+        matched = 0;
+    }
+    return best;
+}
+
+// The run covering the most nodes of tokens[lo, hi), among the periods that
+// separate equal tokens most often (a layer's period separates each of its
+// tokens from its twin in the next layer); count 0 when there is none.
+block_run best_run(const std::vector<std::uint32_t>& tokens, std::size_t lo, std::size_t hi) {
+    std::unordered_map<std::uint32_t, std::size_t> last;
+    std::unordered_map<std::size_t, std::size_t> gaps;
+    for (std::size_t i = lo; i < hi; ++i) {
+        const auto [it, fresh] = last.emplace(tokens[i], i);
+        if (!fresh) {
+            const std::size_t gap = i - it->second;
+            if (gap >= 2 && gap <= (hi - lo) / 2) ++gaps[gap];
+            it->second = i;
+        }
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> candidates(gaps.begin(), gaps.end());  // (gap, times)
+    std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    constexpr std::size_t tried = 16;
+    if (candidates.size() > tried) candidates.resize(tried);
+    block_run best;
+    for (const auto& c : candidates) {
+        const block_run r = longest_run(tokens, lo, hi, c.first);
+        // The same nodes in fewer, longer blocks lose: a layer, not two.
+        if (r.covered() > best.covered() || (r.covered() == best.covered() && r.count > best.count)) best = r;
+    }
+    return best;
+}
+
+// Runs in tokens[lo, hi), the best first, then in what lies before and after it.
+void find_runs(const std::vector<std::uint32_t>& tokens, std::size_t lo, std::size_t hi, std::vector<block_run>& out) {
+    if (hi - lo < 4) return;
+    const block_run r = best_run(tokens, lo, hi);
+    if (r.count < 2) return;
+    out.push_back(r);
+    find_runs(tokens, lo, r.start, out);
+    find_runs(tokens, r.start + r.covered(), hi, out);
+}
+
+}  // namespace
+
+void infer_scopes(unfolded& u) {
+    const std::size_t n = u.main_nodes.size();
+    // Each main node's boxes: its own, then its bodies' (walk order).
+    std::vector<std::vector<std::size_t>> boxes_of(n);
+    for (std::size_t b = 0; b < u.p.boxes.size(); ++b)
+        if (u.p.boxes[b].kind == graph_box_kind::node && u.facts[b].top < n) boxes_of[u.facts[b].top].push_back(b);
+    const auto scope_of_node = [&](std::size_t i) -> const std::vector<std::string>& {
+        return u.facts[u.main_nodes[i]].scope;
+    };
+    const auto give = [&](std::size_t i, const std::vector<std::string>& scope) {
+        for (std::size_t b : boxes_of[i]) u.facts[b].scope = scope, u.facts[b].foldable = true;
+    };
+    // A node's structure: its op, how far back the nodes it reads from are,
+    // and the ops of its bodies - equal for the same node of two layers.
+    std::vector<std::uint32_t> tokens(n);
+    std::unordered_map<std::string, std::uint32_t> ids;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t b = u.main_nodes[i];
+        std::string token = u.p.boxes[b].op_type + "(";
+        for (std::string_view v : u.reads[b]) {
+            const auto pr = u.producer.find(v);
+            const bool node = pr != u.producer.end() && u.p.boxes[pr->second].kind == graph_box_kind::node &&
+                              u.p.boxes[pr->second].cluster.empty() && u.facts[pr->second].top < i;
+            token += node ? std::to_string(i - u.facts[pr->second].top) + "," : "x,";
+        }
+        token += ")";
+        for (std::size_t k = 1; k < boxes_of[i].size(); ++k) token += u.p.boxes[boxes_of[i][k]].op_type + ";";
+        tokens[i] = ids.emplace(std::move(token), static_cast<std::uint32_t>(ids.size())).first->second;
+    }
+    // Stretches of nodes without a scope: runs of blocks inside them.
+    for (std::size_t lo = 0; lo < n;) {
+        if (!scope_of_node(lo).empty()) {
+            ++lo;
+            continue;
+        }
+        std::size_t hi = lo;
+        while (hi < n && scope_of_node(hi).empty()) ++hi;
+        std::vector<block_run> runs;
+        find_runs(tokens, lo, hi, runs);
+        for (const block_run& r : runs) {
+            const std::string parent = "nodes " + std::to_string(r.start) + "-" + std::to_string(r.start + r.covered() - 1);
+            for (std::size_t k = 0; k < r.count; ++k)
+                for (std::size_t i = r.start + k * r.length; i < r.start + (k + 1) * r.length; ++i)
+                    give(i, {parent, "block." + std::to_string(k)});
+        }
+        lo = hi;
+    }
+    // A node still without a scope, between scoped ones: the scope they share.
+    std::vector<std::size_t> next_scoped(n + 1, n);
+    for (std::size_t i = n; i-- > 0;) next_scoped[i] = scope_of_node(i).empty() ? next_scoped[i + 1] : i;
+    std::size_t previous = n;
+    std::vector<std::pair<std::size_t, std::vector<std::string>>> given;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!scope_of_node(i).empty()) {
+            previous = i;
+            continue;
+        }
+        const std::size_t next = next_scoped[i];
+        if (previous == n || next == n) continue;
+        const std::vector<std::string>& a = scope_of_node(previous);
+        const std::vector<std::string>& b = scope_of_node(next);
+        std::size_t common = 0;
+        while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
+        if (common != 0) given.emplace_back(i, std::vector<std::string>(a.begin(), a.begin() + common));
+    }
+    for (const auto& [i, scope] : given) give(i, scope);
+}
+
+}  // namespace onnxview
