@@ -4,6 +4,7 @@
 // scope of the named nodes around them.
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -78,7 +79,81 @@ void find_runs(const std::vector<std::uint32_t>& tokens, std::size_t lo, std::si
     find_runs(tokens, r.start + r.covered(), hi, out);
 }
 
+// The strings of a Python list's repr (`['', 'layers.0', 'layers.0.mlp']`),
+// as the torch exporter writes name_scopes; false when it is not one.
+bool python_strings(std::string_view text, std::vector<std::string>& out) {
+    std::size_t i = 0;
+    const auto skip_spaces = [&] {
+        while (i < text.size() && text[i] == ' ') ++i;
+    };
+    skip_spaces();
+    if (i >= text.size() || text[i++] != '[') return false;
+    for (;;) {
+        skip_spaces();
+        if (i < text.size() && text[i] == ']') return ++i, true;
+        if (i >= text.size() || (text[i] != '\'' && text[i] != '"')) return false;
+        const char quote = text[i++];
+        std::string item;
+        while (i < text.size() && text[i] != quote) {
+            if (text[i] == '\\' && i + 1 < text.size()) ++i;
+            item += text[i++];
+        }
+        if (i++ >= text.size()) return false;
+        out.push_back(std::move(item));
+        skip_spaces();
+        if (i < text.size() && text[i] == ',') ++i;
+    }
+}
+
+// Module paths from the root down ("layers.0", "layers.0.mlp") as scope
+// parts ("layers.0", "mlp"): each without its parent's prefix.
+std::vector<std::string> relative_parts(const std::vector<std::string>& paths) {
+    std::vector<std::string> parts;
+    std::string parent;
+    for (const std::string& path : paths) {
+        if (path.empty()) continue;
+        const bool under = !parent.empty() && path.size() > parent.size() + 1 &&
+                           path.compare(0, parent.size(), parent) == 0 && path[parent.size()] == '.';
+        std::string part = under ? path.substr(parent.size() + 1) : path;
+        std::replace(part.begin(), part.end(), '/', '.');  // a part never holds the separator
+        parts.push_back(std::move(part));
+        parent = path;
+    }
+    return parts;
+}
+
 }  // namespace
+
+std::vector<std::string> exporter_scope(const node_view& n) {
+    std::string_view name_scopes, name_space;
+    for (const string_entry_view& e : n.metadata_props()) {
+        if (e.key() == "pkg.torch.onnx.name_scopes") name_scopes = e.value();
+        else if (e.key() == "namespace") name_space = e.value();
+    }
+    // Both list the root first and the node itself last.
+    std::vector<std::string> paths;
+    if (!name_scopes.empty() && python_strings(name_scopes, paths) && paths.size() >= 2) {
+        paths.pop_back();
+        return relative_parts(paths);
+    }
+    paths.clear();
+    if (!name_space.empty()) {
+        // "name: module class" per level, '/'-joined.
+        std::size_t at = 0;
+        while (at <= name_space.size()) {
+            std::size_t slash = name_space.find('/', at);
+            if (slash == std::string_view::npos) slash = name_space.size();
+            const std::string_view level = name_space.substr(at, slash - at);
+            paths.emplace_back(level.substr(0, level.find(": ")));
+            at = slash + 1;
+        }
+        if (paths.size() >= 2) {
+            paths.pop_back();
+            return relative_parts(paths);
+        }
+    }
+    return scope_of(n.name());
+}
 
 void infer_scopes(unfolded& u) {
     const std::size_t n = u.main_nodes.size();

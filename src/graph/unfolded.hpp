@@ -56,6 +56,11 @@ inline std::uint64_t elements_of(const tensor_view& t) {
     return n;
 }
 
+// The scope an exporter recorded for a node (scopes.cpp): the torch
+// exporter's metadata (`pkg.torch.onnx.name_scopes`, else `namespace`)
+// where present, else the `/`-separated scope of its name.
+std::vector<std::string> exporter_scope(const node_view& n);
+
 // The unfolded picture, built by one walk of the main graph and its bodies.
 class unfolded : public scope_visitor {
 public:
@@ -113,7 +118,11 @@ public:
         graph_box& box = p.boxes[b];
         box.op_type = op;
         box.label = n.name().empty() ? op : op + "\n" + std::string(n.name());
-        if (s.kind == scope_kind::main_graph) top_ = index, top_scope_ = scope_of(n.name()), main_nodes.push_back(b);
+        if (s.kind == scope_kind::main_graph) {
+            top_ = index;
+            top_scope_ = exporter_scope(n);
+            main_nodes.push_back(b);
+        }
         facts[b].scope = top_scope_;
         facts[b].top = top_;
         facts[b].foldable = !top_scope_.empty();

@@ -179,6 +179,24 @@ def transformer(onnx, layers, odd_layer=None, named=True):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
+def entry_bytes(field, key, value):
+    """A StringStringEntryProto as field `field` of its message, in wire format."""
+    def varint(v):
+        out = bytearray()
+        while True:
+            out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+            v >>= 7
+            if not v:
+                return bytes(out)
+
+    def string(num, text):
+        b = text.encode("utf-8")
+        return varint(num << 3 | 2) + varint(len(b)) + b
+
+    body = string(1, key) + string(2, value)
+    return varint(field << 3 | 2) + varint(len(body)) + body
+
+
 def repeat_boxes(pic):
     return sorted((b["name"], b.get("repeats", 1)) for b in pic["boxes"] if b["kind"] in ("scope", "repeat"))
 
@@ -245,6 +263,26 @@ def check_folding(ck, exe, onnx, work):
              ["model/layers.0", "model/layers.1"] and
              next(b["nodes"] for b in pic["boxes"] if b["name"] == "model/layers.0") == 15,
              f"an unnamed node among layer 0's joins it: {[(b['name'], b['nodes']) for b in pic['boxes']]}")
+    # The torch exporter's metadata names the scopes when the names do not.
+    for key in ("pkg.torch.onnx.name_scopes", "namespace"):
+        m = transformer(onnx, 12)
+        for i, n in enumerate(m.graph.node):
+            parts = n.name.strip("/").split("/")[:-1]
+            paths = [".".join(parts[:k + 1]) for k in range(len(parts))]
+            own = f"node_{n.op_type}_{i}"
+            if key == "namespace":
+                value = "/".join([": __main__.Model"] + [f"{p}: torch.nn.Module" for p in paths] + [f"{own}: aten.op"])
+            else:
+                value = repr([""] + paths + [own])
+            n.name = own
+            # NodeProto.metadata_props (field 9) is newer than Debian's onnx:
+            # appended as bytes, which protobuf keeps as an unknown field.
+            n.ParseFromString(n.SerializeToString() + entry_bytes(9, key, value))
+        path = os.path.join(work, f"transformer_metadata_{key}.onnx")
+        onnx.save(m, path)
+        pic = json.loads(run(exe, "graph", path, "--fold", "repeat", "--format", "json").stdout)
+        reps = [(b["name"], b["repeats"]) for b in pic["boxes"] if b["kind"] == "repeat"]
+        ck.check(reps == [("model/layers.0", 12)], f"scopes from {key} metadata: {reps}")
     # --within: one scope alone, what crosses its border as inputs and outputs.
     path = os.path.join(work, "transformer_32.onnx")
     inner = json.loads(run(exe, "graph", path, "--within", "model/layers.3", "--format", "json").stdout)
