@@ -110,6 +110,10 @@ struct graph_picture {
 // The picture of `m`'s main graph. Errors: not_found (no graph, no node or
 // value named `around`, no node in the scope `within`), depth_exceeded (bodies nested past max_depth).
 result<graph_picture> draw_graph(const model_view& m, const graph_options& opts = {});
+// The picture of any graph (a body of If, Loop or Scan, a training graph)
+// as draw_graph draws the main one; it reads values of enclosing graphs as
+// inputs it does not draw.
+result<graph_picture> draw_graph(const graph_view& g, const graph_options& opts = {});
 
 // Graphviz DOT (names escaped: any bytes may stand in a name).
 std::string graph_dot(const graph_picture& p);

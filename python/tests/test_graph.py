@@ -40,9 +40,47 @@ def test_graph_around_a_node(testdata):
         onnxview.graph(path, around="no such node")
 
 
+def same_svg(a, b):
+    """The same drawing: Graphviz may write a picture's clusters in another
+    order from one layout to the next in a process (it orders them by the
+    addresses of their interned names), with the same coordinates."""
+    return sorted(a.splitlines()) == sorted(b.splitlines())
+
+
+def page_pictures(page):
+    start = page.index('id="onnxview-pictures">') + len('id="onnxview-pictures">')
+    return json.loads(page[start:page.index("</script>", start)])
+
+
+def test_graph_svg_html_and_jupyter(testdata):
+    path = testdata / "small_cnn.onnx"
+    svg = onnxview.graph(path, format="svg")
+    assert same_svg(svg, cli("--format", "svg", path))
+    assert svg.lstrip().startswith("<?xml") and "</svg>" in svg
+    picture = onnxview.graph(path, format="json")
+    # Every box is the SVG group with the box's id.
+    for box in picture["boxes"]:
+        assert f'<g id="{box["id"]}" class="node">' in svg
+    page = onnxview.graph(path, format="html")
+    assert page.startswith("<!") and "<title>small_cnn.onnx</title>" in page and "{{PICTURES}}" not in page
+    mine, theirs = page_pictures(page), page_pictures(cli("--format", "html", path))
+    assert [p["graph"] for p in mine["pictures"]] == [p["graph"] for p in theirs["pictures"]]
+    assert all(same_svg(a["svg"], b["svg"]) for a, b in zip(mine["pictures"], theirs["pictures"]))
+    assert mine["pictures"][0]["graph"] == picture
+    with onnxview.open(path) as m:
+        assert same_svg(m._repr_svg_(), svg)
+        assert same_svg(m.graph._repr_svg_(), svg)
+
+
+def test_graph_within(tmp_path, testdata):
+    path = testdata / "small_cnn.onnx"
+    with pytest.raises(KeyError):
+        onnxview.graph(path, within="model/nowhere")
+
+
 def test_graph_refusals(testdata, tmp_path):
     with pytest.raises(ValueError):
-        onnxview.graph(testdata / "small_cnn.onnx", format="svg")
+        onnxview.graph(testdata / "small_cnn.onnx", format="png")
     with pytest.raises(ValueError):
         onnxview.graph(testdata / "small_cnn.onnx", fold="sideways")
     junk = tmp_path / "junk.onnx"

@@ -333,9 +333,13 @@ std::vector<std::string> split_scope(const std::string& path) {
 
 error unfold_graph(const model_view& m, bool initializers, unfolded_ptr& out) {
     if (!m.has_graph()) return error(errc::not_found);
+    return unfold_graph(m.graph(), initializers, out);
+}
+
+error unfold_graph(const graph_view& g, bool initializers, unfolded_ptr& out) {
     unfolded_ptr u(new unfolded);
     model_scope main;
-    main.graph = m.graph();
+    main.graph = g;
     if (error e = walk_scope(main, *u)) return e;
     u->finish(main.graph, initializers);
     infer_scopes(*u);
@@ -346,6 +350,12 @@ error unfold_graph(const model_view& m, bool initializers, unfolded_ptr& out) {
 result<graph_picture> draw_graph(const model_view& m, const graph_options& opts) {
     unfolded_ptr u;
     if (error e = unfold_graph(m, opts.initializers, u)) return e;
+    return fold_graph(*u, opts);
+}
+
+result<graph_picture> draw_graph(const graph_view& g, const graph_options& opts) {
+    unfolded_ptr u;
+    if (error e = unfold_graph(g, opts.initializers, u)) return e;
     return fold_graph(*u, opts);
 }
 

@@ -202,6 +202,7 @@ void infer_scopes(unfolded& u);
 
 // Errors: not_found (no graph), depth_exceeded (bodies nested too deep).
 error unfold_graph(const model_view& m, bool initializers, unfolded_ptr& out);
+error unfold_graph(const graph_view& g, bool initializers, unfolded_ptr& out);
 // The picture `opts` asks for (opts.initializers is the unfold's).
 result<graph_picture> fold_graph(const unfolded& u, const graph_options& opts);
 
