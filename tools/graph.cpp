@@ -23,6 +23,7 @@ struct arguments {
     std::uint64_t depth = 0;
     std::uint64_t max_boxes = 400;
     bool initializers = false;
+    bool expand_functions = false;
     const char* around = nullptr;
     std::uint64_t radius = 2;
     const char* within = nullptr;
@@ -52,6 +53,8 @@ command_line make_command_line(arguments& a) {
              number("max-boxes", 0, "N", a.max_boxes, 1, 100000000,
                     "with --fold auto: at most N boxes (default 400)"),
              flag("initializers", 0, a.initializers, "draw the initializers as boxes"),
+             flag("expand-functions", 0, a.expand_functions,
+                  "draw each call of a model-local function as its body"),
              text("around", 0, "NAME", a.around, "a node or value name",
                   "only the boxes within --radius edges of the node NAME\n"
                   "(or of the maker and readers of the value NAME), unfolded"),
@@ -90,6 +93,7 @@ int run(arguments& a) {
     opts.depth = static_cast<std::uint32_t>(a.depth);
     opts.max_boxes = a.max_boxes;
     opts.initializers = a.initializers;
+    opts.expand_functions = a.expand_functions;
     if (a.around != nullptr) opts.around = a.around;
     opts.radius = static_cast<std::uint32_t>(a.radius);
     if (a.within != nullptr) opts.within = a.within;

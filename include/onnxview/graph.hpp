@@ -55,6 +55,11 @@ struct graph_options {
     // automatic: fold until at most this many boxes.
     std::uint64_t max_boxes = 400;
     bool initializers = false;  // draw initializers as boxes (folded into their readers by default)
+    // Draw each call of a model-local function as the function's body (a
+    // cluster, its values renamed per call; calls inside calls too, 16
+    // deep), not as one box. The bodies' own If/Loop/Scan bodies are not
+    // drawn.
+    bool expand_functions = false;
     // Not empty: only the neighbourhood of the node of this name (when no
     // node has it, of the boxes that make and read the value of this name),
     // every box at most `radius` edges away, whichever their direction;

@@ -27,7 +27,7 @@ py::object svg_picture(const graph_view& g) {
 void register_graph_picture(py::module_& m) {
     m.def("graph", [](const py::object& path, const std::string& format, const std::string& fold, std::uint32_t depth,
                       std::uint64_t max_boxes, bool initializers, const std::string& around,
-                      std::uint32_t radius, const std::string& within) -> py::object {
+                      std::uint32_t radius, const std::string& within, bool expand_functions) -> py::object {
         if (format != "dot" && format != "json" && format != "mermaid" && format != "svg" && format != "html")
             throw py::value_error("format must be 'dot', 'svg', 'json', 'mermaid' or 'html', not '" + format + "'");
         if ((format == "svg" || format == "html") && !graph_layout_available())
@@ -42,6 +42,7 @@ void register_graph_picture(py::module_& m) {
         opts.around = around;
         opts.radius = radius;
         opts.within = within;
+        opts.expand_functions = expand_functions;
         const source_ptr src = open_model(file_path(path), true, model_reads::metadata);
         std::string text;
         {
@@ -76,14 +77,15 @@ void register_graph_picture(py::module_& m) {
         return py::str(text);
     }, py::arg("path"), py::kw_only(), py::arg("format") = "dot", py::arg("fold") = "auto", py::arg("depth") = 0u,
        py::arg("max_boxes") = 400u, py::arg("initializers") = false, py::arg("around") = "", py::arg("radius") = 2u,
-       py::arg("within") = "",
+       py::arg("within") = "", py::arg("expand_functions") = false,
        "The picture of the model's main graph, as `onnxview graph` draws it (docs/graph.md): DOT\n"
        "(format='dot', for Graphviz), SVG, Mermaid or a self-contained HTML page as text, or the\n"
        "JSON as a dict (SVG and HTML need Graphviz's library at build time). fold: 'auto' (every\n"
        "node up to max_boxes boxes, else by the scopes of the node names with repeated layers drawn\n"
        "once), 'scope', 'repeat' or 'none'; depth: the scope levels shown; around: only the boxes\n"
        "within `radius` edges of that node or value (KeyError when none has that name); within:\n"
-       "one scope alone ('model/layers.3'). Weights are not read.");
+       "one scope alone ('model/layers.3'); expand_functions: each call of a model-local function\n"
+       "drawn as its body. Weights are not read.");
 }
 
 }  // namespace onnxview_py

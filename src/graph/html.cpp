@@ -69,7 +69,7 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 result<std::string> graph_html(const model_view& m, const graph_options& opts, std::string_view title,
                                std::string* why) {
     unfolded_ptr u;
-    if (error e = unfold_graph(m, opts.initializers, u)) return e;
+    if (error e = unfold_graph(m, opts, u)) return e;
     struct wanted {
         graph_options opts;
         std::string title, parent, from_box;

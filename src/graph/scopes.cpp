@@ -106,9 +106,9 @@ bool python_strings(std::string_view text, std::vector<std::string>& out) {
 }
 
 // Module paths from the root down ("layers.0", "layers.0.mlp") as scope
-// parts ("layers.0", "mlp"): each without its parent's prefix.
-std::vector<std::string> relative_parts(const std::vector<std::string>& paths) {
-    std::vector<std::string> parts;
+// parts ("layers.0", "mlp"), each without its parent's prefix.
+std::uint32_t module_scope(const std::vector<std::string>& paths, scope_tree& tree) {
+    std::uint32_t s = scope_tree::root;
     std::string parent;
     for (const std::string& path : paths) {
         if (path.empty()) continue;
@@ -116,15 +116,28 @@ std::vector<std::string> relative_parts(const std::vector<std::string>& paths) {
                            path.compare(0, parent.size(), parent) == 0 && path[parent.size()] == '.';
         std::string part = under ? path.substr(parent.size() + 1) : path;
         std::replace(part.begin(), part.end(), '/', '.');  // a part never holds the separator
-        parts.push_back(std::move(part));
+        s = tree.child(s, tree.keep(std::move(part)));
         parent = path;
     }
-    return parts;
+    return s;
+}
+
+// The `/`-separated scope of an exporter's node name, without the node's
+// own last part: "/model/layers.3/MatMul" is model, layers.3.
+std::uint32_t name_scope(std::string_view name, scope_tree& tree) {
+    std::uint32_t s = scope_tree::root;
+    if (name.empty() || name.front() != '/') return s;
+    for (std::size_t at = 1;;) {
+        const std::size_t slash = name.find('/', at);
+        if (slash == std::string_view::npos) return s;  // the last part: the node itself
+        if (slash > at) s = tree.child(s, name.substr(at, slash - at));
+        at = slash + 1;
+    }
 }
 
 }  // namespace
 
-std::vector<std::string> exporter_scope(const node_view& n) {
+std::uint32_t exporter_scope(const node_view& n, scope_tree& tree) {
     std::string_view name_scopes, name_space;
     for (const string_entry_view& e : n.metadata_props()) {
         if (e.key() == "pkg.torch.onnx.name_scopes") name_scopes = e.value();
@@ -134,13 +147,12 @@ std::vector<std::string> exporter_scope(const node_view& n) {
     std::vector<std::string> paths;
     if (!name_scopes.empty() && python_strings(name_scopes, paths) && paths.size() >= 2) {
         paths.pop_back();
-        return relative_parts(paths);
+        return module_scope(paths, tree);
     }
     paths.clear();
     if (!name_space.empty()) {
         // "name: module class" per level, '/'-joined.
-        std::size_t at = 0;
-        while (at <= name_space.size()) {
+        for (std::size_t at = 0; at <= name_space.size();) {
             std::size_t slash = name_space.find('/', at);
             if (slash == std::string_view::npos) slash = name_space.size();
             const std::string_view level = name_space.substr(at, slash - at);
@@ -149,76 +161,76 @@ std::vector<std::string> exporter_scope(const node_view& n) {
         }
         if (paths.size() >= 2) {
             paths.pop_back();
-            return relative_parts(paths);
+            return module_scope(paths, tree);
         }
     }
-    return scope_of(n.name());
+    return name_scope(n.name(), tree);
 }
 
 void infer_scopes(unfolded& u) {
     const std::size_t n = u.main_nodes.size();
+    scope_tree& tree = u.scopes;
     // Each main node's boxes: its own, then its bodies' (walk order).
-    std::vector<std::vector<std::size_t>> boxes_of(n);
-    for (std::size_t b = 0; b < u.p.boxes.size(); ++b)
-        if (u.p.boxes[b].kind == graph_box_kind::node && u.facts[b].top < n) boxes_of[u.facts[b].top].push_back(b);
-    const auto scope_of_node = [&](std::size_t i) -> const std::vector<std::string>& {
-        return u.facts[u.main_nodes[i]].scope;
-    };
-    const auto give = [&](std::size_t i, const std::vector<std::string>& scope) {
-        for (std::size_t b : boxes_of[i]) u.facts[b].scope = scope, u.facts[b].foldable = true;
+    std::vector<std::vector<std::uint32_t>> boxes_of(n);
+    for (std::uint32_t b = 0; b < u.boxes.size(); ++b)
+        if (u.boxes[b].kind == graph_box_kind::node && u.boxes[b].top < n) boxes_of[u.boxes[b].top].push_back(b);
+    const auto scope_of_node = [&](std::size_t i) { return u.boxes[u.main_nodes[i]].scope; };
+    const auto give = [&](std::size_t i, std::uint32_t scope) {
+        for (std::uint32_t b : boxes_of[i]) u.boxes[b].scope = scope;
     };
     // A node's structure: its op, how far back the nodes it reads from are,
     // and the ops of its bodies - equal for the same node of two layers.
     std::vector<std::uint32_t> tokens(n);
     std::unordered_map<std::string, std::uint32_t> ids;
+    std::string token;
     for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t b = u.main_nodes[i];
-        std::string token = u.p.boxes[b].op_type + "(";
-        for (std::string_view v : u.reads[b]) {
-            const auto pr = u.producer.find(v);
-            const bool node = pr != u.producer.end() && u.p.boxes[pr->second].kind == graph_box_kind::node &&
-                              u.p.boxes[pr->second].cluster.empty() && u.facts[pr->second].top < i;
-            token += node ? std::to_string(i - u.facts[pr->second].top) + "," : "x,";
+        const std::uint32_t b = u.main_nodes[i];
+        token = u.op(b) + "(";
+        for (std::size_t r = u.read_begin[b]; r < u.read_end(b); ++r) {
+            const auto pr = u.producer.find(u.reads[r]);
+            const bool node = pr != u.producer.end() && u.boxes[pr->second].kind == graph_box_kind::node &&
+                              u.boxes[pr->second].top < i;
+            token += node ? std::to_string(i - u.boxes[pr->second].top) + "," : "x,";
         }
         token += ")";
-        for (std::size_t k = 1; k < boxes_of[i].size(); ++k) token += u.p.boxes[boxes_of[i][k]].op_type + ";";
-        tokens[i] = ids.emplace(std::move(token), static_cast<std::uint32_t>(ids.size())).first->second;
+        for (std::size_t k = 1; k < boxes_of[i].size(); ++k) token += u.op(boxes_of[i][k]) + ";";
+        tokens[i] = ids.emplace(token, static_cast<std::uint32_t>(ids.size())).first->second;
     }
     // Stretches of nodes without a scope: runs of blocks inside them.
     for (std::size_t lo = 0; lo < n;) {
-        if (!scope_of_node(lo).empty()) {
+        if (scope_of_node(lo) != scope_tree::root) {
             ++lo;
             continue;
         }
         std::size_t hi = lo;
-        while (hi < n && scope_of_node(hi).empty()) ++hi;
+        while (hi < n && scope_of_node(hi) == scope_tree::root) ++hi;
         std::vector<block_run> runs;
         find_runs(tokens, lo, hi, runs);
         for (const block_run& r : runs) {
-            const std::string parent = "nodes " + std::to_string(r.start) + "-" + std::to_string(r.start + r.covered() - 1);
-            for (std::size_t k = 0; k < r.count; ++k)
-                for (std::size_t i = r.start + k * r.length; i < r.start + (k + 1) * r.length; ++i)
-                    give(i, {parent, "block." + std::to_string(k)});
+            const std::uint32_t parent = tree.child(
+                scope_tree::root,
+                tree.keep("nodes " + std::to_string(r.start) + "-" + std::to_string(r.start + r.covered() - 1)));
+            for (std::size_t k = 0; k < r.count; ++k) {
+                const std::uint32_t block = tree.child(parent, tree.keep("block." + std::to_string(k)));
+                for (std::size_t i = r.start + k * r.length; i < r.start + (k + 1) * r.length; ++i) give(i, block);
+            }
         }
         lo = hi;
     }
     // A node still without a scope, between scoped ones: the scope they share.
     std::vector<std::size_t> next_scoped(n + 1, n);
-    for (std::size_t i = n; i-- > 0;) next_scoped[i] = scope_of_node(i).empty() ? next_scoped[i + 1] : i;
+    for (std::size_t i = n; i-- > 0;) next_scoped[i] = scope_of_node(i) == scope_tree::root ? next_scoped[i + 1] : i;
     std::size_t previous = n;
-    std::vector<std::pair<std::size_t, std::vector<std::string>>> given;
+    std::vector<std::pair<std::size_t, std::uint32_t>> given;
     for (std::size_t i = 0; i < n; ++i) {
-        if (!scope_of_node(i).empty()) {
+        if (scope_of_node(i) != scope_tree::root) {
             previous = i;
             continue;
         }
         const std::size_t next = next_scoped[i];
         if (previous == n || next == n) continue;
-        const std::vector<std::string>& a = scope_of_node(previous);
-        const std::vector<std::string>& b = scope_of_node(next);
-        std::size_t common = 0;
-        while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
-        if (common != 0) given.emplace_back(i, std::vector<std::string>(a.begin(), a.begin() + common));
+        const std::uint32_t shared = tree.common(scope_of_node(previous), scope_of_node(next));
+        if (shared != scope_tree::root) given.emplace_back(i, shared);
     }
     for (const auto& [i, scope] : given) give(i, scope);
 }

@@ -201,7 +201,7 @@ def repeat_boxes(pic):
     return sorted((b["name"], b.get("repeats", 1)) for b in pic["boxes"] if b["kind"] in ("scope", "repeat"))
 
 
-def check_folding(ck, exe, onnx, work):
+def check_folding(ck, exe, dot_exe, onnx, work):
     for layers in (2, 12, 32):
         path = os.path.join(work, f"transformer_{layers}.onnx")
         onnx.save(transformer(onnx, layers), path)
@@ -283,6 +283,42 @@ def check_folding(ck, exe, onnx, work):
         pic = json.loads(run(exe, "graph", path, "--fold", "repeat", "--format", "json").stdout)
         reps = [(b["name"], b["repeats"]) for b in pic["boxes"] if b["kind"] == "repeat"]
         ck.check(reps == [("model/layers.0", 12)], f"scopes from {key} metadata: {reps}")
+    # --expand-functions: each call drawn as its body, a call inside a call too.
+    from onnx import TensorProto
+    inner = helper.make_function("local", "Scale", ["X"], ["Y"],
+                                 [helper.make_node("Mul", ["X", "X"], ["Y"], name="square")],
+                                 [helper.make_opsetid("", 17)])
+    outer = helper.make_function("local", "Block", ["A", "B"], ["C"],
+                                 [helper.make_node("Add", ["A", "B"], ["T"], name="add"),
+                                  helper.make_node("Scale", ["T"], ["U"], name="scale", domain="local"),
+                                  helper.make_node("Relu", ["U"], ["C"], name="relu")],
+                                 [helper.make_opsetid("", 17), helper.make_opsetid("local", 1)])
+    nodes = [helper.make_node("Block", ["x", "y"], ["h1"], name="first", domain="local"),
+             helper.make_node("Block", ["h1", "y"], ["h2"], name="second", domain="local"),
+             helper.make_node("Neg", ["h2"], ["z"], name="neg")]
+    g = helper.make_graph(nodes, "calls", [helper.make_tensor_value_info(v, TensorProto.FLOAT, [2]) for v in "xy"],
+                          [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("local", 1)],
+                          functions=[inner, outer])
+    path = os.path.join(work, "functions.onnx")
+    onnx.save(m, path)
+    plain = json.loads(run(exe, "graph", path, "--fold", "none", "--format", "json").stdout)
+    ck.check(sorted(b.get("op_type", "") for b in plain["boxes"] if b["kind"] == "node") ==
+             ["Neg", "local::Block", "local::Block"], "functions: one box per call by default")
+    r = run(exe, "graph", path, "--fold", "none", "--expand-functions", "--format", "json")
+    pic = json.loads(r.stdout)
+    ops = sorted(b.get("op_type", "") for b in pic["boxes"] if b["kind"] == "node")
+    ck.check(ops == ["Add", "Add", "Mul", "Mul", "Neg", "Relu", "Relu"], f"--expand-functions: the bodies' ops: {ops}")
+    ck.check(len(pic["clusters"]) == 4, f"--expand-functions: a cluster per call, the inner ones nested: {pic['clusters']}")
+    by_id = {b["id"]: b for b in pic["boxes"]}
+    pairs = sorted((by_id[e["from"]].get("op_type", by_id[e["from"]]["name"]),
+                    by_id[e["to"]].get("op_type", by_id[e["to"]]["name"])) for e in pic["edges"])
+    ck.check(pairs == sorted([("x", "Add"), ("y", "Add"), ("Add", "Mul"), ("Mul", "Relu"), ("Relu", "Add"),
+                              ("y", "Add"), ("Add", "Mul"), ("Mul", "Relu"), ("Relu", "Neg"), ("Neg", "z")]),
+             f"--expand-functions: values flow through the bodies: {pairs}")
+    if dot_exe:
+        counts, err = dot_counts(dot_exe, run(exe, "graph", path, "--fold", "none", "--expand-functions").stdout)
+        ck.check(counts is not None and counts[0] == len(pic["boxes"]), f"--expand-functions: DOT parses: {err}")
     # --within: one scope alone, what crosses its border as inputs and outputs.
     path = os.path.join(work, "transformer_32.onnx")
     inner = json.loads(run(exe, "graph", path, "--within", "model/layers.3", "--format", "json").stdout)
@@ -359,7 +395,7 @@ def main():
     for path in models + corpus:
         check_model(ck, args.onnxview, dot_exe, onnx, path)
     with tempfile.TemporaryDirectory() as work:
-        check_folding(ck, args.onnxview, onnx, work)
+        check_folding(ck, args.onnxview, dot_exe, onnx, work)
         check_hostile(ck, args.onnxview, dot_exe, onnx, work)
     for f in ck.failures[:40]:
         print("FAIL", f)
