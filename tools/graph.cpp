@@ -27,6 +27,7 @@ struct arguments {
     const char* around = nullptr;
     std::uint64_t radius = 2;
     const char* within = nullptr;
+    const char* shapes = "auto";
     const char* output = nullptr;
 };
 
@@ -59,6 +60,10 @@ command_line make_command_line(arguments& a) {
                   "only the boxes within --radius edges of the node NAME\n"
                   "(or of the maker and readers of the value NAME), unfolded"),
              number("radius", 0, "K", a.radius, 0, 1000, "with --around: K edges (default 2)"),
+             text("shapes", 0, "WHICH", a.shapes, "declared, inferred or auto",
+                  "the types on the edges: declared only, or inferred where\n"
+                  "none is declared (the profile's shape rules; node MACs too);\n"
+                  "auto (default) infers for models of at most 20,000 nodes"),
              text("within", 0, "SCOPE", a.within, "a scope path",
                   "only the nodes in SCOPE (\"model/layers.3\", as boxes name\n"
                   "it), folded from the next level; what crosses its border\n"
@@ -97,6 +102,13 @@ int run(arguments& a) {
     if (a.around != nullptr) opts.around = a.around;
     opts.radius = static_cast<std::uint32_t>(a.radius);
     if (a.within != nullptr) opts.within = a.within;
+    const std::string shapes = a.shapes;
+    if (shapes == "declared") opts.shapes = graph_options::inference::declared;
+    else if (shapes == "inferred") opts.shapes = graph_options::inference::inferred;
+    else if (shapes != "auto") {
+        print_error("graph", "--shapes must be declared, inferred or auto, not '" + shapes + "'");
+        return exit_usage;
+    }
     int code = exit_ok;
     options open_opts;
     open_opts.reads = model_reads::metadata;

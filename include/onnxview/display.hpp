@@ -7,6 +7,7 @@
 #define ONNXVIEW_DISPLAY_HPP
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,14 @@ std::string quoted(std::string_view s);
 // writes them, "?" an unknown dim), "seq(FLOAT[?])", "map(INT64,FLOAT)",
 // "FLOAT(unknown rank)", "(no type)". Nesting deeper than 16 prints "...".
 std::string type_string(const type_view& t, int depth = 0);
+
+// An attribute's float as people read it: 9 significant digits ("%.9g"),
+// enough to tell any two floats apart.
+inline std::string float_text(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
 
 // A count with its thousands grouped: "1,234,567".
 inline std::string grouped_count(std::uint64_t n) {

@@ -60,6 +60,13 @@ struct graph_options {
     // deep), not as one box. The bodies' own If/Loop/Scan bodies are not
     // drawn.
     bool expand_functions = false;
+    // Values without a declared type get the one the profile library's
+    // shape rules infer (onnxview/profile.hpp), and node boxes their MACs:
+    // automatic does so for models of at most infer_max_nodes nodes (the
+    // inference costs about as much as drawing).
+    enum class inference : std::uint8_t { declared, inferred, automatic };
+    inference shapes = inference::automatic;
+    static constexpr std::uint64_t infer_max_nodes = 20000;
     // Not empty: only the neighbourhood of the node of this name (when no
     // node has it, of the boxes that make and read the value of this name),
     // every box at most `radius` edges away, whichever their direction;
@@ -74,6 +81,11 @@ struct graph_options {
 };
 
 enum class graph_box_kind : std::uint8_t { node, input, output, initializer, scope, repeat };
+
+struct graph_attribute {
+    std::string name;
+    std::string value;  // as text, long lists and tensors shortened ("[1, 2, 3, ... 64 values]")
+};
 const char* graph_box_kind_name(graph_box_kind k) noexcept;  // "node", "input", ...
 
 struct graph_box {
@@ -86,12 +98,18 @@ struct graph_box {
     std::uint64_t nodes = 1;       // nodes it stands for (scope, repeat: all of them)
     std::uint64_t parameters = 0;  // elements of the initializers its nodes read
     std::uint64_t repeats = 1;     // repeat: how many scopes it stands for
+    // Multiply-accumulates (the profile library's count, symbolic dims kept:
+    // "1048576*N"); scope and repeat boxes: the sum over their nodes. Empty
+    // when not inferred or unknown for any of its nodes.
+    std::string macs;
+    std::vector<graph_attribute> attributes;  // node: its attributes
 };
 
 struct graph_edge {
     std::string from, to;  // box ids
     std::string value;     // the value's name (the first, when several are folded into one edge)
-    std::string type;      // its declared type ("FLOAT[N,64]"), "" when none is declared
+    std::string type;      // its type ("FLOAT[N,64]"): declared, else inferred; "" when neither
+    bool inferred = false; // the type is the shape rules', not declared
     std::uint64_t values = 1;  // values this edge stands for (folded boxes)
 };
 

@@ -183,6 +183,7 @@ def graph(
     radius: int = ...,
     within: str = ...,
     expand_functions: bool = ...,
+    shapes: str = ...,
 ) -> Any: ...
 def scan_record(
     path: Union[str, bytes, "os.PathLike[str]"], *, numeric: bool = ..., digests: bool = ...

@@ -122,9 +122,10 @@ void register_scan(py::module_& m);
 
 // --- graph_picture.cpp
 void register_graph_picture(py::module_& m);
-// The default picture of a graph as SVG (Jupyter's _repr_svg_), or None
-// without Graphviz's library or when it cannot be drawn.
-py::object svg_picture(const onnxview::graph_view& g);
+// The default picture of a graph of `model` as SVG (Jupyter's _repr_svg_),
+// or None without Graphviz's library or when it cannot be drawn. The main
+// graph is drawn as onnxview.graph() draws the model (inferred shapes too).
+py::object svg_picture(const onnxview::model_view& model, const onnxview::graph_view& g);
 
 // --- compare.cpp (with ONNXVIEW_PY_COMPARE)
 void register_compare(py::module_& m);

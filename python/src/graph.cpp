@@ -152,7 +152,7 @@ void register_graph(py::module_& m) {
     py::class_<graph_ref>(m, "Graph", "A GraphProto: nodes in file order, inputs, outputs, value infos, initializers.")
         .def_property_readonly("name", [](const graph_ref& r) { return to_str(r.g.name()); })
         .def_property_readonly("doc_string", [](const graph_ref& r) { return to_str(r.g.doc_string()); })
-        .def("_repr_svg_", [](const graph_ref& r) { return svg_picture(r.g); },
+        .def("_repr_svg_", [](const graph_ref& r) { return svg_picture(r.src->model.model(), r.g); },
              "The graph's picture as SVG (onnxview.graph's default fold), for Jupyter; None when this\n"
              "build lacks Graphviz's library.")
         .def_property_readonly("nodes", [](const graph_ref& r) {

@@ -11,11 +11,12 @@ namespace onnxview_py {
 
 using namespace onnxview;
 
-py::object svg_picture(const graph_view& g) {
+py::object svg_picture(const model_view& model, const graph_view& g) {
     std::string svg;
     {
         py::gil_scoped_release unlocked;
-        const result<graph_picture> p = draw_graph(g, graph_options());
+        const bool main = model.has_graph() && model.graph().wire_message().begin() == g.wire_message().begin();
+        const result<graph_picture> p = main ? draw_graph(model, graph_options()) : draw_graph(g, graph_options());
         if (!p) return py::none();
         result<std::string> laid = graph_svg(*p);
         if (!laid) return py::none();
@@ -27,7 +28,8 @@ py::object svg_picture(const graph_view& g) {
 void register_graph_picture(py::module_& m) {
     m.def("graph", [](const py::object& path, const std::string& format, const std::string& fold, std::uint32_t depth,
                       std::uint64_t max_boxes, bool initializers, const std::string& around,
-                      std::uint32_t radius, const std::string& within, bool expand_functions) -> py::object {
+                      std::uint32_t radius, const std::string& within, bool expand_functions,
+                      const std::string& shapes) -> py::object {
         if (format != "dot" && format != "json" && format != "mermaid" && format != "svg" && format != "html")
             throw py::value_error("format must be 'dot', 'svg', 'json', 'mermaid' or 'html', not '" + format + "'");
         if ((format == "svg" || format == "html") && !graph_layout_available())
@@ -43,6 +45,9 @@ void register_graph_picture(py::module_& m) {
         opts.radius = radius;
         opts.within = within;
         opts.expand_functions = expand_functions;
+        if (shapes == "declared") opts.shapes = graph_options::inference::declared;
+        else if (shapes == "inferred") opts.shapes = graph_options::inference::inferred;
+        else if (shapes != "auto") throw py::value_error("shapes must be 'declared', 'inferred' or 'auto', not '" + shapes + "'");
         const source_ptr src = open_model(file_path(path), true, model_reads::metadata);
         std::string text;
         {
@@ -77,7 +82,7 @@ void register_graph_picture(py::module_& m) {
         return py::str(text);
     }, py::arg("path"), py::kw_only(), py::arg("format") = "dot", py::arg("fold") = "auto", py::arg("depth") = 0u,
        py::arg("max_boxes") = 400u, py::arg("initializers") = false, py::arg("around") = "", py::arg("radius") = 2u,
-       py::arg("within") = "", py::arg("expand_functions") = false,
+       py::arg("within") = "", py::arg("expand_functions") = false, py::arg("shapes") = "auto",
        "The picture of the model's main graph, as `onnxview graph` draws it (docs/graph.md): DOT\n"
        "(format='dot', for Graphviz), SVG, Mermaid or a self-contained HTML page as text, or the\n"
        "JSON as a dict (SVG and HTML need Graphviz's library at build time). fold: 'auto' (every\n"
@@ -85,7 +90,8 @@ void register_graph_picture(py::module_& m) {
        "once), 'scope', 'repeat' or 'none'; depth: the scope levels shown; around: only the boxes\n"
        "within `radius` edges of that node or value (KeyError when none has that name); within:\n"
        "one scope alone ('model/layers.3'); expand_functions: each call of a model-local function\n"
-       "drawn as its body. Weights are not read.");
+       "drawn as its body; shapes: 'declared', 'inferred' (types the shape rules give values\n"
+       "declared nowhere, and MACs) or 'auto' (inferred up to 20,000 nodes). Weights are not read.");
 }
 
 }  // namespace onnxview_py

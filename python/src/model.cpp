@@ -315,7 +315,7 @@ void register_model(py::module_& m) {
         .def_property_readonly("graph", [](const model_ref& r) { return make_graph(r.graph(), r.src); },
                                "The main Graph.")
         .def_property_readonly("closed", [](const model_ref& r) { return !r.src; })
-        .def("_repr_svg_", [](const model_ref& r) { return r.src && r.model().has_graph() ? svg_picture(r.graph()) : py::none(); },
+        .def("_repr_svg_", [](const model_ref& r) { return r.src && r.model().has_graph() ? svg_picture(r.model(), r.graph()) : py::none(); },
              "The main graph's picture as SVG (onnxview.graph's default fold), for Jupyter; None when\n"
              "this build lacks Graphviz's library.")
         .def("keys", &keys_of, "The main graph's initializer names, dense then sparse, in file order.")

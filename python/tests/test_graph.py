@@ -87,3 +87,18 @@ def test_graph_refusals(testdata, tmp_path):
     junk.write_bytes(b"\xff" * 32)
     with pytest.raises(onnxview.Error):
         onnxview.graph(junk)
+
+
+def test_graph_shapes(testdata):
+    path = testdata / "small_cnn.onnx"
+    inferred = onnxview.graph(path, format="json", shapes="inferred")
+    declared = onnxview.graph(path, format="json", shapes="declared")
+    assert inferred == onnxview.graph(path, format="json")  # auto infers for a small model
+    assert inferred == json.loads(cli("--format", "json", "--shapes", "inferred", path))
+    assert not any(e.get("inferred") for e in declared["edges"])
+    assert not any("macs" in b for b in declared["boxes"])
+    assert any(e.get("inferred") for e in inferred["edges"])
+    conv = next(b for b in inferred["boxes"] if b.get("op_type") == "Conv")
+    assert conv["macs"] and {"name": "kernel_shape", "value": "[3, 3]"} in conv["attributes"]
+    with pytest.raises(ValueError):
+        onnxview.graph(path, shapes="guessed")

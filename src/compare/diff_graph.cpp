@@ -19,12 +19,6 @@ namespace onnxview {
 namespace diff_detail {
 namespace {
 
-std::string number(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
-
 template <class Range, class Fn>
 std::string list(const Range& r, Fn&& item) {
     std::string out = "[";
@@ -65,12 +59,12 @@ std::string attribute_printer::text(const attribute_view& a) const {
     const external_payload_source* const ext_ = &ext;
     std::string out;
     switch (effective_attribute_type(a)) {
-        case attribute_type::float32: out = number(a.f()); break;
+        case attribute_type::float32: out = float_text(a.f()); break;
         case attribute_type::int64: out = std::to_string(a.i()); break;
         case attribute_type::string: out = '"', text_quote(out, a.s()), out += '"'; break;
         case attribute_type::tensor: out = tensor_text(a.t(), ext_, digest); break;
         case attribute_type::graph: out = "(graph)"; break;
-        case attribute_type::floats: out = list(a.floats(), [](float f) { return number(f); }); break;
+        case attribute_type::floats: out = list(a.floats(), [](float f) { return float_text(f); }); break;
         case attribute_type::ints: out = list(a.ints(), [](std::int64_t i) { return std::to_string(i); }); break;
         case attribute_type::strings: out = list(a.strings(), [](std::string_view s) { return quoted(s); }); break;
         case attribute_type::tensors: out = list(a.tensors(), [this, ext_](const tensor_view& t) { return tensor_text(t, ext_, digest); }); break;

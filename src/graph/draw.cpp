@@ -2,6 +2,7 @@
 // node, input and output as a box, then folded by scope and repeats.
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -181,9 +182,18 @@ graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::ui
         box.name = u.scopes.path(gr.key);
         box.nodes = 0;
         box.repeats = run_length[g];
+        std::optional<dim_expr> macs;
+        if (u.inferred) macs = dim_expr(0);
         for (std::size_t k = g; k < groups.size(); ++k)
             if (merged_into[k] == g)
-                for (std::uint32_t b : groups[k].boxes) box.nodes += 1, box.parameters += u.boxes[b].parameters;
+                for (std::uint32_t b : groups[k].boxes) {
+                    box.nodes += 1, box.parameters += u.boxes[b].parameters;
+                    // A main-graph node's cost holds its bodies'.
+                    const bool main_node = u.main_nodes[u.boxes[b].top] == b;
+                    if (!macs || !main_node) continue;
+                    macs = u.boxes[b].macs == scope_tree::none ? std::nullopt : add(*macs, u.macs[u.boxes[b].macs]);
+                }
+        if (macs) box.macs = macs->str();
         const std::string shown = run_length[g] > 1 ? box.name + " \xE2\x80\x93 " + std::string(u.scopes.part(run_last[g])) +
                                                           " \xC3\x97" + std::to_string(run_length[g])
                                                     : box.name;

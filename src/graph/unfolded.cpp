@@ -7,7 +7,9 @@
 #include <tuple>
 #include <vector>
 
+#include "onnxview/attribute_values.hpp"
 #include "onnxview/display.hpp"
+#include "onnxview/enums.hpp"
 #include "onnxview/traverse.hpp"
 #include "unfolded.hpp"
 
@@ -73,6 +75,54 @@ std::string unfolded::op(std::size_t b) const {
     return std::string(box.domain) + "::" + std::string(box.op_type);
 }
 
+namespace {
+
+// An attribute's value as a box's details show it: lists past 8 items and
+// tensors shortened (a picture never reads a weight).
+constexpr std::size_t shown_items = 8;
+
+template <class Range, class Fn>
+std::string shortened_list(const Range& r, Fn&& item) {
+    std::string out = "[";
+    std::size_t n = 0;
+    for (const auto& x : r) {
+        if (n < shown_items) out += (n ? ", " : "") + item(x);
+        ++n;
+    }
+    if (n > shown_items) out += ", ... " + std::to_string(n) + " values";
+    return out + "]";
+}
+
+std::string tensor_text(const tensor_view& t) {
+    std::string out = std::string("tensor ") + data_type_name(t.data_type()) + "[";
+    std::size_t n = 0;
+    for (std::int64_t d : t.dims()) out += (n++ ? "," : "") + std::to_string(d);
+    return out + "]";
+}
+
+std::string attribute_text(const attribute_view& a) {
+    switch (effective_attribute_type(a)) {
+        case attribute_type::float32: return float_text(a.f());
+        case attribute_type::int64: return std::to_string(a.i());
+        case attribute_type::string: return quoted(a.s());
+        case attribute_type::tensor: return tensor_text(a.t());
+        case attribute_type::graph: return "(graph)";
+        case attribute_type::floats: return shortened_list(a.floats(), [](float f) { return float_text(f); });
+        case attribute_type::ints: return shortened_list(a.ints(), [](std::int64_t i) { return std::to_string(i); });
+        case attribute_type::strings: return shortened_list(a.strings(), [](std::string_view s) { return quoted(s); });
+        case attribute_type::tensors: return shortened_list(a.tensors(), [](const tensor_view& t) { return tensor_text(t); });
+        case attribute_type::graphs: return "(" + std::to_string(a.graphs().size()) + " graphs)";
+        case attribute_type::sparse_tensor: return "sparse " + tensor_text(a.sparse_tensor().values());
+        case attribute_type::sparse_tensors: return "(" + std::to_string(a.sparse_tensors().size()) + " sparse tensors)";
+        case attribute_type::type_proto: return type_string(a.tp());
+        case attribute_type::type_protos:
+            return shortened_list(a.type_protos(), [](const type_view& t) { return type_string(t); });
+        default: return "(type " + std::to_string(a.type_raw()) + ")";
+    }
+}
+
+}  // namespace
+
 graph_box unfolded::materialize_box(std::size_t b) const {
     const unfolded_box& u = boxes[b];
     graph_box box;
@@ -84,6 +134,12 @@ graph_box unfolded::materialize_box(std::size_t b) const {
     if (u.kind == graph_box_kind::node) {
         box.op_type = op(b);
         box.label = u.name.empty() ? box.op_type : box.op_type + "\n" + box.name;
+        for (const attribute_view& a : node_view(result<wire::message>(u.node)).attribute()) {
+            std::string value = attribute_text(a);
+            if (a.has_ref_attr_name()) value += " (ref " + quoted(a.ref_attr_name()) + ")";
+            box.attributes.push_back({std::string(a.name()), std::move(value)});
+        }
+        if (u.macs != scope_tree::none) box.macs = macs[u.macs].str();
     } else {
         box.label = box.name;
     }
@@ -96,7 +152,12 @@ graph_edge unfolded::materialize_edge(const unfolded_edge& e, std::string from, 
     edge.to = std::move(to);
     edge.value = std::string(e.value);
     const auto t = types.find(e.value);
-    if (t != types.end()) edge.type = type_string(t->second);
+    if (t != types.end()) {
+        edge.type = type_string(t->second);
+    } else {
+        const auto i = inferred_types.find(e.value);
+        if (i != inferred_types.end()) edge.type = i->second, edge.inferred = true;
+    }
     return edge;
 }
 
@@ -178,7 +239,7 @@ public:
             if (s.kind == scope_kind::main_graph) u_.main_nodes.push_back(first);
             return;
         }
-        const std::uint32_t b = add_node(n.name(), n.op_type(), n.domain());
+        const std::uint32_t b = add_node(n);
         if (s.kind == scope_kind::main_graph) u_.main_nodes.push_back(b);
         for (std::string_view in : n.input()) read(b, in);
         for (std::string_view out : n.output())
@@ -223,8 +284,10 @@ private:
         return static_cast<std::uint32_t>(u_.boxes.size() - 1);
     }
 
-    std::uint32_t add_node(std::string_view name, std::string_view op_type, std::string_view domain) {
-        const std::uint32_t b = add_box(graph_box_kind::node, name);
+    std::uint32_t add_node(const node_view& n) {
+        const std::uint32_t b = add_box(graph_box_kind::node, n.name());
+        u_.boxes[b].node = n.wire_message();
+        const std::string_view op_type = n.op_type(), domain = n.domain();
         u_.boxes[b].op_type = op_type;
         u_.boxes[b].domain = domain;
         return b;
@@ -273,7 +336,7 @@ private:
                 expand(n, inner->second, ins, outs, depth + 1);
                 continue;
             }
-            const std::uint32_t b = add_node(n.name(), n.op_type(), n.domain());
+            const std::uint32_t b = add_node(n);
             for (std::string_view v : ins) read(b, v);
             for (std::string_view v : outs)
                 if (!v.empty()) u_.producer[v] = b;
@@ -297,9 +360,18 @@ private:
 
 }  // namespace
 
+namespace {
+void infer(unfolded& u, const model_view& m);
+}  // namespace
+
 error unfold_graph(const model_view& m, const graph_options& opts, unfolded_ptr& out) {
     if (!m.has_graph()) return error(errc::not_found);
-    return unfold_graph(m.graph(), &m, opts, out);
+    if (error e = unfold_graph(m.graph(), &m, opts, out)) return e;
+    const bool wanted = opts.shapes == graph_options::inference::inferred ||
+                        (opts.shapes == graph_options::inference::automatic &&
+                         out->model_nodes <= graph_options::infer_max_nodes);
+    if (wanted) infer(*out, m);
+    return error();
 }
 
 error unfold_graph(const graph_view& g, const model_view* functions_of, const graph_options& opts, unfolded_ptr& out) {
@@ -313,5 +385,34 @@ error unfold_graph(const graph_view& g, const model_view* functions_of, const gr
     out = std::move(u);
     return error();
 }
+
+namespace {
+
+// The types the shape rules give values declared nowhere, and the MACs of
+// the main graph's nodes.
+void infer(unfolded& u, const model_view& m) {
+    const result<model_profile> p = profile_model(m);
+    if (!p) return;  // the picture without inferred shapes: no worse than declared ones
+    u.inferred = true;
+    std::size_t main = 0;
+    for (const node_profile& n : p->nodes) {
+        for (const profiled_output& o : n.outputs) {
+            if (o.name.empty() || u.types.count(o.name) != 0 || (o.elem_type == 0 && !o.shape.rank_known)) continue;
+            std::string text = o.elem_type != 0 ? data_type_name(o.elem_type) : "?";
+            if (o.shape.rank_known) text += o.shape.str();
+            u.inferred_types.emplace(o.name, std::move(text));
+        }
+        if (!n.in_main_graph()) continue;
+        const std::size_t i = main++;
+        if (i >= u.main_nodes.size() || !n.macs.known) continue;
+        unfolded_box& box = u.boxes[u.main_nodes[i]];
+        // An expanded call's first box is its body's: its cost is the call's.
+        if (box.op_type != n.op_type || box.domain != n.domain) continue;
+        box.macs = static_cast<std::uint32_t>(u.macs.size());
+        u.macs.push_back(n.macs.value);
+    }
+}
+
+}  // namespace
 
 }  // namespace onnxview

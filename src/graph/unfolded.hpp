@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "onnxview/graph.hpp"
+#include "onnxview/profile.hpp"
 
 namespace onnxview {
 
@@ -64,6 +65,11 @@ struct unfolded_box {
     std::uint32_t scope = scope_tree::root;  // of the main-graph node it belongs to (a body's: its holder's)
     std::uint32_t top = 0;      // that node's position in the main graph
     std::uint64_t parameters = 0;
+    // Nodes: the node's message, for its attributes (a node_view is 256
+    // bytes; this one view is made again for the few boxes shown).
+    wire::message node;
+    // Main-graph nodes, when inferred: index into macs (none: unknown).
+    std::uint32_t macs = scope_tree::none;
 };
 
 struct unfolded_edge {
@@ -88,6 +94,11 @@ struct unfolded {
     std::unordered_map<std::string_view, type_view> types;         // value -> declared type
     scope_tree scopes;
     std::uint64_t model_nodes = 0;
+    // Inferred (graph_options::shapes): the types of values declared
+    // nowhere, and the MACs of main-graph nodes (unfolded_box::macs).
+    std::unordered_map<std::string_view, std::string> inferred_types;
+    std::vector<dim_expr> macs;
+    bool inferred = false;
 
     std::size_t read_end(std::size_t b) const { return b + 1 < read_begin.size() ? read_begin[b + 1] : reads.size(); }
     // The op as pictures show it: domain::op_type outside the default domain.

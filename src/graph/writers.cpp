@@ -172,6 +172,18 @@ std::string graph_json(const graph_picture& p, bool compact) {
         w.field("nodes", b.nodes);
         w.field("parameters", b.parameters);
         if (b.kind == graph_box_kind::repeat) w.field("repeats", b.repeats);
+        if (!b.macs.empty()) w.field("macs", std::string_view(b.macs));
+        if (!b.attributes.empty()) {
+            w.key("attributes");
+            w.begin_array();
+            for (const graph_attribute& a : b.attributes) {
+                w.begin_object();
+                w.field("name", std::string_view(a.name));
+                w.field("value", std::string_view(a.value));
+                w.end_object();
+            }
+            w.end_array();
+        }
         w.end_object();
     }
     w.end_array();
@@ -183,6 +195,7 @@ std::string graph_json(const graph_picture& p, bool compact) {
         w.field("to", std::string_view(e.to));
         w.field("value", std::string_view(e.value));
         w.field("type", std::string_view(e.type));
+        if (e.inferred) w.field("inferred", true);
         w.field("values", e.values);
         w.end_object();
     }

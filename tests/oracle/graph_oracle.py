@@ -131,6 +131,40 @@ def check_model(ck, exe, dot_exe, onnx, path):
     m = run(exe, "graph", path, "--fold", "none", "--format", "mermaid")
     text = m.stdout.decode()
     ck.check(m.returncode == 0 and text.count(" -->|") == edges, f"{path}: mermaid edges")
+    check_inferred_types(ck, onnx, path, model, pic)
+
+
+def onnx_type_text(onnx, t):
+    """python3-onnx's inferred tensor type as onnxview writes one
+    ("FLOAT[N,3,224,224]"), or None when it is not complete."""
+    if not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
+        return None
+    dims = []
+    for d in t.tensor_type.shape.dim:
+        if d.HasField("dim_value"):
+            dims.append(str(d.dim_value))
+        elif d.HasField("dim_param") and not d.dim_param.startswith("unk__"):
+            dims.append(d.dim_param)
+        else:
+            return None
+    return onnx.TensorProto.DataType.Name(t.tensor_type.elem_type) + "[" + ",".join(dims) + "]"
+
+
+def check_inferred_types(ck, onnx, path, model, pic):
+    """The types onnxview infers for values declared nowhere (the profile
+    library's shape rules) against onnx.shape_inference's, where that one
+    knows every dim."""
+    inferred = [e for e in pic["edges"] if e.get("inferred")]
+    if not inferred:
+        return
+    try:
+        full = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # noqa: BLE001 - onnx cannot infer this model: nothing to compare
+        return
+    theirs = {v.name: onnx_type_text(onnx, v.type) for v in full.graph.value_info}
+    compared = [(e["value"], e["type"], theirs[e["value"]]) for e in inferred if theirs.get(e["value"])]
+    wrong = [c for c in compared if c[1] != c[2]]
+    ck.check(not wrong, f"{path}: inferred types differ from onnx.shape_inference's: {wrong[:3]}")
 
 
 # --- (b) generated transformers ---------------------------------------------
@@ -213,6 +247,11 @@ def check_folding(ck, exe, dot_exe, onnx, work):
         ck.check(reps and f"\u00d7{layers}" in reps[0]["label"], f"{layers} layers: the box says x{layers}")
         ids = {b["id"] for b in pic["boxes"]}
         ck.check(all(e["from"] in ids and e["to"] in ids for e in pic["edges"]), f"{layers} layers: edges join boxes")
+        # The box's MACs: the sum of its nodes' in `onnxview profile`.
+        prof = json.loads(run(exe, "profile", path, "--json").stdout)
+        macs = sum(n["macs"] for n in prof["nodes"] if n["name"].startswith("/model/layers."))
+        ck.check(reps and reps[0].get("macs") == str(macs), f"{layers} layers: the box's MACs {reps[0].get('macs')}, "
+                 f"the profile's {macs}")
         if layers == 32:
             auto = json.loads(run(exe, "graph", path, "--format", "json").stdout)
             ck.check(auto["fold"] == "auto" and any(b.get("repeats") == 32 for b in auto["boxes"]),
