@@ -7,7 +7,9 @@
 // its own output, values read before they are made) or the scopes; every
 // edge joins two boxes of the picture; the JSON is whole and well nested;
 // the DOT's quoted strings all close and its braces balance. The same for
-// the neighbourhood of the first node (--around).
+// the neighbourhood of the first node (--around), the inside of the first
+// folded box (--within), with the calls of local functions expanded and the
+// shapes inferred in some of the modes.
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -65,12 +67,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         opts.fold = f;
         opts.max_boxes = 4;  // small: auto folds whatever has scopes
         opts.initializers = f == graph_fold::none;
+        opts.expand_functions = f == graph_fold::repeat || f == graph_fold::none;
+        opts.shapes = f == graph_fold::automatic ? graph_options::inference::inferred : graph_options::inference::declared;
         const result<graph_picture> p = draw_graph(m, opts);
         if (!p) {
             FUZZ_CHECK(p.err().code == errc::not_found || p.err().code == errc::depth_exceeded);
             return 0;
         }
         check_picture(*p);
+        // The inside of the first folded box, as the HTML page draws it.
+        for (const graph_box& b : p->boxes) {
+            if (b.kind != graph_box_kind::scope && b.kind != graph_box_kind::repeat) continue;
+            graph_options inside = opts;
+            inside.within = b.name;
+            const result<graph_picture> q = draw_graph(m, inside);
+            FUZZ_CHECK(q.ok());
+            if (q) check_picture(*q);
+            break;
+        }
     }
     // The neighbourhood of the first node (by name, else its first output's value).
     if (m.has_graph()) {

@@ -55,22 +55,22 @@ struct group {
     std::vector<std::uint32_t> boxes;
 };
 
-// The structure of a group, for repeat detection: each node's op type and,
-// for each value it reads, which earlier node of the group made it (or
-// none): equal for layers that differ only in names and weights.
-std::string signature_of(const group& g, const unfolded& u) {
-    std::unordered_map<std::uint32_t, std::size_t> position;
-    for (std::size_t i = 0; i < g.boxes.size(); ++i) position[g.boxes[i]] = i;
-    std::string sig;
-    for (std::size_t i = 0; i < g.boxes.size(); ++i) {
+// The structure of a group, for repeat detection: each node's op and, for
+// each value it reads, how far back in the group the node that made it is
+// (0: outside the group): equal for layers that differ only in names and
+// weights.
+std::vector<std::uint32_t> signature_of(const group& g, const unfolded& u) {
+    std::unordered_map<std::uint32_t, std::uint32_t> position;
+    for (std::uint32_t i = 0; i < g.boxes.size(); ++i) position[g.boxes[i]] = i;
+    std::vector<std::uint32_t> sig;
+    for (std::uint32_t i = 0; i < g.boxes.size(); ++i) {
         const std::uint32_t b = g.boxes[i];
-        sig += u.op(b) + "(";
+        sig.push_back(u.boxes[b].op);
+        sig.push_back(static_cast<std::uint32_t>(u.read_end(b) - u.read_begin[b]));
         for (std::size_t r = u.read_begin[b]; r < u.read_end(b); ++r) {
-            const auto pr = u.producer.find(u.reads[r]);
-            const auto at = pr == u.producer.end() ? position.end() : position.find(pr->second);
-            sig += at == position.end() ? "x," : std::to_string(i - at->second) + ",";
+            const auto at = u.read_from[r] == scope_tree::none ? position.end() : position.find(u.read_from[r]);
+            sig.push_back(at == position.end() || at->second >= i ? 0 : i - at->second);
         }
-        sig += ")";
     }
     return sig;
 }
@@ -144,7 +144,7 @@ graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::ui
             ++g;
             continue;
         }
-        const std::string sig = signature_of(groups[g], u);
+        const std::vector<std::uint32_t> sig = signature_of(groups[g], u);
         std::size_t h = g + 1;
         for (long expect = number + 1; h < groups.size(); ++h, ++expect) {
             const std::uint32_t next = groups[h].key;

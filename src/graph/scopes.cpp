@@ -182,18 +182,19 @@ void infer_scopes(unfolded& u) {
     // and the ops of its bodies - equal for the same node of two layers.
     std::vector<std::uint32_t> tokens(n);
     std::unordered_map<std::string, std::uint32_t> ids;
-    std::string token;
+    std::string token;  // the numbers below as bytes: a key, never shown
+    const auto put = [&](std::uint32_t v) { token.append(reinterpret_cast<const char*>(&v), sizeof v); };
     for (std::size_t i = 0; i < n; ++i) {
         const std::uint32_t b = u.main_nodes[i];
-        token = u.op(b) + "(";
+        token.clear();
+        put(u.boxes[b].op);
         for (std::size_t r = u.read_begin[b]; r < u.read_end(b); ++r) {
-            const auto pr = u.producer.find(u.reads[r]);
-            const bool node = pr != u.producer.end() && u.boxes[pr->second].kind == graph_box_kind::node &&
-                              u.boxes[pr->second].top < i;
-            token += node ? std::to_string(i - u.boxes[pr->second].top) + "," : "x,";
+            const std::uint32_t from = u.read_from[r];
+            const bool node = from != scope_tree::none && u.boxes[from].kind == graph_box_kind::node && u.boxes[from].top < i;
+            put(node ? static_cast<std::uint32_t>(i - u.boxes[from].top) : 0);
         }
-        token += ")";
-        for (std::size_t k = 1; k < boxes_of[i].size(); ++k) token += u.op(boxes_of[i][k]) + ";";
+        put(scope_tree::none);  // the bodies' ops follow
+        for (std::size_t k = 1; k < boxes_of[i].size(); ++k) put(u.boxes[boxes_of[i][k]].op);
         tokens[i] = ids.emplace(token, static_cast<std::uint32_t>(ids.size())).first->second;
     }
     // Stretches of nodes without a scope: runs of blocks inside them.

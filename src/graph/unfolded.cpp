@@ -258,8 +258,13 @@ public:
                 u_.producer.emplace(name, b);
             }
         }
+        u_.read_from.assign(u_.reads.size(), scope_tree::none);
         for (std::size_t b = 0; b < u_.boxes.size(); ++b)
-            for (std::size_t r = u_.read_begin[b]; r < u_.read_end(b); ++r) link(u_.reads[r], static_cast<std::uint32_t>(b));
+            for (std::size_t r = u_.read_begin[b]; r < u_.read_end(b); ++r) {
+                const auto it = u_.producer.find(u_.reads[r]);
+                if (it != u_.producer.end()) u_.read_from[r] = it->second;
+                link(u_.reads[r], static_cast<std::uint32_t>(b));
+            }
         for (const value_info_view& v : g.output()) link(v.name(), add_box(graph_box_kind::output, v.name()));
         std::sort(u_.edges.begin(), u_.edges.end(), [](const unfolded_edge& a, const unfolded_edge& b) {
             return std::tie(a.from, a.to, a.value) < std::tie(b.from, b.to, b.value);
@@ -290,6 +295,10 @@ private:
         const std::string_view op_type = n.op_type(), domain = n.domain();
         u_.boxes[b].op_type = op_type;
         u_.boxes[b].domain = domain;
+        std::string key(domain);
+        key += '\0';
+        key.append(op_type.data(), op_type.size());
+        u_.boxes[b].op = ops_.emplace(std::move(key), static_cast<std::uint32_t>(ops_.size())).first->second;
         return b;
     }
 
@@ -352,6 +361,7 @@ private:
 
     unfolded& u_;
     std::unordered_map<std::string, function_view> functions_;  // "domain::name"
+    std::unordered_map<std::string, std::uint32_t> ops_;        // "domain\0op_type" -> unfolded_box::op
     std::unordered_map<std::string_view, std::uint64_t> initializers_;  // name -> elements
     std::uint32_t cluster_ = 0;
     std::uint32_t top_ = 0;

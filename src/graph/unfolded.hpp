@@ -64,6 +64,7 @@ struct unfolded_box {
     std::uint32_t cluster = 0;  // 0: the main graph; else clusters[cluster - 1]
     std::uint32_t scope = scope_tree::root;  // of the main-graph node it belongs to (a body's: its holder's)
     std::uint32_t top = 0;      // that node's position in the main graph
+    std::uint32_t op = 0;       // nodes: their (domain, op_type), numbered in order of first use
     std::uint64_t parameters = 0;
     // Nodes: the node's message, for its attributes (a node_view is 256
     // bytes; this one view is made again for the few boxes shown).
@@ -89,6 +90,7 @@ struct unfolded {
     std::vector<std::uint32_t> main_nodes;  // the box of each main-graph node, in file order
     // What box b reads: reads[read_begin[b] .. read_begin[b + 1]).
     std::vector<std::string_view> reads;
+    std::vector<std::uint32_t> read_from;  // per read: the box that makes the value, or scope_tree::none
     std::vector<std::size_t> read_begin;
     std::unordered_map<std::string_view, std::uint32_t> producer;  // value -> box
     std::unordered_map<std::string_view, type_view> types;         // value -> declared type
