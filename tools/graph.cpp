@@ -37,13 +37,15 @@ command_line make_command_line(arguments& a) {
             "HTML page), folded by scope and repeated blocks",
             "Draws the model's main graph without reading a weight: a box per node (op type\n"
             "and name), per graph input and output, the bodies of If, Loop and Scan as\n"
-            "clusters, an edge per value labelled with its name and declared type. A large\n"
-            "model is folded to what a person can read: by the `/`-separated scopes\n"
-            "exporters write in node names (`/model/layers.3/self_attn/...`), with runs of\n"
-            "scopes of one structure drawn once (`layers.0 - layers.31 x32`). SVG and the\n"
-            "HTML page (pan, zoom, search, a box's details, a folded box's inside on a\n"
-            "click; nothing loaded from the network) are laid out by Graphviz's library;\n"
-            "docs/graph.md describes the JSON.\n",
+            "clusters, an edge per value labelled with its name and type (declared, or\n"
+            "inferred by the profile's shape rules). A large model is folded to what a\n"
+            "person can read: by the scopes exporters write in node names\n"
+            "(`/model/layers.3/self_attn/...`) or in the torch exporter's node metadata, with\n"
+            "runs of scopes of one structure drawn once (`layers.0 - layers.31 x32`); nodes\n"
+            "without scopes fold by structure alone. SVG and the HTML page (pan, zoom,\n"
+            "search, a box's details, a folded box's inside on a click; nothing loaded from\n"
+            "the network) are laid out by Graphviz's library; docs/graph.md describes the\n"
+            "JSON.\n",
             "exit status: 0 success, 1 the model does not parse or has no graph, 2 usage or\n"
             "I/O error\n",
             {text("format", 0, "FORMAT", a.format, "a format", "dot (default), svg, json, mermaid or html"),
