@@ -52,7 +52,8 @@ struct graph_options {
     // scope and repeat: scopes this many levels deep become boxes (0: the
     // level automatic would choose).
     std::uint32_t depth = 0;
-    // automatic: fold until at most this many boxes.
+    // automatic: fold until at most this many boxes; when no scope level is
+    // that small, consecutive boxes are drawn as ranges of them.
     std::uint64_t max_boxes = 400;
     bool initializers = false;  // draw initializers as boxes (folded into their readers by default)
     // Draw each call of a model-local function as the function's body (a
@@ -80,7 +81,9 @@ struct graph_options {
     std::string within;
 };
 
-enum class graph_box_kind : std::uint8_t { node, input, output, initializer, scope, repeat };
+// range: consecutive boxes drawn as one because the picture would otherwise
+// have more than graph_options::max_boxes (automatic folding only).
+enum class graph_box_kind : std::uint8_t { node, input, output, initializer, scope, repeat, range };
 
 struct graph_attribute {
     std::string name;

@@ -41,6 +41,7 @@ const char* graph_box_kind_name(graph_box_kind k) noexcept {
         case graph_box_kind::initializer: return "initializer";
         case graph_box_kind::scope: return "scope";
         case graph_box_kind::repeat: return "repeat";
+        case graph_box_kind::range: return "range";
     }
     return "node";
 }
@@ -107,7 +108,7 @@ std::vector<bool> boxes_inside(const unfolded& u, std::uint32_t within, std::uin
 // what it reads and what reads it from outside as input and output boxes
 // named by the value.
 graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::uint32_t within,
-                   std::size_t* merged = nullptr) {
+                   std::size_t* merged = nullptr, std::uint64_t max_boxes = 0) {
     constexpr std::size_t outside = ~std::size_t(0);
     std::uint32_t deepest = 0;
     std::size_t inside = 0;
@@ -161,6 +162,39 @@ graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::ui
         }
         g = h;
     }
+    // What a group's box is called: its scope's path (a run's first and
+    // last), else its node's name, op or value.
+    const auto shown = [&](std::size_t g) {
+        const group& gr = groups[g];
+        if (gr.key == own_box || (gr.boxes.size() == 1 && run_length[g] == 1)) {
+            const unfolded_box& b = u.boxes[gr.boxes[0]];
+            return b.name.empty() ? u.op(gr.boxes[0]) : std::string(b.name);
+        }
+        const std::string path = u.scopes.path(gr.key);
+        return run_length[g] > 1 ? path + " \xE2\x80\x93 " + std::string(u.scopes.part(run_last[g])) + " \xC3\x97" +
+                                       std::to_string(run_length[g])
+                                 : path;
+    };
+    // Past max_boxes, consecutive boxes become ranges of `per` of them.
+    std::vector<std::size_t> range_size(groups.size(), 1);
+    std::vector<std::size_t> range_last(groups.size());
+    std::size_t tops = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) tops += merged_into[g] == g;
+    if (max_boxes != 0 && tops > max_boxes) {
+        const std::size_t per = (tops + max_boxes - 1) / max_boxes;
+        std::vector<std::size_t> leader(groups.size());
+        std::size_t k = 0, current = 0;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            if (merged_into[g] != g) continue;
+            if (k++ % per == 0) current = g;
+            leader[g] = current;
+            range_size[current] += g != current;
+            range_last[current] = g;
+        }
+        for (std::size_t g = 0; g < groups.size(); ++g) merged_into[g] = leader[merged_into[g]];
+    }
+    std::vector<std::vector<std::size_t>> members(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) members[merged_into[g]].push_back(g);
     // Boxes: a scope of one node (and no run) is that node's box.
     graph_picture out;
     out.model_nodes = u.model_nodes;
@@ -170,34 +204,34 @@ graph_picture fold(const unfolded& u, std::uint32_t depth, bool repeats, std::ui
     for (std::size_t g = 0; g < groups.size(); ++g) {
         if (merged_into[g] != g) continue;
         const group& gr = groups[g];
-        if (gr.key == own_box || (gr.boxes.size() == 1 && run_length[g] == 1)) {
+        if (range_size[g] == 1 && (gr.key == own_box || (gr.boxes.size() == 1 && run_length[g] == 1))) {
             out.boxes.push_back(u.materialize_box(gr.boxes[0]));
             cluster_used[u.boxes[gr.boxes[0]].cluster] = true;
             id_of[g] = out.boxes.back().id;
             continue;
         }
         graph_box box;
-        box.kind = run_length[g] > 1 ? graph_box_kind::repeat : graph_box_kind::scope;
-        box.id = "s" + std::to_string(out.boxes.size());
-        box.name = u.scopes.path(gr.key);
+        const bool range = range_size[g] > 1;
+        box.kind = range ? graph_box_kind::range : run_length[g] > 1 ? graph_box_kind::repeat : graph_box_kind::scope;
+        box.id = (range ? "r" : "s") + std::to_string(out.boxes.size());
+        box.name = range ? shown(g) + " \xE2\x80\xA6 " + shown(range_last[g]) : u.scopes.path(gr.key);
         box.nodes = 0;
-        box.repeats = run_length[g];
+        box.repeats = range ? 1 : run_length[g];
         std::optional<dim_expr> macs;
         if (u.inferred) macs = dim_expr(0);
-        for (std::size_t k = g; k < groups.size(); ++k)
-            if (merged_into[k] == g)
-                for (std::uint32_t b : groups[k].boxes) {
-                    box.nodes += 1, box.parameters += u.boxes[b].parameters;
-                    // A main-graph node's cost holds its bodies'.
-                    const bool main_node = u.main_nodes[u.boxes[b].top] == b;
-                    if (!macs || !main_node) continue;
-                    macs = u.boxes[b].macs == scope_tree::none ? std::nullopt : add(*macs, u.macs[u.boxes[b].macs]);
-                }
+        for (std::size_t k : members[g])
+            for (std::uint32_t b : groups[k].boxes) {
+                const unfolded_box& ub = u.boxes[b];
+                if (ub.kind != graph_box_kind::node) continue;  // a range's inputs and outputs
+                box.nodes += 1, box.parameters += ub.parameters;
+                // A main-graph node's cost holds its bodies'.
+                const bool main_node = ub.top < u.main_nodes.size() && u.main_nodes[ub.top] == b;
+                if (!macs || !main_node) continue;
+                macs = ub.macs == scope_tree::none ? std::nullopt : add(*macs, u.macs[ub.macs]);
+            }
         if (macs) box.macs = macs->str();
-        const std::string shown = run_length[g] > 1 ? box.name + " \xE2\x80\x93 " + std::string(u.scopes.part(run_last[g])) +
-                                                          " \xC3\x97" + std::to_string(run_length[g])
-                                                    : box.name;
-        box.label = shown + "\n" + grouped_count(box.nodes) + (box.nodes == 1 ? " node" : " nodes") +
+        const std::string title = range ? box.name + " (" + grouped_count(range_size[g]) + " boxes)" : shown(g);
+        box.label = title + "\n" + grouped_count(box.nodes) + (box.nodes == 1 ? " node" : " nodes") +
                     (box.parameters != 0 ? ", " + grouped_count(box.parameters) + " parameters" : "");
         out.boxes.push_back(std::move(box));
         id_of[g] = out.boxes.back().id;
@@ -377,6 +411,15 @@ result<graph_picture> fold_graph(const unfolded& u, const graph_options& opts) {
     best.note = grouped_count(within == scope_tree::root ? best.model_nodes : inside) + " nodes" + where +
                 " folded to scopes " + std::to_string(depth) + (depth == 1 ? " level deep" : " levels deep") +
                 (repeats ? ", repeats drawn once" : "") + ": " + grouped_count(best.boxes.size()) + " boxes";
+    if (best.boxes.size() > opts.max_boxes && fold_mode == graph_fold::automatic && opts.depth == 0) {
+        // No scope level is small enough: consecutive boxes as ranges.
+        const std::size_t before = best.boxes.size();
+        graph_picture ranged = fold(u, depth, repeats, within, nullptr, opts.max_boxes);
+        ranged.fold = best.fold;
+        ranged.note = best.note.substr(0, best.note.rfind(": ")) + ": " + grouped_count(before) +
+                      " boxes, drawn as " + grouped_count(ranged.boxes.size()) + " with consecutive ones in ranges";
+        best = std::move(ranged);
+    }
     if (best.boxes.size() > opts.max_boxes)
         best.note += " (more than " + grouped_count(opts.max_boxes) + ": the scopes fold no further)";
     return best;

@@ -93,6 +93,7 @@ const char* dot_shape(graph_box_kind k) {
         case graph_box_kind::initializer: return "shape=note, style=filled, fillcolor=\"#f5f5f5\"";
         case graph_box_kind::scope: return "shape=box3d, style=filled, fillcolor=\"#d9e7f5\"";
         case graph_box_kind::repeat: return "shape=box3d, peripheries=2, style=filled, fillcolor=\"#c6dbef\"";
+        case graph_box_kind::range: return "shape=folder, style=filled, fillcolor=\"#eeeeee\"";
     }
     return "shape=box";
 }

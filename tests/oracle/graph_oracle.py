@@ -264,6 +264,15 @@ def check_folding(ck, exe, dot_exe, onnx, work):
     layer_boxes = [(b["name"], b.get("repeats", 1)) for b in pic["boxes"] if b["name"].startswith("model/layers.")]
     ck.check(layer_boxes == [("model/layers.0", 7), ("model/layers.7", 1), ("model/layers.8", 24)],
              f"layer 7 breaks the run: {layer_boxes}")
+    # No level small enough: consecutive boxes drawn as ranges, and said so.
+    ranged = json.loads(run(exe, "graph", path, "--within", "model", "--max-boxes", "3", "--format", "json").stdout)
+    kinds = [b["kind"] for b in ranged["boxes"]]
+    ids = {b["id"] for b in ranged["boxes"]}
+    ck.check("range" in kinds and kinds.count("range") + kinds.count("repeat") + kinds.count("scope") +
+             kinds.count("node") <= 3 and "ranges" in ranged["note"] and
+             sum(b["nodes"] for b in ranged["boxes"] if b["kind"] != "input" and b["kind"] != "output") == 482 and
+             all(e["from"] in ids and e["to"] in ids for e in ranged["edges"]),
+             f"--max-boxes 3 inside model: ranges of consecutive boxes ({ranged['note']}: {kinds})")
     # --around: the boxes within K edges of a node, unfolded.
     near = json.loads(run(exe, "graph", os.path.join(work, "transformer_32.onnx"), "--around",
                           "/model/layers.5/self_attn/Softmax", "--radius", "1", "--format", "json").stdout)
