@@ -376,6 +376,14 @@ result<graph_picture> fold_graph(const unfolded& u, const graph_options& opts) {
     const std::string where = within == scope_tree::root ? std::string() : " in " + u.scopes.path(within);
     const graph_fold fold_mode = opts.fold;
     const bool fits = fold_mode == graph_fold::automatic && opts.depth == 0 && inside <= opts.max_boxes;
+    if (fold_mode == graph_fold::automatic && opts.depth == 0 && !fits && deepest <= within_depth) {
+        // Nothing to fold by and too many boxes: consecutive ones as ranges.
+        graph_picture p = fold(u, 0, false, within, nullptr, opts.max_boxes);
+        p.fold = graph_fold::automatic;
+        p.note = grouped_count(inside) + " boxes" + where + ", no scopes in the node names to fold by: drawn as " +
+                 grouped_count(p.boxes.size()) + " with consecutive ones in ranges";
+        return p;
+    }
     if (fold_mode == graph_fold::none || fits || deepest <= within_depth) {
         graph_picture p = within == scope_tree::root ? unfolded_picture(u, in) : fold(u, 0, false, within);
         p.fold = graph_fold::none;

@@ -419,6 +419,35 @@ def check_hostile(ck, exe, dot_exe, onnx, work):
             ck.check("<script>" not in text, "hostile mermaid: markup escaped")
 
 
+def check_many_inputs(ck, exe, work, n=1000000):
+    """A graph of 10^6 inputs (written as bytes: python3-onnx would take a
+    minute): the default picture folds them to ranges and says so."""
+    def varint(v):
+        out = bytearray()
+        while True:
+            out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+            v >>= 7
+            if not v:
+                return bytes(out)
+
+    def field(num, payload):
+        return varint(num << 3 | 2) + varint(len(payload)) + payload
+
+    inputs = b"".join(field(11, field(1, b"i%d" % i)) for i in range(n))
+    node = field(1, field(1, b"i0") + field(1, b"i1") + field(2, b"y") + field(3, b"add") + field(4, b"Add"))
+    graph = node + field(2, b"many") + inputs + field(12, field(1, b"y"))
+    opset = field(8, varint(2 << 3) + varint(17))
+    path = os.path.join(work, "many_inputs.onnx")
+    with open(path, "wb") as f:
+        f.write(varint(1 << 3) + varint(8) + field(7, graph) + opset)
+    r = run(exe, "graph", path, "--format", "json")
+    pic = json.loads(r.stdout) if r.returncode == 0 else {"boxes": [], "note": r.stderr.decode()[:200]}
+    ids = {b["id"] for b in pic["boxes"]}
+    ck.check(0 < len(pic["boxes"]) <= 400 and "ranges" in pic["note"] and
+             all(e["from"] in ids and e["to"] in ids for e in pic.get("edges", [])),
+             f"10^6 inputs: the default picture in ranges ({pic['note']}, {len(pic['boxes'])} boxes)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--onnxview", required=True)
@@ -445,6 +474,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         check_folding(ck, args.onnxview, dot_exe, onnx, work)
         check_hostile(ck, args.onnxview, dot_exe, onnx, work)
+        check_many_inputs(ck, args.onnxview, work)
     for f in ck.failures[:40]:
         print("FAIL", f)
     if len(ck.failures) > 40:
