@@ -54,9 +54,10 @@ command_line make_command_line(arguments& a) {
                   "encoder/layer.0), scope:2 its first 2 parts"),
              text_list("dim", 0, "NAME=VALUE", a.dims, "NAME=VALUE",
                        "give the dim_param NAME the value VALUE (repeatable)"),
-             text_list("input", 0, "NAME=SHAPE", a.inputs, "NAME=SHAPE (sizes joined by x: 1x1024)",
-                       "give the graph input NAME the shape SHAPE, e.g. 1x3x224x224;\n"
-                       "the dim_params it declares take those values (repeatable)"),
+             text_list("input", 0, "NAME=SHAPE", a.inputs, "NAME=SHAPE (sizes joined by x: 1x1024, or scalar)",
+                       "give the graph input NAME the shape SHAPE, e.g. 1x3x224x224,\n"
+                       "or `scalar` for rank 0; the dim_params it declares take\n"
+                       "those values (repeatable)"),
              flag("json", 0, a.json, "one JSON object on stdout (version 2, docs/profile.md)"),
              flag("csv", 0, a.csv, "comma-separated values on stdout, a header line first")},
             {{"MODEL", &a.model}}};
@@ -242,7 +243,9 @@ bool parse_dims(const arguments& a, profile_options& opts) {
         input_binding b;
         bool ok = eq != std::string_view::npos && eq != 0 && eq + 1 < s.size();
         if (ok) b.name = std::string(s.substr(0, eq));
-        for (std::string_view rest = ok ? s.substr(eq + 1) : std::string_view(); ok && !rest.empty();) {
+        // Rank 0 has no sizes to join: it is spelled `scalar`.
+        const bool scalar = ok && s.substr(eq + 1) == "scalar";
+        for (std::string_view rest = ok && !scalar ? s.substr(eq + 1) : std::string_view(); ok && !rest.empty();) {
             const std::size_t x = rest.find('x');
             std::uint64_t v = 0;
             ok = parse_u64(rest.substr(0, x), v) && v <= static_cast<std::uint64_t>(INT64_MAX);
@@ -251,7 +254,8 @@ bool parse_dims(const arguments& a, profile_options& opts) {
             ok = ok && !(x != std::string_view::npos && rest.empty());
         }
         if (!ok) {
-            print_error("profile", "--input needs NAME=SHAPE with sizes joined by x (1x1024), not '" + std::string(s) + "'");
+            print_error("profile", "--input needs NAME=SHAPE with sizes joined by x (1x1024) or NAME=scalar, not '" +
+                                       std::string(s) + "'");
             return false;
         }
         opts.inputs.push_back(std::move(b));

@@ -396,6 +396,28 @@ run "profile --input no such input" 2 profile --input y=1 "$data/profile/lstm.on
 run "profile --input against --dim" 2 profile --input x=50x2x128 --dim seq=3 "$data/profile/lstm.onnx" &&
     one_line_error "profile --input against --dim"
 run "profile --input 1xx2" 2 profile --input x=1xx2 "$data/profile/lstm.onnx" && one_line_error "profile --input 1xx2"
+# Rank 0: `scalar` (a rank-0 input declared so, and one declared without a shape).
+if /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
+    /usr/bin/python3 - "$tmp/scalar.onnx" <<'PY'
+import sys
+from onnx import TensorProto, helper
+g = helper.make_graph([helper.make_node("Mul", ["x", "r"], ["y"], name="scale"),
+                       helper.make_node("Add", ["y", "u"], ["z"], name="shift")], "scalar",
+                      [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N"]),
+                       helper.make_tensor_value_info("r", TensorProto.FLOAT, []),
+                       helper.make_tensor_value_info("u", TensorProto.FLOAT, None)],
+                      [helper.make_tensor_value_info("z", TensorProto.FLOAT, None)])
+open(sys.argv[1], "wb").write(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString())
+PY
+    run "profile --input scalar" 0 profile --input r=scalar --input u=scalar --input x=7 --json "$tmp/scalar.onnx" &&
+        /usr/bin/python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+shapes = {n["name"]: n["output_shapes"] for n in p["nodes"]}
+sys.exit(0 if shapes == {"scale": [[7]], "shift": [[7]]} and p["coverage"]["covered"] == 2 else 1)' "$tmp/out" ||
+        fail "profile --input r=scalar: the rank-0 inputs broadcast to [7]"
+    run "profile --input scalar on rank 1" 2 profile --input x=scalar "$tmp/scalar.onnx" &&
+        one_line_error "profile --input x=scalar"
+fi
 run "profile --by bogus" 2 profile --by bogus "$data/small_cnn.onnx" && one_line_error "profile --by bogus"
 run "profile --dim N" 2 profile --dim N "$data/small_cnn.onnx" && one_line_error "profile --dim N"
 run "profile --dim N=-1" 2 profile --dim N=-1 "$data/small_cnn.onnx" && one_line_error "profile --dim N=-1"
