@@ -372,7 +372,7 @@ result<graph_picture> fold_graph(const unfolded& u, const graph_options& opts) {
     std::uint32_t deepest = 0;
     std::size_t inside = 0;
     const std::vector<bool> in = boxes_inside(u, within, deepest, inside);
-    if (inside == 0) return error(errc::not_found);
+    if (inside == 0 && within != scope_tree::root) return error(errc::not_found);
     const std::string where = within == scope_tree::root ? std::string() : " in " + u.scopes.path(within);
     const graph_fold fold_mode = opts.fold;
     const bool fits = fold_mode == graph_fold::automatic && opts.depth == 0 && inside <= opts.max_boxes;

@@ -375,6 +375,10 @@ def check_folding(ck, exe, dot_exe, onnx, work):
     ck.check(kinds.count("node") == 15 and all(n.startswith("/model/layers.3/") for n in names) and
              kinds.count("input") == 1 and kinds.count("output") == 1,
              f"--within model/layers.3: its 15 nodes, one value in and one out: {kinds}")
+    empty = os.path.join(work, "empty_graph.onnx")
+    onnx.save(helper.make_model(helper.make_graph([], "empty", [], [])), empty)
+    r = run(exe, "graph", empty, "--format", "json")
+    ck.check(r.returncode == 0 and json.loads(r.stdout)["boxes"] == [], f"an empty graph: an empty picture ({r.stderr!r})")
     r = run(exe, "graph", path, "--within", "model/nowhere")
     ck.check(r.returncode == 2 and b"no node in the scope" in r.stderr, f"--within a missing scope: {r.returncode}")
 
