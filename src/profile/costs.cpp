@@ -136,7 +136,8 @@ std::int64_t flops_per_element(std::string_view op, std::size_t inputs) {
         return 5;
     if (one_of(op, {"Shape", "Size", "Constant", "ConstantOfShape", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
                     "Transpose", "Concat", "Split", "Slice", "Gather", "Expand", "Tile", "Pad", "Range", "Identity",
-                    "Dropout", "Cast", "CastLike", "GatherElements", "ScatterElements", "ScatterND", "EyeLike"}))
+                    "Dropout", "Cast", "CastLike", "GatherElements", "ScatterElements", "ScatterND", "EyeLike",
+                    "DepthToSpace", "SpaceToDepth"}))
         return 0;
     return 1;
 }
@@ -163,7 +164,9 @@ std::string node_costs(const node_context& c, const std::vector<value_fact>& out
         quantity window(1);
         for (std::int64_t k : kernel.value_or(std::vector<std::int64_t>())) window = times(window, k);
         cost.flops = times(out_elements, window);
-    } else if (op.substr(0, 6) == "Global" || op.substr(0, 6) == "Reduce" || op == "ArgMax" || op == "ArgMin") {
+    } else if (op.substr(0, 6) == "Global" || op.substr(0, 6) == "Reduce" || op == "ArgMax" || op == "ArgMin" ||
+               op == "SoftmaxCrossEntropyLoss" || op == "NegativeLogLikelihoodLoss" || op == "DynamicQuantizeLinear") {
+        // A pass over the input, whatever the output's size (a scalar loss).
         const value_shape* x = ranked_input(c, 0, reason);
         if (!x) return reason;
         cost.flops = x->element_count();

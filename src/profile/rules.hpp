@@ -34,6 +34,10 @@ rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::ve
 std::string einsum_indices(const node_context& c, std::vector<std::pair<char, quantity>>& sizes,
                            std::string& output_letters);
 
+// SoftmaxCrossEntropyLoss, NegativeLogLikelihoodLoss, DynamicQuantizeLinear,
+// GridSample (shapes_training.cpp).
+rule_outcome infer_training_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
+
 // The shape of input i when its rank is known; otherwise null and `reason`
 // says which input is missing or unknown.
 const value_shape* ranked_input(const node_context& c, std::size_t i, std::string& reason);

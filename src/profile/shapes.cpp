@@ -100,6 +100,7 @@ std::string infer_outputs(const node_context& c, std::vector<value_fact>& output
     rule_outcome r = infer_network_op(c, op, outputs);
     if (!r) r = infer_elementwise_op(c, op, outputs);
     if (!r) r = infer_layout_op(c, op, outputs);
+    if (!r) r = infer_training_op(c, op, outputs);
     if (!r) return "op not covered: " + std::string(op);
     if (!r->empty()) return *r;
     // Invalid inputs (negative pads, repeats or shape values) can make a rule

@@ -434,6 +434,30 @@ std::string top_k(const node_context& c, std::vector<value_fact>& out) {
     return std::string();
 }
 
+// DepthToSpace: (N, C, H, W) to (N, C/b^2, H*b, W*b); SpaceToDepth the
+// other way (b: blocksize).
+std::string depth_space(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
+    std::string reason;
+    const value_shape* x = ranked_input(c, 0, reason);
+    if (!x) return reason;
+    const std::int64_t b = c.int_attribute("blocksize", 0);
+    if (x->dims.size() != 4 || b <= 0) return "needs a rank-4 input and a positive blocksize";
+    value_fact y;
+    y.elem_type = input_type(c, 0);
+    y.shape = *x;
+    if (op == "DepthToSpace") {
+        y.shape.dims[1] = divide_exactly(x->dims[1], quantity(b * b));
+        y.shape.dims[2] = times(x->dims[2], b);
+        y.shape.dims[3] = times(x->dims[3], b);
+    } else {
+        y.shape.dims[1] = times(x->dims[1], b * b);
+        y.shape.dims[2] = divide_exactly(x->dims[2], quantity(b));
+        y.shape.dims[3] = divide_exactly(x->dims[3], quantity(b));
+    }
+    out[0] = std::move(y);
+    return std::string();
+}
+
 // Resize with its `sizes` input (3) known: those sizes, on `axes` when given
 // (opset 18). Scales are floats, whose values are not followed: unknown.
 std::string resize(const node_context& c, std::vector<value_fact>& out) {
@@ -492,6 +516,7 @@ rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::ve
     }
     if (op == "TopK") return top_k(c, out);
     if (op == "Resize") return resize(c, out);
+    if (op == "DepthToSpace" || op == "SpaceToDepth") return depth_space(c, op, out);
     if (op == "NonZero" || op == "Unique" || op == "Compress" || op == "NonMaxSuppression")
         return "output shape is data-dependent";
     return std::nullopt;
