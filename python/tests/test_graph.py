@@ -102,3 +102,12 @@ def test_graph_shapes(testdata):
     assert conv["macs"] and {"name": "kernel_shape", "value": "[3, 3]"} in conv["attributes"]
     with pytest.raises(ValueError):
         onnxview.graph(path, shapes="guessed")
+
+
+def test_graph_many_layouts_in_one_process(testdata):
+    # Graphviz keeps a text-size cache past its contexts: one context for the
+    # process (a fresh one per picture read freed memory from the second on,
+    # as the page's second picture showed under AddressSanitizer).
+    for name in ["small_cnn.onnx", "nested_subgraphs.onnx", "small_cnn.onnx", "attributes_and_types.onnx"]:
+        svg = onnxview.graph(testdata / name, format="svg")
+        assert svg.rstrip().endswith("</svg>")

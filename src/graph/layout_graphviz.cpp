@@ -17,6 +17,15 @@ namespace {
 // one layout at a time.
 std::mutex graphviz_lock;
 
+// One context for the process, made on first use and never freed: Graphviz
+// 2.42's text-size cache (the pango plugin's last font) outlives a context,
+// and a second context reads what freeing the first released - a
+// use-after-free AddressSanitizer found on the second picture of a page.
+GVC_t* graphviz_context() {
+    static GVC_t* const context = gvContext();
+    return context;
+}
+
 // Graphviz's own messages (a graph too large for its fixed-size arrays,
 // say) would otherwise go to stderr in the middle of our output.
 std::string* graphviz_messages = nullptr;
@@ -36,7 +45,7 @@ result<std::string> graph_svg(const graph_picture& p, std::string* why) {
     graphviz_messages = &messages;
     agseterrf(keep_message);
     agseterr(AGERR);
-    GVC_t* gvc = gvContext();
+    GVC_t* gvc = graphviz_context();
     Agraph_t* g = gvc != nullptr ? agmemread(dot.c_str()) : nullptr;
     std::string svg;
     bool ok = g != nullptr && gvLayout(gvc, g, "dot") == 0;
@@ -49,7 +58,6 @@ result<std::string> graph_svg(const graph_picture& p, std::string* why) {
         gvFreeLayout(gvc, g);
     }
     if (g != nullptr) agclose(g);
-    if (gvc != nullptr) gvFreeContext(gvc);
     graphviz_messages = nullptr;
     if (!ok) {
         if (why != nullptr) *why = messages.empty() ? "Graphviz could not lay the picture out" : messages;
