@@ -38,6 +38,8 @@ import tempfile
 
 SKIP = 77
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from protobuf_wire import f_bytes, f_varint  # noqa: E402  (the wire format by hand)
 
 
 class Checks:
@@ -215,20 +217,7 @@ def transformer(onnx, layers, odd_layer=None, named=True):
 
 def entry_bytes(field, key, value):
     """A StringStringEntryProto as field `field` of its message, in wire format."""
-    def varint(v):
-        out = bytearray()
-        while True:
-            out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
-            v >>= 7
-            if not v:
-                return bytes(out)
-
-    def string(num, text):
-        b = text.encode("utf-8")
-        return varint(num << 3 | 2) + varint(len(b)) + b
-
-    body = string(1, key) + string(2, value)
-    return varint(field << 3 | 2) + varint(len(body)) + body
+    return f_bytes(field, f_bytes(1, key) + f_bytes(2, value))
 
 
 def repeat_boxes(pic):
@@ -426,24 +415,13 @@ def check_hostile(ck, exe, dot_exe, onnx, work):
 def check_many_inputs(ck, exe, work, n=1000000):
     """A graph of 10^6 inputs (written as bytes: python3-onnx would take a
     minute): the default picture folds them to ranges and says so."""
-    def varint(v):
-        out = bytearray()
-        while True:
-            out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
-            v >>= 7
-            if not v:
-                return bytes(out)
-
-    def field(num, payload):
-        return varint(num << 3 | 2) + varint(len(payload)) + payload
-
-    inputs = b"".join(field(11, field(1, b"i%d" % i)) for i in range(n))
-    node = field(1, field(1, b"i0") + field(1, b"i1") + field(2, b"y") + field(3, b"add") + field(4, b"Add"))
-    graph = node + field(2, b"many") + inputs + field(12, field(1, b"y"))
-    opset = field(8, varint(2 << 3) + varint(17))
+    inputs = b"".join(f_bytes(11, f_bytes(1, b"i%d" % i)) for i in range(n))
+    node = f_bytes(1, f_bytes(1, b"i0") + f_bytes(1, b"i1") + f_bytes(2, b"y") + f_bytes(3, b"add") + f_bytes(4, b"Add"))
+    graph = node + f_bytes(2, b"many") + inputs + f_bytes(12, f_bytes(1, b"y"))
+    opset = f_bytes(8, f_varint(2, 17))
     path = os.path.join(work, "many_inputs.onnx")
     with open(path, "wb") as f:
-        f.write(varint(1 << 3) + varint(8) + field(7, graph) + opset)
+        f.write(f_varint(1, 8) + f_bytes(7, graph) + opset)
     r = run(exe, "graph", path, "--format", "json")
     pic = json.loads(r.stdout) if r.returncode == 0 else {"boxes": [], "note": r.stderr.decode()[:200]}
     ids = {b["id"] for b in pic["boxes"]}
