@@ -11,23 +11,28 @@
 // initializer when asked; the bodies of If, Loop and Scan as clusters inside
 // their node's; an edge per value from the box that makes it to each box
 // that reads it (a value read from an enclosing graph too), labelled with
-// its name and, where declared, its type. Folding then makes a large model
-// readable:
-//   - scope: the `/`-separated scopes exporters write in node names
-//     (`/model/layers.3/self_attn/q_proj/MatMul`) cut at `depth` levels, each
-//     scope one box with its node count and the parameters its nodes read;
+// its name and its type (declared, else inferred by the profiler's shape
+// rules: graph_options::shapes). Folding then makes a large model readable:
+//   - scope: the scopes exporters record - the torch exporter's node
+//     metadata, else the `/`-separated scopes of node names
+//     (`/model/layers.3/self_attn/q_proj/MatMul`) - cut at `depth` levels,
+//     each scope one box with its node count and the parameters its nodes
+//     read; nodes without a scope get one from runs of blocks of one
+//     structure (`nodes 1-480/block.K`) or from their scoped neighbours;
 //   - repeat: consecutive sibling scopes with the same structure (the same
 //     operators in the same order, wired the same way) drawn once,
 //     `layers.0 - layers.31 x32`; one that differs breaks the run;
 //   - automatic: every node when the picture has at most `max_boxes`
 //     boxes; else, among the scope levels whose folded picture fits, the one
 //     that folds the most scopes into runs, or without runs the deepest one
-//     that fits; the picture's note says how it was folded.
+//     that fits; when none fits, consecutive boxes as ranges; the picture's
+//     note says how it was folded.
 // docs/graph.md shows the pictures and documents the JSON.
 //
 // Cost: linear in the model's nodes and values (hash maps of names), plus
-// one structural signature per scope; allocation as it goes (std::string,
-// std::vector); exceptions are not used. Not in the single header.
+// one structural signature per scope and, when inferred, the profiler's
+// pass; only the boxes a picture shows become strings; allocation as it
+// goes; exceptions are not used. Not in the single header.
 #ifndef ONNXVIEW_GRAPH_HPP
 #define ONNXVIEW_GRAPH_HPP
 
