@@ -4,6 +4,7 @@
 //
 // The JSON is write_profile_json's (the profile library; docs/profile.md
 // describes every field).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -31,6 +32,7 @@ struct arguments {
     std::vector<const char*> inputs;
     bool json = false;
     bool csv = false;
+    bool full = false;
 };
 
 command_line make_command_line(arguments& a) {
@@ -58,6 +60,9 @@ command_line make_command_line(arguments& a) {
                        "give the graph input NAME the shape SHAPE, e.g. 1x3x224x224,\n"
                        "or `scalar` for rank 0; the dim_params it declares take\n"
                        "those values (repeatable)"),
+             flag("full", 0, a.full,
+                  "the summary's totals exact: whole polynomials and exact counts\n"
+                  "(default: the leading terms, in units of 1000 and 1024)"),
              flag("json", 0, a.json, "one JSON object on stdout (version 2, docs/profile.md)"),
              flag("csv", 0, a.csv, "comma-separated values on stdout, a header line first")},
             {{"MODEL", &a.model}}};
@@ -80,11 +85,11 @@ std::string node_label(const node_profile& n, std::size_t index) {
     return label + ")";
 }
 
-std::string shapes_text(const node_profile& n) {
+std::string shapes_text(const node_profile& n, const dim_legend& legend) {
     std::string s;
     for (const profiled_output& o : n.outputs) {
         if (!s.empty()) s += ' ';
-        s += o.shape.str();
+        s += readable_shape(o.shape, legend);
     }
     return s;
 }
@@ -113,19 +118,53 @@ std::string percent(std::size_t part, std::size_t whole) {
     return buf;
 }
 
-// The table's peak line: the bytes and the node after which they peak, or
-// "max(a, b)" and the candidates' nodes when it depends on the dims' values.
-std::string peak_text(const model_profile& p) {
+// The summary's peak line: the bytes and the node after which they peak,
+// or "max(a, b)" and the candidates' nodes when it depends on the dims'
+// values.
+std::string peak_text(const model_profile& p, const dim_legend& legend, bool full) {
     if (!p.peak_candidates.empty()) {
-        std::string s = peak_maximum_text(p) + " bytes, after";
+        std::string s = "max(";
+        for (std::size_t i = 0; i < p.peak_candidates.size(); ++i)
+            s += (i ? ", " : "") + readable_expr(p.peak_candidates[i].bytes, legend, full, true);
+        s += full ? ") bytes, after" : "), after";
         for (const model_profile::peak_candidate& c : p.peak_candidates) s += " " + node_label(p.nodes[c.node], c.node);
         return s;
     }
     if (!p.totals.peak_activation_bytes.known) return "unknown: " + p.peak_reason;
-    return p.totals.peak_activation_bytes.str() + " bytes, after " + node_label(p.nodes[p.peak_node], p.peak_node);
+    return readable_quantity(p.totals.peak_activation_bytes, legend, full, true) + (full ? " bytes" : "") +
+           ", after " + node_label(p.nodes[p.peak_node], p.peak_node);
 }
 
-void print_table(const model_profile& p, const profile_view& v) {
+// The operator types with the most MACs, fastest growing first (at most 5),
+// with their share when every total is a number.
+std::string top_ops_text(const model_profile& p, const dim_legend& legend, bool full) {
+    std::vector<profile_group> ops = group_nodes(p, profile_grouping::op);
+    ops.erase(std::remove_if(ops.begin(), ops.end(),
+                             [](const profile_group& g) { return !g.macs.known || g.macs.value == dim_expr(0); }),
+              ops.end());
+    std::stable_sort(ops.begin(), ops.end(),
+                     [](const profile_group& a, const profile_group& b) { return grows_faster(a.macs, b.macs); });
+    if (ops.size() > 5) ops.resize(5);
+    std::string s;
+    for (const profile_group& g : ops) {
+        s += "  ";
+        text_quote(s, g.key);
+        s += "\t" + std::to_string(g.nodes) + (g.nodes == 1 ? " node\t" : " nodes\t") +
+             readable_quantity(g.macs, legend, full);
+        if (g.macs.concrete() && p.totals.macs.concrete() && p.totals.macs.value.constant_term() > 0) {
+            char share[32];
+            std::snprintf(share, sizeof share, "\t%.1f%%",
+                          100.0 * static_cast<double>(g.macs.value.constant_term()) /
+                              static_cast<double>(p.totals.macs.value.constant_term()));
+            s += share;
+        }
+        s += "\n";
+    }
+    return s.empty() ? s : "top ops by MACs:\n" + s;
+}
+
+// The first screen: coverage, dims, parameters, costs, peak, top ops.
+std::string summary_text(const model_profile& p, const dim_legend& legend, bool full) {
     std::string o;
     o += "nodes: " + std::to_string(p.main_graph_nodes) + ", covered " + std::to_string(p.main_graph_covered) + " (" +
          percent(p.main_graph_covered, p.main_graph_nodes) + ")" +
@@ -133,15 +172,35 @@ void print_table(const model_profile& p, const profile_view& v) {
     if (const std::size_t inner = p.nodes.size() - p.main_graph_nodes; inner != 0)
         o += "in bodies and functions: " + std::to_string(inner) + " nodes, covered " +
              std::to_string(p.covered_nodes - p.main_graph_covered) + " (counted in their holders)\n";
-    o += "params: " + std::to_string(p.totals.params) + " (" + std::to_string(p.totals.param_bytes) + " bytes)\n";
-    o += "MACs: " + p.totals.macs.str() + "\n";
-    o += "FLOPs: " + p.totals.flops.str() + "\n";
-    o += "peak activations: " + peak_text(p) + "\n\n";
+    if (!legend.aliases().empty()) {
+        o += "dims:";
+        for (std::size_t i = 0; i < legend.aliases().size(); ++i) {
+            o += i ? ", " : " ";
+            o += legend.aliases()[i].first + " = ";
+            text_quote(o, legend.aliases()[i].second);
+        }
+        o += "\n";
+    }
+    if (full)
+        o += "params: " + std::to_string(p.totals.params) + " (" + std::to_string(p.totals.param_bytes) + " bytes)\n";
+    else
+        o += "params: " + readable_count(p.totals.params) + " (" + readable_bytes(p.totals.param_bytes) + ")\n";
+    o += "MACs: " + readable_quantity(p.totals.macs, legend, full) + "\n";
+    o += "FLOPs: " + readable_quantity(p.totals.flops, legend, full) + "\n";
+    o += "peak activations: " + peak_text(p, legend, full) + "\n";
+    o += top_ops_text(p, legend, full);
+    return o;
+}
+
+void print_table(const model_profile& p, const profile_view& v, bool full) {
+    const dim_legend legend(p);
+    std::string o = summary_text(p, legend, full) + "\n";
     if (v.grouped) {
         o += std::string(group_key_name(v.by)) + "\tnodes\tMACs\tFLOPs\tparams\n";
         for (const profile_group& g : group_nodes(p, v.by, v.scope_depth)) {
-            o += group_key_text(v, g.key) + "\t" + std::to_string(g.nodes) + "\t" + g.macs.str() + "\t" + g.flops.str() +
-                 "\t" + std::to_string(g.params);
+            o += group_key_text(v, g.key) + "\t" + std::to_string(g.nodes) + "\t" +
+                 readable_quantity(g.macs, legend, true) + "\t" + readable_quantity(g.flops, legend, true) + "\t" +
+                 std::to_string(g.params);
             if (g.not_covered) o += "\t(" + std::to_string(g.not_covered) + " not covered)";
             o += "\n";
         }
@@ -149,8 +208,8 @@ void print_table(const model_profile& p, const profile_view& v) {
         o += "node\toutput shapes\tMACs\tFLOPs\tparams\n";
         for (std::size_t i = 0; i < p.nodes.size(); ++i) {
             const node_profile& n = p.nodes[i];
-            o += node_label(n, i) + "\t" + shapes_text(n) + "\t" + n.macs.str() + "\t" + n.flops.str() + "\t" +
-                 std::to_string(n.params) + "\n";
+            o += node_label(n, i) + "\t" + shapes_text(n, legend) + "\t" + readable_quantity(n.macs, legend, true) +
+                 "\t" + readable_quantity(n.flops, legend, true) + "\t" + std::to_string(n.params) + "\n";
             flush_some(o);
         }
     }
@@ -205,7 +264,7 @@ void print_csv(const model_profile& p, const profile_view& v) {
         for (std::size_t i = 0; i < p.nodes.size(); ++i) {
             const node_profile& n = p.nodes[i];
             o += std::to_string(i) + "," + csv_field(n.name) + "," + csv_field(n.op_type) + "," +
-                 csv_field(shapes_text(n)) + "," + csv_field(n.macs.str()) + "," + csv_field(n.flops.str()) + "," +
+                 csv_field(shapes_text(n, dim_legend())) + "," + csv_field(n.macs.str()) + "," + csv_field(n.flops.str()) + "," +
                  std::to_string(n.params) + "," + std::to_string(n.param_bytes) + "," + csv_field(n.reason) + "," +
                  csv_field(n.scope) + "," + (n.in_main_graph() ? std::string() : std::to_string(n.parent)) + "," +
                  csv_field(n.cost_basis) + "\n";
@@ -299,7 +358,7 @@ int run(arguments& a) {
     }
     if (a.json) print_json(*p, v);
     else if (a.csv) print_csv(*p, v);
-    else print_table(*p, v);
+    else print_table(*p, v, a.full);
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
         print_error("profile", "cannot write to standard output");
         return exit_usage;

@@ -337,6 +337,51 @@ bool parse_profile_view(std::string_view by, profile_view& out);
 // dims' values (model_profile::peak_candidates).
 std::string peak_maximum_text(const model_profile& p);
 
+// Readable numbers for people (the text report; JSON and CSV stay exact).
+// Counts: exact below 1000, else three significant digits and a unit of
+// 1000: "768", "7.09 M", "1.01 G". Bytes: "512 bytes", "27.0 MiB" (units of
+// 1024).
+std::string readable_count(std::uint64_t n);
+std::string readable_bytes(std::uint64_t n);
+
+// Short names for the dims a report shows: a dim_param that is a short
+// identifier (at most 12 letters, digits and '_', not starting with a digit)
+// is shown as itself; any other (`p2o.DynamicDimension.0`, a symbol made of
+// an expression such as `floor((H - 1)/2)`) gets an alias, N, M, K, L, P,
+// Q, R, T, U, V, W, then D1, D2, ..., one not used by another dim.
+class dim_legend {
+public:
+    // Collects the dims of the totals, the peak and every node's outputs
+    // and costs, and gives aliases in the order they are first met.
+    explicit dim_legend(const model_profile& p);
+    dim_legend() = default;
+    // What the report shows for dim `name`.
+    std::string_view shown(std::string_view name) const;
+    // (alias, name) for each aliased dim, in the order given.
+    const std::vector<std::pair<std::string, std::string>>& aliases() const noexcept { return aliases_; }
+
+private:
+    std::vector<std::pair<std::string, std::string>> aliases_;
+};
+
+// A polynomial as the legend names its dims. Exact: every term and exact
+// coefficients, highest degree first ("768*batch*seq^2 + 589824*batch*seq").
+// Otherwise the leading terms: the first `max_terms` of the terms by degree,
+// highest first, coefficients as readable_count (or readable_bytes'
+// units when `bytes`, "48 B" under 1 KiB), and "+ ..." when terms are left
+// out: "1.54 k*batch*seq^2 + 7.08 M*batch*seq". A constant alone is
+// readable_count's or readable_bytes' text.
+std::string readable_expr(const dim_expr& e, const dim_legend& legend, bool exact, bool bytes = false,
+                          std::size_t max_terms = 3);
+// readable_expr of a known quantity, "?" of an unknown one.
+std::string readable_quantity(const quantity& q, const dim_legend& legend, bool exact, bool bytes = false);
+// A shape with exact dims as the legend names them: "[N,3,H,W]", "?".
+std::string readable_shape(const value_shape& s, const dim_legend& legend);
+// The ordering of the text report's "top ops": by the highest degree of a
+// term, then the sum of that degree's coefficients (what grows fastest as
+// dims grow, the size for a constant); unknown below everything.
+bool grows_faster(const quantity& a, const quantity& b);
+
 // The profile as one JSON object (`onnxview profile --json`; "version": 2,
 // docs/profile.md gives every field): totals, coverage, peak, the groups
 // when v.grouped, nodes, unknown, shared, notes. Written to `out` in pieces

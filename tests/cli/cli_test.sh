@@ -375,8 +375,11 @@ fi
 run "profile small_cnn" 0 profile "$data/small_cnn.onnx" && grep -q '^nodes: 12, covered 12 ' "$tmp/out" &&
     grep -q "^  #13 'scale_loop' (Loop): body x M = 2 iterations" "$tmp/out" &&
     grep -q "^#5 \[swish2/onnxview.local::Swish\] 'sigmoid' (Sigmoid)" "$tmp/out" || fail "profile small_cnn: output"
-run "profile --dim N=2" 0 profile --dim N=2 "$data/small_cnn.onnx" && grep -qx 'MACs: 594944' "$tmp/out" ||
-    fail "profile --dim N=2: MACs"
+run "profile --dim N=2" 0 profile --dim N=2 "$data/small_cnn.onnx" && grep -qx 'MACs: 595 k' "$tmp/out" &&
+    grep -qx 'params: 3.97 k (15.5 KiB)' "$tmp/out" && grep -qx 'peak activations: 152 KiB, after #1 .relu1. (Relu)' "$tmp/out" &&
+    grep -qx "  Conv	2 nodes	590 k	99.1%" "$tmp/out" || fail "profile --dim N=2: readable summary"
+run "profile --dim N=2 --full" 0 profile --dim N=2 --full "$data/small_cnn.onnx" && grep -qx 'MACs: 594944' "$tmp/out" &&
+    grep -qx 'params: 3968 (15881 bytes)' "$tmp/out" || fail "profile --dim N=2 --full: exact summary"
 run "profile --json" 0 profile --json "$data/small_cnn.onnx" && $py -m json.tool <"$tmp/out" >/dev/null &&
     grep -q '"version": 2' "$tmp/out" && grep -q '"scope": "choose_flatten/then_branch"' "$tmp/out" ||
     fail "profile --json: not version 2 JSON with scopes"
@@ -386,9 +389,11 @@ run "profile --by scope:1 --csv" 0 profile --by scope:1 --csv "$data/profile/lst
     grep -qx 'scope,nodes,not_covered,macs,flops,params' "$tmp/out" &&
     grep -qx 'lstm,1,0,786432\*batch\*seq,1572864\*batch\*seq,790528' "$tmp/out" || fail "profile --by scope:1 --csv"
 run "profile --by scope:0" 2 profile --by scope:0 "$data/small_cnn.onnx" && one_line_error "profile --by scope:0"
-run "profile without weights" 0 profile "$data/profile/lstm.onnx" && grep -qx 'MACs: 5120\*batch + 786432\*batch\*seq' "$tmp/out" ||
+run "profile without weights" 0 profile "$data/profile/lstm.onnx" && grep -qx 'MACs: 786 k\*batch\*seq + 5.12 k\*batch' "$tmp/out" ||
     fail "profile lstm without its weights: MACs"
-run "profile --input" 0 profile --input x=50x2x128 "$data/profile/lstm.onnx" && grep -qx 'MACs: 78653440' "$tmp/out" ||
+run "profile --full" 0 profile --full "$data/profile/lstm.onnx" && grep -qx 'MACs: 786432\*batch\*seq + 5120\*batch' "$tmp/out" ||
+    fail "profile lstm --full: MACs"
+run "profile --input" 0 profile --input x=50x2x128 "$data/profile/lstm.onnx" && grep -qx 'MACs: 78.7 M' "$tmp/out" ||
     fail "profile --input x=50x2x128: MACs"
 run "profile --input 129" 2 profile --input x=50x2x129 "$data/profile/lstm.onnx" && one_line_error "profile --input 129"
 run "profile --input bad rank" 2 profile --input x=50x2 "$data/profile/lstm.onnx" && one_line_error "profile --input bad rank"

@@ -338,3 +338,62 @@ TEST_CASE("peak_maximum_text: the candidates as a max()") {
     p.peak_candidates.push_back({dim_expr::symbol("b"), 1});
     CHECK(peak_maximum_text(p) == "max(a + 1, b)");
 }
+
+TEST_CASE("readable counts and bytes: exact below a unit, three significant digits above") {
+    CHECK(readable_count(0) == "0");
+    CHECK(readable_count(999) == "999");
+    CHECK(readable_count(1000) == "1.00 k");
+    CHECK(readable_count(7087882) == "7.09 M");
+    CHECK(readable_count(28351552) == "28.4 M");
+    CHECK(readable_count(283515520) == "284 M");
+    CHECK(readable_count(999700) == "1.00 M");  // not "1000 k"
+    CHECK(readable_count(1010000000) == "1.01 G");
+    CHECK(readable_count(std::numeric_limits<std::uint64_t>::max()) == "18.4 E");
+    CHECK(readable_bytes(512) == "512 bytes");
+    CHECK(readable_bytes(1024) == "1.00 KiB");
+    CHECK(readable_bytes(28351552) == "27.0 MiB");
+    CHECK(readable_bytes(std::uint64_t{3} << 40) == "3.00 TiB");
+}
+
+TEST_CASE("readable polynomials: the leading terms first, exact on request, dims by their aliases") {
+    const dim_expr n = sym("p2o.DynamicDimension.0"), seq = sym("seq");
+    // 1536*N*seq^2 + 7077888*N*seq + 5 + 3 more terms of lower degree.
+    dim_expr e = *add(*multiply(dim_expr(1536), *multiply(n, *multiply(seq, seq))),
+                      *multiply(dim_expr(7077888), *multiply(n, seq)));
+    e = *add(e, dim_expr(5));
+    model_profile p;
+    p.totals.macs = quantity(e);
+    const dim_legend legend(p);
+    REQUIRE(legend.aliases().size() == 1);
+    CHECK(legend.aliases()[0].first == "N");
+    CHECK(legend.aliases()[0].second == "p2o.DynamicDimension.0");
+    CHECK(legend.shown("seq") == "seq");
+    CHECK(readable_expr(e, legend, false) == "1.54 k*N*seq^2 + 7.08 M*N*seq + 5");
+    CHECK(readable_expr(e, legend, true) == "1536*N*seq^2 + 7077888*N*seq + 5");
+    CHECK(readable_expr(e, legend, false, false, 2) == "1.54 k*N*seq^2 + 7.08 M*N*seq + ...");
+    CHECK(readable_expr(e, legend, false, true) == "1.50 KiB*N*seq^2 + 6.75 MiB*N*seq + 5 B");
+    CHECK(readable_expr(*subtract(dim_expr(3), seq), legend, false) == "-seq + 3");
+    CHECK(readable_quantity(quantity(), legend, false) == "?");
+    value_shape s;
+    s.rank_known = true;
+    s.dims = {quantity(n), quantity(std::int64_t{3}), quantity()};
+    CHECK(readable_shape(s, legend) == "[N,3,?]");
+    CHECK(readable_shape(value_shape(), legend) == "?");
+}
+
+TEST_CASE("a legend's aliases avoid the names of other dims") {
+    model_profile p;
+    p.totals.macs = quantity(*multiply(sym("N"), sym("a.very.long.dim.name")));
+    const dim_legend legend(p);
+    REQUIRE(legend.aliases().size() == 1);
+    CHECK(legend.aliases()[0].first == "M");  // N is taken
+}
+
+TEST_CASE("grows_faster ranks by the highest degree, then its coefficients; unknown last") {
+    const dim_expr n = sym("N");
+    CHECK(grows_faster(quantity(*multiply(n, n)), quantity(*multiply(dim_expr(1000000), n))));
+    CHECK(grows_faster(quantity(*multiply(dim_expr(3), n)), quantity(*multiply(dim_expr(2), n))));
+    CHECK(grows_faster(quantity(n), quantity(std::int64_t{1} << 40)));
+    CHECK(grows_faster(quantity(std::int64_t{2}), quantity()));
+    CHECK_FALSE(grows_faster(quantity(), quantity(std::int64_t{2})));
+}
