@@ -70,8 +70,9 @@ bool axis_at(const std::optional<std::vector<std::int64_t>>& axes, std::size_t i
 }
 
 // The union of two branches' facts, as onnx's If inference makes it: a dim
-// both give alike stays, any other is unknown.
-value_fact branch_union(const value_fact& a, const value_fact& b) {
+// both give alike stays; two known dims that differ are the condition's to
+// decide (a data-dependent dim of output k); any other is unknown.
+value_fact branch_union(const node_context& c, std::size_t k, const value_fact& a, const value_fact& b) {
     value_fact out;
     out.elem_type = a.elem_type != 0 ? a.elem_type : b.elem_type;
     if (!a.shape.rank_known || !b.shape.rank_known || a.shape.dims.size() != b.shape.dims.size()) return out;
@@ -79,7 +80,8 @@ value_fact branch_union(const value_fact& a, const value_fact& b) {
     for (std::size_t i = 0; i < out.shape.dims.size(); ++i) {
         const quantity& x = a.shape.dims[i];
         const quantity& y = b.shape.dims[i];
-        if (!(x.known && y.known && x.value == y.value)) out.shape.dims[i] = quantity();
+        if (x.known && y.known && x.value != y.value) out.shape.dims[i] = data_dependent(c, k, i);
+        else if (!(x.known && y.known)) out.shape.dims[i] = quantity();
     }
     return out;
 }
@@ -92,7 +94,7 @@ std::string repeated(const body_result& body, const quantity& trip, node_cost& c
     return std::string();
 }
 
-std::string combine_if(const std::vector<body_result>& bodies, std::vector<value_fact>& outputs, node_cost& cost,
+std::string combine_if(const node_context& c, const std::vector<body_result>& bodies, std::vector<value_fact>& outputs, node_cost& cost,
                        std::string& basis) {
     const body_result* then_branch = nullptr;
     const body_result* else_branch = nullptr;
@@ -103,7 +105,7 @@ std::string combine_if(const std::vector<body_result>& bodies, std::vector<value
     if (then_branch == nullptr || else_branch == nullptr) return "If without a then_branch and an else_branch";
     for (std::size_t k = 0; k < outputs.size(); ++k)
         if (k < then_branch->outputs.size() && k < else_branch->outputs.size())
-            outputs[k] = branch_union(then_branch->outputs[k], else_branch->outputs[k]);
+            outputs[k] = branch_union(c, k, then_branch->outputs[k], else_branch->outputs[k]);
     for (const body_result* b : {then_branch, else_branch})
         if (!b->reason.empty()) return std::string(b->attribute) + ": " + b->reason;
     // Which branch runs depends on data: the larger one bounds what runs.
@@ -255,7 +257,7 @@ std::string body_inputs(const node_context& c, std::string_view attribute, std::
 std::string combine_bodies(const node_context& c, const std::vector<body_result>& bodies,
                            std::vector<value_fact>& outputs, node_cost& cost, std::string& basis) {
     const std::string_view op = c.node.op_type();
-    if (op == "If") return combine_if(bodies, outputs, cost, basis);
+    if (op == "If") return combine_if(c, bodies, outputs, cost, basis);
     const body_result* body = nullptr;
     for (const body_result& b : bodies)
         if (b.attribute == "body") body = &b;

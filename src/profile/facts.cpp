@@ -2,6 +2,7 @@
 // facts of stored tensors and declared types.
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -183,6 +184,30 @@ std::optional<std::vector<quantity>> small_integer_values(const tensor_view& t, 
     return out;
 }
 
+std::shared_ptr<const std::vector<double>> small_real_values(const tensor_view& t, std::uint32_t max_elements) {
+    const std::int32_t type = t.data_type();
+    const bool single = type == static_cast<std::int32_t>(data_type::float32);
+    if ((!single && type != static_cast<std::int32_t>(data_type::float64)) ||
+        t.data_location() == location_kind::external)
+        return nullptr;
+    const result<std::uint64_t> count = element_count(t);
+    if (!count || *count > max_elements) return nullptr;
+    const result<tensor_data> d = tensor_data::make(t);
+    if (!d) return nullptr;
+    auto out = std::make_shared<std::vector<double>>();
+    if (single) {
+        const auto r = d->elements<float>();
+        for (float v : r) out->push_back(static_cast<double>(v));
+        if (!r.ok()) return nullptr;
+    } else {
+        const auto r = d->elements<double>();
+        for (double v : r) out->push_back(v);
+        if (!r.ok()) return nullptr;
+    }
+    if (out->size() != *count) return nullptr;
+    return out;
+}
+
 value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements) {
     value_fact f;
     f.elem_type = t.data_type();
@@ -195,6 +220,7 @@ value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements) 
         f.values_known = true;
         f.values = std::move(*v);
     }
+    f.reals = small_real_values(t, max_elements);
     return f;
 }
 

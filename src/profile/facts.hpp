@@ -5,6 +5,7 @@
 #define ONNXVIEW_SRC_PROFILE_FACTS_HPP
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,9 @@ namespace profile_detail {
 struct value_fact {
     value_shape shape;
     std::vector<quantity> values;
+    // The elements of a small float tensor stored in the model (Resize's
+    // scales); null otherwise. Shared: copied with the fact, rarely set.
+    std::shared_ptr<const std::vector<double>> reals;
     std::int32_t elem_type = 0;
     bool values_known = false;
 };
@@ -83,6 +87,9 @@ quantity divide_exactly(const quantity& a, const quantity& b);
 // elements stored in the model itself; nullopt otherwise (external data,
 // too large, not an integer type).
 std::optional<std::vector<quantity>> small_integer_values(const tensor_view& t, std::uint32_t max_elements);
+// The elements of a FLOAT or DOUBLE tensor stored in the model itself with
+// at most `max_elements` elements; null otherwise.
+std::shared_ptr<const std::vector<double>> small_real_values(const tensor_view& t, std::uint32_t max_elements);
 // The fact of a stored tensor: its type and dims, and its values when small.
 value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements);
 // opts.inputs made dim bindings too: each dim_param an input declares takes

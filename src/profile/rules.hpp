@@ -51,6 +51,22 @@ std::optional<std::vector<std::int64_t>> ints_from_attribute_or_input(const node
                                                                       std::size_t input, bool& present);
 // The known values of input i, all constant; nullopt otherwise.
 std::optional<std::vector<std::int64_t>> constant_values(const node_context& c, std::size_t i);
+// The known values of input i, each known but possibly symbolic (what Shape
+// makes of a symbolic dim); null otherwise.
+const std::vector<quantity>* known_values(const node_context& c, std::size_t i);
+// ints_from_attribute_or_input, the input's values possibly symbolic.
+std::optional<std::vector<quantity>> quantities_from_attribute_or_input(const node_context& c, std::string_view name,
+                                                                        std::size_t input, bool& present);
+// A dim that tensor values decide, values the profile does not follow (a
+// graph input's, NonZero's count of non-zeros, Reshape by a computed shape
+// it could not compute): a fresh symbol named after the node's output and
+// the axis, "nz_out:1" (docs/profile.md, "Data-dependent dims").
+quantity data_dependent(const node_context& c, std::size_t output, std::size_t axis);
+// Each unknown dim of `s`, output `output`'s, made data_dependent.
+void name_unknown_dims(const node_context& c, std::size_t output, value_shape& s);
+// The length of input i when it is a vector of a constant length (a shape
+// input whose values are not known); nullopt otherwise.
+std::optional<std::size_t> vector_length(const node_context& c, std::size_t i);
 // A shape of constant dims.
 value_shape shape_of(const std::vector<quantity>& dims);
 // Numpy broadcasting of two shapes; unknown rank when either is, an unknown

@@ -44,6 +44,26 @@ std::optional<std::vector<std::int64_t>> constant_values(const node_context& c, 
     return out;
 }
 
+const std::vector<quantity>* known_values(const node_context& c, std::size_t i) {
+    const value_fact* f = c.input(i);
+    if (!f || !f->values_known) return nullptr;
+    for (const quantity& q : f->values)
+        if (!q.known) return nullptr;
+    return &f->values;
+}
+
+std::optional<std::vector<quantity>> quantities_from_attribute_or_input(const node_context& c, std::string_view name,
+                                                                        std::size_t input, bool& present) {
+    if (std::optional<std::vector<std::int64_t>> a = c.ints_attribute(name)) {
+        present = true;
+        return std::vector<quantity>(a->begin(), a->end());
+    }
+    present = input < c.input_names.size() && !c.input_names[input].empty();
+    if (!present) return std::nullopt;
+    const std::vector<quantity>* v = known_values(c, input);
+    return v ? std::optional<std::vector<quantity>>(*v) : std::nullopt;
+}
+
 std::optional<std::vector<std::int64_t>> ints_from_attribute_or_input(const node_context& c, std::string_view name,
                                                                       std::size_t input, bool& present) {
     if (std::optional<std::vector<std::int64_t>> a = c.ints_attribute(name)) {
@@ -52,6 +72,28 @@ std::optional<std::vector<std::int64_t>> ints_from_attribute_or_input(const node
     }
     present = input < c.input_names.size() && !c.input_names[input].empty();
     return present ? constant_values(c, input) : std::nullopt;
+}
+
+quantity data_dependent(const node_context& c, std::size_t output, std::size_t axis) {
+    std::string name;
+    std::size_t at = 0;
+    for (std::string_view o : c.node.output())
+        if (at++ == output) name = std::string(o);
+    if (name.empty()) name = std::string(c.node.op_type()) + "_out" + std::to_string(output);
+    return quantity(dim_expr::symbol(name + ":" + std::to_string(axis)));
+}
+
+void name_unknown_dims(const node_context& c, std::size_t output, value_shape& s) {
+    for (std::size_t i = 0; i < s.dims.size(); ++i)
+        if (!s.dims[i].known) s.dims[i] = data_dependent(c, output, i);
+}
+
+std::optional<std::size_t> vector_length(const node_context& c, std::size_t i) {
+    const value_fact* f = c.input(i);
+    if (!f || !f->shape.rank_known || f->shape.dims.size() != 1 || !f->shape.dims[0].concrete() ||
+        f->shape.dims[0].value.constant_term() < 0 || f->shape.dims[0].value.constant_term() > 4096)
+        return std::nullopt;
+    return static_cast<std::size_t>(f->shape.dims[0].value.constant_term());
 }
 
 value_shape shape_of(const std::vector<quantity>& dims) {

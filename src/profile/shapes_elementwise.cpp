@@ -47,32 +47,82 @@ bool boolean_result(std::string_view op) {
                        "IsNaN", "IsInf"});
 }
 
-// Elementwise arithmetic on the known values of small integer tensors (the
-// shape arithmetic of exported graphs: Shape -> Gather -> Mul -> Concat).
+bool integer_type(std::int32_t t) {
+    switch (static_cast<data_type>(t)) {
+        case data_type::int64: case data_type::int32: case data_type::int16: case data_type::int8:
+        case data_type::uint64: case data_type::uint32: case data_type::uint16: case data_type::uint8:
+        case data_type::boolean:
+            return true;
+        default:
+            return false;
+    }
+}
+
+quantity truth(bool b) { return quantity(std::int64_t{b ? 1 : 0}); }
+
+// One element of a binary op on known values; unknown when the op or the
+// operands are beyond what shape arithmetic needs.
+quantity fold_one(std::string_view op, const quantity& x, const quantity& z) {
+    if (op == "Add") return plus(x, z);
+    if (op == "Sub") return minus(x, z);
+    if (op == "Mul") return times(x, z);
+    const bool divisor = z.concrete() && z.value.constant_term() > 0;
+    if (op == "Div" && divisor) return floor_divide(x, z.value.constant_term());
+    if (op == "Min" || op == "Max") {
+        if (!x.known || !z.known) return quantity();
+        const dim_order o = compare(x.value, z.value);
+        if (o == dim_order::unordered) return quantity();
+        return (o == dim_order::greater_or_equal) == (op == "Max") ? x : z;
+    }
+    if (!x.concrete() || !z.concrete()) {
+        // Symbolic (Equal(Shape(x), -1)): decided when it holds for every value of the dims (each >= 1).
+        if (!x.known || !z.known) return quantity();
+        const bool same = x.value == z.value;
+        const quantity z1 = plus(z, quantity(std::int64_t{1})), x1 = plus(x, quantity(std::int64_t{1}));
+        const bool above = z1.known && compare(x.value, z1.value) == dim_order::greater_or_equal;  // x > z
+        const bool below = x1.known && compare(x1.value, z.value) == dim_order::less_or_equal;     // x < z
+        const bool at_least = same || above, at_most = same || below;
+        if (op == "Equal" && (same || above || below)) return truth(same);
+        if ((op == "Less" || op == "GreaterOrEqual") && (below || at_least)) return truth((op == "Less") == below);
+        if ((op == "Greater" || op == "LessOrEqual") && (above || at_most)) return truth((op == "Greater") == above);
+        return quantity();
+    }
+    const std::int64_t a = x.value.constant_term(), b = z.value.constant_term();
+    if (op == "Mod" && b > 0) return quantity(((a % b) + b) % b);
+    if (op == "Equal") return truth(a == b);
+    if (op == "Less") return truth(a < b);
+    if (op == "Greater") return truth(a > b);
+    if (op == "LessOrEqual") return truth(a <= b);
+    if (op == "GreaterOrEqual") return truth(a >= b);
+    return quantity();
+}
+
+// Elementwise ops on the known values of small integer tensors (the shape
+// arithmetic of exported graphs: Shape -> Gather -> Mul -> Concat, Where
+// (Equal(shape, -1), Shape(x), shape)): equal sizes or a one-element side.
 void fold_values(const node_context& c, std::string_view op, value_fact& y) {
-    if (c.input_count() != 2 || !y.shape.complete()) return;
-    const value_fact* a = c.input(0);
-    const value_fact* b = c.input(1);
-    if (!a || !b || !a->values_known || !b->values_known) return;
+    const std::size_t arity = op == "Where" ? 3 : 2;
+    if (c.input_count() != arity || !y.shape.complete() || !integer_type(y.elem_type)) return;
     const quantity n = y.shape.element_count();
     if (!n.concrete() || n.value.constant_term() > c.max_value_elements) return;
     const std::size_t count = static_cast<std::size_t>(n.value.constant_term());
-    // Only equal sizes or a scalar side: enough for shape arithmetic.
+    for (std::size_t i = 0; i < arity; ++i) {
+        const value_fact* f = c.input(i);
+        if (!f || !f->values_known || (f->values.size() != count && f->values.size() != 1)) return;
+    }
     auto at = [count](const value_fact& f, std::size_t i) -> const quantity& {
         return f.values.size() == count ? f.values[i] : f.values[0];
     };
-    if ((a->values.size() != count && a->values.size() != 1) || (b->values.size() != count && b->values.size() != 1))
-        return;
     std::vector<quantity> values;
     for (std::size_t i = 0; i < count; ++i) {
-        const quantity& x = at(*a, i);
-        const quantity& z = at(*b, i);
-        if (op == "Add") values.push_back(plus(x, z));
-        else if (op == "Sub") values.push_back(minus(x, z));
-        else if (op == "Mul") values.push_back(times(x, z));
-        else if (op == "Div" && z.concrete() && z.value.constant_term() > 0)
-            values.push_back(floor_divide(x, z.value.constant_term()));
-        else return;
+        if (op == "Where") {
+            const quantity& cond = at(*c.input(0), i);
+            if (!cond.concrete()) return;
+            values.push_back(at(*c.input(cond.value.constant_term() != 0 ? 1 : 2), i));
+        } else {
+            // An element that cannot be folded stays unknown (min(B, 4)): the others still count.
+            values.push_back(fold_one(op, at(*c.input(0), i), at(*c.input(1), i)));
+        }
     }
     y.values_known = true;
     y.values = std::move(values);
@@ -104,8 +154,11 @@ std::string same_shape(const node_context& c, std::string_view op, std::vector<v
     if (op == "Cast" || op == "CastLike") {
         out[0].elem_type = op == "Cast" ? static_cast<std::int32_t>(c.int_attribute("to", 0)) : input_type(c, 1);
         const value_fact* in = c.input(0);
-        if (in && in->values_known &&
-            (out[0].elem_type == int64_type || out[0].elem_type == static_cast<std::int32_t>(data_type::int32))) {
+        // Integer values survive a float in between (Cast(Cast(shape, FLOAT), INT64)); arithmetic on them
+        // is folded only where the type is an integer's (fold_values).
+        const data_type to = static_cast<data_type>(out[0].elem_type);
+        if (in && in->values_known && to != data_type::boolean &&
+            (integer_type(out[0].elem_type) || to == data_type::float32 || to == data_type::float64)) {
             out[0].values_known = true;
             out[0].values = in->values;
         }
@@ -176,6 +229,20 @@ std::string reduction(const node_context& c, std::string_view op, std::vector<va
     for (std::size_t i = 0; i < x->dims.size(); ++i) {
         if (!reduced[i]) y.shape.dims.push_back(x->dims[i]);
         else if (keep) y.shape.dims.push_back(quantity(1));
+    }
+    // ReduceProd(Shape(x)) and friends on a shape vector: one value.
+    const value_fact* in = c.input(0);
+    if (in && in->values_known && x->dims.size() == 1 && reduced[0] && !in->values.empty() &&
+        (op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin")) {
+        quantity v = in->values[0];
+        for (std::size_t i = 1; i < in->values.size() && v.known; ++i)
+            v = op == "ReduceProd" ? times(v, in->values[i])
+                : op == "ReduceSum" ? plus(v, in->values[i])
+                                    : fold_one(op == "ReduceMax" ? "Max" : "Min", v, in->values[i]);
+        if (v.known) {
+            y.values_known = true;
+            y.values = {v};
+        }
     }
     out[0] = std::move(y);
     return std::string();

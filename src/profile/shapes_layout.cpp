@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -80,6 +81,11 @@ std::string constant_op(const node_context& c, std::vector<value_fact>& out) {
     if (std::optional<attribute_view> v = c.attribute("value_floats")) {
         out[0].elem_type = float_type;
         out[0].shape = shape_of({quantity(static_cast<std::int64_t>(v->floats().count().value_or(0)))});
+        if (out[0].shape.dims[0].value.constant_term() <= c.max_value_elements) {
+            auto reals = std::make_shared<std::vector<double>>();
+            for (float f : v->floats()) reals->push_back(static_cast<double>(f));
+            out[0].reals = std::move(reals);
+        }
         return std::string();
     }
     if (std::optional<attribute_view> v = c.attribute("sparse_value"); v && v->has_sparse_tensor()) {
@@ -94,8 +100,11 @@ std::string constant_op(const node_context& c, std::vector<value_fact>& out) {
 
 std::string constant_of_shape(const node_context& c, std::vector<value_fact>& out) {
     const value_fact* s = c.input(0);
-    if (!s || !s->values_known) return "shape input not a known constant";
-    out[0].shape = shape_of(s->values);
+    if (s && s->values_known) out[0].shape = shape_of(s->values);
+    else if (const std::optional<std::size_t> rank = vector_length(c, 0))
+        out[0].shape = shape_of(std::vector<quantity>(*rank));
+    else return "shape input of no known length";
+    name_unknown_dims(c, 0, out[0].shape);
     out[0].elem_type = float_type;
     if (std::optional<attribute_view> v = c.attribute("value"); v && v->has_t()) out[0].elem_type = v->t().data_type();
     return std::string();
@@ -106,7 +115,14 @@ std::string reshape(const node_context& c, std::vector<value_fact>& out) {
     const value_shape* x = ranked_input(c, 0, reason);
     if (!x) return reason;
     const value_fact* s = c.input(1);
-    if (!s || !s->values_known) return "shape input not a known constant";
+    if (!s || !s->values_known) {
+        const std::optional<std::size_t> rank = vector_length(c, 1);
+        if (!rank) return "shape input of no known length";
+        out[0].elem_type = input_type(c, 0);
+        out[0].shape = shape_of(std::vector<quantity>(*rank));
+        name_unknown_dims(c, 0, out[0].shape);
+        return std::string();
+    }
     const bool allow_zero = c.int_attribute("allowzero", 0) != 0;
     value_fact y;
     y.elem_type = input_type(c, 0);
@@ -130,6 +146,10 @@ std::string reshape(const node_context& c, std::vector<value_fact>& out) {
         y.shape.dims.push_back(std::move(d));
     }
     if (inferred != s->values.size()) y.shape.dims[inferred] = divide_exactly(x->element_count(), others);
+    // Elements of a computed shape the profile could not follow (Concat of a known and an unknown part).
+    for (std::size_t i = 0; i < y.shape.dims.size(); ++i)
+        if (!y.shape.dims[i].known && i < s->values.size() && !s->values[i].known)
+            y.shape.dims[i] = data_dependent(c, 0, i);
     carry_values(c, y);
     out[0] = std::move(y);
     return std::string();
@@ -233,11 +253,17 @@ std::string concat(const node_context& c, std::vector<value_fact>& out) {
             if (k != axis && !y.shape.dims[k].known) y.shape.dims[k] = s->dims[k];
         if (c.input(i)->values_known && first->dims.size() == 1) {
             y.values.insert(y.values.end(), c.input(i)->values.begin(), c.input(i)->values.end());
+        } else if (const std::optional<std::size_t> n = vector_length(c, i); n && first->dims.size() == 1) {
+            // A part whose values are not followed: unknown elements, so that Reshape knows the others.
+            y.values.resize(y.values.size() + *n);
         } else {
             y.values_known = false;
         }
     }
-    if (!y.values_known) y.values.clear();
+    if (!y.values_known || y.values.size() > c.max_value_elements) {
+        y.values_known = false;
+        y.values.clear();
+    }
     out[0] = std::move(y);
     return std::string();
 }
@@ -249,8 +275,16 @@ std::string split(const node_context& c, std::vector<value_fact>& out) {
     std::size_t axis = 0;
     if (!normalize_axis(c.int_attribute("axis", 0), x->dims.size(), axis)) return "axis out of range";
     bool present = false;
-    const std::optional<std::vector<std::int64_t>> sizes = ints_from_attribute_or_input(c, "split", 1, present);
-    if (present && !sizes) return "split input not a known constant";
+    const std::optional<std::vector<quantity>> sizes = quantities_from_attribute_or_input(c, "split", 1, present);
+    if (present && !sizes) {
+        // Sizes the profile cannot follow: each part's size along the axis is the values' to decide.
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            out[i].elem_type = input_type(c, 0);
+            out[i].shape = *x;
+            out[i].shape.dims[axis] = data_dependent(c, i, axis);
+        }
+        return std::string();
+    }
     if (sizes && sizes->size() != out.size()) return "split sizes do not match the outputs";
     const std::int64_t parts = static_cast<std::int64_t>(out.size());
     for (std::size_t i = 0; i < out.size(); ++i) {
@@ -258,7 +292,7 @@ std::string split(const node_context& c, std::vector<value_fact>& out) {
         out[i].shape = *x;
         quantity& d = out[i].shape.dims[axis];
         if (sizes) {
-            d = quantity((*sizes)[i]);
+            d = (*sizes)[i];
         } else if (x->dims[axis].concrete()) {
             // Opset 18: every part ceil(D/n), the last what remains.
             const std::int64_t whole = x->dims[axis].value.constant_term();
@@ -271,29 +305,56 @@ std::string split(const node_context& c, std::vector<value_fact>& out) {
     return std::string();
 }
 
-// One axis of Slice: the number of elements from `start` to `end` by `step`
-// in a dim of size `d`, with the spec's clamping. Symbolic dims: only the
-// common "from a constant to the end" slice is known.
-quantity slice_length(const quantity& d, std::int64_t start, std::int64_t end, std::int64_t step) {
-    if (!d.known || step == 0) return quantity();
-    if (!d.concrete()) {
-        if (step == 1 && start >= 0 && end >= std::numeric_limits<std::int32_t>::max()) return minus(d, quantity(start));
-        return quantity();
-    }
-    const std::int64_t n = d.value.constant_term();
+// One axis of Slice in a dim of constant size n: the number of elements
+// from `start` to `end` by `step`, with the spec's clamping.
+std::int64_t slice_length(std::int64_t n, std::int64_t start, std::int64_t end, std::int64_t step) {
     auto clamp = [](std::int64_t v, std::int64_t lo, std::int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); };
     if (start < 0) start = start < -n ? -1 : start + n;  // -1 below: clamped next
     if (end < 0) end = end < -n ? -1 : end + n;
     if (step > 0) {
         start = clamp(start, 0, n);
         end = clamp(end, 0, n);
-        return quantity(end > start ? (end - start - 1) / step + 1 : 0);
+        return end > start ? (end - start - 1) / step + 1 : 0;
     }
     start = clamp(start, 0, n - 1);
     end = clamp(end, -1, n - 1);
     // step < 0: count of start, start+step, ... above end. -step cannot overflow past INT64_MIN's guard.
-    if (step == std::numeric_limits<std::int64_t>::min()) return quantity(start > end ? 1 : 0);
-    return quantity(start > end ? (start - end - 1) / -step + 1 : 0);
+    if (step == std::numeric_limits<std::int64_t>::min()) return start > end ? 1 : 0;
+    return start > end ? (start - end - 1) / -step + 1 : 0;
+}
+
+// The same in a dim of symbolic size d, or with symbolic bounds (Slice(x,
+// 0, Shape(x)[1])): the slices whose clamping does not depend on the dims'
+// values, taking each dim >= 1 and a negative bound within the dim (what a
+// valid model's slice of it means); unknown otherwise.
+quantity slice_length(const quantity& d, const quantity& start, const quantity& end, std::int64_t step) {
+    if (!d.known || !start.known || !end.known || step == 0) return quantity();
+    if (d.concrete() && start.concrete() && end.concrete())
+        return quantity(slice_length(d.value.constant_term(), start.value.constant_term(), end.value.constant_term(), step));
+    constexpr std::int64_t far = std::numeric_limits<std::int32_t>::max();
+    auto constant = [](const quantity& q, std::int64_t& v) {
+        if (q.concrete()) v = q.value.constant_term();
+        return q.concrete();
+    };
+    std::int64_t s = 0, e = 0;
+    if (step < 0) {
+        // The whole dim reversed (x[::-1], x[::-2]).
+        if (constant(start, s) && (s == -1 || s >= far) && constant(end, e) && e <= -far) return ceil_divide(d, -step);
+        return quantity();
+    }
+    quantity from, to;
+    if (constant(start, s)) from = s >= 0 ? quantity(s) : plus(d, quantity(s));
+    else from = start;
+    if (constant(end, e)) {
+        if (e >= far) to = d;
+        else if (e < 0) to = plus(d, quantity(e));
+        else return quantity();  // min(e, d) with d unknown
+    } else {
+        const dim_order o = compare(end.value, d.value);
+        if (o == dim_order::unordered) return quantity();
+        to = o == dim_order::greater_or_equal ? d : end;
+    }
+    return step == 1 ? minus(to, from) : ceil_divide(minus(to, from), step);
 }
 
 std::string slice(const node_context& c, std::vector<value_fact>& out) {
@@ -301,11 +362,29 @@ std::string slice(const node_context& c, std::vector<value_fact>& out) {
     const value_shape* x = ranked_input(c, 0, reason);
     if (!x) return reason;
     bool present = false;
-    const std::optional<std::vector<std::int64_t>> starts = ints_from_attribute_or_input(c, "starts", 1, present);
-    const std::optional<std::vector<std::int64_t>> ends = ints_from_attribute_or_input(c, "ends", 2, present);
-    if (!starts || !ends || starts->size() != ends->size()) return "starts or ends not a known constant";
+    const std::optional<std::vector<quantity>> starts = quantities_from_attribute_or_input(c, "starts", 1, present);
+    const std::optional<std::vector<quantity>> ends = quantities_from_attribute_or_input(c, "ends", 2, present);
     std::optional<std::vector<std::int64_t>> axes = ints_from_attribute_or_input(c, "axes", 3, present);
     if (present && !axes) return "axes input not a known constant";
+    if (!starts || !ends) {
+        // Bounds the profile cannot follow: the sliced axes' sizes are the values' to decide.
+        const std::optional<std::size_t> n = starts ? std::optional<std::size_t>(starts->size()) : vector_length(c, 1);
+        if (!n) return "starts or ends of no known length";
+        value_fact y;
+        y.elem_type = input_type(c, 0);
+        y.shape = *x;
+        for (std::size_t i = 0; i < *n; ++i) {
+            std::size_t axis = 0;
+            if (!normalize_axis(axes ? (i < axes->size() ? (*axes)[i] : -1 - static_cast<std::int64_t>(x->dims.size()))
+                                     : static_cast<std::int64_t>(i),
+                                x->dims.size(), axis))
+                return "axis out of range";
+            y.shape.dims[axis] = data_dependent(c, 0, axis);
+        }
+        out[0] = std::move(y);
+        return std::string();
+    }
+    if (starts->size() != ends->size()) return "starts and ends of different lengths";
     std::optional<std::vector<std::int64_t>> steps = ints_from_attribute_or_input(c, "steps", 4, present);
     if (present && !steps) return "steps input not a known constant";
     if (!axes) {
@@ -324,15 +403,16 @@ std::string slice(const node_context& c, std::vector<value_fact>& out) {
     }
     // Slicing a shape vector (Shape -> Slice): the values follow.
     const value_fact* in = c.input(0);
-    if (in && in->values_known && x->dims.size() == 1 && steps->size() == 1 && (*steps)[0] == 1 &&
-        y.shape.dims[0].concrete()) {
+    if (in && in->values_known && x->dims.size() == 1 && (*starts)[0].concrete() && (*ends)[0].concrete()) {
         const std::int64_t n = static_cast<std::int64_t>(in->values.size());
-        const std::int64_t s = (*starts)[0] < 0 ? std::max<std::int64_t>((*starts)[0] + n, 0) : std::min((*starts)[0], n);
-        const std::int64_t len = y.shape.dims[0].value.constant_term();
-        if (len <= n - s) {
-            y.values_known = true;
-            y.values.assign(in->values.begin() + s, in->values.begin() + s + len);
+        std::int64_t at = (*starts)[0].value.constant_term(), step = (*steps)[0];
+        const std::int64_t len = slice_length(n, at, (*ends)[0].value.constant_term(), step);
+        if (len > 0) {  // n >= 1: the clamps' bounds are ordered
+            at = at < 0 ? std::max<std::int64_t>(at + n, step > 0 ? 0 : -1) : at;
+            at = step > 0 ? std::clamp<std::int64_t>(at, 0, n) : std::clamp<std::int64_t>(at, 0, n - 1);
         }
+        y.values_known = true;
+        for (std::int64_t k = 0; k < len; ++k) y.values.push_back(in->values[static_cast<std::size_t>(at + k * step)]);
     }
     out[0] = std::move(y);
     return std::string();
@@ -372,17 +452,31 @@ std::string expand_tile_pad(const node_context& c, std::string_view op, std::vec
     y.elem_type = input_type(c, 0);
     if (op == "Expand") {
         const value_fact* s = c.input(1);
-        if (!s || !s->values_known) return "shape input not a known constant";
-        y.shape = broadcast(*x, shape_of(s->values));
+        std::vector<quantity> target;
+        if (s && s->values_known) target = s->values;
+        else if (const std::optional<std::size_t> rank = vector_length(c, 1)) target.resize(*rank);
+        else return "shape input of no known length";
+        y.shape = broadcast(*x, shape_of(target));
+        // Where the target is unknown the output is max(its size, the input's): the values decide.
+        const std::size_t offset = y.shape.dims.size() - target.size();
+        for (std::size_t i = 0; i < target.size(); ++i)
+            if (!target[i].known && !y.shape.dims[offset + i].known) y.shape.dims[offset + i] = data_dependent(c, 0, offset + i);
     } else if (op == "Tile") {
-        const std::optional<std::vector<std::int64_t>> repeats = constant_values(c, 1);
-        if (!repeats || repeats->size() != x->dims.size()) return "repeats not a known constant";
+        const std::vector<quantity>* repeats = known_values(c, 1);
         y.shape = *x;
-        for (std::size_t i = 0; i < repeats->size(); ++i) y.shape.dims[i] = times(x->dims[i], (*repeats)[i]);
+        if (!repeats) {
+            if (vector_length(c, 1) != x->dims.size()) return "repeats of no known length";
+            for (std::size_t i = 0; i < x->dims.size(); ++i) y.shape.dims[i] = data_dependent(c, 0, i);
+        } else {
+            if (repeats->size() != x->dims.size()) return "repeats of the wrong length";
+            for (std::size_t i = 0; i < repeats->size(); ++i) y.shape.dims[i] = times(x->dims[i], (*repeats)[i]);
+        }
     } else {  // Pad
         bool present = false;
-        const std::optional<std::vector<std::int64_t>> pads = ints_from_attribute_or_input(c, "pads", 1, present);
-        if (!pads) return "pads not a known constant";
+        std::optional<std::vector<quantity>> pads = quantities_from_attribute_or_input(c, "pads", 1, present);
+        // Pads the profile cannot follow: the padded dims are the values' to decide.
+        if (!pads && present && vector_length(c, 1)) pads.emplace(*vector_length(c, 1));
+        if (!pads) return "pads not known";
         std::vector<std::int64_t> axes;
         if (const std::optional<std::vector<std::int64_t>> a = constant_values(c, 3)) axes = *a;
         else if (c.input_count() > 3 && !c.input_names[3].empty()) return "axes input not a known constant";
@@ -393,7 +487,8 @@ std::string expand_tile_pad(const node_context& c, std::string_view op, std::vec
         for (std::size_t i = 0; i < axes.size(); ++i) {
             std::size_t axis = 0;
             if (!normalize_axis(axes[i], x->dims.size(), axis)) return "axis out of range";
-            y.shape.dims[axis] = plus(x->dims[axis], quantity((*pads)[i] + (*pads)[i + axes.size()]));
+            y.shape.dims[axis] = plus(x->dims[axis], plus((*pads)[i], (*pads)[i + axes.size()]));
+            if (!(*pads)[i].known || !(*pads)[i + axes.size()].known) y.shape.dims[axis] = data_dependent(c, 0, axis);
         }
     }
     out[0] = std::move(y);
@@ -401,18 +496,29 @@ std::string expand_tile_pad(const node_context& c, std::string_view op, std::vec
 }
 
 std::string range(const node_context& c, std::vector<value_fact>& out) {
-    const std::optional<std::vector<std::int64_t>> start = constant_values(c, 0);
-    const std::optional<std::vector<std::int64_t>> limit = constant_values(c, 1);
+    const std::vector<quantity>* start = known_values(c, 0);
+    const std::vector<quantity>* limit = known_values(c, 1);
     const std::optional<std::vector<std::int64_t>> delta = constant_values(c, 2);
-    if (!start || !limit || !delta || start->size() != 1 || limit->size() != 1 || delta->size() != 1 ||
-        (*delta)[0] == 0)
-        return "start, limit or delta not a known integer constant";
-    // max(ceil((limit - start) / delta), 0), in a wider type against overflow.
-    const long double span = static_cast<long double>((*limit)[0]) - static_cast<long double>((*start)[0]);
-    const long double steps = span / static_cast<long double>((*delta)[0]);
-    const std::int64_t n = steps <= 0 ? 0 : static_cast<std::int64_t>(steps) + (steps != static_cast<std::int64_t>(steps));
     out[0].elem_type = input_type(c, 0);
-    out[0].shape = shape_of({quantity(n)});
+    if (!start || !limit || !delta || start->size() != 1 || limit->size() != 1 || delta->size() != 1 ||
+        (*delta)[0] == 0) {
+        out[0].shape = shape_of({data_dependent(c, 0, 0)});
+        return std::string();
+    }
+    const std::int64_t d = (*delta)[0];
+    if ((*start)[0].concrete() && (*limit)[0].concrete()) {
+        // max(ceil((limit - start) / delta), 0), in a wider type against overflow.
+        const long double span = static_cast<long double>((*limit)[0].value.constant_term()) -
+                                 static_cast<long double>((*start)[0].value.constant_term());
+        const long double steps = span / static_cast<long double>(d);
+        const std::int64_t n =
+            steps <= 0 ? 0 : static_cast<std::int64_t>(steps) + (steps != static_cast<std::int64_t>(steps));
+        out[0].shape = shape_of({quantity(n)});
+        return std::string();
+    }
+    // Symbolic (Range(0, Shape(x)[1], 1)): the span taken as not negative, as a dim is.
+    const quantity span = d > 0 ? minus((*limit)[0], (*start)[0]) : minus((*start)[0], (*limit)[0]);
+    out[0].shape = shape_of({d == 1 || d == -1 ? span : ceil_divide(span, d > 0 ? d : -d)});
     return std::string();
 }
 
@@ -424,11 +530,11 @@ std::string top_k(const node_context& c, std::vector<value_fact>& out) {
     if (!x) return reason;
     std::size_t axis = 0;
     if (!normalize_axis(c.int_attribute("axis", -1), x->dims.size(), axis)) return "axis out of range";
-    const std::optional<std::vector<std::int64_t>> k = constant_values(c, 1);
-    if (!k || k->size() != 1 || (*k)[0] < 0) return "K not a known constant";
+    const std::vector<quantity>* k = known_values(c, 1);
+    if (k && k->size() != 1) return "K not a single value";
     for (std::size_t i = 0; i < out.size() && i < 2; ++i) {
         out[i].shape = *x;
-        out[i].shape.dims[axis] = quantity((*k)[0]);
+        out[i].shape.dims[axis] = k ? (*k)[0] : data_dependent(c, 0, axis);
         out[i].elem_type = i == 0 ? input_type(c, 0) : int64_type;
     }
     return std::string();
@@ -458,26 +564,140 @@ std::string depth_space(const node_context& c, std::string_view op, std::vector<
     return std::string();
 }
 
-// Resize with its `sizes` input (3) known: those sizes, on `axes` when given
-// (opset 18). Scales are floats, whose values are not followed: unknown.
-std::string resize(const node_context& c, std::vector<value_fact>& out) {
+// One dim scaled by a float factor as onnxruntime computes it: the product
+// in single precision, truncated (the spec's floor for the non-negative
+// sizes). A symbol only by a scale of few binary digits (2, 0.5, 1.5),
+// where the float product is exact: 2*x, floor(x/2), floor(3*x/2).
+quantity scaled_dim(const quantity& x, double scale) {
+    if (!x.known || !(scale >= 0) || scale > 1e9) return quantity();
+    if (x.concrete()) {
+        const float product = static_cast<float>(scale) * static_cast<float>(x.value.constant_term());
+        return product < 9.2e18f ? quantity(static_cast<std::int64_t>(product)) : quantity();
+    }
+    // scale = m / 2^j: floor(x * m / 2^j), which the float product is for the dims a tensor can have.
+    for (std::int64_t k = 1; k <= (std::int64_t{1} << 20); k *= 2) {
+        const double m = scale * static_cast<double>(k);
+        if (m == static_cast<double>(static_cast<std::int64_t>(m)) && m <= 65536.0)
+            return k == 1 ? times(x, static_cast<std::int64_t>(m))
+                          : floor_divide(times(x, static_cast<std::int64_t>(m)), k);
+    }
+    return quantity();
+}
+
+// Resize: its `sizes` (input 3) when given, else its `scales` (input 2;
+// input 1 at opset 10, as Upsample's, whose opset 7 has them as an
+// attribute), on `axes` when given (opset 18).
+std::string resize(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
     std::string reason;
     const value_shape* x = ranked_input(c, 0, reason);
     if (!x) return reason;
-    const std::optional<std::vector<std::int64_t>> sizes = constant_values(c, 3);
-    if (!sizes) return "Resize by scales, or sizes not a known constant";
     std::vector<std::int64_t> axes;
     if (const std::optional<std::vector<std::int64_t>> a = c.ints_attribute("axes")) axes = *a;
     else
         for (std::size_t i = 0; i < x->dims.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
-    if (axes.size() != sizes->size()) return "sizes of the wrong length";
+    std::vector<quantity> dims;
+    // Sizes or scales computed from values the profile does not follow (known only by length).
+    bool computed = false;
+    const bool by_sizes = op == "Resize" && c.input_count() > 3 && !c.input_names[3].empty();
+    if (by_sizes) {
+        const std::vector<quantity>* sizes = known_values(c, 3);
+        const std::optional<std::size_t> length = vector_length(c, 3);
+        if (!sizes && !length) return "sizes of no known length";
+        if (!sizes) {
+            dims.resize(*length);  // named below, by axis
+            computed = true;
+        }
+        if (c.string_attribute("keep_aspect_ratio_policy", "stretch") != "stretch")
+            return "sizes with keep_aspect_ratio_policy not covered";
+        if (sizes) dims = *sizes;
+    } else {
+        if (c.string_attribute("coordinate_transformation_mode", "") == "tf_crop_and_resize")
+            return "scales with tf_crop_and_resize not covered";
+        std::vector<double> scales;
+        const std::size_t at = op == "Upsample" || c.input_count() == 2 ? 1 : 2;
+        if (const value_fact* f = c.input(at); f && f->reals) scales = *f->reals;
+        else if (std::optional<attribute_view> a = c.attribute("scales"); a && op == "Upsample")
+            for (float v : a->floats()) scales.push_back(static_cast<double>(v));
+        else if (vector_length(c, at) == axes.size()) computed = true;  // named below, by axis
+        else return "scales of no known length";
+        if (!computed && scales.size() != axes.size()) return "scales of the wrong length";
+        for (std::size_t i = 0; i < axes.size(); ++i) {
+            std::size_t axis = 0;
+            if (!normalize_axis(axes[i], x->dims.size(), axis)) return "axis out of range";
+            dims.push_back(computed ? quantity() : scaled_dim(x->dims[axis], scales[i]));
+        }
+    }
+    if (axes.size() != dims.size()) return "sizes of the wrong length";
     out[0].elem_type = input_type(c, 0);
     out[0].shape = *x;
     for (std::size_t i = 0; i < axes.size(); ++i) {
         std::size_t axis = 0;
         if (!normalize_axis(axes[i], x->dims.size(), axis)) return "axis out of range";
-        out[0].shape.dims[axis] = quantity((*sizes)[i]);
+        out[0].shape.dims[axis] = computed ? data_dependent(c, 0, axis) : dims[i];
     }
+    return std::string();
+}
+
+// The ops whose output size is how many elements the data selects: a
+// data-dependent dim (NonZero's count, Unique's distinct values, Compress's
+// kept slices, NonMaxSuppression's boxes, StringNormalizer's words left
+// after its stopwords).
+std::string selection(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
+    if (op == "NonMaxSuppression") {
+        out[0].elem_type = int64_type;
+        out[0].shape = shape_of({data_dependent(c, 0, 0), quantity(std::int64_t{3})});
+        return std::string();
+    }
+    std::string reason;
+    const value_shape* x = ranked_input(c, 0, reason);
+    if (!x) return reason;
+    if (op == "NonZero") {
+        out[0].elem_type = int64_type;
+        out[0].shape = shape_of({quantity(static_cast<std::int64_t>(x->dims.size())), data_dependent(c, 0, 1)});
+        return std::string();
+    }
+    if (op == "StringNormalizer") {
+        out[0].elem_type = input_type(c, 0);
+        out[0].shape = *x;
+        if (c.attribute("stopwords") && !x->dims.empty())
+            out[0].shape.dims.back() = data_dependent(c, 0, x->dims.size() - 1);
+        return std::string();
+    }
+    // Unique and Compress: flattened without an axis, else that axis selected.
+    const std::optional<attribute_view> axis_attribute = c.attribute("axis");
+    std::size_t axis = 0;
+    if (axis_attribute && !normalize_axis(axis_attribute->i(), x->dims.size(), axis)) return "axis out of range";
+    const quantity count = data_dependent(c, 0, axis_attribute ? axis : 0);
+    out[0].elem_type = input_type(c, 0);
+    if (axis_attribute) {
+        out[0].shape = *x;
+        out[0].shape.dims[axis] = count;
+    } else {
+        out[0].shape = shape_of({count});
+    }
+    if (op == "Unique")
+        for (std::size_t i = 1; i < out.size() && i < 4; ++i) {
+            out[i].elem_type = int64_type;
+            // inverse_indices: one per element (or slice) of the input; indices and counts one per unique.
+            out[i].shape = shape_of({i != 2 ? count : axis_attribute ? x->dims[axis] : x->element_count()});
+        }
+    return std::string();
+}
+
+// OneHot: the indices' shape with a `depth` (input 1) axis inserted at `axis`.
+std::string one_hot(const node_context& c, std::vector<value_fact>& out) {
+    std::string reason;
+    const value_shape* indices = ranked_input(c, 0, reason);
+    if (!indices) return reason;
+    std::size_t axis = 0;
+    if (!normalize_axis(c.int_attribute("axis", -1), indices->dims.size() + 1, axis)) return "axis out of range";
+    const value_fact* depth = c.input(1);
+    quantity d = depth && depth->values_known && depth->values.size() == 1 ? depth->values[0] : quantity();
+    // A float depth (allowed) is not followed: the values decide.
+    if (!d.known) d = data_dependent(c, 0, axis);
+    out[0].elem_type = input_type(c, 2);
+    out[0].shape = *indices;
+    out[0].shape.dims.insert(out[0].shape.dims.begin() + static_cast<std::ptrdiff_t>(axis), d);
     return std::string();
 }
 
@@ -515,10 +735,12 @@ rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::ve
         return std::string();
     }
     if (op == "TopK") return top_k(c, out);
-    if (op == "Resize") return resize(c, out);
+    if (op == "Resize" || op == "Upsample") return resize(c, op, out);
     if (op == "DepthToSpace" || op == "SpaceToDepth") return depth_space(c, op, out);
-    if (op == "NonZero" || op == "Unique" || op == "Compress" || op == "NonMaxSuppression")
-        return "output shape is data-dependent";
+    if (op == "NonZero" || op == "Unique" || op == "Compress" || op == "NonMaxSuppression" ||
+        op == "StringNormalizer")
+        return selection(c, op, out);
+    if (op == "OneHot") return one_hot(c, out);
     return std::nullopt;
 }
 
