@@ -150,6 +150,10 @@ std::string node_costs(const node_context& c, const std::vector<value_fact>& out
         cost.macs = cost.flops = quantity(0);
         return std::string();
     }
+    if (c.node.domain() == "com.microsoft") {
+        if (std::optional<std::string> r = contrib_costs(c, op, outputs, cost)) return *r;
+        return "op not covered: com.microsoft::" + std::string(op);
+    }
     const quantity out_elements = outputs[0].shape.element_count();
     if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrent_cost(c, op, cost);
     if (op == "Einsum") return einsum_cost(c, cost);

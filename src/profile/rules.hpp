@@ -38,6 +38,12 @@ std::string einsum_indices(const node_context& c, std::vector<std::pair<char, qu
 // GridSample (shapes_training.cpp).
 rule_outcome infer_training_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
 
+// The com.microsoft ops of exported transformers (shapes_contrib.cpp):
+// their shapes, and their costs (nullopt: not one of them).
+rule_outcome infer_contrib_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
+std::optional<std::string> contrib_costs(const node_context& c, std::string_view op,
+                                         const std::vector<value_fact>& outputs, node_cost& cost);
+
 // The shape of input i when its rank is known; otherwise null and `reason`
 // says which input is missing or unknown.
 const value_shape* ranked_input(const node_context& c, std::size_t i, std::string& reason);

@@ -131,12 +131,34 @@ std::int32_t input_type(const node_context& c, std::size_t i) {
     return f ? f->elem_type : 0;
 }
 
+namespace {
+
+// Invalid inputs (negative pads, repeats or shape values) can make a rule
+// compute a negative size: unknown, never a negative count of bytes.
+std::string checked_sizes(std::vector<value_fact>& outputs) {
+    for (value_fact& f : outputs)
+        for (quantity& d : f.shape.dims)
+            if (d.concrete() && d.value.constant_term() < 0) {
+                d = quantity();
+                return "a negative size computed from the inputs";
+            }
+    return std::string();
+}
+
+}  // namespace
+
 std::string infer_outputs(const node_context& c, std::vector<value_fact>& outputs) {
     const std::string_view domain = c.node.domain();
     const std::string_view op = c.node.op_type();
-    if (!domain.empty() && domain != "ai.onnx") return "op not covered: " + std::string(domain) + "::" + std::string(op);
     // Every rule writes output 0; a node without outputs computes nothing anyone sees.
     if (outputs.empty()) return "node has no outputs";
+    if (domain == "com.microsoft") {
+        const rule_outcome r = infer_contrib_op(c, op, outputs);
+        if (!r) return "op not covered: " + std::string(domain) + "::" + std::string(op);
+        if (!r->empty()) return *r;
+        return checked_sizes(outputs);
+    }
+    if (!domain.empty() && domain != "ai.onnx") return "op not covered: " + std::string(domain) + "::" + std::string(op);
     if (op == "If" || op == "Loop" || op == "Scan" || op == "SequenceMap")
         return "control flow not covered: the subgraph bodies of " + std::string(op) + " are not profiled";
     rule_outcome r = infer_network_op(c, op, outputs);
@@ -145,15 +167,7 @@ std::string infer_outputs(const node_context& c, std::vector<value_fact>& output
     if (!r) r = infer_training_op(c, op, outputs);
     if (!r) return "op not covered: " + std::string(op);
     if (!r->empty()) return *r;
-    // Invalid inputs (negative pads, repeats or shape values) can make a rule
-    // compute a negative size: unknown, never a negative count of bytes.
-    for (value_fact& f : outputs)
-        for (quantity& d : f.shape.dims)
-            if (d.concrete() && d.value.constant_term() < 0) {
-                d = quantity();
-                return "a negative size computed from the inputs";
-            }
-    return std::string();
+    return checked_sizes(outputs);
 }
 
 }  // namespace profile_detail

@@ -151,6 +151,16 @@ std::string same_shape(const node_context& c, std::string_view op, std::vector<v
     out[0].shape = *x;
     out[0].elem_type = boolean_result(op) ? bool_type : input_type(c, 0);
     if (op == "Identity" && c.input(0)) out[0] = *c.input(0);
+    if ((op == "Neg" || op == "Abs") && c.input(0) && c.input(0)->values_known && integer_type(out[0].elem_type)) {
+        // Shape arithmetic of expanded functions (LayerNormalization's Neg of the axis count).
+        out[0].values_known = true;
+        for (const quantity& v : c.input(0)->values) {
+            quantity r = v.known ? minus(quantity(std::int64_t{0}), v) : quantity();
+            if (op == "Abs" && v.concrete()) r = v.value.constant_term() < 0 ? r : v;
+            else if (op == "Abs") r = quantity();
+            out[0].values.push_back(r);
+        }
+    }
     if (op == "Cast" || op == "CastLike") {
         out[0].elem_type = op == "Cast" ? static_cast<std::int32_t>(c.int_attribute("to", 0)) : input_type(c, 1);
         const value_fact* in = c.input(0);
@@ -207,7 +217,26 @@ std::string reduction(const node_context& c, std::string_view op, std::vector<va
     } else {
         bool present = false;
         const std::optional<std::vector<std::int64_t>> axes = ints_from_attribute_or_input(c, "axes", 1, present);
-        if (present && !axes) return "axes input not a known constant";
+        if (present && !axes) {
+            // Axes the profile cannot follow: kept, each dim is 1 or itself as they say; dropped, the
+            // rank is known when their count is.
+            const std::optional<std::size_t> n = vector_length(c, 1);
+            const bool noop = n == std::size_t{0} && c.int_attribute("noop_with_empty_axes", 0) != 0;
+            if (!n || *n > x->dims.size()) return "axes input of no known length";
+            value_fact y;
+            y.elem_type = input_type(c, 0);
+            y.shape = *x;
+            if (noop) {
+                out[0] = std::move(y);
+                return std::string();
+            }
+            if (!keep) y.shape.dims.resize(*n == 0 ? 0 : x->dims.size() - *n);
+            for (std::size_t i = 0; i < y.shape.dims.size(); ++i)
+                if (!keep || !(x->dims[i].concrete() && x->dims[i].value.constant_term() == 1))
+                    y.shape.dims[i] = data_dependent(c, 0, i);
+            out[0] = std::move(y);
+            return std::string();
+        }
         if (!axes || axes->empty()) {
             if (c.int_attribute("noop_with_empty_axes", 0) != 0) {
                 out[0].shape = *x;

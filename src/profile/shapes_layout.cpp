@@ -106,7 +106,19 @@ std::string constant_of_shape(const node_context& c, std::vector<value_fact>& ou
     else return "shape input of no known length";
     name_unknown_dims(c, 0, out[0].shape);
     out[0].elem_type = float_type;
-    if (std::optional<attribute_view> v = c.attribute("value"); v && v->has_t()) out[0].elem_type = v->t().data_type();
+    std::optional<std::vector<quantity>> fill = std::vector<quantity>{};  // float 0 by default: not followed
+    if (std::optional<attribute_view> v = c.attribute("value"); v && v->has_t()) {
+        out[0].elem_type = v->t().data_type();
+        fill = small_integer_values(v->t(), 1);
+    } else {
+        fill.reset();
+    }
+    // A small integer fill (ConstantOfShape(Unsqueeze(n)) of ones in expanded functions): its values.
+    const quantity count = out[0].shape.element_count();
+    if (fill && fill->size() == 1 && count.concrete() && count.value.constant_term() <= c.max_value_elements) {
+        out[0].values_known = true;
+        out[0].values.assign(static_cast<std::size_t>(count.value.constant_term()), (*fill)[0]);
+    }
     return std::string();
 }
 
@@ -178,10 +190,18 @@ std::string squeeze(const node_context& c, std::string_view op, std::vector<valu
     if (!x) return reason;
     bool present = false;
     const std::optional<std::vector<std::int64_t>> axes = ints_from_attribute_or_input(c, "axes", 1, present);
-    if (present && !axes) return "axes input not a known constant";
     value_fact y;
     y.elem_type = input_type(c, 0);
     y.shape.rank_known = true;
+    if (present && !axes) {
+        // Axes the profile cannot follow, of a known count: the rank is known, which dims go where is not.
+        const std::optional<std::size_t> n = vector_length(c, 1);
+        if (!n || (op == "Squeeze" && *n > x->dims.size())) return "axes input of no known length";
+        y.shape.dims.resize(op == "Squeeze" ? x->dims.size() - *n : x->dims.size() + *n);
+        name_unknown_dims(c, 0, y.shape);
+        out[0] = std::move(y);
+        return std::string();
+    }
     if (op == "Squeeze") {
         std::vector<bool> drop(x->dims.size(), false);
         if (axes) {
