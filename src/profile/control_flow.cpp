@@ -152,7 +152,8 @@ std::string combine_loop(const node_context& c, const body_result& body, std::ve
         // A scan output: the body's per-iteration value, stacked.
         if (body_output >= body.outputs.size()) continue;
         value_fact f = without_values(&body.outputs[body_output]);
-        if (f.shape.rank_known) f.shape.dims.insert(f.shape.dims.begin(), trip);
+        // Stacked once per iteration: a trip count the data decides is a data-dependent dim.
+        if (f.shape.rank_known) f.shape.dims.insert(f.shape.dims.begin(), trip.known ? trip : data_dependent(c, k, 0));
         outputs[k] = std::move(f);
     }
     if (!body.reason.empty()) return "body: " + body.reason;

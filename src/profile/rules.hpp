@@ -27,6 +27,13 @@ rule_outcome infer_elementwise_op(const node_context& c, std::string_view op, st
 // (shapes_layout.cpp).
 rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
 
+// DFT, STFT, the windows, MelWeightMatrix, TfIdfVectorizer
+// (shapes_signal.cpp).
+rule_outcome infer_signal_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
+// TopK, Resize, Upsample, OneHot, NonZero, Unique, Compress,
+// NonMaxSuppression, StringNormalizer (shapes_selection.cpp).
+rule_outcome infer_selection_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
+
 // Einsum's equation read against the input shapes: the size of every index
 // letter (`sizes`, by letter) and the output's letters (explicit after "->",
 // or the letters used once, in alphabetical order). Ellipses are not read.
@@ -35,7 +42,8 @@ std::string einsum_indices(const node_context& c, std::vector<std::pair<char, qu
                            std::string& output_letters);
 
 // SoftmaxCrossEntropyLoss, NegativeLogLikelihoodLoss, DynamicQuantizeLinear,
-// GridSample (shapes_training.cpp).
+// GridSample, and ai.onnx.preview.training's Adagrad, Momentum and Adam
+// (shapes_training.cpp).
 rule_outcome infer_training_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
 
 // The com.microsoft ops of exported transformers (shapes_contrib.cpp):

@@ -158,13 +158,20 @@ std::string infer_outputs(const node_context& c, std::vector<value_fact>& output
         if (!r->empty()) return *r;
         return checked_sizes(outputs);
     }
+    if (domain == "ai.onnx.preview.training") {
+        const rule_outcome r = infer_training_op(c, op, outputs);
+        if (!r) return "op not covered: " + std::string(domain) + "::" + std::string(op);
+        return r->empty() ? checked_sizes(outputs) : *r;
+    }
     if (!domain.empty() && domain != "ai.onnx") return "op not covered: " + std::string(domain) + "::" + std::string(op);
     if (op == "If" || op == "Loop" || op == "Scan" || op == "SequenceMap")
         return "control flow not covered: the subgraph bodies of " + std::string(op) + " are not profiled";
     rule_outcome r = infer_network_op(c, op, outputs);
     if (!r) r = infer_elementwise_op(c, op, outputs);
     if (!r) r = infer_layout_op(c, op, outputs);
+    if (!r) r = infer_selection_op(c, op, outputs);
     if (!r) r = infer_training_op(c, op, outputs);
+    if (!r) r = infer_signal_op(c, op, outputs);
     if (!r) return "op not covered: " + std::string(op);
     if (!r->empty()) return *r;
     return checked_sizes(outputs);

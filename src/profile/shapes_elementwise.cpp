@@ -32,7 +32,7 @@ bool same_shape_op(std::string_view op) {
                        "HardSwish", "Mish", "ThresholdedRelu", "Shrink", "LRN", "Trilu", "CumSum",
                        "BatchNormalization", "InstanceNormalization", "GroupNormalization", "LayerNormalization",
                        "MeanVarianceNormalization", "LpNormalization", "BitwiseNot", "Swish", "RandomUniformLike",
-                       "RandomNormalLike", "EyeLike"});
+                       "RandomNormalLike", "EyeLike", "ReverseSequence", "Scatter", "Bernoulli"});
 }
 
 // Ops with numpy broadcasting over all their inputs.
@@ -175,7 +175,7 @@ std::string same_shape(const node_context& c, std::string_view op, std::vector<v
     }
     if (op == "QuantizeLinear") out[0].elem_type = c.input(2) ? input_type(c, 2) : uint8_type;
     if (op == "DequantizeLinear") out[0].elem_type = input_type(c, 1);
-    if (op == "RandomUniformLike" || op == "RandomNormalLike" || op == "EyeLike")
+    if (op == "RandomUniformLike" || op == "RandomNormalLike" || op == "EyeLike" || op == "Bernoulli")
         out[0].elem_type = static_cast<std::int32_t>(c.int_attribute("dtype", input_type(c, 0)));
     if (op == "Dropout" && out.size() > 1) {
         out[1].shape = *x;
@@ -285,6 +285,16 @@ rule_outcome infer_elementwise_op(const node_context& c, std::string_view op, st
                                          "DequantizeLinear"}))
         return same_shape(c, op, out);
     if (op.substr(0, 6) == "Reduce" || op == "ArgMax" || op == "ArgMin") return reduction(c, op, out);
+    if (op == "Det") {
+        // [*, M, M] -> [*]
+        std::string reason;
+        const value_shape* x = ranked_input(c, 0, reason);
+        if (!x) return reason;
+        if (x->dims.size() < 2) return "input of rank below 2";
+        out[0].elem_type = input_type(c, 0);
+        out[0].shape = shape_of(std::vector<quantity>(x->dims.begin(), x->dims.end() - 2));
+        return std::string();
+    }
     return std::nullopt;
 }
 

@@ -1,7 +1,7 @@
 // src/profile/shapes_layout.cpp - output shapes of the ops that move data
 // and build shapes: Shape, Size, Constant, ConstantOfShape, Reshape,
 // Flatten, Squeeze, Unsqueeze, Transpose, Concat, Split, Slice, Gather,
-// Expand, Tile, Pad, Range. The values of small integer tensors go through
+// Expand, Tile, Pad, Range, DepthToSpace, SpaceToDepth. The values of small integer tensors go through
 // them too, so that a Shape -> Gather -> Concat -> Reshape chain ends in a
 // known shape.
 #include <algorithm>
@@ -385,7 +385,15 @@ std::string slice(const node_context& c, std::vector<value_fact>& out) {
     const std::optional<std::vector<quantity>> starts = quantities_from_attribute_or_input(c, "starts", 1, present);
     const std::optional<std::vector<quantity>> ends = quantities_from_attribute_or_input(c, "ends", 2, present);
     std::optional<std::vector<std::int64_t>> axes = ints_from_attribute_or_input(c, "axes", 3, present);
-    if (present && !axes) return "axes input not a known constant";
+    if (present && !axes) {
+        // Axes the profile cannot follow: any dim may be the one sliced.
+        value_fact y;
+        y.elem_type = input_type(c, 0);
+        y.shape = shape_of(std::vector<quantity>(x->dims.size()));
+        name_unknown_dims(c, 0, y.shape);
+        out[0] = std::move(y);
+        return std::string();
+    }
     if (!starts || !ends) {
         // Bounds the profile cannot follow: the sliced axes' sizes are the values' to decide.
         const std::optional<std::size_t> n = starts ? std::optional<std::size_t>(starts->size()) : vector_length(c, 1);
@@ -542,24 +550,6 @@ std::string range(const node_context& c, std::vector<value_fact>& out) {
     return std::string();
 }
 
-// TopK: the input's shape with axis `axis` of size K (input 1); values and
-// their INT64 indices.
-std::string top_k(const node_context& c, std::vector<value_fact>& out) {
-    std::string reason;
-    const value_shape* x = ranked_input(c, 0, reason);
-    if (!x) return reason;
-    std::size_t axis = 0;
-    if (!normalize_axis(c.int_attribute("axis", -1), x->dims.size(), axis)) return "axis out of range";
-    const std::vector<quantity>* k = known_values(c, 1);
-    if (k && k->size() != 1) return "K not a single value";
-    for (std::size_t i = 0; i < out.size() && i < 2; ++i) {
-        out[i].shape = *x;
-        out[i].shape.dims[axis] = k ? (*k)[0] : data_dependent(c, 0, axis);
-        out[i].elem_type = i == 0 ? input_type(c, 0) : int64_type;
-    }
-    return std::string();
-}
-
 // DepthToSpace: (N, C, H, W) to (N, C/b^2, H*b, W*b); SpaceToDepth the
 // other way (b: blocksize).
 std::string depth_space(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
@@ -581,143 +571,6 @@ std::string depth_space(const node_context& c, std::string_view op, std::vector<
         y.shape.dims[3] = divide_exactly(x->dims[3], quantity(b));
     }
     out[0] = std::move(y);
-    return std::string();
-}
-
-// One dim scaled by a float factor as onnxruntime computes it: the product
-// in single precision, truncated (the spec's floor for the non-negative
-// sizes). A symbol only by a scale of few binary digits (2, 0.5, 1.5),
-// where the float product is exact: 2*x, floor(x/2), floor(3*x/2).
-quantity scaled_dim(const quantity& x, double scale) {
-    if (!x.known || !(scale >= 0) || scale > 1e9) return quantity();
-    if (x.concrete()) {
-        const float product = static_cast<float>(scale) * static_cast<float>(x.value.constant_term());
-        return product < 9.2e18f ? quantity(static_cast<std::int64_t>(product)) : quantity();
-    }
-    // scale = m / 2^j: floor(x * m / 2^j), which the float product is for the dims a tensor can have.
-    for (std::int64_t k = 1; k <= (std::int64_t{1} << 20); k *= 2) {
-        const double m = scale * static_cast<double>(k);
-        if (m == static_cast<double>(static_cast<std::int64_t>(m)) && m <= 65536.0)
-            return k == 1 ? times(x, static_cast<std::int64_t>(m))
-                          : floor_divide(times(x, static_cast<std::int64_t>(m)), k);
-    }
-    return quantity();
-}
-
-// Resize: its `sizes` (input 3) when given, else its `scales` (input 2;
-// input 1 at opset 10, as Upsample's, whose opset 7 has them as an
-// attribute), on `axes` when given (opset 18).
-std::string resize(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
-    std::string reason;
-    const value_shape* x = ranked_input(c, 0, reason);
-    if (!x) return reason;
-    std::vector<std::int64_t> axes;
-    if (const std::optional<std::vector<std::int64_t>> a = c.ints_attribute("axes")) axes = *a;
-    else
-        for (std::size_t i = 0; i < x->dims.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
-    std::vector<quantity> dims;
-    // Sizes or scales computed from values the profile does not follow (known only by length).
-    bool computed = false;
-    const bool by_sizes = op == "Resize" && c.input_count() > 3 && !c.input_names[3].empty();
-    if (by_sizes) {
-        const std::vector<quantity>* sizes = known_values(c, 3);
-        const std::optional<std::size_t> length = vector_length(c, 3);
-        if (!sizes && !length) return "sizes of no known length";
-        if (!sizes) {
-            dims.resize(*length);  // named below, by axis
-            computed = true;
-        }
-        if (c.string_attribute("keep_aspect_ratio_policy", "stretch") != "stretch")
-            return "sizes with keep_aspect_ratio_policy not covered";
-        if (sizes) dims = *sizes;
-    } else {
-        if (c.string_attribute("coordinate_transformation_mode", "") == "tf_crop_and_resize")
-            return "scales with tf_crop_and_resize not covered";
-        std::vector<double> scales;
-        const std::size_t at = op == "Upsample" || c.input_count() == 2 ? 1 : 2;
-        if (const value_fact* f = c.input(at); f && f->reals) scales = *f->reals;
-        else if (std::optional<attribute_view> a = c.attribute("scales"); a && op == "Upsample")
-            for (float v : a->floats()) scales.push_back(static_cast<double>(v));
-        else if (vector_length(c, at) == axes.size()) computed = true;  // named below, by axis
-        else return "scales of no known length";
-        if (!computed && scales.size() != axes.size()) return "scales of the wrong length";
-        for (std::size_t i = 0; i < axes.size(); ++i) {
-            std::size_t axis = 0;
-            if (!normalize_axis(axes[i], x->dims.size(), axis)) return "axis out of range";
-            dims.push_back(computed ? quantity() : scaled_dim(x->dims[axis], scales[i]));
-        }
-    }
-    if (axes.size() != dims.size()) return "sizes of the wrong length";
-    out[0].elem_type = input_type(c, 0);
-    out[0].shape = *x;
-    for (std::size_t i = 0; i < axes.size(); ++i) {
-        std::size_t axis = 0;
-        if (!normalize_axis(axes[i], x->dims.size(), axis)) return "axis out of range";
-        out[0].shape.dims[axis] = computed ? data_dependent(c, 0, axis) : dims[i];
-    }
-    return std::string();
-}
-
-// The ops whose output size is how many elements the data selects: a
-// data-dependent dim (NonZero's count, Unique's distinct values, Compress's
-// kept slices, NonMaxSuppression's boxes, StringNormalizer's words left
-// after its stopwords).
-std::string selection(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
-    if (op == "NonMaxSuppression") {
-        out[0].elem_type = int64_type;
-        out[0].shape = shape_of({data_dependent(c, 0, 0), quantity(std::int64_t{3})});
-        return std::string();
-    }
-    std::string reason;
-    const value_shape* x = ranked_input(c, 0, reason);
-    if (!x) return reason;
-    if (op == "NonZero") {
-        out[0].elem_type = int64_type;
-        out[0].shape = shape_of({quantity(static_cast<std::int64_t>(x->dims.size())), data_dependent(c, 0, 1)});
-        return std::string();
-    }
-    if (op == "StringNormalizer") {
-        out[0].elem_type = input_type(c, 0);
-        out[0].shape = *x;
-        if (c.attribute("stopwords") && !x->dims.empty())
-            out[0].shape.dims.back() = data_dependent(c, 0, x->dims.size() - 1);
-        return std::string();
-    }
-    // Unique and Compress: flattened without an axis, else that axis selected.
-    const std::optional<attribute_view> axis_attribute = c.attribute("axis");
-    std::size_t axis = 0;
-    if (axis_attribute && !normalize_axis(axis_attribute->i(), x->dims.size(), axis)) return "axis out of range";
-    const quantity count = data_dependent(c, 0, axis_attribute ? axis : 0);
-    out[0].elem_type = input_type(c, 0);
-    if (axis_attribute) {
-        out[0].shape = *x;
-        out[0].shape.dims[axis] = count;
-    } else {
-        out[0].shape = shape_of({count});
-    }
-    if (op == "Unique")
-        for (std::size_t i = 1; i < out.size() && i < 4; ++i) {
-            out[i].elem_type = int64_type;
-            // inverse_indices: one per element (or slice) of the input; indices and counts one per unique.
-            out[i].shape = shape_of({i != 2 ? count : axis_attribute ? x->dims[axis] : x->element_count()});
-        }
-    return std::string();
-}
-
-// OneHot: the indices' shape with a `depth` (input 1) axis inserted at `axis`.
-std::string one_hot(const node_context& c, std::vector<value_fact>& out) {
-    std::string reason;
-    const value_shape* indices = ranked_input(c, 0, reason);
-    if (!indices) return reason;
-    std::size_t axis = 0;
-    if (!normalize_axis(c.int_attribute("axis", -1), indices->dims.size() + 1, axis)) return "axis out of range";
-    const value_fact* depth = c.input(1);
-    quantity d = depth && depth->values_known && depth->values.size() == 1 ? depth->values[0] : quantity();
-    // A float depth (allowed) is not followed: the values decide.
-    if (!d.known) d = data_dependent(c, 0, axis);
-    out[0].elem_type = input_type(c, 2);
-    out[0].shape = *indices;
-    out[0].shape.dims.insert(out[0].shape.dims.begin() + static_cast<std::ptrdiff_t>(axis), d);
     return std::string();
 }
 
@@ -754,13 +607,7 @@ rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::ve
         out[0].elem_type = input_type(c, 0);
         return std::string();
     }
-    if (op == "TopK") return top_k(c, out);
-    if (op == "Resize" || op == "Upsample") return resize(c, op, out);
     if (op == "DepthToSpace" || op == "SpaceToDepth") return depth_space(c, op, out);
-    if (op == "NonZero" || op == "Unique" || op == "Compress" || op == "NonMaxSuppression" ||
-        op == "StringNormalizer")
-        return selection(c, op, out);
-    if (op == "OneHot") return one_hot(c, out);
     return std::nullopt;
 }
 

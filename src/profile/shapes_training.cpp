@@ -1,4 +1,4 @@
-// Shape rules of the losses, dynamic quantization and grid sampling
+// Shape rules of the losses, the optimizers, dynamic quantization and grid sampling
 // (ONNX operator spec: SoftmaxCrossEntropyLoss 12+, NegativeLogLikelihoodLoss
 // 12+, DynamicQuantizeLinear 11, GridSample 16+): ops whose outputs are not
 // their inputs' shape, found in training graphs and quantized exports.
@@ -66,12 +66,31 @@ std::string grid_sample(const node_context& c, std::vector<value_fact>& out) {
     return std::string();
 }
 
+// The optimizers of ai.onnx.preview.training (R, T, then n tensors of each
+// group: Adagrad X, G, H; Momentum X, G, V; Adam X, G, V, H): their outputs
+// are the new X (and the new H, V), output j shaped as X number j mod n.
+std::string optimizer(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
+    const std::size_t groups = op == "Adam" ? 4 : 3;
+    if (c.input_count() < 2 + groups || (c.input_count() - 2) % groups != 0) return "inputs not R, T and whole groups";
+    const std::size_t n = (c.input_count() - 2) / groups;
+    for (std::size_t j = 0; j < out.size(); ++j) {
+        std::string reason;
+        const value_shape* x = ranked_input(c, 2 + j % n, reason);
+        if (!x) return reason;
+        out[j].shape = *x;
+        out[j].elem_type = input_type(c, 2 + j % n);
+    }
+    return std::string();
+}
+
 }  // namespace
 
 rule_outcome infer_training_op(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
     if (op == "SoftmaxCrossEntropyLoss" || op == "NegativeLogLikelihoodLoss") return loss(c, op, out);
     if (op == "DynamicQuantizeLinear") return dynamic_quantize(c, out);
     if (op == "GridSample") return grid_sample(c, out);
+    if (c.node.domain() == "ai.onnx.preview.training" && (op == "Adagrad" || op == "Momentum" || op == "Adam"))
+        return optimizer(c, op, out);
     return std::nullopt;
 }
 

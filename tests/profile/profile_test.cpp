@@ -397,3 +397,132 @@ TEST_CASE("grows_faster ranks by the highest degree, then its coefficients; unkn
     CHECK(grows_faster(quantity(std::int64_t{2}), quantity()));
     CHECK_FALSE(grows_faster(quantity(), quantity(std::int64_t{2})));
 }
+
+namespace {
+
+wire_builder float_tensor(const std::string& name, const std::vector<float>& values) {
+    wire_builder t;
+    t.field_varint(tensor_view::field::dims, values.size());
+    t.field_varint(tensor_view::field::data_type, static_cast<std::uint64_t>(data_type::float32));
+    for (float v : values) t.field_float(tensor_view::field::float_data, v);
+    t.field_bytes(tensor_view::field::name, name);
+    return t;
+}
+
+wire_builder in_domain(wire_builder n, const std::string& domain) {
+    n.field_bytes(node_view::field::domain, domain);
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("Resize by float scales: onnxruntime's float product, symbolic for scales of few binary digits") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("N"), std::int64_t{3}, std::string("H"), std::int64_t{7}}));
+    p.initializers.push_back(float_tensor("up", {1.0f, 1.0f, 1.5f, 0.5f}));
+    p.initializers.push_back(float_tensor("odd", {1.0f, 1.0f, 0.3f, 1.7f}));
+    p.nodes.push_back(node("Resize", {"x", "", "up"}, {"y"}));
+    p.nodes.push_back(node("Resize", {"x", "", "odd"}, {"z"}));
+    p.outputs.push_back(declared("y"));
+    p.outputs.push_back(declared("z"));
+    const held_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[N,3,floor((3*H)/2),3]");
+    // 0.3 x H has no exact symbolic form: unknown, never a guess; 1.7 x 7 = 11.9 truncated.
+    CHECK(r.nodes[1].outputs[0].shape.str() == "[N,3,?,11]");
+    profile_options bound;
+    bound.dims.push_back({"H", 5});
+    const held_profile b = profile_of(model_bytes(p), bound);
+    CHECK(b.nodes[0].outputs[0].shape.str() == "[N,3,7,3]");
+    CHECK(b.nodes[1].outputs[0].shape.str() == "[N,3,1,11]");
+}
+
+TEST_CASE("symbolic bounds: Slice to Shape(x)[1], Range to a dim, TopK of a computed K") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("N"), std::string("T"), std::int64_t{8}}));
+    p.initializers.push_back(int64_tensor("one", {1}, {1}));
+    p.initializers.push_back(int64_tensor("zero", {1}, {0}));
+    p.initializers.push_back(int64_tensor("zero_s", {}, {0}));
+    p.initializers.push_back(int64_tensor("step", {}, {1}));
+    p.initializers.push_back(int64_tensor("minus_one", {1}, {-1}));
+    p.initializers.push_back(int64_tensor("big", {1}, {std::int64_t{1} << 40}));
+    p.initializers.push_back(int64_tensor("neg_big", {1}, {-(std::int64_t{1} << 40)}));
+    p.nodes.push_back(node("Shape", {"x"}, {"s"}));
+    p.nodes.push_back(node("Gather", {"s", "one"}, {"t"}));                  // [T]
+    p.nodes.push_back(node("Slice", {"x", "zero", "t", "one"}, {"a"}));     // x[:, 0:T] = [N,T,8]
+    p.nodes.push_back(node("Slice", {"x", "zero", "minus_one", "one"}, {"b"}));  // x[:, 0:-1] = [N,T-1,8]
+    p.nodes.push_back(node("Slice", {"x", "minus_one", "neg_big", "one", "minus_one"}, {"c"}));  // x[:, ::-1]
+    p.nodes.push_back(node("Squeeze", {"t", "zero"}, {"t0"}));
+    p.nodes.push_back(node("Range", {"zero_s", "t0", "step"}, {"r"}));   // [T]
+    p.nodes.push_back(node("TopK", {"x", "t"}, {"v", "i"}, {int_attribute("axis", 1)}));
+    for (const char* o : {"a", "b", "c", "r", "v"}) p.outputs.push_back(declared(o));
+    const held_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[2].outputs[0].shape.str() == "[N,T,8]");
+    CHECK(r.nodes[3].outputs[0].shape.str() == "[N,T - 1,8]");
+    CHECK(r.nodes[4].outputs[0].shape.str() == "[N,T,8]");
+    CHECK(r.nodes[6].outputs[0].shape.str() == "[T]");
+    CHECK(r.nodes[7].outputs[0].shape.str() == "[N,T,8]");
+    CHECK(r.covered_nodes == r.nodes.size());
+}
+
+TEST_CASE("data-dependent dims are fresh symbols named output:axis, and the node is covered") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{4}, std::int64_t{5}}));
+    p.inputs.push_back(value_info("target", {std::int64_t{3}}, data_type::int64));
+    p.nodes.push_back(node("NonZero", {"x"}, {"nz"}));
+    p.nodes.push_back(node("Reshape", {"x", "target"}, {"y"}));
+    p.nodes.push_back(node("Unique", {"x"}, {"u", "first", "inverse", "counts"}));
+    p.outputs.push_back(declared("nz"));
+    p.outputs.push_back(declared("y"));
+    p.outputs.push_back(declared("u"));
+    const held_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[2,nz:1]");
+    CHECK(r.nodes[1].outputs[0].shape.str() == "[y:0,y:1,y:2]");
+    CHECK(r.nodes[2].outputs[0].shape.str() == "[u:0]");
+    CHECK(r.nodes[2].outputs[1].shape.str() == "[u:0]");
+    CHECK(r.nodes[2].outputs[2].shape.str() == "[20]");
+    CHECK(r.covered_nodes == 3);
+}
+
+TEST_CASE("Where(Equal(shape, -1), Shape(x), shape) and ReduceProd of a shape are followed") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("B"), std::int64_t{6}}));
+    p.initializers.push_back(int64_tensor("want", {2}, {-1, 6}));
+    p.initializers.push_back(int64_tensor("minus_one", {}, {-1}));
+    p.nodes.push_back(node("Shape", {"x"}, {"s"}));
+    p.nodes.push_back(node("Equal", {"want", "minus_one"}, {"is_free"}));
+    p.nodes.push_back(node("Where", {"is_free", "s", "want"}, {"shape"}));
+    p.nodes.push_back(node("Expand", {"x", "shape"}, {"e"}));
+    p.nodes.push_back(node("ReduceProd", {"s"}, {"count"}, {int_attribute("keepdims", 1)}));
+    p.nodes.push_back(node("Reshape", {"x", "count"}, {"flat"}));
+    p.outputs.push_back(declared("e"));
+    p.outputs.push_back(declared("flat"));
+    const held_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[3].outputs[0].shape.str() == "[B,6]");
+    CHECK(r.nodes[5].outputs[0].shape.str() == "[6*B]");
+}
+
+TEST_CASE("com.microsoft Attention and MatMulNBits: shapes and MACs") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::string("B"), std::string("S"), std::int64_t{32}}));
+    p.inputs.push_back(value_info("w", {std::int64_t{32}, std::int64_t{96}}));
+    p.inputs.push_back(value_info("past", {std::int64_t{2}, std::string("B"), std::int64_t{4}, std::string("P"),
+                                           std::int64_t{8}}));
+    p.inputs.push_back(value_info("packed", {std::int64_t{16}, std::int64_t{2}, std::int64_t{16}}, data_type::uint8));
+    p.nodes.push_back(in_domain(node("Attention", {"x", "w", "", "", "past"}, {"y", "present"},
+                                     {int_attribute("num_heads", 4)}),
+                                "com.microsoft"));
+    p.nodes.push_back(in_domain(node("MatMulNBits", {"y", "packed"}, {"z"},
+                                     {int_attribute("K", 32), int_attribute("N", 16), int_attribute("bits", 4),
+                                      int_attribute("block_size", 32)}),
+                                "com.microsoft"));
+    p.outputs.push_back(declared("present"));
+    p.outputs.push_back(declared("z"));
+    const held_profile r = profile_of(model_bytes(p));
+    REQUIRE(r.covered_nodes == 2);
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[B,S,32]");
+    CHECK(r.nodes[0].outputs[1].shape.str() == "[2,B,4,P + S,8]");
+    // Projection B*S*32*96, then scores and weighted values B*S*(P+S)*(32 + 32).
+    CHECK(r.nodes[0].macs.str() == "3072*B*S + 64*B*P*S + 64*B*S^2");
+    CHECK(r.nodes[1].outputs[0].shape.str() == "[B,S,16]");
+    CHECK(r.nodes[1].macs.str() == "512*B*S");
+}
