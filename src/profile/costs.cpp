@@ -154,6 +154,10 @@ std::string node_costs(const node_context& c, const std::vector<value_fact>& out
         if (std::optional<std::string> r = contrib_costs(c, op, outputs, cost)) return *r;
         return "op not covered: com.microsoft::" + std::string(op);
     }
+    if (sequence_op(op)) {
+        cost.macs = cost.flops = quantity(std::int64_t{0});
+        return std::string();
+    }
     const quantity out_elements = outputs[0].shape.element_count();
     if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrent_cost(c, op, cost);
     if (op == "Einsum") return einsum_cost(c, cost);

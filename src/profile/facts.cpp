@@ -259,6 +259,13 @@ const quantity& dim_params::of(std::string_view name) {
 
 value_fact declared_fact(const type_view& t, dim_params& params) {
     value_fact f;
+    // An optional is its element when present; a sequence of unknown length has its element type's facts.
+    if (t.has_optional_type() && t.optional_type().has_elem_type()) return declared_fact(t.optional_type().elem_type(), params);
+    if (t.has_sequence_type() && t.sequence_type().has_elem_type()) {
+        f = declared_fact(t.sequence_type().elem_type(), params);
+        f.sequence = std::make_shared<const sequence_fact>();
+        return f;
+    }
     if (!t.has_tensor_type()) return f;
     const tensor_type_view tt = t.tensor_type();
     f.elem_type = tt.elem_type();
@@ -275,6 +282,18 @@ value_fact declared_fact(const type_view& t, dim_params& params) {
         f.shape.dims.push_back(std::move(q));
     }
     return f;
+}
+
+quantity fact_bytes(const value_fact& f) {
+    if (!f.sequence) return value_bytes(f.shape.element_count(), f.elem_type);
+    if (!f.sequence->elements.empty() || f.sequence->length.concrete()) {
+        if (f.sequence->elements.empty() && f.sequence->length.value.constant_term() != 0)
+            return times(value_bytes(f.shape.element_count(), f.elem_type), f.sequence->length);
+        quantity total(std::int64_t{0});
+        for (const value_fact& e : f.sequence->elements) total = plus(total, fact_bytes(e));
+        return total;
+    }
+    return times(value_bytes(f.shape.element_count(), f.elem_type), f.sequence->length);
 }
 
 quantity value_bytes(const quantity& elements, std::int32_t type) {

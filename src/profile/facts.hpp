@@ -19,6 +19,8 @@
 namespace onnxview {
 namespace profile_detail {
 
+struct sequence_fact;
+
 // One value of the graph: its type, shape and, for small integer tensors,
 // its elements (row-major), each possibly symbolic (what Shape makes).
 // The small members last, side by side: one per value name of a scope.
@@ -28,8 +30,18 @@ struct value_fact {
     // The elements of a small float tensor stored in the model (Resize's
     // scales); null otherwise. Shared: copied with the fact, rarely set.
     std::shared_ptr<const std::vector<double>> reals;
+    // A sequence (SequenceConstruct, SplitToSequence, a sequence_type
+    // input): its length and elements; `shape` and `elem_type` are then what
+    // every element has (a dim unknown where they differ). Null for a tensor.
+    std::shared_ptr<const sequence_fact> sequence;
     std::int32_t elem_type = 0;
     bool values_known = false;
+};
+
+struct sequence_fact {
+    quantity length;
+    // Each element, when the length is a constant of at most 64; else empty.
+    std::vector<value_fact> elements;
 };
 
 // A call of a model-local function being expanded: the body's attribute
@@ -127,6 +139,10 @@ struct node_cost {
     quantity flops;
 };
 std::string node_costs(const node_context& c, const std::vector<value_fact>& outputs, node_cost& out);
+
+// Bytes of a value: its elements' at the type's width; a sequence's
+// elements' together.
+quantity fact_bytes(const value_fact& f);
 
 // Bytes of `elements` values of DataType `type` at its bit width (4-bit and
 // 2-bit types packed, rounded up); unknown for STRING and unknown types.

@@ -27,7 +27,7 @@ void sweep_peak(model_profile& out, value_map& values,
     };
     // A value a node made has its shape in the node's output (profiler::finish moved it there).
     auto bytes_of = [&out](const value_entry& e) {
-        return e.producer == value_entry::no_node ? value_bytes(e.fact.shape.element_count(), e.fact.elem_type)
+        return e.producer == value_entry::no_node ? fact_bytes(e.fact)
                                                   : out.nodes[e.producer].outputs[e.output].bytes;
     };
     std::string unknown;

@@ -425,7 +425,7 @@ private:
             profiled_output po;
             po.name = name;
             po.elem_type = fact.elem_type;
-            po.bytes = profile_detail::value_bytes(fact.shape.element_count(), fact.elem_type);
+            po.bytes = profile_detail::fact_bytes(fact);
             if (e) {
                 // The shape stays in the value's entry while later nodes read
                 // it and moves to the result in finish(); a name made again

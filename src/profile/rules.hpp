@@ -27,6 +27,10 @@ rule_outcome infer_elementwise_op(const node_context& c, std::string_view op, st
 // (shapes_layout.cpp).
 rule_outcome infer_layout_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
 
+// The sequence and optional ops (shapes_sequence.cpp).
+rule_outcome infer_sequence_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);
+// Whether `op` is one of them: data movement, no FLOPs.
+bool sequence_op(std::string_view op);
 // DFT, STFT, the windows, MelWeightMatrix, TfIdfVectorizer
 // (shapes_signal.cpp).
 rule_outcome infer_signal_op(const node_context& c, std::string_view op, std::vector<value_fact>& out);

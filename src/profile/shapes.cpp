@@ -23,6 +23,10 @@ const value_shape* ranked_input(const node_context& c, std::size_t i, std::strin
         reason = "input '" + std::string(c.input_names[i]) + "' has no known shape";
         return nullptr;
     }
+    if (f->sequence) {  // its shape is its elements': no tensor rule may take it for a tensor's
+        reason = "input '" + std::string(c.input_names[i]) + "' is a sequence";
+        return nullptr;
+    }
     return &f->shape;
 }
 
@@ -172,6 +176,7 @@ std::string infer_outputs(const node_context& c, std::vector<value_fact>& output
     if (!r) r = infer_selection_op(c, op, outputs);
     if (!r) r = infer_training_op(c, op, outputs);
     if (!r) r = infer_signal_op(c, op, outputs);
+    if (!r) r = infer_sequence_op(c, op, outputs);
     if (!r) return "op not covered: " + std::string(op);
     if (!r->empty()) return *r;
     return checked_sizes(outputs);

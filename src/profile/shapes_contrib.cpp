@@ -79,10 +79,10 @@ std::string attention(const node_context& c, std::vector<value_fact>& out, atten
     out[0].elem_type = input_type(c, 0);
     out[0].shape = dims_of({x->dims[0], x->dims[1], v_hidden});
     const quantity head_size = divide_exactly(k_hidden, quantity(heads));
-    if (out.size() > 1)
-        out[1] = value_fact{dims_of({quantity(std::int64_t{2}), x->dims[0], quantity(heads), plus(past, x->dims[1]),
-                                     head_size}),
-                            {}, nullptr, input_type(c, 0), false};
+    if (out.size() > 1) {
+        out[1].shape = dims_of({quantity(std::int64_t{2}), x->dims[0], quantity(heads), plus(past, x->dims[1]), head_size});
+        out[1].elem_type = input_type(c, 0);
+    }
     z = {x->dims[0], x->dims[1], plus(past, x->dims[1]), q_hidden, v_hidden, quantity(heads)};
     z.projection_macs = times(times(times(x->dims[0], x->dims[1]), w->dims[0]), w->dims[1]);
     if (has_input(c, 2)) z.bias = times(times(x->dims[0], x->dims[1]), w->dims[1]);

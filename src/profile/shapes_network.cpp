@@ -243,10 +243,77 @@ std::string einsum(const node_context& c, std::vector<value_fact>& out) {
 
 }  // namespace
 
+namespace {
+
+// The equation with each "..." written as letters the equation does not
+// use: the broadcast axes, right-aligned as numpy aligns them ("...ij,jk"
+// over ranks 4 and 2 is "ABij,jk"; the implicit output puts them first).
+// Empty `why` on success.
+std::string spell_ellipses(const node_context& c, std::string_view equation, std::string& why) {
+    std::string unused;
+    for (char l = 'A'; l <= 'z'; ++l)
+        if (((l >= 'a' && l <= 'z') || (l >= 'A' && l <= 'Z')) && equation.find(l) == std::string_view::npos) unused += l;
+    const std::size_t arrow = equation.find("->");
+    const std::string_view inputs = equation.substr(0, arrow);
+    // Each term's ellipsis rank: its input's rank less its letters.
+    std::vector<std::size_t> ranks;
+    std::size_t widest = 0, start = 0;
+    for (std::size_t operand = 0; start <= inputs.size(); ++operand) {
+        const std::size_t comma = std::min(inputs.find(',', start), inputs.size());
+        const std::string_view term = inputs.substr(start, comma - start);
+        start = comma + 1;
+        if (term.find("...") == std::string_view::npos) {
+            ranks.push_back(0);
+            continue;
+        }
+        std::string reason;
+        const value_shape* shape = ranked_input(c, operand, reason);
+        if (!shape) {
+            why = reason;
+            return std::string();
+        }
+        const std::size_t letters = static_cast<std::size_t>(
+            std::count_if(term.begin(), term.end(), [](char l) { return l != '.' && l != ' '; }));
+        if (shape->dims.size() < letters) {
+            why = "Einsum term and input rank differ";
+            return std::string();
+        }
+        ranks.push_back(shape->dims.size() - letters);
+        widest = std::max(widest, ranks.back());
+    }
+    if (widest > unused.size()) {
+        why = "Einsum with too many axes";
+        return std::string();
+    }
+    const std::string all = unused.substr(0, widest);
+    std::string out;
+    std::size_t operand = 0;
+    for (std::size_t i = 0; i < equation.size(); ++i) {
+        if (equation.compare(i, 3, "...") == 0) {
+            out += i < arrow ? all.substr(widest - ranks[operand]) : all;
+            i += 2;
+            continue;
+        }
+        if (equation[i] == ',') ++operand;
+        out += equation[i];
+    }
+    // Implicit output: the broadcast axes first, then the letters used once (sorted, by the caller).
+    if (arrow == std::string_view::npos) out += "->" + all + "*";
+    return out;
+}
+
+}  // namespace
+
 std::string einsum_indices(const node_context& c, std::vector<std::pair<char, quantity>>& sizes,
                            std::string& output_letters) {
-    const std::string_view equation = c.string_attribute("equation", "");
-    if (equation.find('.') != std::string_view::npos) return "Einsum with an ellipsis not covered";
+    std::string spelled;
+    std::string_view equation = c.string_attribute("equation", "");
+    if (equation.find('.') != std::string_view::npos) {
+        std::string why;
+        spelled = spell_ellipses(c, equation, why);
+        if (!why.empty()) return why;
+        equation = spelled;
+    }
     const std::size_t arrow = equation.find("->");
     const std::string_view inputs = equation.substr(0, arrow);
     std::size_t operand = 0, axis = 0;
@@ -280,7 +347,15 @@ std::string einsum_indices(const node_context& c, std::vector<std::pair<char, qu
     }
     if (axis != shape->dims.size() || operand + 1 != c.input_count()) return "Einsum terms and inputs differ";
     output_letters.clear();
-    if (arrow != std::string_view::npos) {
+    if (arrow != std::string_view::npos && equation.back() == '*') {
+        // An implicit output with ellipses: their letters, then the letters used once, sorted.
+        const std::string_view head = equation.substr(arrow + 2, equation.size() - arrow - 3);
+        std::string once;
+        for (char l : seen_once)
+            if (seen_more.find(l) == std::string::npos && head.find(l) == std::string_view::npos) once += l;
+        std::sort(once.begin(), once.end());
+        output_letters = std::string(head) + once;
+    } else if (arrow != std::string_view::npos) {
         for (char l : equation.substr(arrow + 2))
             if (l != ' ') output_letters += l;
     } else {

@@ -3,7 +3,8 @@
 output: the expected outputs stored in Debian's libonnx-testdata.
 
   profile_outputs_oracle.py --onnxview BUILD/tools/onnxview [--corpus DIR]
-      [--limit N] [--min-covered FRACTION] [--report FILE] [--keep-declared]
+      [--limit N] [--min-covered FRACTION] [--report FILE] [--op-table FILE]
+      [--keep-declared]
 
 For every `model.onnx` of the corpus (default /usr/share/libonnx-testdata/data;
 --limit N: N models spread over it) with a `test_data_set_0/`: the shapes of
@@ -20,7 +21,8 @@ or one with other symbolic dims left: counted, not a failure). A model the
 profile refuses (exit 1 or 2) counts its outputs unknown; a crash or a hang is
 a failure. `--min-covered F` adds one check that the fraction of the outputs
 not data-dependent found equal is at least F. `--report FILE`
-writes a Markdown list of every model not fully covered, with the reason.
+writes a Markdown list of every model not fully covered, with the reason;
+`--op-table FILE` a table of the outcomes by the op making each output.
 Last line: `N passed, M failed`. Exits 77 when python3-onnx is absent.
 """
 import argparse
@@ -49,6 +51,7 @@ class Tally:
         self.outcomes = collections.Counter()  # equal / differ / unknown -> outputs
         self.unknown_ops = collections.Counter()  # op_type making an unknown shape -> outputs
         self.report = []  # (model, [lines]) of every model not fully covered
+        self.by_op = collections.defaultdict(collections.Counter)  # op making an output -> outcome -> outputs
 
 
 def numbered(directory, prefix):
@@ -190,12 +193,15 @@ def check_model(ck, tally, exe, onnx, path, work):
             continue
         node, i = made[name]
         shape = node["output_shapes"][i]
+        op = node["op_type"] if node.get("domain", "") in ("", "ai.onnx") else f"{node['domain']}::{node['op_type']}"
         if data_dependent(shape, outputs):
             tally.outcomes["data-dependent"] += 1
+            tally.by_op[op]["data-dependent"] += 1
             lines.append(f"output `{name}` of {node['op_type']} '{node['name']}': {shape_text(shape)}, "
                          f"stored {shape_text(dims)} (data-dependent)")
         elif shape is None or not all(isinstance(d, int) for d in shape):
             tally.outcomes["unknown"] += 1
+            tally.by_op[op]["unknown"] += 1
             tally.unknown_ops[node["op_type"]] += 1
             why = node.get("reason") or "no reason given"
             lines.append(f"output `{name}` of {node['op_type']} '{node['name']}': "
@@ -203,8 +209,10 @@ def check_model(ck, tally, exe, onnx, path, work):
         elif ck.check(shape == dims, f"{path}: output '{name}' ({node['op_type']} '{node['name']}'): "
                       f"profile {shape_text(shape)}, stored {shape_text(dims)}"):
             tally.outcomes["equal"] += 1
+            tally.by_op[op]["equal"] += 1
         else:
             tally.outcomes["differ"] += 1
+            tally.by_op[op]["differ"] += 1
             lines.append(f"**differ**: output `{name}` of {node['op_type']} '{node['name']}': "
                          f"profile {shape_text(shape)}, stored {shape_text(dims)}")
     if lines:
@@ -218,6 +226,21 @@ def write_report(tally, path, corpus):
             f.write(f"- `{os.path.relpath(os.path.dirname(model), corpus)}`\n" + "".join(f"  - {l}\n" for l in lines))
 
 
+def write_op_table(tally, path, onnx):
+    """A Markdown table: per op making a compared output, its outcomes; then the default-domain ops
+    of python3-onnx's schemas that made none (no model of the corpus tests them with stored outputs)."""
+    seen = set(tally.by_op)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("| op | equal | data-dependent | unknown | differ |\n| --- | --- | --- | --- | --- |\n")
+        for op in sorted(tally.by_op, key=str.lower):
+            c = tally.by_op[op]
+            f.write(f"| {op} | {c['equal']} | {c['data-dependent']} | {c['unknown']} | {c['differ']} |\n")
+        untested = sorted({s.name for s in onnx.defs.get_all_schemas_with_history()
+                           if s.domain in ("", "ai.onnx") and not s.deprecated} - seen, key=str.lower)
+        f.write(f"\nDefault-domain ops making no compared output ({len(untested)}): "
+                + ", ".join(untested) + ".\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--onnxview", required=True)
@@ -225,6 +248,7 @@ def main():
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--min-covered", type=float, default=None, metavar="FRACTION")
     ap.add_argument("--report", metavar="FILE")
+    ap.add_argument("--op-table", metavar="FILE", help="a Markdown table of the outcomes by the op making the output")
     ap.add_argument("--keep-declared", action="store_true",
                     help="profile the models as stored, output shapes and value_info declared")
     args = ap.parse_args()
@@ -253,6 +277,8 @@ def main():
         ck.check(fraction >= args.min_covered, f"covered {fraction:.4f} < --min-covered {args.min_covered}")
     if args.report:
         write_report(tally, args.report, args.corpus)
+    if args.op_table:
+        write_op_table(tally, args.op_table, onnx)
     print(f"profile_outputs_oracle: {len(corpus)} models, {tally.tried} tried, "
           f"{sum(tally.skipped.values())} skipped, {time.monotonic() - start:.1f} s")
     for reason, n in tally.skipped.most_common():
