@@ -11,6 +11,11 @@
   lstm.onnx               a bidirectional LSTM (input 128, hidden 256) over
                           x[seq, batch, 128], then a Gemm classifier on the
                           last hidden state
+  text_detector.onnx      a small text detector as Paddle2ONNX writes one
+                          (dims p2o.DynamicDimension.0-2): strided Convs, a
+                          feature map resized to an earlier one's size (sizes
+                          from Shape -> Slice -> Concat), a Conv head, and the
+                          probability map upsampled by float scales 2 x 2
 
 Their weights are external data in a file that is not kept (the .onnx files
 stay a few KB): profiling them shows that onnxview profile never reads a weight.
@@ -109,9 +114,40 @@ def lstm(size=128, hidden=256, classes=10):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)], producer_name="make_profile_examples")
 
 
+def text_detector():
+    dims = ["p2o.DynamicDimension.0", "p2o.DynamicDimension.1", "p2o.DynamicDimension.2"]
+    inits = [weight("conv1.w", [16, 3, 3, 3]), weight("conv1.b", [16]), weight("conv2.w", [32, 16, 3, 3]),
+             weight("conv2.b", [32]), weight("lateral.w", [16, 32, 1, 1]), weight("head.w", [1, 16, 3, 3]),
+             ints("zero", [0]), ints("two", [2]), ints("four", [4]),
+             numpy_helper.from_array(np.array([1, 1, 2, 2], dtype=np.float32), "up2")]
+    nodes = [
+        helper.make_node("Conv", ["x", "conv1.w", "conv1.b"], ["c1"], name="conv2d_0", strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu_0"),
+        helper.make_node("Conv", ["r1", "conv2.w", "conv2.b"], ["c2"], name="conv2d_1", strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c2"], ["r2"], name="relu_1"),
+        helper.make_node("Conv", ["r2", "lateral.w"], ["lat"], name="conv2d_2"),
+        # The lateral map resized to relu_0's size, read at run time as Paddle2ONNX writes it.
+        helper.make_node("Shape", ["lat"], ["lat_shape"], name="shape_0"),
+        helper.make_node("Shape", ["r1"], ["r1_shape"], name="shape_1"),
+        helper.make_node("Slice", ["lat_shape", "zero", "two"], ["nc"], name="slice_0"),
+        helper.make_node("Slice", ["r1_shape", "two", "four"], ["hw"], name="slice_1"),
+        helper.make_node("Concat", ["nc", "hw"], ["sizes"], name="concat_0", axis=0),
+        helper.make_node("Resize", ["lat", "", "", "sizes"], ["up"], name="resize_0", mode="nearest"),
+        helper.make_node("Add", ["r1", "up"], ["fused"], name="add_0"),
+        helper.make_node("Conv", ["fused", "head.w"], ["logit"], name="conv2d_3", pads=[1, 1, 1, 1]),
+        helper.make_node("Sigmoid", ["logit"], ["prob"], name="sigmoid_0"),
+        helper.make_node("Resize", ["prob", "", "up2"], ["maps"], name="resize_1", mode="nearest"),
+    ]
+    graph = helper.make_graph(nodes, "text_detector",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [dims[0], 3, dims[1], dims[2]])],
+                              [helper.make_tensor_value_info("maps", TensorProto.FLOAT, [None] * 4)], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="make_profile_examples")
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
-    for name, model in (("transformer_block", transformer_block()), ("lstm", lstm())):
+    for name, model in (("transformer_block", transformer_block()), ("lstm", lstm()),
+                        ("text_detector", text_detector())):
         onnx.checker.check_model(model)
         path = os.path.join(OUT, name + ".onnx")
         weights = name + ".weights"

@@ -177,7 +177,7 @@ std::string summary_text(const model_profile& p, const dim_legend& legend, bool 
         for (std::size_t i = 0; i < legend.aliases().size(); ++i) {
             o += i ? ", " : " ";
             o += legend.aliases()[i].first + " = ";
-            text_quote(o, legend.aliases()[i].second);
+            text_quote(o, legend.described(legend.aliases()[i].second));
         }
         o += "\n";
     }

@@ -349,6 +349,8 @@ std::string readable_bytes(std::uint64_t n);
 // is shown as itself; any other (`p2o.DynamicDimension.0`, a symbol made of
 // an expression such as `floor((H - 1)/2)`) gets an alias, N, M, K, L, P,
 // Q, R, T, U, V, W, then D1, D2, ..., one not used by another dim.
+// A substring match replaces names inside expressions, so a short name
+// that is also part of another is written as is there.
 class dim_legend {
 public:
     // Collects the dims of the totals, the peak and every node's outputs
@@ -357,17 +359,27 @@ public:
     dim_legend() = default;
     // What the report shows for dim `name`.
     std::string_view shown(std::string_view name) const;
-    // (alias, name) for each aliased dim, in the order given.
+    // The place of dim `name` among all the dims collected (the model's
+    // dims as first met, then the symbols made of expressions): the order
+    // of a term's factors in the report.
+    std::size_t rank(std::string_view name) const;
+    // `name` with the other aliased names in it written as their aliases:
+    // what the legend says an alias stands for ("floor((H - 1)/2)" once H
+    // is the alias of a long name).
+    std::string described(std::string_view name) const;
+    // (alias, name) for each aliased dim, in the order given: the model's
+    // dims first, then the symbols made of expressions.
     const std::vector<std::pair<std::string, std::string>>& aliases() const noexcept { return aliases_; }
 
 private:
     std::vector<std::pair<std::string, std::string>> aliases_;
+    std::vector<std::string> order_;
 };
 
 // A polynomial as the legend names its dims. Exact: every term and exact
 // coefficients, highest degree first ("768*batch*seq^2 + 589824*batch*seq").
 // Otherwise the leading terms: the first `max_terms` of the terms by degree,
-// highest first, coefficients as readable_count (or readable_bytes'
+// highest first (of one degree, the larger coefficient first), coefficients as readable_count (or readable_bytes'
 // units when `bytes`, "48 B" under 1 KiB), and "+ ..." when terms are left
 // out: "1.54 k*batch*seq^2 + 7.08 M*batch*seq". A constant alone is
 // readable_count's or readable_bytes' text.

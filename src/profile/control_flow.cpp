@@ -71,7 +71,8 @@ bool axis_at(const std::optional<std::vector<std::int64_t>>& axes, std::size_t i
 
 // The union of two branches' facts, as onnx's If inference makes it: a dim
 // both give alike stays; two known dims that differ are the condition's to
-// decide (a data-dependent dim of output k); any other is unknown.
+// decide (a data-dependent dim of output k); any other is unknown. Values
+// (shape vectors) are kept where both branches give them alike.
 value_fact branch_union(const node_context& c, std::size_t k, const value_fact& a, const value_fact& b) {
     value_fact out;
     out.elem_type = a.elem_type != 0 ? a.elem_type : b.elem_type;
@@ -82,6 +83,14 @@ value_fact branch_union(const node_context& c, std::size_t k, const value_fact& 
         const quantity& y = b.shape.dims[i];
         if (x.known && y.known && x.value != y.value) out.shape.dims[i] = data_dependent(c, k, i);
         else if (!(x.known && y.known)) out.shape.dims[i] = quantity();
+    }
+    // A shape vector both branches compute alike (each from the values around the If) goes on.
+    if (a.values_known && b.values_known && a.values.size() == b.values.size()) {
+        out.values_known = true;
+        for (std::size_t i = 0; i < a.values.size(); ++i) {
+            const bool same = a.values[i].known && b.values[i].known && a.values[i].value == b.values[i].value;
+            out.values.push_back(same ? a.values[i] : quantity());
+        }
     }
     return out;
 }

@@ -83,6 +83,13 @@ dim_legend::dim_legend(const model_profile& p) {
         collect(n.macs, order, seen);
         collect(n.flops, order, seen);
     }
+    // The model's own dims first, then the symbols made of expressions over them ("floor((H - 1)/2)").
+    const auto derived = std::stable_partition(order.begin(), order.end(), [](std::string_view name) {
+        return name.find('(') == std::string_view::npos;
+    });
+    // Shorter expressions first: floor((H - 1)/2) before floor((floor((H - 1)/2))/2).
+    std::stable_sort(derived, order.end(), [](std::string_view a, std::string_view b) { return a.size() < b.size(); });
+    order_.assign(order.begin(), order.end());
     static const char* const letters[] = {"N", "M", "K", "L", "P", "Q", "R", "T", "U", "V", "W"};
     std::size_t next_letter = 0, next_number = 1;
     for (std::string_view name : order) {
@@ -94,6 +101,26 @@ dim_legend::dim_legend(const model_profile& p) {
         } while (seen.count(alias) != 0);
         aliases_.emplace_back(std::move(alias), std::string(name));
     }
+}
+
+std::string dim_legend::described(std::string_view name) const {
+    // Longest first: a name inside another ("H" in "floor((H - 1)/2)") is replaced after it.
+    std::vector<const std::pair<std::string, std::string>*> by_length;
+    for (const auto& a : aliases_)
+        if (a.second != name) by_length.push_back(&a);
+    std::stable_sort(by_length.begin(), by_length.end(),
+                     [](const auto* a, const auto* b) { return a->second.size() > b->second.size(); });
+    std::string out(name);
+    for (const auto* a : by_length)
+        for (std::size_t at = out.find(a->second); at != std::string::npos; at = out.find(a->second, at + a->first.size()))
+            out.replace(at, a->second.size(), a->first);
+    return out;
+}
+
+std::size_t dim_legend::rank(std::string_view name) const {
+    for (std::size_t i = 0; i < order_.size(); ++i)
+        if (order_[i] == name) return i;
+    return order_.size();
 }
 
 std::string_view dim_legend::shown(std::string_view name) const {
@@ -116,7 +143,12 @@ std::string readable_expr(const dim_expr& e, const dim_legend& legend, bool exac
     // Highest degree first: the terms that grow fastest lead.
     std::vector<const dim_term*> terms;
     for (const dim_term& t : e.terms()) terms.push_back(&t);
-    std::stable_sort(terms.begin(), terms.end(), [](const dim_term* a, const dim_term* b) { return degree(*a) > degree(*b); });
+    // ... and of one degree the larger coefficients first.
+    std::stable_sort(terms.begin(), terms.end(), [](const dim_term* a, const dim_term* b) {
+        if (degree(*a) != degree(*b)) return degree(*a) > degree(*b);
+        const auto magnitude = [](std::int64_t c) { return c < 0 ? -static_cast<double>(c) : static_cast<double>(c); };
+        return magnitude(a->coefficient) > magnitude(b->coefficient);
+    });
     const std::size_t total = terms.size() + (e.constant_term() != 0 ? 1 : 0);
     const std::size_t shown_terms = exact ? total : std::min(total, std::max<std::size_t>(max_terms, 1));
     std::string out;
@@ -135,7 +167,14 @@ std::string readable_expr(const dim_expr& e, const dim_legend& legend, bool exac
             out += magnitude_text(magnitude);
             first = false;
         }
-        for (const dim_factor& f : terms[i]->factors) {
+        // In the legend's order: the model's dims as first met, then the symbols made of them.
+        std::vector<const dim_factor*> factors;
+        for (const dim_factor& f : terms[i]->factors) factors.push_back(&f);
+        std::stable_sort(factors.begin(), factors.end(), [&legend](const dim_factor* a, const dim_factor* b) {
+            return legend.rank(a->name) < legend.rank(b->name);
+        });
+        for (const dim_factor* fp : factors) {
+            const dim_factor& f = *fp;
             if (!first) out += '*';
             first = false;
             out += legend.shown(f.name);

@@ -409,7 +409,9 @@ def closed_form_macs(model):
     total = 0
     for n in model.graph.node:
         attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
-        out = shapes[n.output[0]]
+        out = shapes.get(n.output[0], [])
+        if n.op_type in ("MatMul", "Gemm", "Conv") and (not out or 0 in out):
+            return None  # onnx cannot shape it (a Resize to computed sizes): no closed form to compare
         if n.op_type in ("MatMul", "Gemm"):
             a = shapes[n.input[0]]
             k = a[0] if n.op_type == "Gemm" and attrs.get("transA", 0) else a[-1]
@@ -426,17 +428,26 @@ def closed_form_macs(model):
 
 
 def whole_model_cases(onnxview):
-    """testdata/profile/'s transformer block and LSTM at several sizes: the total MACs is the sum of the closed forms."""
+    """testdata/profile/'s transformer block, LSTM and text detector at several sizes: the total MACs is the sum
+    of the closed forms."""
     count = 0
     for path in sorted(glob.glob(os.path.join(ROOT, "testdata", "profile", "*.onnx"))):
         for batch, seq in [(1, 1), (2, 16), (3, 77)]:
             model = onnx.load(path, load_external_data=False)
-            names = {"batch": batch, "seq": seq}
+            # The detector's height and width: odd and even sizes through its two stride-2 convolutions.
+            names = {"batch": batch, "seq": seq, "p2o.DynamicDimension.0": batch,
+                     "p2o.DynamicDimension.1": 8 * seq + 5, "p2o.DynamicDimension.2": 4 * seq + 10}
+            used = []
             for d in model.graph.input[0].type.tensor_type.shape.dim:
                 if d.HasField("dim_param"):
+                    used.append(d.dim_param)
                     d.dim_value = names[d.dim_param]
             expected = closed_form_macs(model)
-            report, err = profile(onnxview, path, "--dim", f"batch={batch}", "--dim", f"seq={seq}")
+            if expected is None:
+                print(f"NOTE {os.path.basename(path)}: onnx.shape_inference does not shape every MAC node "
+                      f"at {names[used[0]]}; its shapes are checked against onnxruntime (profile_ort_oracle)")
+                break
+            report, err = profile(onnxview, path, *[a for n in used for a in ("--dim", f"{n}={names[n]}")])
             if report is None or report["totals"]["macs"] != expected:
                 fail(f"{os.path.basename(path)} at batch={batch} seq={seq}: MACs "
                      f"{report['totals']['macs'] if report else err}, closed forms {expected}")

@@ -6,7 +6,7 @@ shape onnxruntime really makes.
       [--min-equal FRACTION] [--keep] [--verbose]
 
 Models, with symbolic input dims: testdata/small_cnn_inline.onnx and
-testdata/profile/{transformer_block,lstm}.onnx (their deleted weights made up
+testdata/profile/{transformer_block,lstm,text_detector}.onnx (their deleted weights made up
 for onnxruntime), and models written here: exporter-style shape arithmetic
 (Shape -> Gather -> Unsqueeze -> Concat -> Reshape, Resize, Pad inside an If,
 Expand, Tile, Range, Slice, TopK, ...), corners (negative axes, strided
@@ -344,6 +344,11 @@ def cases(onnx, np, work):
     for m in ("transformer_block", "lstm"):
         out.append(Case(m, os.path.join(ROOT, "testdata", "profile", m + ".onnx"),
                         ({"batch": 1, "seq": 7}, {"batch": 3, "seq": 16}), True, None))
+    # Paddle2ONNX's dim names; odd and even heights and widths through two stride-2 convolutions.
+    p2o = "p2o.DynamicDimension."
+    out.append(Case("text_detector", os.path.join(ROOT, "testdata", "profile", "text_detector.onnx"),
+                    ({p2o + "0": 1, p2o + "1": 13, p2o + "2": 14}, {p2o + "0": 2, p2o + "1": 32, p2o + "2": 41}),
+                    True, None))
     for name, tag, build in (("reshape_chain", "rc", reshape_chain), ("resize", "rz", resize), ("if_pad", "ip", if_pad),
                              ("shape_ops", "so", shape_ops), ("edge_ops", "eo", edge_ops)):
         b = Builder(onnx, np, tag + "_")

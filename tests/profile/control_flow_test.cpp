@@ -254,3 +254,29 @@ TEST_CASE("a function whose body nests past max_depth: its call not covered, the
     CHECK(r.nodes[2].outputs[0].shape.str() == "[3]");
     CHECK(r.main_graph_nodes == 2);
 }
+
+TEST_CASE("If: a shape vector both branches compute alike goes on; sizes they give differently are data-dependent") {
+    graph_parts then_branch, else_branch, p;
+    // Both branches: Shape(x) (outer x); then also a [2,T] tensor, else a [3,T] one.
+    then_branch.nodes.push_back(node("Shape", {"x"}, {"ts"}));
+    then_branch.nodes.push_back(node("Concat", {"x", "x"}, {"tc"}, {int_attribute("axis", 0)}));
+    then_branch.outputs.push_back(declared("ts"));
+    then_branch.outputs.push_back(declared("tc"));
+    else_branch.nodes.push_back(node("Shape", {"x"}, {"es"}));
+    else_branch.nodes.push_back(node("Concat", {"x", "x", "x"}, {"ec"}, {int_attribute("axis", 0)}));
+    else_branch.outputs.push_back(declared("es"));
+    else_branch.outputs.push_back(declared("ec"));
+    p.inputs.push_back(value_info("x", {std::int64_t{1}, std::string("T")}));
+    p.inputs.push_back(value_info("y", {std::string("T")}));
+    p.inputs.push_back(value_info("c", {}, data_type::boolean));
+    p.nodes.push_back(node("If", {"c"}, {"shape", "stacked"},
+                           {graph_attribute("then_branch", then_branch), graph_attribute("else_branch", else_branch)}));
+    p.nodes.push_back(node("Reshape", {"y", "shape"}, {"z"}));
+    p.outputs.push_back(declared("z"));
+    p.outputs.push_back(declared("stacked"));
+    const held_profile r = profile_of(model_bytes(p));
+    REQUIRE(r.nodes.size() == 6);
+    CHECK(r.nodes[0].outputs[1].shape.str() == "[stacked:0,T]");
+    CHECK(r.nodes[5].outputs[0].shape.str() == "[1,T]");
+    CHECK(r.covered_nodes == 6);
+}
