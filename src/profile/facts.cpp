@@ -220,7 +220,11 @@ value_fact stored_tensor_fact(const tensor_view& t, std::uint32_t max_elements) 
         f.values_known = true;
         f.values = std::move(*v);
     }
-    f.reals = small_real_values(t, max_elements);
+    if (std::shared_ptr<const std::vector<double>> reals = small_real_values(t, max_elements)) {
+        value_extras extras;
+        extras.reals = *reals;
+        f.extras = std::make_shared<const value_extras>(std::move(extras));
+    }
     return f;
 }
 
@@ -263,7 +267,9 @@ value_fact declared_fact(const type_view& t, dim_params& params) {
     if (t.has_optional_type() && t.optional_type().has_elem_type()) return declared_fact(t.optional_type().elem_type(), params);
     if (t.has_sequence_type() && t.sequence_type().has_elem_type()) {
         f = declared_fact(t.sequence_type().elem_type(), params);
-        f.sequence = std::make_shared<const sequence_fact>();
+        value_extras extras;
+        extras.sequence.emplace();
+        f.extras = std::make_shared<const value_extras>(std::move(extras));
         return f;
     }
     if (!t.has_tensor_type()) return f;
@@ -285,15 +291,14 @@ value_fact declared_fact(const type_view& t, dim_params& params) {
 }
 
 quantity fact_bytes(const value_fact& f) {
-    if (!f.sequence) return value_bytes(f.shape.element_count(), f.elem_type);
-    if (!f.sequence->elements.empty() || f.sequence->length.concrete()) {
-        if (f.sequence->elements.empty() && f.sequence->length.value.constant_term() != 0)
-            return times(value_bytes(f.shape.element_count(), f.elem_type), f.sequence->length);
+    const sequence_fact* s = f.sequence();
+    if (s == nullptr) return value_bytes(f.shape.element_count(), f.elem_type);
+    if (!s->elements.empty() || (s->length.concrete() && s->length.value.constant_term() == 0)) {
         quantity total(std::int64_t{0});
-        for (const value_fact& e : f.sequence->elements) total = plus(total, fact_bytes(e));
+        for (const value_fact& e : s->elements) total = plus(total, fact_bytes(e));
         return total;
     }
-    return times(value_bytes(f.shape.element_count(), f.elem_type), f.sequence->length);
+    return times(value_bytes(f.shape.element_count(), f.elem_type), s->length);
 }
 
 quantity value_bytes(const quantity& elements, std::int32_t type) {

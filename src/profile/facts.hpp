@@ -19,6 +19,7 @@
 namespace onnxview {
 namespace profile_detail {
 
+struct value_extras;
 struct sequence_fact;
 
 // One value of the graph: its type, shape and, for small integer tensors,
@@ -27,13 +28,16 @@ struct sequence_fact;
 struct value_fact {
     value_shape shape;
     std::vector<quantity> values;
+    // What few values have (value_extras), one pointer for all of it: a
+    // 100k-node model keeps 300k facts. Shared when the fact is copied.
+    std::shared_ptr<const value_extras> extras;
     // The elements of a small float tensor stored in the model (Resize's
-    // scales); null otherwise. Shared: copied with the fact, rarely set.
-    std::shared_ptr<const std::vector<double>> reals;
+    // scales); null otherwise.
+    const std::vector<double>* reals() const noexcept;
     // A sequence (SequenceConstruct, SplitToSequence, a sequence_type
     // input): its length and elements; `shape` and `elem_type` are then what
     // every element has (a dim unknown where they differ). Null for a tensor.
-    std::shared_ptr<const sequence_fact> sequence;
+    const sequence_fact* sequence() const noexcept;
     std::int32_t elem_type = 0;
     bool values_known = false;
 };
@@ -43,6 +47,18 @@ struct sequence_fact {
     // Each element, when the length is a constant of at most 64; else empty.
     std::vector<value_fact> elements;
 };
+
+struct value_extras {
+    std::optional<std::vector<double>> reals;
+    std::optional<sequence_fact> sequence;
+};
+
+inline const std::vector<double>* value_fact::reals() const noexcept {
+    return extras && extras->reals ? &*extras->reals : nullptr;
+}
+inline const sequence_fact* value_fact::sequence() const noexcept {
+    return extras && extras->sequence ? &*extras->sequence : nullptr;
+}
 
 // A call of a model-local function being expanded: the body's attribute
 // references (AttributeProto.ref_attr_name) name the call's attributes, or

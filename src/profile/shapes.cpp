@@ -23,7 +23,7 @@ const value_shape* ranked_input(const node_context& c, std::size_t i, std::strin
         reason = "input '" + std::string(c.input_names[i]) + "' has no known shape";
         return nullptr;
     }
-    if (f->sequence) {  // its shape is its elements': no tensor rule may take it for a tensor's
+    if (f->sequence()) {  // its shape is its elements': no tensor rule may take it for a tensor's
         reason = "input '" + std::string(c.input_names[i]) + "' is a sequence";
         return nullptr;
     }

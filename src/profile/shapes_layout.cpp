@@ -82,9 +82,10 @@ std::string constant_op(const node_context& c, std::vector<value_fact>& out) {
         out[0].elem_type = float_type;
         out[0].shape = shape_of({quantity(static_cast<std::int64_t>(v->floats().count().value_or(0)))});
         if (out[0].shape.dims[0].value.constant_term() <= c.max_value_elements) {
-            auto reals = std::make_shared<std::vector<double>>();
-            for (float f : v->floats()) reals->push_back(static_cast<double>(f));
-            out[0].reals = std::move(reals);
+            value_extras extras;
+            extras.reals.emplace();
+            for (float f : v->floats()) extras.reals->push_back(static_cast<double>(f));
+            out[0].extras = std::make_shared<const value_extras>(std::move(extras));
         }
         return std::string();
     }

@@ -90,7 +90,7 @@ std::string resize(const node_context& c, std::string_view op, std::vector<value
             return "scales with tf_crop_and_resize not covered";
         std::vector<double> scales;
         const std::size_t at = op == "Upsample" || c.input_count() == 2 ? 1 : 2;
-        if (const value_fact* f = c.input(at); f && f->reals) scales = *f->reals;
+        if (const value_fact* f = c.input(at); f && f->reals()) scales = *f->reals();
         else if (std::optional<attribute_view> a = c.attribute("scales"); a && op == "Upsample")
             for (float v : a->floats()) scales.push_back(static_cast<double>(v));
         else if (vector_length(c, at) == axes.size()) computed = true;  // named below, by axis

@@ -54,20 +54,21 @@ value_fact make_sequence(std::vector<value_fact> elements, quantity length, cons
     } else if (any != nullptr) {
         out = element_of(*any);
     }
-    auto s = std::make_shared<sequence_fact>();
-    s->length = std::move(length);
-    if (s->length.concrete() && elements.size() <= max_elements_kept &&
-        static_cast<std::size_t>(s->length.value.constant_term()) == elements.size())
-        s->elements = std::move(elements);
+    value_extras extras;
+    sequence_fact& s = extras.sequence.emplace();
+    s.length = std::move(length);
+    if (s.length.concrete() && elements.size() <= max_elements_kept &&
+        static_cast<std::size_t>(s.length.value.constant_term()) == elements.size())
+        s.elements = std::move(elements);
     out.values_known = false;
     out.values.clear();
-    out.sequence = std::move(s);
+    out.extras = std::make_shared<const value_extras>(std::move(extras));
     return out;
 }
 
 const value_fact* sequence_input(const node_context& c, std::size_t i, std::string& reason) {
     const value_fact* f = c.input(i);
-    if (f == nullptr || !f->sequence) {
+    if (f == nullptr || !f->sequence()) {
         reason = "input " + std::to_string(i) + " is not a known sequence";
         return nullptr;
     }
@@ -87,9 +88,9 @@ std::optional<std::size_t> position(const node_context& c, std::size_t i, std::s
 
 // The elements of a sequence one by one when they are known.
 const std::vector<value_fact>* known_elements(const value_fact& s) {
-    return s.sequence->length.concrete() &&
-                   s.sequence->elements.size() == static_cast<std::size_t>(s.sequence->length.value.constant_term())
-               ? &s.sequence->elements
+    return s.sequence()->length.concrete() &&
+                   s.sequence()->elements.size() == static_cast<std::size_t>(s.sequence()->length.value.constant_term())
+               ? &s.sequence()->elements
                : nullptr;
 }
 
@@ -99,8 +100,8 @@ std::string insert_or_erase(const node_context& c, std::string_view op, std::vec
     if (!s) return reason;
     const bool insert = op == "SequenceInsert";
     const value_fact* t = insert ? c.input(1) : nullptr;
-    if (insert && (!t || t->sequence)) return "the inserted value is not a known tensor";
-    const quantity length = plus(s->sequence->length, quantity(std::int64_t{insert ? 1 : -1}));
+    if (insert && (!t || t->sequence())) return "the inserted value is not a known tensor";
+    const quantity length = plus(s->sequence()->length, quantity(std::int64_t{insert ? 1 : -1}));
     const std::size_t at_input = insert ? 2 : 1;
     const std::vector<value_fact>* elements = known_elements(*s);
     if (elements) {
@@ -116,7 +117,7 @@ std::string insert_or_erase(const node_context& c, std::string_view op, std::vec
         }
     }
     value_fact any = element_of(*s);
-    if (insert) any = s->sequence->length.concrete() && s->sequence->length.value.constant_term() == 0
+    if (insert) any = s->sequence()->length.concrete() && s->sequence()->length.value.constant_term() == 0
                           ? element_of(*t)
                           : common(any, *t);
     out[0] = make_sequence({}, length, &any);
@@ -196,7 +197,7 @@ std::string concat_from_sequence(const node_context& c, std::vector<value_fact>&
     out[0].elem_type = s->elem_type;
     out[0].shape = s->shape;
     if (stack) {
-        out[0].shape.dims.insert(out[0].shape.dims.begin() + static_cast<std::ptrdiff_t>(axis), s->sequence->length);
+        out[0].shape.dims.insert(out[0].shape.dims.begin() + static_cast<std::ptrdiff_t>(axis), s->sequence()->length);
         return std::string();
     }
     quantity joined(std::int64_t{0});
@@ -204,7 +205,7 @@ std::string concat_from_sequence(const node_context& c, std::vector<value_fact>&
         for (const value_fact& e : *elements)
             joined = e.shape.rank_known && e.shape.dims.size() == rank ? plus(joined, e.shape.dims[axis]) : quantity();
     } else {
-        joined = times(s->sequence->length, s->shape.dims[axis]);
+        joined = times(s->sequence()->length, s->shape.dims[axis]);
     }
     out[0].shape.dims[axis] = joined;
     return std::string();
@@ -226,7 +227,7 @@ rule_outcome infer_sequence_op(const node_context& c, std::string_view op, std::
         std::vector<value_fact> elements;
         for (std::size_t i = 0; i < c.input_count(); ++i) {
             const value_fact* f = c.input(i);
-            if (!f || f->sequence) return "input " + std::to_string(i) + " is not a known tensor";
+            if (!f || f->sequence()) return "input " + std::to_string(i) + " is not a known tensor";
             elements.push_back(element_of(*f));
         }
         const quantity count(static_cast<std::int64_t>(elements.size()));
@@ -246,7 +247,7 @@ rule_outcome infer_sequence_op(const node_context& c, std::string_view op, std::
         const std::vector<value_fact>* elements = known_elements(*s);
         const std::optional<std::size_t> at = elements ? position(c, 1, elements->size()) : std::nullopt;
         out[0] = at && *at < elements->size() ? (*elements)[*at] : element_of(*s);
-        out[0].sequence = nullptr;
+        out[0].extras = nullptr;
         return std::string();
     }
     if (op == "SequenceLength") {
@@ -254,9 +255,9 @@ rule_outcome infer_sequence_op(const node_context& c, std::string_view op, std::
         if (!s) return reason;
         out[0].elem_type = int64_type;
         out[0].shape = shape_of({});
-        if (s->sequence->length.known) {
+        if (s->sequence()->length.known) {
             out[0].values_known = true;
-            out[0].values = {s->sequence->length};
+            out[0].values = {s->sequence()->length};
         }
         return std::string();
     }
