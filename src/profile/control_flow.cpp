@@ -117,22 +117,27 @@ std::string combine_if(const node_context& c, const std::vector<body_result>& bo
             outputs[k] = branch_union(c, k, then_branch->outputs[k], else_branch->outputs[k]);
     for (const body_result* b : {then_branch, else_branch})
         if (!b->reason.empty()) return std::string(b->attribute) + ": " + b->reason;
-    // Which branch runs depends on data: the larger one bounds what runs.
+    // Which branch runs depends on data: the larger one bounds what runs. When the two compare
+    // either way (then 10*N, else 5*N + 100), the one growing faster as the dims grow.
     const dim_order macs = compare(then_branch->macs.value, else_branch->macs.value);
     const dim_order flops = compare(then_branch->flops.value, else_branch->flops.value);
-    if (macs == dim_order::unordered || flops == dim_order::unordered)
-        return "the branches' costs compare either way (MACs then_branch " + then_branch->macs.str() +
-               ", else_branch " + else_branch->macs.str() + ")";
-    const body_result* by_macs = macs == dim_order::greater_or_equal ? then_branch : else_branch;
-    const body_result* by_flops = flops == dim_order::greater_or_equal ? then_branch : else_branch;
+    auto larger = [&](dim_order o, const quantity& t, const quantity& e) {
+        if (o == dim_order::unordered) return grows_faster(e, t) ? else_branch : then_branch;
+        return o == dim_order::greater_or_equal ? then_branch : else_branch;
+    };
+    const body_result* by_macs = larger(macs, then_branch->macs, else_branch->macs);
+    const body_result* by_flops = larger(flops, then_branch->flops, else_branch->flops);
+    const bool for_large_dims = macs == dim_order::unordered || flops == dim_order::unordered;
     cost.macs = by_macs->macs;
     cost.flops = by_flops->flops;
     if (then_branch->macs.value == else_branch->macs.value && then_branch->flops.value == else_branch->flops.value)
         basis = "the branches cost alike";
-    else if (by_macs == by_flops) basis = "the larger branch: " + std::string(by_macs->attribute);
+    else if (by_macs == by_flops)
+        basis = std::string(for_large_dims ? "the larger branch for large dims: " : "the larger branch: ") +
+                std::string(by_macs->attribute);
     else
-        basis = "the larger of each: MACs of " + std::string(by_macs->attribute) + ", FLOPs of " +
-                std::string(by_flops->attribute);
+        basis = std::string(for_large_dims ? "the larger of each for large dims: MACs of " : "the larger of each: MACs of ") +
+                std::string(by_macs->attribute) + ", FLOPs of " + std::string(by_flops->attribute);
     return std::string();
 }
 
@@ -147,6 +152,10 @@ std::string combine_loop(const node_context& c, const body_result& body, std::ve
     if (has_m && m != nullptr && m->values_known && m->values.size() == 1 && m->values[0].known &&
         !(m->values[0].concrete() && m->values[0].value.constant_term() < 0))
         trip = m->values[0];
+    // Else the data decides (an M from a graph input's values, or no M: until cond is false): one symbol
+    // for the iterations, which the scan outputs stack and the cost multiplies.
+    const bool data_trip = !trip.known;
+    if (data_trip) trip = data_dependent_count(c, "iterations");
     for (std::size_t k = 0; k < outputs.size(); ++k) {
         const std::size_t body_output = k + 1;  // after cond
         if (k < carried) {
@@ -161,8 +170,8 @@ std::string combine_loop(const node_context& c, const body_result& body, std::ve
         // A scan output: the body's per-iteration value, stacked.
         if (body_output >= body.outputs.size()) continue;
         value_fact f = without_values(&body.outputs[body_output]);
-        // Stacked once per iteration: a trip count the data decides is a data-dependent dim.
-        if (f.shape.rank_known) f.shape.dims.insert(f.shape.dims.begin(), trip.known ? trip : data_dependent(c, k, 0));
+        // Stacked once per iteration.
+        if (f.shape.rank_known) f.shape.dims.insert(f.shape.dims.begin(), trip);
         outputs[k] = std::move(f);
     }
     if (!body.reason.empty()) return "body: " + body.reason;
@@ -173,12 +182,13 @@ std::string combine_loop(const node_context& c, const body_result& body, std::ve
             return "loop-carried value " + std::to_string(k) + " changes shape from " + in->shape.str() + " to " +
                    body.outputs[k + 1].shape.str() + ": the cost of later iterations differs";
     }
-    if (!has_m) return "trip count data-dependent: no M, the loop runs until its condition is false";
-    if (!trip.known)
-        return "trip count data-dependent: M ('" + std::string(c.input_names[0]) + "') is not a constant in the model";
     if (std::string why = repeated(body, trip, cost); !why.empty()) return why;
     const bool has_cond = c.input_count() > 1 && !c.input_names[1].empty();
-    basis = "body x M = " + trip.str() + " iterations" + (has_cond ? " (the most: cond may end it sooner)" : "");
+    if (!has_m) basis = "body x " + trip.str() + " iterations (data-dependent: no M, it runs until cond is false)";
+    else if (data_trip)
+        basis = "body x " + trip.str() + " iterations (data-dependent: M '" + std::string(c.input_names[0]) +
+                "' is not a constant in the model)";
+    else basis = "body x M = " + trip.str() + " iterations" + (has_cond ? " (the most: cond may end it sooner)" : "");
     return std::string();
 }
 

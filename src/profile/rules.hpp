@@ -80,6 +80,10 @@ std::optional<std::vector<quantity>> quantities_from_attribute_or_input(const no
 // it could not compute): a fresh symbol named after the node's output and
 // the axis, "nz_out:1" (docs/profile.md, "Data-dependent dims").
 quantity data_dependent(const node_context& c, std::size_t output, std::size_t axis);
+// A count the data decides that is no output's dim (a Loop's iterations): a
+// fresh symbol named after the node (its name, else its first output) and
+// `what`, "/Loop_3:iterations".
+quantity data_dependent_count(const node_context& c, std::string_view what);
 // Each unknown dim of `s`, output `output`'s, made data_dependent.
 void name_unknown_dims(const node_context& c, std::size_t output, value_shape& s);
 // The length of input i when it is a vector of a constant length (a shape

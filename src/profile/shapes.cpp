@@ -87,6 +87,17 @@ quantity data_dependent(const node_context& c, std::size_t output, std::size_t a
     return quantity(dim_expr::symbol(name + ":" + std::to_string(axis)));
 }
 
+quantity data_dependent_count(const node_context& c, std::string_view what) {
+    std::string name(c.node.name());
+    if (name.empty())
+        for (std::string_view o : c.node.output()) {
+            name = std::string(o);
+            break;
+        }
+    if (name.empty()) name = std::string(c.node.op_type());
+    return quantity(dim_expr::symbol(name + ":" + std::string(what)));
+}
+
 void name_unknown_dims(const node_context& c, std::size_t output, value_shape& s) {
     for (std::size_t i = 0; i < s.dims.size(); ++i)
         if (!s.dims[i].known) s.dims[i] = data_dependent(c, output, i);

@@ -62,10 +62,11 @@ def numbered(directory, prefix):
 
 def data_dependent(shape, outputs):
     """Whether a dim of `shape` is one the profile names data-dependent: a symbol
-    `OUTPUT:AXIS` after a node output of the profile (docs/profile.md), alone or in an
-    expression."""
+    `OUTPUT:AXIS` after a node output of the profile, or a Loop's `OUTPUT:iterations`
+    (docs/profile.md), alone or in an expression. (A Loop named otherwise than its first
+    output is missed: counted unknown, never equal.)"""
     return shape is not None and any(
-        isinstance(d, str) and any(m.group(1) in outputs for m in re.finditer(r"([^\s*+()/-]+):\d+", d))
+        isinstance(d, str) and any(m.group(1) in outputs for m in re.finditer(r"([^\s*+()/-]+):(?:\d+|iterations)", d))
         for d in shape)
 
 

@@ -56,7 +56,7 @@ TEST_CASE("If: both branches listed under the holder, whose cost is the larger b
     CHECK(r.covered_nodes == 4);
 }
 
-TEST_CASE("Loop: the body x a constant M, scan outputs stacked; an M from data is not covered, its stack data-dependent") {
+TEST_CASE("Loop: the body x a constant M, scan outputs stacked; an M from data a data-dependent count") {
     graph_parts body;
     body.inputs.push_back(value_info("i", {}, data_type::int64));
     body.inputs.push_back(value_info("cond_in", {}, data_type::boolean));
@@ -91,12 +91,12 @@ TEST_CASE("Loop: the body x a constant M, scan outputs stacked; an M from data i
             CHECK(r.nodes[0].outputs[1].shape.str() == "[5,2,4]");
             CHECK(r.nodes[0].params == 1);
         } else {
-            CHECK_FALSE(r.nodes[0].covered());
-            CHECK(contains(r.nodes[0].reason, "trip count data-dependent"));
-            CHECK_FALSE(r.nodes[0].flops.known);
-            // Stacked once per iteration: as many as the data says, a data-dependent dim.
-            CHECK(r.nodes[0].outputs[1].shape.str() == "[ys:0,2,4]");
-            CHECK(r.main_graph_covered == 0);
+            // The data decides the iterations: one symbol, named after the Loop, for the cost and the stack.
+            CHECK(r.nodes[0].covered());
+            CHECK(r.nodes[0].flops.str() == "16*acc_final:iterations");
+            CHECK(contains(r.nodes[0].cost_basis, "data-dependent: M 'M' is not a constant"));
+            CHECK(r.nodes[0].outputs[1].shape.str() == "[acc_final:iterations,2,4]");
+            CHECK(r.main_graph_covered == 1);
         }
     }
 }
@@ -279,4 +279,28 @@ TEST_CASE("If: a shape vector both branches compute alike goes on; sizes they gi
     CHECK(r.nodes[0].outputs[1].shape.str() == "[stacked:0,T]");
     CHECK(r.nodes[5].outputs[0].shape.str() == "[1,T]");
     CHECK(r.covered_nodes == 6);
+}
+
+TEST_CASE("If: branches whose costs compare either way cost the one growing faster, said so") {
+    graph_parts then_branch, else_branch, p;
+    then_branch.nodes.push_back(node("MatMul", {"x", "w8"}, {"t_out"}));  // 32*N MACs
+    then_branch.outputs.push_back(declared("t_out"));
+    else_branch.nodes.push_back(node("MatMul", {"x", "w4"}, {"e4"}));     // 16*N
+    else_branch.nodes.push_back(node("MatMul", {"a", "a"}, {"e_const"}));  // 1000
+    else_branch.nodes.push_back(node("Concat", {"e4", "e4"}, {"e_out"}, {int_attribute("axis", 1)}));
+    else_branch.outputs.push_back(declared("e_out"));
+    p.inputs.push_back(value_info("x", {std::string("N"), std::int64_t{4}}));
+    p.inputs.push_back(value_info("w8", {std::int64_t{4}, std::int64_t{8}}));
+    p.inputs.push_back(value_info("w4", {std::int64_t{4}, std::int64_t{4}}));
+    p.inputs.push_back(value_info("a", {std::int64_t{10}, std::int64_t{10}}));
+    p.inputs.push_back(value_info("c", {}, data_type::boolean));
+    p.nodes.push_back(node("If", {"c"}, {"y"},
+                           {graph_attribute("then_branch", then_branch), graph_attribute("else_branch", else_branch)}));
+    p.outputs.push_back(declared("y"));
+    const held_profile r = profile_of(model_bytes(p));
+    REQUIRE(r.nodes[0].covered());
+    // 32*N against 16*N + 1000: either can be larger; 32*N grows faster.
+    CHECK(r.nodes[0].macs.str() == "32*N");
+    CHECK(r.nodes[0].cost_basis == "the larger branch for large dims: then_branch");
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[N,8]");
 }
