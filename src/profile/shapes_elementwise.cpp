@@ -32,19 +32,19 @@ bool same_shape_op(std::string_view op) {
                        "HardSwish", "Mish", "ThresholdedRelu", "Shrink", "LRN", "Trilu", "CumSum",
                        "BatchNormalization", "InstanceNormalization", "GroupNormalization", "LayerNormalization",
                        "MeanVarianceNormalization", "LpNormalization", "BitwiseNot", "Swish", "RandomUniformLike",
-                       "RandomNormalLike", "EyeLike", "ReverseSequence", "Scatter", "Bernoulli"});
+                       "RandomNormalLike", "EyeLike", "ReverseSequence", "Scatter", "Bernoulli", "RegexFullMatch"});
 }
 
 // Ops with numpy broadcasting over all their inputs.
 bool broadcasting_op(std::string_view op) {
-    return one_of(op, {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Mean", "Sum", "Mod", "PRelu", "BitShift",
+    return one_of(op, {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Mean", "Sum", "Mod", "PRelu", "BitShift", "StringConcat",
                        "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Equal", "Less", "Greater", "LessOrEqual",
                        "GreaterOrEqual", "And", "Or", "Xor", "Where"});
 }
 
 bool boolean_result(std::string_view op) {
     return one_of(op, {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not",
-                       "IsNaN", "IsInf"});
+                       "IsNaN", "IsInf", "RegexFullMatch"});
 }
 
 bool integer_type(std::int32_t t) {

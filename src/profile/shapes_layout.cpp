@@ -543,6 +543,11 @@ std::string range(const node_context& c, std::vector<value_fact>& out) {
         const std::int64_t n =
             steps <= 0 ? 0 : static_cast<std::int64_t>(steps) + (steps != static_cast<std::int64_t>(steps));
         out[0].shape = shape_of({quantity(n)});
+        // A short integer range (axes built with Range): its values.
+        if (n <= static_cast<std::int64_t>(c.max_value_elements)) {
+            out[0].values_known = true;
+            for (std::int64_t i = 0; i < n; ++i) out[0].values.push_back(plus((*start)[0], times(quantity(i), d)));
+        }
         return std::string();
     }
     // Symbolic (Range(0, Shape(x)[1], 1)): the span taken as not negative, as a dim is.

@@ -1,9 +1,12 @@
 // src/profile/shapes_selection.cpp - output shapes of the ops whose sizes
 // are values: TopK's K, Resize's and Upsample's sizes or scales, OneHot's
 // depth, and the data's own choice (NonZero, Unique, Compress,
-// NonMaxSuppression, StringNormalizer: data-dependent dims); with them the
-// index ops GatherND and RoiAlign, and MaxUnpool.
+// NonMaxSuppression, StringNormalizer, StringSplit, ImageDecoder:
+// data-dependent dims); with them the index and region ops GatherND,
+// RoiAlign, MaxRoiPool, MaxUnpool, Col2Im, CenterCropPad, AffineGrid, and
+// the generators RandomNormal, RandomUniform, Multinomial.
 #include <cstddef>
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -235,6 +238,96 @@ std::string max_unpool(const node_context& c, std::vector<value_fact>& out) {
     return std::string();
 }
 
+// RandomNormal, RandomUniform: the `shape` attribute; Multinomial: [batch,
+// sample_size].
+std::string generator(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
+    if (op == "Multinomial") {
+        std::string reason;
+        const value_shape* x = ranked_input(c, 0, reason);
+        if (!x) return reason;
+        if (x->dims.size() != 2) return "input not of rank 2";
+        out[0].elem_type = static_cast<std::int32_t>(c.int_attribute("dtype", static_cast<std::int64_t>(data_type::int32)));
+        out[0].shape = shape_of({x->dims[0], quantity(c.int_attribute("sample_size", 1))});
+        return std::string();
+    }
+    const std::optional<std::vector<std::int64_t>> shape = c.ints_attribute("shape");
+    if (!shape) return "no shape attribute";
+    out[0].elem_type = static_cast<std::int32_t>(c.int_attribute("dtype", static_cast<std::int64_t>(data_type::float32)));
+    out[0].shape = shape_of(std::vector<quantity>(shape->begin(), shape->end()));
+    return std::string();
+}
+
+// MaxRoiPool(X [N,C,H,W], rois [R,5]): [R, C, pooled_shape...].
+std::string max_roi_pool(const node_context& c, std::vector<value_fact>& out) {
+    std::string reason;
+    const value_shape* x = ranked_input(c, 0, reason);
+    const value_shape* rois = x ? ranked_input(c, 1, reason) : nullptr;
+    if (!rois) return reason;
+    const std::optional<std::vector<std::int64_t>> pooled = c.ints_attribute("pooled_shape");
+    if (x->dims.size() != 4 || rois->dims.size() != 2 || !pooled || pooled->size() != 2)
+        return "X not of rank 4, rois not of rank 2, or no pooled_shape of 2";
+    out[0].elem_type = input_type(c, 0);
+    out[0].shape = shape_of({rois->dims[0], x->dims[1], quantity((*pooled)[0]), quantity((*pooled)[1])});
+    return std::string();
+}
+
+// Col2Im(input [N, C x prod(block_shape), L], image_shape, block_shape):
+// [N, C, image_shape...].
+std::string col2im(const node_context& c, std::vector<value_fact>& out) {
+    std::string reason;
+    const value_shape* x = ranked_input(c, 0, reason);
+    if (!x) return reason;
+    const std::optional<std::vector<std::int64_t>> block = constant_values(c, 2);
+    if (x->dims.size() != 3 || !block) return "input not of rank 3 or block_shape not a known constant";
+    std::int64_t cells = 1;
+    for (std::int64_t b : *block) cells = b > 0 && cells <= INT64_MAX / b ? cells * b : 0;
+    if (cells <= 0) return "block_shape not positive";
+    out[0].elem_type = input_type(c, 0);
+    out[0].shape = shape_of({x->dims[0], divide_exactly(x->dims[1], quantity(cells))});
+    if (const std::vector<quantity>* image = known_values(c, 1)) {
+        out[0].shape.dims.insert(out[0].shape.dims.end(), image->begin(), image->end());
+    } else {
+        for (std::size_t i = 0; i < block->size(); ++i) out[0].shape.dims.push_back(data_dependent(c, 0, 2 + i));
+    }
+    return std::string();
+}
+
+// CenterCropPad(input, shape; axes): the axes' dims (all, or `axes`) the
+// shape's values.
+std::string center_crop_pad(const node_context& c, std::vector<value_fact>& out) {
+    std::string reason;
+    const value_shape* x = ranked_input(c, 0, reason);
+    if (!x) return reason;
+    std::vector<std::int64_t> axes;
+    if (const std::optional<std::vector<std::int64_t>> a = c.ints_attribute("axes")) axes = *a;
+    else
+        for (std::size_t i = 0; i < x->dims.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
+    const std::vector<quantity>* sizes = known_values(c, 1);
+    if (sizes && sizes->size() != axes.size()) return "shape of the wrong length";
+    out[0].elem_type = input_type(c, 0);
+    out[0].shape = *x;
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        std::size_t axis = 0;
+        if (!normalize_axis(axes[i], x->dims.size(), axis)) return "axis out of range";
+        out[0].shape.dims[axis] = sizes ? (*sizes)[i] : data_dependent(c, 0, axis);
+    }
+    return std::string();
+}
+
+// AffineGrid(theta [N, 2 or 3, 3 or 4], size [N, C, H, W] or [N, C, D, H,
+// W]): [N, H, W, 2] or [N, D, H, W, 3].
+std::string affine_grid(const node_context& c, std::vector<value_fact>& out) {
+    const std::optional<std::size_t> n = vector_length(c, 1);
+    if (!n || (*n != 4 && *n != 5)) return "size of no known length 4 or 5";
+    const std::vector<quantity>* size = known_values(c, 1);
+    out[0].elem_type = input_type(c, 0);
+    out[0].shape = shape_of({});
+    for (std::size_t i = 0; i < *n; ++i)
+        if (i != 1) out[0].shape.dims.push_back(size ? (*size)[i] : data_dependent(c, 0, out[0].shape.dims.size()));
+    out[0].shape.dims.push_back(quantity(static_cast<std::int64_t>(*n - 2)));
+    return std::string();
+}
+
 }  // namespace
 
 rule_outcome infer_selection_op(const node_context& c, std::string_view op, std::vector<value_fact>& out) {
@@ -247,6 +340,33 @@ rule_outcome infer_selection_op(const node_context& c, std::string_view op, std:
     if (op == "GatherND") return gather_nd(c, out);
     if (op == "RoiAlign") return roi_align(c, out);
     if (op == "MaxUnpool") return max_unpool(c, out);
+    if (op == "MaxRoiPool") return max_roi_pool(c, out);
+    if (op == "RandomNormal" || op == "RandomUniform" || op == "Multinomial") return generator(c, op, out);
+    if (op == "Col2Im") return col2im(c, out);
+    if (op == "CenterCropPad") return center_crop_pad(c, out);
+    if (op == "AffineGrid") return affine_grid(c, out);
+    if (op == "StringSplit") {
+        // Each string's pieces: a data-dependent last axis; the count of pieces per string int64.
+        std::string reason;
+        const value_shape* x = ranked_input(c, 0, reason);
+        if (!x) return reason;
+        out[0].elem_type = input_type(c, 0);
+        out[0].shape = *x;
+        out[0].shape.dims.push_back(data_dependent(c, 0, x->dims.size()));
+        if (out.size() > 1) {
+            out[1].elem_type = int64_type;
+            out[1].shape = *x;
+        }
+        return std::string();
+    }
+    if (op == "ImageDecoder") {
+        // [H, W, C]: the encoded image's size is its data's.
+        out[0].elem_type = static_cast<std::int32_t>(data_type::uint8);
+        out[0].shape = shape_of({data_dependent(c, 0, 0), data_dependent(c, 0, 1), data_dependent(c, 0, 2)});
+        if (c.string_attribute("pixel_format", "RGB") == "Grayscale") out[0].shape.dims[2] = quantity(std::int64_t{1});
+        else out[0].shape.dims[2] = quantity(std::int64_t{3});
+        return std::string();
+    }
     return std::nullopt;
 }
 

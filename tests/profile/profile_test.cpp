@@ -526,3 +526,31 @@ TEST_CASE("com.microsoft Attention and MatMulNBits: shapes and MACs") {
     CHECK(r.nodes[1].outputs[0].shape.str() == "[B,S,16]");
     CHECK(r.nodes[1].macs.str() == "512*B*S");
 }
+
+TEST_CASE("generators, regions and Range values: RandomNormal, Multinomial, MaxRoiPool, CenterCropPad, Range -> Gather") {
+    graph_parts p;
+    p.inputs.push_back(value_info("x", {std::int64_t{2}, std::int64_t{8}, std::int64_t{16}, std::int64_t{16}}));
+    p.inputs.push_back(value_info("rois", {std::string("R"), std::int64_t{5}}));
+    p.inputs.push_back(value_info("probs", {std::int64_t{3}, std::int64_t{10}}));
+    p.initializers.push_back(int64_tensor("crop", {2}, {12, 20}));
+    p.initializers.push_back(int64_tensor("start", {}, {1}));
+    p.initializers.push_back(int64_tensor("limit", {}, {4}));
+    p.initializers.push_back(int64_tensor("step", {}, {1}));
+    p.nodes.push_back(node("RandomNormal", {}, {"noise"}, {ints_attribute("shape", {4, 5})}));
+    p.nodes.push_back(node("Multinomial", {"probs"}, {"draws"}, {int_attribute("sample_size", 7)}));
+    p.nodes.push_back(node("MaxRoiPool", {"x", "rois"}, {"pooled"}, {ints_attribute("pooled_shape", {6, 6})}));
+    p.nodes.push_back(node("CenterCropPad", {"x", "crop"}, {"cropped"}, {ints_attribute("axes", {2, 3})}));
+    p.nodes.push_back(node("Range", {"start", "limit", "step"}, {"axes"}));  // values 1, 2, 3
+    p.nodes.push_back(node("Shape", {"x"}, {"s"}));
+    p.nodes.push_back(node("Gather", {"s", "axes"}, {"picked"}));            // 8, 16, 16
+    p.nodes.push_back(node("ConstantOfShape", {"picked"}, {"zeros"}));
+    for (const char* o : {"noise", "draws", "pooled", "cropped", "zeros"}) p.outputs.push_back(declared(o));
+    const held_profile r = profile_of(model_bytes(p));
+    CHECK(r.nodes[0].outputs[0].shape.str() == "[4,5]");
+    CHECK(r.nodes[1].outputs[0].shape.str() == "[3,7]");
+    CHECK(r.nodes[1].outputs[0].elem_type == static_cast<std::int32_t>(data_type::int32));
+    CHECK(r.nodes[2].outputs[0].shape.str() == "[R,8,6,6]");
+    CHECK(r.nodes[3].outputs[0].shape.str() == "[2,8,12,20]");
+    CHECK(r.nodes[7].outputs[0].shape.str() == "[8,16,16]");
+    CHECK(r.covered_nodes == r.nodes.size());
+}
