@@ -30,6 +30,7 @@ struct arguments {
     const char* producer = nullptr;
     const char* extract = nullptr;
     bool strip_doc_strings = false;
+    bool toposort = false;
     bool allow_over_2gib = false;
 };
 
@@ -73,6 +74,12 @@ command_line make_command_line(arguments& a) {
                   "first to cut at intermediates without value_info. Not with --rename:\n"
                   "extract first, then rename in a second edit"),
              flag("strip-doc-strings", 0, a.strip_doc_strings, "leave out every doc_string, in every message"),
+             flag("toposort", 0, a.toposort,
+                  "put the nodes of every graph, subgraph and function in a topological order:\n"
+                  "each after the nodes making what it reads (inputs, or outer values its\n"
+                  "subgraphs read); of the nodes ready, the earliest first, so a sorted\n"
+                  "graph keeps its order. A cycle is refused (exit 1), naming a node on it.\n"
+                  "Not with --extract: extract first, then sort in a second edit"),
              flag("allow-over-2gib", 0, a.allow_over_2gib,
                   "write OUT even when it exceeds 2 GiB, which libprotobuf cannot read")},
             {{"IN", &a.in}, {"OUT", &a.out}}};
@@ -165,6 +172,9 @@ int run(arguments& a) {
     }
     edit_options edits{};
     edits.strip_doc_strings = a.strip_doc_strings;
+    edits.toposort = a.toposort;
+    toposort_report cycle;
+    edits.cycle = &cycle;
     if (a.producer != nullptr) {
         const std::string_view p(a.producer);
         const std::size_t colon = p.find(':');
@@ -232,11 +242,14 @@ int run(arguments& a) {
     if (!renames.empty() && a.extract != nullptr)
         return write_failure("edit", "--rename and --extract are made in two edits: extract first, then rename",
                              exit_usage);
+    if (a.toposort && a.extract != nullptr)
+        return write_failure("edit", "--toposort and --extract are made in two edits: extract first, then sort",
+                             exit_usage);
     if (!edits.strip_doc_strings && a.producer == nullptr && changes.empty() && dims.empty() && renames.empty() &&
-        a.extract == nullptr)
+        a.extract == nullptr && !a.toposort)
         return write_failure("edit",
-                             "nothing to change: give --metadata, --producer, --set-dim, --rename, --extract or "
-                             "--strip-doc-strings",
+                             "nothing to change: give --metadata, --producer, --set-dim, --rename, --extract, "
+                             "--strip-doc-strings or --toposort",
                              exit_usage);
 
     pack_options po{};

@@ -198,6 +198,16 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
             return write_failure(cmd, "--extract: " + describe_extract_problem(*po.edits->extract->report),
                                  po.edits->extract->report->problem == extract_problem::undefined_value ? exit_findings
                                                                                                         : exit_usage);
+        if (po.edits != nullptr && po.edits->cycle != nullptr && po.edits->cycle->cycle) {
+            const toposort_report& c = *po.edits->cycle;
+            std::string where = "node '";
+            text_quote(where, c.node);
+            where += "' (value '";
+            text_quote(where, c.value);
+            return write_failure(cmd, "--toposort: '" + std::string(in) + "' has a cycle: " + where +
+                                          "') is on it, at byte " + std::to_string(e.offset),
+                                 exit_findings);
+        }
         return write_failure(cmd, "'" + std::string(in) + "': " + describe(e, mf.bytes().data(), mf.bytes().size()), exit_findings);
     }
     if (st.dims_set < dims_expected)
@@ -246,7 +256,10 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
     pending[0] = pending[1] = nullptr;
     (void)forget;
     if (std::strcmp(cmd, "pack") != 0) {
-        std::printf("%sed '%s' -> '%s': %llu bytes\n", cmd, in, out_path, static_cast<unsigned long long>(st.model_bytes));
+        std::printf("%sed '%s' -> '%s': %llu bytes", cmd, in, out_path, static_cast<unsigned long long>(st.model_bytes));
+        if (po.edits != nullptr && po.edits->toposort)
+            std::printf(", %llu nodes moved into topological order", static_cast<unsigned long long>(st.nodes_moved));
+        std::printf("\n");
         return exit_ok;
     }
     std::printf("packed '%s' -> '%s': %llu tensors (%llu aligned, %llu converted from typed fields, %llu moved to "

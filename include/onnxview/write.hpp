@@ -178,6 +178,14 @@ struct name_change {
 
 // Changes of a model's own fields, made while it streams through
 // (`onnxview edit`); tensors are left to pack_options. All-zero: none.
+// Why edit_options::toposort refused: the nodes of a graph or function
+// depend on each other in a cycle. Views into the model.
+struct toposort_report {
+    bool cycle = false;
+    std::string_view node;   // a node on the cycle: its name, else its first output
+    std::string_view value;  // the value of the cycle that node makes
+};
+
 struct edit_options {
     // Every doc_string field, in every message, is left out.
     bool strip_doc_strings = false;
@@ -198,6 +206,15 @@ struct edit_options {
     // The main graph cut down to a subgraph (null: none). Not with renames
     // (invalid_argument): make them in a second edit.
     const extract_request* extract = nullptr;
+    // The nodes of every graph (the main graph, subgraphs, training graphs)
+    // and function in a topological order: each after the nodes making the
+    // values it reads, as inputs or from inside its subgraphs; of the nodes
+    // ready, the earliest in the input first (a graph in order keeps it).
+    // Each node is copied whole, only its place changes. A cycle is refused
+    // (invalid_argument at a node on it, described in `cycle` when set).
+    // Not with extract (invalid_argument): sort in a second edit.
+    bool toposort = false;
+    toposort_report* cycle = nullptr;
 };
 
 // The metadata_props key under which a weight-less proxy records its
@@ -299,6 +316,7 @@ struct pack_stats {
     std::uint64_t referenced = 0;        // now references into the input (pack_options::reference)
     std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
     std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
+    std::uint64_t nodes_moved = 0;       // nodes edit_options::toposort placed elsewhere
     std::uint64_t kept = 0;              // copied as they were
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
     std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)

@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "../model/function_key.hpp"
+#include "outer_names.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/traverse.hpp"
 #include "tensor_walk.hpp"
@@ -27,8 +28,6 @@ namespace {
 
 template <class T>
 using list = std::vector<T, heap_allocator<T>>;
-using name_set = std::unordered_set<std::string_view, std::hash<std::string_view>, std::equal_to<std::string_view>,
-                                    heap_allocator<std::string_view>>;
 using name_index = std::unordered_map<std::string_view, std::size_t, std::hash<std::string_view>,
                                       std::equal_to<std::string_view>,
                                       heap_allocator<std::pair<const std::string_view, std::size_t>>>;
@@ -79,11 +78,6 @@ private:
     error index(const graph_view& g);
     error resolve(const need& w);
     error outer_names(std::size_t node);
-    bool defined_inside(std::string_view name) const {
-        for (const name_set& s : scopes_)
-            if (s.count(name) != 0) return true;
-        return false;
-    }
     error calls(const model_scope& scope, const node_view& n, std::uint32_t index);
 
     model_scope main_;  // the graph cut
@@ -96,7 +90,6 @@ private:
     name_set declared_{heap_allocator<std::string_view>(memory_)};      // graph inputs, outputs, value_info
     name_set initializers_{heap_allocator<std::string_view>(memory_)};  // dense and sparse
     list<need> work_{heap_allocator<need>(memory_)};
-    list<name_set> scopes_{heap_allocator<name_set>(memory_)};  // the subgraphs being searched, outermost first
     list<std::size_t> function_work_{heap_allocator<std::size_t>(memory_)};
 };
 
@@ -119,37 +112,11 @@ error selector::index(const graph_view& g) {
     return error();
 }
 
-// The names the subgraphs of node `node` take from outside them: read by
-// their nodes or named as their outputs, and defined neither in them nor in
-// a subgraph around them (inputs, initializers and node outputs).
+// The names the subgraphs of node `node` take from outside them, needed
+// for it as its inputs are.
 error selector::outer_names(std::size_t node) {
-    struct finder : scope_visitor {
-        selector& s;
-        std::size_t holder;  // the node whose subgraphs these are
-        error failure;
-        finder(selector& owner, std::size_t n) : s(owner), holder(n) {}
-        bool enter(const model_scope& scope) {
-            s.scopes_.emplace_back(heap_allocator<std::string_view>(s.memory_));
-            if (!scope.graph.ok()) {
-                if (!failure) failure = scope.graph.err();
-                return false;
-            }
-            for_each_declared_name(scope, [this](std::string_view name) { s.scopes_.back().insert(name); });
-            return true;
-        }
-        void node(const model_scope&, const node_view& n, std::uint32_t) {
-            if (!n.ok() && !failure) failure = n.err();
-            for (std::string_view in : n.input())
-                if (!in.empty() && !s.defined_inside(in)) s.work_.push_back({in, holder});
-        }
-        void leave(const model_scope& scope) {
-            for (const value_info_view& v : scope.graph.output())
-                if (!s.defined_inside(v.name())) s.work_.push_back({v.name(), holder});
-            s.scopes_.pop_back();
-        }
-    } f(*this, node);
-    const error e = walk_node_scopes(main_, nodes_[node], static_cast<std::uint32_t>(node), f, max_depth_);
-    return e ? e : f.failure;
+    return for_each_outer_name(main_, nodes_[node], static_cast<std::uint32_t>(node), memory_, max_depth_,
+                               [this, node](std::string_view name) { work_.push_back({name, node}); });
 }
 
 error selector::resolve(const need& w) {

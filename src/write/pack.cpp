@@ -15,6 +15,7 @@
 #include "edits.hpp"
 #include "emitter.hpp"
 #include "extract.hpp"
+#include "toposort.hpp"
 #include "onnxview/decimal.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/tensor_data.hpp"
@@ -71,9 +72,11 @@ struct pass {
     detail::renamer* renames = nullptr;        // edits: value names renamed
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     detail::extraction* extract = nullptr;   // edits: the main graph cut down
+    detail::node_orders* orders = nullptr;   // edits: nodes in topological order
     bool loaded_scope = false;  // in the main graph or its subgraphs, whose tensors onnx.load resolves
     bool referable = false;     // the tensor about to be walked may become a reference (pack_options::reference)
     pack_stats stats{};
+    detail::heap memory{};      // the caller's allocator (options::memory)
 };
 
 bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
@@ -416,6 +419,21 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
     const bool io_shape = p.io_step == io_path_length && &d == &schema::msg_TensorShapeProto;
     std::uint64_t axis = 0;
+    // Toposort: node occurrence k of m is emitted as its node (*order)[k].
+    const detail::node_orders::order* order = nullptr;
+    std::vector<wire::field, detail::heap_allocator<wire::field>> nodes{detail::heap_allocator<wire::field>(p.memory)};
+    const std::uint32_t node_number = &d == &schema::msg_FunctionProto
+                                          ? static_cast<std::uint32_t>(function_view::field::node)
+                                          : static_cast<std::uint32_t>(graph_view::field::node);
+    if (p.orders != nullptr && detail::node_orders::orders(d)) {
+        if (error e = p.orders->find(m, d, order)) return e;
+        for (wire::reader scan(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()); order != nullptr && !scan.at_end();) {
+            wire::field g;
+            if (error e = scan.next(g)) return e;
+            if (g.number == node_number) nodes.push_back(g);
+        }
+    }
+    std::size_t node_at = 0;
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     const char* from = m.begin();
     wire::field f;
@@ -433,6 +451,19 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
             p.model.bytes(from, distance(from, at));
             detail::emit_renamed(p.model, f, *renamed);
             ++p.stats.names_renamed;
+            from = r.position();
+            continue;
+        }
+        if (order != nullptr && f.number == node_number) {
+            p.model.bytes(from, distance(from, at));
+            const wire::field& g = nodes[(*order)[node_at++]];
+            const schema::message_desc* node_desc = tensor_walk::followed(d, g, occ);
+            if (node_desc == nullptr && detail::edit_enters_all(p.po.edits)) node_desc = tensor_walk::any_message(d, g);
+            if (node_desc != nullptr) {
+                if (error e = walk_child(p, m, d, g, *node_desc, false)) return e;
+            } else {
+                p.model.bytes(g.tag, distance(g.tag, g.payload) + g.raw);
+            }
             from = r.position();
             continue;
         }
@@ -503,6 +534,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     detail::dedupe_table dedupe(memory);
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
+    if (edits.toposort && edits.extract != nullptr) return errc::invalid_argument;
+    detail::node_orders orders(memory, edits.cycle,
+                               po.read_options.max_graph_depth != 0 ? po.read_options.max_graph_depth : 32);
     detail::renamer renames(edits, memory);
     if (error e = rename_error(renames.check_list())) return e;
     detail::extraction extraction(memory);
@@ -516,6 +550,8 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
         if (edits.rename_count != 0) p.renames = &renames;
         p.extract = extract;
+        if (edits.toposort) p.orders = &orders;
+        p.memory = memory;
     };
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
@@ -539,6 +575,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
     p.stats.passes = passes;
+    p.stats.nodes_moved = orders.moved();
     p.stats.model_bytes = written_model.position();
     p.stats.external_bytes = written_external.position();
     if (stats != nullptr) *stats = p.stats;
