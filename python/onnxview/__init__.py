@@ -16,6 +16,7 @@
     onnxview.check("model.onnx", numeric=True)    # as `onnxview check --numeric`
     onnxview.scan_record("model.onnx")["findings"]   # one line of `onnxview scan`
     onnxview.graph("model.onnx")                  # DOT of `onnxview graph`, folded
+    onnxview.edit("in.onnx", "out.onnx", toposort=True)   # as `onnxview edit --toposort`
     onnxview.hash("model.onnx")                   # what it computes, whatever the layout
     onnxview.diff("a.onnx", "b.onnx")["result"]   # what changed, as `onnxview diff --json`
 
@@ -36,6 +37,7 @@ from ._onnxview import (  # noqa: F401
     Type,
     ValueInfo,
     dtype_of,
+    edit,
     graph,
     load_tensor,
     open,
@@ -46,7 +48,7 @@ from ._onnxview import (  # noqa: F401
 
 __all__ = [
     "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "StoredTensor", "TensorSlice", "Type",
-    "ValueInfo", "check", "dtype_of", "graph", "load_tensor", "open", "profile", "scan_record", "stats",
+    "ValueInfo", "check", "dtype_of", "edit", "graph", "load_tensor", "open", "profile", "scan_record", "stats",
 ]
 
 

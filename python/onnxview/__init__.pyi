@@ -188,6 +188,17 @@ def graph(
 def scan_record(
     path: Union[str, bytes, "os.PathLike[str]"], *, numeric: bool = ..., digests: bool = ...
 ) -> Dict[str, Any]: ...
+def edit(
+    src: Union[str, bytes, "os.PathLike[str]"],
+    dst: Union[str, bytes, "os.PathLike[str]"],
+    *,
+    toposort: bool = ...,
+    strip_doc_strings: bool = ...,
+    metadata: Dict[str, Optional[str]] = ...,
+    producer: Union[None, str, Tuple[str, str]] = ...,
+    renames: Dict[str, str] = ...,
+    allow_over_2gib: bool = ...,
+) -> Dict[str, int]: ...
 # With the comparison library (a build that found libxxhash):
 def hash(path: Union[str, bytes, "os.PathLike[str]"], *, values: bool = ..., names: bool = ...) -> str: ...
 def diff(

@@ -60,6 +60,8 @@ inline void check(onnxview::error e, const source_ptr& src, std::string_view wha
     if (e) raise_error(e, src.get(), what);
 }
 void register_errors(py::module_& m);
+// --- edit.cpp: onnxview.edit()
+void register_edit(py::module_& m);
 
 // --- strings: names are UTF-8 in ONNX; bytes that are not become lone
 // surrogates (surrogateescape), so a hostile name never raises on access.
