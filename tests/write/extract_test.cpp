@@ -11,6 +11,7 @@
 #include "../new_counter.hpp"
 #include "../tally_memory.hpp"
 #include "../wire_builder.hpp"
+#include "edit_models.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/verify.hpp"
 #include "onnxview/write.hpp"
@@ -20,72 +21,7 @@ using onnxview::testing::wire_builder;
 
 namespace {
 
-using names = std::vector<std::string>;
-
-wire_builder value(const std::string& name, bool typed = true) {
-    wire_builder dim, shape;
-    dim.field_varint(1, 4);
-    shape.field_message(1, dim);
-    wire_builder tensor_type;
-    tensor_type.field_varint(1, 1).field_message(2, shape);  // FLOAT[4]
-    wire_builder type;
-    type.field_message(1, tensor_type);
-    wire_builder v;
-    v.field_bytes(1, name);
-    if (typed) v.field_message(2, type);
-    return v;
-}
-
-wire_builder node(const std::string& op, const names& in, const names& out, const std::string& domain = {}) {
-    wire_builder n;
-    for (const std::string& i : in) n.field_bytes(1, i);
-    for (const std::string& o : out) n.field_bytes(2, o);
-    n.field_bytes(3, out.empty() ? op : out[0] + "_node").field_bytes(4, op);
-    if (!domain.empty()) n.field_bytes(7, domain);
-    return n;
-}
-
-// n with a graph attribute `name` holding g.
-wire_builder with_graph(wire_builder n, const std::string& name, const wire_builder& g) {
-    wire_builder a;
-    a.field_bytes(1, name).field_message(6, g).field_varint(20, 5);
-    return n.field_message(5, a);
-}
-
-wire_builder tensor(const std::string& name, float v) {
-    wire_builder t;
-    std::string raw(4, '\0');
-    std::memcpy(&raw[0], &v, 4);
-    t.field_varint(2, 1).field_bytes(8, name).field_bytes(9, raw);
-    return t;
-}
-
-wire_builder opset(const std::string& domain, std::uint64_t version) {
-    wire_builder o;
-    if (!domain.empty()) o.field_bytes(1, domain);
-    o.field_varint(2, version);
-    return o;
-}
-
-wire_builder function(const std::string& name, const std::string& domain, const std::vector<wire_builder>& body) {
-    wire_builder f;
-    f.field_bytes(1, name).field_bytes(2, "x").field_bytes(3, "y");
-    for (const wire_builder& n : body) f.field_message(7, n);
-    f.field_message(9, opset("", 13)).field_bytes(10, domain);
-    return f;
-}
-
-std::string model(const wire_builder& g, const std::vector<wire_builder>& extra = {}) {
-    wire_builder m;
-    m.field_varint(1, 8).field_bytes(2, "test").field_message(7, g).field_message(8, opset("", 13));
-    for (const wire_builder& e : extra) m.raw(e.str());
-    return m.str();
-}
-
-error append(void* user, const char* data, std::size_t size) noexcept {
-    static_cast<std::string*>(user)->append(data, size);
-    return error();
-}
+using namespace onnxview_test::edit_models;
 
 struct cut {
     error err;
