@@ -8493,6 +8493,14 @@ struct name_change {
 
 // Changes of a model's own fields, made while it streams through
 // (`onnxview edit`); tensors are left to pack_options. All-zero: none.
+// Why edit_options::toposort refused: the nodes of a graph or function
+// depend on each other in a cycle. Views into the model.
+struct toposort_report {
+    bool cycle = false;
+    std::string_view node;   // a node on the cycle: its name, else its first output
+    std::string_view value;  // the value of the cycle that node makes
+};
+
 struct edit_options {
     // Every doc_string field, in every message, is left out.
     bool strip_doc_strings = false;
@@ -8513,6 +8521,15 @@ struct edit_options {
     // The main graph cut down to a subgraph (null: none). Not with renames
     // (invalid_argument): make them in a second edit.
     const extract_request* extract = nullptr;
+    // The nodes of every graph (the main graph, subgraphs, training graphs)
+    // and function in a topological order: each after the nodes making the
+    // values it reads, as inputs or from inside its subgraphs; of the nodes
+    // ready, the earliest in the input first (a graph in order keeps it).
+    // Each node is copied whole, only its place changes. A cycle is refused
+    // (invalid_argument at a node on it, described in `cycle` when set).
+    // Not with extract (invalid_argument): sort in a second edit.
+    bool toposort = false;
+    toposort_report* cycle = nullptr;
 };
 
 // The metadata_props key under which a weight-less proxy records its
@@ -8614,6 +8631,7 @@ struct pack_stats {
     std::uint64_t referenced = 0;        // now references into the input (pack_options::reference)
     std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
     std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
+    std::uint64_t nodes_moved = 0;       // nodes edit_options::toposort placed elsewhere
     std::uint64_t kept = 0;              // copied as they were
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
     std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)
@@ -17213,6 +17231,76 @@ private:
 #endif  // ONNXVIEW_SRC_WRITE_EXTRACT_HPP
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/outer_names.hpp ----
+// Internal: the names a node's subgraphs take from the scopes around it
+// (an If branch reading an outer value), for the edits that must know what
+// a node depends on: --extract keeps their producers, --toposort orders
+// the node after them.
+#ifndef ONNXVIEW_SRC_WRITE_OUTER_NAMES_HPP
+#define ONNXVIEW_SRC_WRITE_OUTER_NAMES_HPP
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+
+namespace onnxview {
+namespace detail {
+
+using name_set = std::unordered_set<std::string_view, std::hash<std::string_view>, std::equal_to<std::string_view>,
+                                    heap_allocator<std::string_view>>;
+
+// Calls fn(name) for each name the subgraphs of node `n` (node `index` of
+// scope `s`) read or name as their outputs without defining it themselves
+// or in a subgraph around them (inputs, initializers, node outputs); a name
+// read twice is given twice. Errors: a subgraph or node that does not read
+// (its error), depth_exceeded past max_depth.
+template <class Fn>
+error for_each_outer_name(const model_scope& s, const node_view& n, std::uint32_t index, const heap& memory,
+                          std::uint32_t max_depth, Fn&& fn) {
+    struct finder : scope_visitor {
+        const heap& memory;
+        Fn& fn;
+        std::vector<name_set, heap_allocator<name_set>> scopes;  // the subgraphs entered, outermost first
+        error failure;
+        finder(const heap& m, Fn& f) : memory(m), fn(f), scopes(heap_allocator<name_set>(m)) {}
+        bool defined_inside(std::string_view name) const {
+            for (const name_set& d : scopes)
+                if (d.count(name) != 0) return true;
+            return false;
+        }
+        bool enter(const model_scope& scope) {
+            scopes.emplace_back(heap_allocator<std::string_view>(memory));
+            if (!scope.graph.ok()) {
+                if (!failure) failure = scope.graph.err();
+                return false;
+            }
+            for_each_declared_name(scope, [this](std::string_view name) { scopes.back().insert(name); });
+            return true;
+        }
+        void node(const model_scope&, const node_view& inner, std::uint32_t) {
+            if (!inner.ok() && !failure) failure = inner.err();
+            for (std::string_view in : inner.input())
+                if (!in.empty() && !defined_inside(in)) fn(in);
+        }
+        void leave(const model_scope& scope) {
+            for (const value_info_view& v : scope.graph.output())
+                if (!defined_inside(v.name())) fn(v.name());
+            scopes.pop_back();
+        }
+    } f(memory, fn);
+    const error e = walk_node_scopes(s, n, index, f, max_depth);
+    return e ? e : f.failure;
+}
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_OUTER_NAMES_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/extract.cpp ----
 // edit_options::extract (extract.hpp): the selection over views, and the
 // walk's questions about it.
@@ -17238,8 +17326,6 @@ namespace {
 
 template <class T>
 using list = std::vector<T, heap_allocator<T>>;
-using name_set = std::unordered_set<std::string_view, std::hash<std::string_view>, std::equal_to<std::string_view>,
-                                    heap_allocator<std::string_view>>;
 using name_index = std::unordered_map<std::string_view, std::size_t, std::hash<std::string_view>,
                                       std::equal_to<std::string_view>,
                                       heap_allocator<std::pair<const std::string_view, std::size_t>>>;
@@ -17290,11 +17376,6 @@ private:
     error index(const graph_view& g);
     error resolve(const need& w);
     error outer_names(std::size_t node);
-    bool defined_inside(std::string_view name) const {
-        for (const name_set& s : scopes_)
-            if (s.count(name) != 0) return true;
-        return false;
-    }
     error calls(const model_scope& scope, const node_view& n, std::uint32_t index);
 
     model_scope main_;  // the graph cut
@@ -17307,7 +17388,6 @@ private:
     name_set declared_{heap_allocator<std::string_view>(memory_)};      // graph inputs, outputs, value_info
     name_set initializers_{heap_allocator<std::string_view>(memory_)};  // dense and sparse
     list<need> work_{heap_allocator<need>(memory_)};
-    list<name_set> scopes_{heap_allocator<name_set>(memory_)};  // the subgraphs being searched, outermost first
     list<std::size_t> function_work_{heap_allocator<std::size_t>(memory_)};
 };
 
@@ -17330,37 +17410,11 @@ error selector::index(const graph_view& g) {
     return error();
 }
 
-// The names the subgraphs of node `node` take from outside them: read by
-// their nodes or named as their outputs, and defined neither in them nor in
-// a subgraph around them (inputs, initializers and node outputs).
+// The names the subgraphs of node `node` take from outside them, needed
+// for it as its inputs are.
 error selector::outer_names(std::size_t node) {
-    struct finder : scope_visitor {
-        selector& s;
-        std::size_t holder;  // the node whose subgraphs these are
-        error failure;
-        finder(selector& owner, std::size_t n) : s(owner), holder(n) {}
-        bool enter(const model_scope& scope) {
-            s.scopes_.emplace_back(heap_allocator<std::string_view>(s.memory_));
-            if (!scope.graph.ok()) {
-                if (!failure) failure = scope.graph.err();
-                return false;
-            }
-            for_each_declared_name(scope, [this](std::string_view name) { s.scopes_.back().insert(name); });
-            return true;
-        }
-        void node(const model_scope&, const node_view& n, std::uint32_t) {
-            if (!n.ok() && !failure) failure = n.err();
-            for (std::string_view in : n.input())
-                if (!in.empty() && !s.defined_inside(in)) s.work_.push_back({in, holder});
-        }
-        void leave(const model_scope& scope) {
-            for (const value_info_view& v : scope.graph.output())
-                if (!s.defined_inside(v.name())) s.work_.push_back({v.name(), holder});
-            s.scopes_.pop_back();
-        }
-    } f(*this, node);
-    const error e = walk_node_scopes(main_, nodes_[node], static_cast<std::uint32_t>(node), f, max_depth_);
-    return e ? e : f.failure;
+    return for_each_outer_name(main_, nodes_[node], static_cast<std::uint32_t>(node), memory_, max_depth_,
+                               [this, node](std::string_view name) { work_.push_back({name, node}); });
 }
 
 error selector::resolve(const need& w) {
@@ -17616,6 +17670,53 @@ bool extraction::drops(const schema::message_desc& d, const wire::message& m, co
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/toposort.hpp ----
+// Internal: edit_options::toposort. The order of each graph's and
+// function's nodes is computed once, the first time the walk enters that
+// message, and kept for the later passes; the walk then emits node
+// occurrence k of the message as its node order[k].
+#ifndef ONNXVIEW_SRC_WRITE_TOPOSORT_HPP
+#define ONNXVIEW_SRC_WRITE_TOPOSORT_HPP
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+
+namespace onnxview {
+namespace detail {
+
+class node_orders {
+public:
+    using order = std::vector<std::uint32_t, heap_allocator<std::uint32_t>>;
+
+    node_orders(const heap& memory, toposort_report* report, std::uint32_t max_depth) noexcept;
+
+    // Whether messages of type d hold nodes to order (GraphProto, FunctionProto).
+    static bool orders(const schema::message_desc& d) noexcept;
+    // The order of the nodes of `m` (of type d: orders(d)), null when they
+    // are in order already. Errors: invalid_argument at a node of a cycle
+    // (the report says which), those of reading the nodes.
+    error find(const wire::message& m, const schema::message_desc& d, const order*& out) noexcept;
+    std::uint64_t moved() const noexcept { return moved_; }  // nodes placed elsewhere, all messages
+
+private:
+    heap memory_;
+    toposort_report* report_;
+    std::uint32_t max_depth_;
+    std::uint64_t moved_ = 0;
+    // By the message's first byte; an empty order: in order already.
+    std::unordered_map<const char*, order, std::hash<const char*>, std::equal_to<const char*>,
+                       heap_allocator<std::pair<const char* const, order>>>
+        known_;
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_WRITE_TOPOSORT_HPP
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/reference.hpp ----
 // Internal: the weight-less proxy's source record (pack_options::reference,
 // find_reference_source): the record written as a metadata_props entry.
@@ -17798,9 +17899,11 @@ struct pass {
     detail::renamer* renames = nullptr;        // edits: value names renamed
     std::uint64_t next_external = 0;         // payloads the dedupe table has numbered
     detail::extraction* extract = nullptr;   // edits: the main graph cut down
+    detail::node_orders* orders = nullptr;   // edits: nodes in topological order
     bool loaded_scope = false;  // in the main graph or its subgraphs, whose tensors onnx.load resolves
     bool referable = false;     // the tensor about to be walked may become a reference (pack_options::reference)
     pack_stats stats{};
+    detail::heap memory{};      // the caller's allocator (options::memory)
 };
 
 bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
@@ -18143,6 +18246,21 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
     const bool root = &d == &schema::msg_ModelProto && m.depth() == 0;
     const bool io_shape = p.io_step == io_path_length && &d == &schema::msg_TensorShapeProto;
     std::uint64_t axis = 0;
+    // Toposort: node occurrence k of m is emitted as its node (*order)[k].
+    const detail::node_orders::order* order = nullptr;
+    std::vector<wire::field, detail::heap_allocator<wire::field>> nodes{detail::heap_allocator<wire::field>(p.memory)};
+    const std::uint32_t node_number = &d == &schema::msg_FunctionProto
+                                          ? static_cast<std::uint32_t>(function_view::field::node)
+                                          : static_cast<std::uint32_t>(graph_view::field::node);
+    if (p.orders != nullptr && detail::node_orders::orders(d)) {
+        if (error e = p.orders->find(m, d, order)) return e;
+        for (wire::reader scan(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()); order != nullptr && !scan.at_end();) {
+            wire::field g;
+            if (error e = scan.next(g)) return e;
+            if (g.number == node_number) nodes.push_back(g);
+        }
+    }
+    std::size_t node_at = 0;
     wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
     const char* from = m.begin();
     wire::field f;
@@ -18160,6 +18278,19 @@ error walk_message(pass& p, const wire::message& m, const schema::message_desc& 
             p.model.bytes(from, distance(from, at));
             detail::emit_renamed(p.model, f, *renamed);
             ++p.stats.names_renamed;
+            from = r.position();
+            continue;
+        }
+        if (order != nullptr && f.number == node_number) {
+            p.model.bytes(from, distance(from, at));
+            const wire::field& g = nodes[(*order)[node_at++]];
+            const schema::message_desc* node_desc = tensor_walk::followed(d, g, occ);
+            if (node_desc == nullptr && detail::edit_enters_all(p.po.edits)) node_desc = tensor_walk::any_message(d, g);
+            if (node_desc != nullptr) {
+                if (error e = walk_child(p, m, d, g, *node_desc, false)) return e;
+            } else {
+                p.model.bytes(g.tag, distance(g.tag, g.payload) + g.raw);
+            }
             from = r.position();
             continue;
         }
@@ -18230,6 +18361,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     detail::dedupe_table dedupe(memory);
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
+    if (edits.toposort && edits.extract != nullptr) return errc::invalid_argument;
+    detail::node_orders orders(memory, edits.cycle,
+                               po.read_options.max_graph_depth != 0 ? po.read_options.max_graph_depth : 32);
     detail::renamer renames(edits, memory);
     if (error e = rename_error(renames.check_list())) return e;
     detail::extraction extraction(memory);
@@ -18243,6 +18377,8 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
         if (edits.rename_count != 0) p.renames = &renames;
         p.extract = extract;
+        if (edits.toposort) p.orders = &orders;
+        p.memory = memory;
     };
     std::uint32_t passes = 0;
     std::uint64_t model_size = 0, external_size = 0;
@@ -18266,6 +18402,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
     p.stats.passes = passes;
+    p.stats.nodes_moved = orders.moved();
     p.stats.model_bytes = written_model.position();
     p.stats.external_bytes = written_external.position();
     if (stats != nullptr) *stats = p.stats;
@@ -18739,6 +18876,147 @@ const schema::message_desc* any_message(const schema::message_desc& d, const wir
 }
 
 }  // namespace tensor_walk
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/toposort.cpp ----
+// edit_options::toposort: a stable topological order of the nodes of every
+// graph and function. Node j comes after the node making each value it
+// reads, as an input or from inside its subgraphs; of the nodes ready, the
+// earliest in the file goes first (Kahn's algorithm with a min-heap), so a
+// graph already in order keeps it, and two runs give the same bytes.
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <string_view>
+#include <unordered_map>
+
+
+namespace onnxview {
+namespace detail {
+namespace {
+
+template <class T>
+using list = std::vector<T, heap_allocator<T>>;
+using producers = std::unordered_map<std::string_view, std::uint32_t, std::hash<std::string_view>,
+                                     std::equal_to<std::string_view>,
+                                     heap_allocator<std::pair<const std::string_view, std::uint32_t>>>;
+
+// What the report calls a node: its name, else its first output.
+std::string_view label(const node_view& n) noexcept {
+    if (!n.name().empty()) return n.name();
+    for (std::string_view o : n.output()) return o;
+    return {};
+}
+
+}  // namespace
+
+node_orders::node_orders(const heap& memory, toposort_report* report, std::uint32_t max_depth) noexcept
+    : memory_(memory), report_(report), max_depth_(max_depth), known_(heap_allocator<std::pair<const char* const, order>>(memory)) {}
+
+bool node_orders::orders(const schema::message_desc& d) noexcept {
+    return &d == &schema::msg_GraphProto || &d == &schema::msg_FunctionProto;
+}
+
+error node_orders::find(const wire::message& m, const schema::message_desc& d, const order*& out) noexcept {
+    out = nullptr;
+    const auto seen = known_.find(m.begin());
+    if (seen != known_.end()) {
+        out = seen->second.empty() ? nullptr : &seen->second;
+        return error();
+    }
+    model_scope scope;
+    if (&d == &schema::msg_FunctionProto) {
+        scope.kind = scope_kind::function;
+        scope.function = function_view(m);
+    } else {
+        scope.kind = scope_kind::subgraph;
+        scope.graph = graph_view(m);
+    }
+    list<node_view> nodes{heap_allocator<node_view>(memory_)};
+    producers made{heap_allocator<std::pair<const std::string_view, std::uint32_t>>(memory_)};
+    for (const node_view& n : scope.nodes()) {
+        if (!n.ok()) return n.err();
+        for (std::string_view o : n.output())
+            if (!o.empty()) made.emplace(o, static_cast<std::uint32_t>(nodes.size()));  // the first maker, in a broken model
+        nodes.push_back(n);
+    }
+    const std::uint32_t count = static_cast<std::uint32_t>(nodes.size());
+    // Edges p -> j (p makes a value j reads), as lists by maker; indegree by reader.
+    list<std::uint32_t> waiting(count, 0, heap_allocator<std::uint32_t>(memory_));
+    list<list<std::uint32_t>> readers(count, list<std::uint32_t>(heap_allocator<std::uint32_t>(memory_)),
+                                      heap_allocator<list<std::uint32_t>>(memory_));
+    for (std::uint32_t j = 0; j < count; ++j) {
+        list<std::uint32_t> from{heap_allocator<std::uint32_t>(memory_)};
+        auto needs = [&](std::string_view name) {
+            const auto p = name.empty() ? made.end() : made.find(name);
+            if (p != made.end()) from.push_back(p->second);
+        };
+        for (std::string_view in : nodes[j].input()) needs(in);
+        if (error e = for_each_outer_name(scope, nodes[j], j, memory_, max_depth_, needs)) return e;
+        std::sort(from.begin(), from.end());
+        from.erase(std::unique(from.begin(), from.end()), from.end());
+        for (std::uint32_t p : from) {
+            readers[p].push_back(j);
+            ++waiting[j];
+        }
+    }
+    order result{heap_allocator<std::uint32_t>(memory_)};
+    result.reserve(count);
+    std::priority_queue<std::uint32_t, list<std::uint32_t>, std::greater<std::uint32_t>> ready{
+        std::greater<std::uint32_t>(), list<std::uint32_t>(heap_allocator<std::uint32_t>(memory_))};
+    for (std::uint32_t j = 0; j < count; ++j)
+        if (waiting[j] == 0) ready.push(j);
+    while (!ready.empty()) {
+        const std::uint32_t j = ready.top();
+        ready.pop();
+        result.push_back(j);
+        for (std::uint32_t r : readers[j])
+            if (--waiting[r] == 0) ready.push(r);
+    }
+    if (result.size() != count) {
+        // A node left waiting lies on a cycle or after one: follow the makers it still waits for
+        // until one comes again, which is on the cycle.
+        std::uint32_t at = 0;
+        while (waiting[at] == 0) ++at;
+        list<std::uint8_t> visited(count, 0, heap_allocator<std::uint8_t>(memory_));
+        std::string_view through;
+        while (visited[at] == 0) {
+            visited[at] = 1;
+            const node_view& n = nodes[at];
+            std::uint32_t next = at;
+            auto waits_on = [&](std::string_view name) {
+                const auto p = name.empty() ? made.end() : made.find(name);
+                if (next == at && p != made.end() && waiting[p->second] != 0) {
+                    next = p->second;
+                    through = name;
+                }
+            };
+            for (std::string_view in : n.input()) waits_on(in);
+            if (next == at) (void)for_each_outer_name(scope, n, at, memory_, max_depth_, waits_on);
+            if (next == at) break;  // cannot happen: a waiting node waits on a waiting maker
+            at = next;
+        }
+        if (report_ != nullptr) {
+            report_->cycle = true;
+            report_->node = label(nodes[at]);
+            report_->value = through;
+        }
+        return error(errc::invalid_argument, nodes[at].wire_message().offset_of(nodes[at].wire_message().begin()));
+    }
+    std::uint64_t moved = 0;
+    for (std::uint32_t k = 0; k < count; ++k) moved += result[k] != k;
+    auto& kept = known_.emplace(m.begin(), order(heap_allocator<std::uint32_t>(memory_))).first->second;
+    if (moved != 0) {
+        kept = std::move(result);
+        out = &kept;
+    }
+    moved_ += moved;
+    return error();
+}
+
+}  // namespace detail
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_IO
