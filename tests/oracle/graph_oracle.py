@@ -54,6 +54,13 @@ class Checks:
             self.failures.append(what)
         return ok
 
+    def finish(self):
+        """Prints every failure and the last line; the exit code."""
+        for f in self.failures:
+            print("FAIL", f)
+        print(f"{self.passed} passed, {len(self.failures)} failed")
+        return 1 if self.failures else 0
+
 
 def run(exe, *args):
     return subprocess.run([exe, *map(str, args)], capture_output=True)

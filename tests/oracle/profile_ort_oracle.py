@@ -573,10 +573,7 @@ def main():
         ck.failures.append(f"equal {fraction:.4f} < --min-equal {args.min_equal}")
     print(f"profile_ort_oracle: {len(ran)} models ran, {len(skipped)} skipped ({', '.join(skipped) or 'none'}); "
           f"{counts(totals)}; {fraction:.4f} of the dims comparisons equal")
-    for f in ck.failures:
-        print("FAIL", f)
-    print(f"{ck.passed} passed, {len(ck.failures)} failed")
-    return 1 if ck.failures else 0
+    return ck.finish()
 
 
 if __name__ == "__main__":
