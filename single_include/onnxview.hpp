@@ -7858,6 +7858,516 @@ private:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_OUTPUT_FILE_HPP
+// ---- include/onnxview/write.hpp ----
+// onnxview/write.hpp - a streaming writer of ONNX models: the model is
+// re-emitted from its own bytes, copying every byte range that does not
+// change and re-emitting only the messages that do (TensorProtos and the
+// messages that hold them), with their length prefixes recomputed.
+//
+//   onnxview::pack_options po{};                  // all-zero: the defaults
+//   po.external_location = "net.data";            // weights >= 1 KiB to net.data
+//   onnxview::write_sink model_out = onnxview::fd_sink(&model_fd);
+//   onnxview::write_sink data_out = onnxview::fd_sink(&data_fd);
+//   onnxview::pack_stats st;
+//   onnxview::error e = onnxview::pack_model(bytes, &source, po, model_out, &data_out, &st);
+//
+// How. Sizes are computed before anything is written: measuring passes walk
+// the message tree (payloads are skipped by their lengths) until every
+// length prefix has its width; the writing pass then emits the same layout.
+// No payload is ever held in memory: raw_data and external payloads are
+// handed to the sink straight from the source bytes (or copied file to file,
+// pack_options::source_fd), typed fields are
+// converted through a 4 KiB buffer (writes are batched in 32 KiB). Memory,
+// from options::memory: 16 bytes per re-emitted message, and with dedupe
+// about 80 bytes per external payload.
+//
+// Meaning. The output parses, under libprotobuf and onnxview, to the same
+// messages as the input except for where tensor payloads live:
+//   - alignment: before the raw_data of a tensor that is re-emitted, an
+//     unknown field (number pack_padding_field, wire type length-delimited,
+//     zero bytes) pads raw_data's first byte to a multiple of the alignment
+//     in the output file. Unknown fields are kept and ignored by every
+//     protobuf reader; pack drops its own earlier padding when it re-emits
+//     a tensor. raw_data moves after the tensor's other fields (field
+//     order carries no meaning in protobuf); a repeated raw_data keeps only
+//     its last occurrence, the one that counts.
+//   - typed fields (float_data, int32_data for FLOAT16 ..., int64_data, ...)
+//     become raw_data, little-endian, element for element (keep_typed off).
+//   - external: data_location EXTERNAL with `location`, `offset` and
+//     `length` entries; the payload goes to the external sink at an offset
+//     that is a multiple of external_align.
+// Tensors left as they are: STRING tensors, tensors whose payload does not
+// validate (tensor_storage.hpp), and a singular tensor field (attribute `t`,
+// a sparse tensor's `values`) that occurs more than once in its message,
+// since protobuf merges those occurrences. Everything else, unknown fields
+// included, is copied byte for byte. An EXTERNAL tensor that moves
+// (external_location, internalize) is fetched through `source` even when it
+// has no elements, as every reader resolves it: a reference the source
+// refuses fails the pack with its error (no source: invalid_argument).
+//
+// Edits (edit_options) change the model's own fields on the way; a rename
+// replaces each renamed string where it is (check_renames for its errors).
+//
+// Errors (nothing more is written after one): the wire errors of a
+// malformed model, those of fetching an external payload, message_too_large
+// when the model would exceed 2 GiB - 1 bytes (libprotobuf's limit) without
+// allow_over_2gib, invalid_argument for alignments that are not powers of
+// two or an external sink missing when one is needed, and whatever a sink
+// returns (io_write_failed from fd_sink, buffer_too_small from memory_sink).
+#ifndef ONNXVIEW_WRITE_HPP
+#define ONNXVIEW_WRITE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+// The field number pack_model's alignment padding uses in TensorProto: the
+// largest protobuf allows, so that no ONNX release will give it a meaning.
+constexpr std::uint32_t pack_padding_field = (1u << 29) - 1;
+
+// One change of the model's metadata_props: set `key` to `value` (an entry
+// with that key is replaced; the new one comes after the others), or remove
+// every entry with that key.
+struct metadata_change {
+    std::string_view key;
+    std::string_view value;
+    bool remove = false;
+};
+
+// One dimension of a main-graph input's or output's tensor shape, set to a
+// number (dim_value) or a name (dim_param); its denotation is kept.
+struct dim_change {
+    std::string_view value_name;  // the graph input or output
+    std::uint64_t axis = 0;       // the dim's position in the shape
+    bool is_param = false;
+    std::int64_t value = 0;       // dim_value, when !is_param
+    std::string_view param;       // dim_param, when is_param
+};
+
+// Why extract_request was refused (extract_report::problem).
+enum class extract_problem : std::uint8_t {
+    none = 0,
+    no_outputs,       // no output names given
+    no_graph,         // the model's graph is absent, or occurs more than once (protobuf would merge the occurrences)
+    unknown_name,     // `name` is no graph input, output, value_info, initializer or node output of the main graph
+    repeated_name,    // `name` is given twice among the inputs, or twice among the outputs
+    missing_input,    // `name`, a graph input that is not among the inputs given, is needed (by `node`)
+    undefined_value,  // `name` is needed (by `node`) but nothing in the main graph defines it
+    input_computed,   // `name` is given as an input, yet `node`, needed for the outputs, computes it
+    no_type,          // `name` has no ValueInfoProto (graph input, output or value_info) with a complete
+                      // type (a tensor type with elem_type and shape, ...) to become an input or output of
+                      // the result: onnx.checker requires one
+};
+
+// What pack_model extracted, or why it refused (extract_request::report).
+struct extract_report {
+    extract_problem problem = extract_problem::none;
+    // Views into the model's or the request's bytes.
+    std::string_view name;  // the value the problem is about
+    std::string_view node;  // the node that needs or computes it (its name, else its first output), if any
+    std::uint64_t nodes = 0;         // main-graph nodes kept
+    std::uint64_t nodes_before = 0;  // main-graph nodes of the input
+    std::uint64_t initializers = 0;  // dense and sparse initializers kept
+    std::uint64_t functions = 0;     // model-local functions kept
+    std::uint64_t opsets = 0;        // opset_import entries kept
+};
+
+// A cut of the main graph (`onnxview edit --extract`): the model that
+// computes `outputs` from `inputs`, as onnx.utils.extract_model cuts it.
+//   - nodes: those that compute an output, found backwards from the outputs
+//     and stopping at the inputs given, in their original order; a node
+//     whose subgraphs (If, Loop, Scan bodies) use outer-scope values also
+//     needs their producers (shadowing respected).
+//   - initializers, sparse initializers, value_info and quantization
+//     annotations: those whose name a kept node reads or writes (in its
+//     subgraphs too); an initializer that is itself an output stays.
+//   - graph inputs and outputs: one per name, in the order given, each the
+//     ValueInfoProto of that name copied as it is, from graph.input, then
+//     value_info, then graph.output (for an output: graph.output first); its
+//     type must be complete, as onnx.checker wants of main-graph inputs and
+//     outputs. They come after the graph's other fields. Before IR version
+//     4, kept initializers that were graph inputs stay inputs too, after
+//     the ones given (onnx.checker requires it).
+//   - functions: those a kept node calls (domain, name, overload), and the
+//     ones their nodes call, transitively, in the model's order.
+//   - opset_import: the default domain ("" or "ai.onnx") always, and the
+//     domain of every kept node, of the nodes in its subgraphs and of the
+//     nodes of kept functions (onnx.checker and onnxruntime need a
+//     model-level import for each).
+// Everything else (ir_version, metadata, graph name, doc strings,
+// training_info, unknown fields, payloads) is carried over as it is. The
+// selection is computed before writing, over views of the model: memory
+// from options::memory, linear in the number of names. Errors:
+// invalid_argument (no_outputs, no_graph, repeated_name, input_computed,
+// no_type) or not_found (unknown_name, missing_input, undefined_value), the
+// problem and its names in `report`.
+struct extract_request {
+    const std::string_view* inputs = nullptr;
+    std::size_t input_count = 0;
+    const std::string_view* outputs = nullptr;
+    std::size_t output_count = 0;
+    extract_report* report = nullptr;  // filled in by pack_model when not null
+};
+
+// One value name of the main graph renamed everywhere it is referenced:
+// graph inputs, outputs and value_info, initializer names (TensorProto.name;
+// the payload is copied as it is), sparse initializers (their values' name),
+// node inputs and outputs, quantization_annotation (tensor_name and the
+// values of quant_parameter_tensor_names), and the references inside
+// subgraphs (attributes `g` and `graphs`, at any depth) and training graphs
+// (TrainingInfoProto initialization and algorithm: the main graph's scope
+// reaches them). A graph that declares old_name itself (as an input, an
+// initializer, a sparse initializer or a node output) shadows it: in that
+// graph and those nested in it, old_name means the inner value and stays.
+// Binding keys of training_info name main-graph initializers and are
+// renamed; binding values name a training graph's values and follow that
+// graph's scope. Model-local functions have their own scope: untouched.
+// Each string is replaced where it is, so field order is kept.
+// All changes apply at once; see check_renames() for what is refused.
+struct name_change {
+    std::string_view old_name;
+    std::string_view new_name;
+};
+
+// Why edit_options::toposort refused: the nodes of a graph or function
+// depend on each other in a cycle. Views into the model.
+struct toposort_report {
+    bool cycle = false;
+    std::string_view node;   // a node on the cycle: its name, else its first output
+    std::string_view value;  // the value of the cycle that node makes
+};
+
+// A tensor without a payload given one again, as an external-data
+// reference (`location`, `offset`, `length` entries, data_location
+// EXTERNAL): how the put-back of a proxy restores the weights a tool
+// dropped (plan_rebinds(), onnxview/rebind.hpp, finds them).
+struct tensor_rebind {
+    std::uint64_t tensor = 0;   // where the TensorProto's content starts in the edited model's bytes
+    std::string_view location;  // relative to the edited model's directory
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
+};
+
+// Changes of a model's own fields, made while it streams through
+// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
+struct edit_options {
+    // Every doc_string field, in every message, is left out.
+    bool strip_doc_strings = false;
+    // ModelProto.producer_name and producer_version, replaced when set.
+    bool set_producer_name = false;
+    bool set_producer_version = false;
+    std::string_view producer_name;
+    std::string_view producer_version;
+    const metadata_change* metadata = nullptr;
+    std::size_t metadata_count = 0;
+    const dim_change* dims = nullptr;
+    std::size_t dim_count = 0;
+    // Applied at once; each name compared with every change, so the cost
+    // is the model's names times rename_count. dims name the inputs and
+    // outputs by their names in the input.
+    const name_change* renames = nullptr;
+    std::size_t rename_count = 0;
+    // The main graph cut down to a subgraph (null: none). Not with renames
+    // (invalid_argument): make them in a second edit.
+    const extract_request* extract = nullptr;
+    // The nodes of every graph (the main graph, subgraphs, training graphs)
+    // and function in a topological order: each after the nodes making the
+    // values it reads, as inputs or from inside its subgraphs; of the nodes
+    // ready, the earliest in the input first (a graph in order keeps it).
+    // Each node is copied whole, only its place changes. A cycle is refused
+    // (invalid_argument at a node on it, described in `cycle` when set).
+    // Not with extract (invalid_argument): sort in a second edit.
+    bool toposort = false;
+    toposort_report* cycle = nullptr;
+    // Tensors given a reference, sorted by `tensor`. Only a tensor that has
+    // no payload (no raw_data, typed data or external_data entries) is
+    // changed: its fields are kept and the reference appended. One named
+    // that is not such a tensor is an error (invalid_argument at it), as is
+    // a rebind naming no tensor of the model.
+    const tensor_rebind* rebinds = nullptr;
+    std::size_t rebind_count = 0;
+};
+
+// The metadata_props key under which a weight-less proxy records its
+// source (pack_options::reference).
+constexpr std::string_view reference_source_key = "onnxview.reference_source";
+
+// The file a weight-less proxy references, as pack_options::reference
+// takes it and find_reference_source() reads it back: its location
+// (relative to the proxy's directory) and its stamp when the proxy was
+// made. Recorded in metadata_props as the value
+// "size=N;mtime_ns=M;location=NAME" (mtime_ns may be negative).
+struct reference_source {
+    std::string_view location;
+    file_stamp stamp{};
+};
+
+// What pack_model changes. All-zero means the defaults.
+struct pack_options {
+    // Tensors of at least this many payload bytes are aligned, or moved to
+    // the external sink. 0: 1024 (onnx's convert_model_to_external_data).
+    std::uint64_t threshold = 0;
+    // raw_data of such tensors kept in the model starts at a multiple of
+    // this in the output (a power of two). 0: 64; 1: no alignment.
+    std::uint64_t inline_align = 0;
+    // Non-empty: tensors of at least `threshold` bytes go to the external
+    // sink, referenced by this location (relative to the model's directory);
+    // smaller external tensors come back into the model.
+    std::string_view external_location;
+    // Payload offsets in the external sink are multiples of this (a power
+    // of two). 0: 4096.
+    std::uint64_t external_align = 0;
+    // With an external_location: a payload identical to an earlier one
+    // (same data type, dims and bytes; raw_data or external payloads)
+    // shares its range of the external file. onnx.load, onnx.checker and
+    // onnxruntime read such models (tests/oracle/pack_oracle.py).
+    bool dedupe = false;
+    // External tensors come back into the model (ignored with an
+    // external_location).
+    bool internalize = false;
+    // Typed fields stay as they are (not converted to raw_data).
+    bool keep_typed = false;
+    // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
+    bool allow_over_2gib = false;
+    // The model's own file open for reading (read_descriptor, file.hpp):
+    // ranges of it of 32 KiB or more (payloads, tensors copied as they are)
+    // are then copied from it by the sinks that can (write_sink::copy)
+    // without passing through memory. Null: none.
+    const int* source_fd = nullptr;
+    // Called with ranges of the input that the walk is done with: of the
+    // model's bytes, every 4 MiB of progress (each range written or
+    // counted, and the bytes before it), and each external payload once
+    // written: the moment to drop their mapped pages (release_pages,
+    // file.hpp). Ranges may be read again later (dropped pages are read
+    // back). May be null.
+    void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
+    // Called after each payload, and once at the end, with the bytes written
+    // so far and the bytes to write in all (model and external file). May
+    // be null.
+    void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
+    void* user = nullptr;  // passed to payload_written and progress
+    // Reference mode (`onnxview pack --reference`), when location is set:
+    // a weight-less proxy whose large weights stay in the input's own
+    // bytes. Tensors that onnx.load's external-data loader visits (dense
+    // initializers and attribute tensors, `t` and `tensors`, of the main
+    // graph and of its subgraphs at any depth) with at least `threshold`
+    // payload bytes lying in `model` in raw_data layout (raw_data, or
+    // float_data / double_data in one packed run: little-endian fixed-width
+    // entries), INT64 excepted (shape inference reads those as data), become
+    // data_location EXTERNAL with `location` reference.location, `offset`
+    // the payload's offset in `model` (which must therefore be the whole
+    // file that location names) and `length` its size; no payload byte is
+    // read or written. Every other tensor is copied as it is (external ones
+    // keep their references; other typed fields stay typed; no alignment).
+    // metadata_props gets the entry reference_source_key (one with that key
+    // is replaced) recording `reference`. Not with external_location,
+    // internalize or dedupe (invalid_argument), nor a location over 4095
+    // bytes.
+    // Outside reference mode, a pack that moves every external payload
+    // (internalize, external_location) drops the reference_source_key
+    // entries: the output references no source any more.
+    reference_source reference{};
+    // Edits of the model's own fields (null: none). With edits, the
+    // tensor options above still apply; set inline_align 1 and keep_typed
+    // to leave tensors as they are.
+    const edit_options* edits = nullptr;
+    // Limits and memory: max_message_depth, memory.
+    options read_options{};
+};
+
+struct pack_stats {
+    std::uint64_t model_bytes = 0;       // written to the model sink
+    std::uint64_t external_bytes = 0;    // written to the external sink (padding included)
+    std::uint64_t tensors = 0;           // TensorProtos seen
+    std::uint64_t aligned = 0;           // re-emitted with padding before raw_data
+    std::uint64_t converted = 0;         // typed fields turned into raw_data
+    std::uint64_t externalized = 0;      // now in the external sink
+    std::uint64_t internalized = 0;      // were external, now raw_data in the model
+    std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
+    std::uint64_t referenced = 0;        // now references into the input (pack_options::reference)
+    std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
+    std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
+    std::uint64_t nodes_moved = 0;       // nodes edit_options::toposort placed elsewhere
+    std::uint64_t rebound = 0;           // tensors edit_options::rebinds gave a reference
+    std::uint64_t kept = 0;              // copied as they were
+    std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
+    std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)
+    std::uint32_t passes = 0;            // measuring passes before the writing one
+};
+
+// Writes the model `model` (a whole ModelProto) to `model_out`, tensors
+// changed as `po` asks; external payloads of the input are fetched through
+// `source` (null: the model has none, or they are kept as references).
+// `external_out` receives the external file when po.external_location is
+// set. Linear in the model's bytes; see the top of this file.
+error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
+                 const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
+
+// The source record of a weight-less proxy: the last metadata_props entry
+// of `model` (a whole ModelProto) with key reference_source_key, its
+// location a view into `model`. Errors: not_found when there is none,
+// external_bad_entry (offset: the entry) when its value is not
+// "size=N;mtime_ns=M;location=NAME" with decimal numbers and a non-empty
+// NAME, and those of reading the ModelProto's own fields. Linear in those
+// fields (payloads are skipped).
+result<reference_source> find_reference_source(std::string_view model, const options& opts = {}) noexcept;
+
+// Why a set of name changes cannot be made (check_renames).
+enum class rename_problem : std::uint8_t {
+    none,
+    empty_old_name,     // "" is the name of an absent optional input, not a value
+    empty_new_name,
+    old_name_repeated,  // two changes of one name
+    new_name_repeated,  // two names changed to one
+    chained,            // a new_name is another change's old_name (changes apply at once)
+    not_in_main_graph,  // old_name is not a value name of the main graph
+    new_name_in_use,    // new_name is already a name of the main graph, or of a
+                        // subgraph or training graph the change reaches (it
+                        // would capture the references renamed there)
+};
+
+// One sentence for people, to follow a change's OLD=NEW, e.g. "renames a
+// name that is not a value name of the main graph". Never null.
+const char* rename_problem_message(rename_problem p) noexcept;
+
+struct rename_check {
+    rename_problem problem = rename_problem::none;
+    std::size_t change = 0;    // the refused change: its index in edit_options::renames
+    std::size_t other = 0;     // old_name_repeated, new_name_repeated, chained: the other change
+    std::uint64_t offset = 0;  // new_name_in_use: the byte of the model where the name is
+};
+
+// Whether the renames of `e` can be made on `model` (a whole ModelProto):
+// ok with check->problem set (none when they can), or the error of reading
+// a malformed model. pack_model makes the same check and refuses (before
+// writing anything) with invalid_argument, or not_found for
+// not_in_main_graph, offset as in rename_check; this gives the details.
+// Linear in the model's metadata (payloads are skipped) times the changes.
+error check_renames(std::string_view model, const edit_options& e, rename_check* check,
+                    const options& opts = {}) noexcept;
+
+// Whether two models hold the same tensors, in the same order (the tensors
+// pack_model visits): same name, data type, dims and element bit patterns,
+// wherever each payload lives. ok, or not_found at the first difference
+// (offset: that tensor in `b`), or the error of reading either. For
+// `onnxview pack --verify`. Linear in the payloads.
+error same_tensors(std::string_view a, const external_payload_source* source_a, std::string_view b,
+                   const external_payload_source* source_b, const options& opts = {},
+                   std::uint64_t* compared = nullptr) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_WRITE_HPP
+// ---- include/onnxview/rebind.hpp ----
+// onnxview/rebind.hpp - the put-back of a weight-less proxy that a tool
+// rewrote: each tensor the tool left without a payload (onnx's version
+// converter drops every external_data entry; a clean-up renames
+// initializers) bound again to the tensor of the original model it stands
+// for, as a reference to where that tensor's bytes lie.
+//
+//   onnxview::rebind_plan plan;
+//   onnxview::error e = onnxview::plan_rebinds(tool_output.model(), original.model(), "big.onnx",
+//                                              renames, rename_count, plan);
+//   for (const onnxview::rebind_problem& p : plan.refused) ...   // each names a tensor and why
+//   onnxview::edit_options ed;
+//   ed.rebinds = plan.rebinds.data();
+//   ed.rebind_count = plan.rebinds.size();
+//   // pack_model(tool_output bytes, ..., po.edits = &ed): a proxy whose references hold again
+//
+// A tensor is matched, in this order:
+//   - by name: the original has one tensor of that name (or several with one
+//     payload; several payloads are told apart by the scope, as a graph's
+//     subgraphs name them) and it has the same data type and dims; another
+//     data type or dims is refused;
+//   - by structure: `renames` (what the caller's graph matching found each
+//     value of the original called in the tool's output, e.g. `onnxview
+//     diff --match=auto`'s, pair_value_names() in onnxview/compare) names a
+//     value that is the tensor, or an Identity chain's output whose start is
+//     the tensor (a tool that put an Identity before each consumer); the
+//     original's tensors so found with the tensor's data type and dims must
+//     be one (two: ambiguous, refused).
+// A tensor with no match is refused. Tensors with a payload, and tensors
+// with none that hold no element, are left alone: new constants a tool
+// added stay as they are.
+//
+// The tensors considered, in both models, are those onnx.load resolves and
+// a proxy references: initializers and node tensor attributes of the main
+// graph and its subgraphs, not sparse ones. An original tensor can be
+// bound when its payload lies in the original's bytes in raw_data layout
+// (the reference then names `original_location`) or in external data (its
+// own entries are repeated: the locations stay relative to the original's
+// directory, which must be the tool output's).
+//
+// Cost: one walk of each model's metadata, no payload read; memory linear
+// in the tensors. Allocates (std::vector, std::string): for tools, not for
+// the readers' no-allocation paths.
+#ifndef ONNXVIEW_REBIND_HPP
+#define ONNXVIEW_REBIND_HPP
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+
+namespace onnxview {
+
+// A value of the original model and what the tool's output calls it.
+struct value_rename {
+    std::string_view original;
+    std::string_view renamed;
+};
+
+// How a tensor was matched.
+enum class rebind_match : std::uint8_t { name, structure };
+
+// A tensor given its payload again.
+struct rebind_entry {
+    std::string name;           // in the tool's output
+    std::string original_name;  // of the original tensor it stands for
+    rebind_match match = rebind_match::name;
+};
+
+// Why a tensor without a payload cannot be given one.
+enum class rebind_refusal : std::uint8_t {
+    no_match,        // no tensor of the original stands for it
+    type_differs,    // the original's tensor has another data type (detail: both)
+    shape_differs,   // ... other dims (detail: both)
+    ambiguous,       // several original tensors match (detail: two of them)
+    not_referable,   // the original's payload is not in raw_data layout (int32_data, ...)
+};
+
+struct rebind_problem {
+    std::string name;  // in the tool's output
+    rebind_refusal why = rebind_refusal::no_match;
+    std::string detail;  // e.g. "FLOAT [4, 4] here, FLOAT [2, 8] in the original's 'w'"
+};
+
+struct rebind_plan {
+    std::vector<rebind_entry> bound;      // in the order of the tool output's tensors
+    std::vector<tensor_rebind> rebinds;   // the same, sorted by offset for edit_options::rebinds
+    std::vector<rebind_problem> refused;  // in the order of the tool output's tensors
+    // Every tensor without a payload considered: bound + refused.
+    std::size_t missing() const noexcept { return bound.size() + refused.size(); }
+};
+
+// Plans the rebinds of `proxy` (a tool's output, whose bytes edit_options::
+// rebinds will edit) from `original` (the model the proxy was made from,
+// whose bytes stay mapped while the plan is used: its external locations
+// are views into them, as is original_location, the original's file name
+// relative to the proxy's directory). Errors: a model whose walk fails.
+error plan_rebinds(const model_view& proxy, const model_view& original, std::string_view original_location,
+                   const value_rename* renames, std::size_t rename_count, rebind_plan& out);
+
+// "no_match", "type_differs", ...
+const char* rebind_refusal_name(rebind_refusal r) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_REBIND_HPP
 // ---- include/onnxview/traverse.hpp ----
 // onnxview/traverse.hpp - every graph, every node and every stored tensor of
 // a model, in one walk that every tool shares.
@@ -8317,390 +8827,6 @@ constexpr std::uint64_t length_delimited_size(std::uint32_t number, std::uint64_
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_WIRE_ENCODE_HPP
-// ---- include/onnxview/write.hpp ----
-// onnxview/write.hpp - a streaming writer of ONNX models: the model is
-// re-emitted from its own bytes, copying every byte range that does not
-// change and re-emitting only the messages that do (TensorProtos and the
-// messages that hold them), with their length prefixes recomputed.
-//
-//   onnxview::pack_options po{};                  // all-zero: the defaults
-//   po.external_location = "net.data";            // weights >= 1 KiB to net.data
-//   onnxview::write_sink model_out = onnxview::fd_sink(&model_fd);
-//   onnxview::write_sink data_out = onnxview::fd_sink(&data_fd);
-//   onnxview::pack_stats st;
-//   onnxview::error e = onnxview::pack_model(bytes, &source, po, model_out, &data_out, &st);
-//
-// How. Sizes are computed before anything is written: measuring passes walk
-// the message tree (payloads are skipped by their lengths) until every
-// length prefix has its width; the writing pass then emits the same layout.
-// No payload is ever held in memory: raw_data and external payloads are
-// handed to the sink straight from the source bytes (or copied file to file,
-// pack_options::source_fd), typed fields are
-// converted through a 4 KiB buffer (writes are batched in 32 KiB). Memory,
-// from options::memory: 16 bytes per re-emitted message, and with dedupe
-// about 80 bytes per external payload.
-//
-// Meaning. The output parses, under libprotobuf and onnxview, to the same
-// messages as the input except for where tensor payloads live:
-//   - alignment: before the raw_data of a tensor that is re-emitted, an
-//     unknown field (number pack_padding_field, wire type length-delimited,
-//     zero bytes) pads raw_data's first byte to a multiple of the alignment
-//     in the output file. Unknown fields are kept and ignored by every
-//     protobuf reader; pack drops its own earlier padding when it re-emits
-//     a tensor. raw_data moves after the tensor's other fields (field
-//     order carries no meaning in protobuf); a repeated raw_data keeps only
-//     its last occurrence, the one that counts.
-//   - typed fields (float_data, int32_data for FLOAT16 ..., int64_data, ...)
-//     become raw_data, little-endian, element for element (keep_typed off).
-//   - external: data_location EXTERNAL with `location`, `offset` and
-//     `length` entries; the payload goes to the external sink at an offset
-//     that is a multiple of external_align.
-// Tensors left as they are: STRING tensors, tensors whose payload does not
-// validate (tensor_storage.hpp), and a singular tensor field (attribute `t`,
-// a sparse tensor's `values`) that occurs more than once in its message,
-// since protobuf merges those occurrences. Everything else, unknown fields
-// included, is copied byte for byte. An EXTERNAL tensor that moves
-// (external_location, internalize) is fetched through `source` even when it
-// has no elements, as every reader resolves it: a reference the source
-// refuses fails the pack with its error (no source: invalid_argument).
-//
-// Edits (edit_options) change the model's own fields on the way; a rename
-// replaces each renamed string where it is (check_renames for its errors).
-//
-// Errors (nothing more is written after one): the wire errors of a
-// malformed model, those of fetching an external payload, message_too_large
-// when the model would exceed 2 GiB - 1 bytes (libprotobuf's limit) without
-// allow_over_2gib, invalid_argument for alignments that are not powers of
-// two or an external sink missing when one is needed, and whatever a sink
-// returns (io_write_failed from fd_sink, buffer_too_small from memory_sink).
-#ifndef ONNXVIEW_WRITE_HPP
-#define ONNXVIEW_WRITE_HPP
-
-#include <cstddef>
-#include <cstdint>
-#include <string_view>
-
-
-namespace onnxview {
-
-// The field number pack_model's alignment padding uses in TensorProto: the
-// largest protobuf allows, so that no ONNX release will give it a meaning.
-constexpr std::uint32_t pack_padding_field = (1u << 29) - 1;
-
-// One change of the model's metadata_props: set `key` to `value` (an entry
-// with that key is replaced; the new one comes after the others), or remove
-// every entry with that key.
-struct metadata_change {
-    std::string_view key;
-    std::string_view value;
-    bool remove = false;
-};
-
-// One dimension of a main-graph input's or output's tensor shape, set to a
-// number (dim_value) or a name (dim_param); its denotation is kept.
-struct dim_change {
-    std::string_view value_name;  // the graph input or output
-    std::uint64_t axis = 0;       // the dim's position in the shape
-    bool is_param = false;
-    std::int64_t value = 0;       // dim_value, when !is_param
-    std::string_view param;       // dim_param, when is_param
-};
-
-// Why extract_request was refused (extract_report::problem).
-enum class extract_problem : std::uint8_t {
-    none = 0,
-    no_outputs,       // no output names given
-    no_graph,         // the model's graph is absent, or occurs more than once (protobuf would merge the occurrences)
-    unknown_name,     // `name` is no graph input, output, value_info, initializer or node output of the main graph
-    repeated_name,    // `name` is given twice among the inputs, or twice among the outputs
-    missing_input,    // `name`, a graph input that is not among the inputs given, is needed (by `node`)
-    undefined_value,  // `name` is needed (by `node`) but nothing in the main graph defines it
-    input_computed,   // `name` is given as an input, yet `node`, needed for the outputs, computes it
-    no_type,          // `name` has no ValueInfoProto (graph input, output or value_info) with a complete
-                      // type (a tensor type with elem_type and shape, ...) to become an input or output of
-                      // the result: onnx.checker requires one
-};
-
-// What pack_model extracted, or why it refused (extract_request::report).
-struct extract_report {
-    extract_problem problem = extract_problem::none;
-    // Views into the model's or the request's bytes.
-    std::string_view name;  // the value the problem is about
-    std::string_view node;  // the node that needs or computes it (its name, else its first output), if any
-    std::uint64_t nodes = 0;         // main-graph nodes kept
-    std::uint64_t nodes_before = 0;  // main-graph nodes of the input
-    std::uint64_t initializers = 0;  // dense and sparse initializers kept
-    std::uint64_t functions = 0;     // model-local functions kept
-    std::uint64_t opsets = 0;        // opset_import entries kept
-};
-
-// A cut of the main graph (`onnxview edit --extract`): the model that
-// computes `outputs` from `inputs`, as onnx.utils.extract_model cuts it.
-//   - nodes: those that compute an output, found backwards from the outputs
-//     and stopping at the inputs given, in their original order; a node
-//     whose subgraphs (If, Loop, Scan bodies) use outer-scope values also
-//     needs their producers (shadowing respected).
-//   - initializers, sparse initializers, value_info and quantization
-//     annotations: those whose name a kept node reads or writes (in its
-//     subgraphs too); an initializer that is itself an output stays.
-//   - graph inputs and outputs: one per name, in the order given, each the
-//     ValueInfoProto of that name copied as it is, from graph.input, then
-//     value_info, then graph.output (for an output: graph.output first); its
-//     type must be complete, as onnx.checker wants of main-graph inputs and
-//     outputs. They come after the graph's other fields. Before IR version
-//     4, kept initializers that were graph inputs stay inputs too, after
-//     the ones given (onnx.checker requires it).
-//   - functions: those a kept node calls (domain, name, overload), and the
-//     ones their nodes call, transitively, in the model's order.
-//   - opset_import: the default domain ("" or "ai.onnx") always, and the
-//     domain of every kept node, of the nodes in its subgraphs and of the
-//     nodes of kept functions (onnx.checker and onnxruntime need a
-//     model-level import for each).
-// Everything else (ir_version, metadata, graph name, doc strings,
-// training_info, unknown fields, payloads) is carried over as it is. The
-// selection is computed before writing, over views of the model: memory
-// from options::memory, linear in the number of names. Errors:
-// invalid_argument (no_outputs, no_graph, repeated_name, input_computed,
-// no_type) or not_found (unknown_name, missing_input, undefined_value), the
-// problem and its names in `report`.
-struct extract_request {
-    const std::string_view* inputs = nullptr;
-    std::size_t input_count = 0;
-    const std::string_view* outputs = nullptr;
-    std::size_t output_count = 0;
-    extract_report* report = nullptr;  // filled in by pack_model when not null
-};
-
-// One value name of the main graph renamed everywhere it is referenced:
-// graph inputs, outputs and value_info, initializer names (TensorProto.name;
-// the payload is copied as it is), sparse initializers (their values' name),
-// node inputs and outputs, quantization_annotation (tensor_name and the
-// values of quant_parameter_tensor_names), and the references inside
-// subgraphs (attributes `g` and `graphs`, at any depth) and training graphs
-// (TrainingInfoProto initialization and algorithm: the main graph's scope
-// reaches them). A graph that declares old_name itself (as an input, an
-// initializer, a sparse initializer or a node output) shadows it: in that
-// graph and those nested in it, old_name means the inner value and stays.
-// Binding keys of training_info name main-graph initializers and are
-// renamed; binding values name a training graph's values and follow that
-// graph's scope. Model-local functions have their own scope: untouched.
-// Each string is replaced where it is, so field order is kept.
-// All changes apply at once; see check_renames() for what is refused.
-struct name_change {
-    std::string_view old_name;
-    std::string_view new_name;
-};
-
-// Changes of a model's own fields, made while it streams through
-// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
-// Why edit_options::toposort refused: the nodes of a graph or function
-// depend on each other in a cycle. Views into the model.
-struct toposort_report {
-    bool cycle = false;
-    std::string_view node;   // a node on the cycle: its name, else its first output
-    std::string_view value;  // the value of the cycle that node makes
-};
-
-struct edit_options {
-    // Every doc_string field, in every message, is left out.
-    bool strip_doc_strings = false;
-    // ModelProto.producer_name and producer_version, replaced when set.
-    bool set_producer_name = false;
-    bool set_producer_version = false;
-    std::string_view producer_name;
-    std::string_view producer_version;
-    const metadata_change* metadata = nullptr;
-    std::size_t metadata_count = 0;
-    const dim_change* dims = nullptr;
-    std::size_t dim_count = 0;
-    // Applied at once; each name compared with every change, so the cost
-    // is the model's names times rename_count. dims name the inputs and
-    // outputs by their names in the input.
-    const name_change* renames = nullptr;
-    std::size_t rename_count = 0;
-    // The main graph cut down to a subgraph (null: none). Not with renames
-    // (invalid_argument): make them in a second edit.
-    const extract_request* extract = nullptr;
-    // The nodes of every graph (the main graph, subgraphs, training graphs)
-    // and function in a topological order: each after the nodes making the
-    // values it reads, as inputs or from inside its subgraphs; of the nodes
-    // ready, the earliest in the input first (a graph in order keeps it).
-    // Each node is copied whole, only its place changes. A cycle is refused
-    // (invalid_argument at a node on it, described in `cycle` when set).
-    // Not with extract (invalid_argument): sort in a second edit.
-    bool toposort = false;
-    toposort_report* cycle = nullptr;
-};
-
-// The metadata_props key under which a weight-less proxy records its
-// source (pack_options::reference).
-constexpr std::string_view reference_source_key = "onnxview.reference_source";
-
-// The file a weight-less proxy references, as pack_options::reference
-// takes it and find_reference_source() reads it back: its location
-// (relative to the proxy's directory) and its stamp when the proxy was
-// made. Recorded in metadata_props as the value
-// "size=N;mtime_ns=M;location=NAME" (mtime_ns may be negative).
-struct reference_source {
-    std::string_view location;
-    file_stamp stamp{};
-};
-
-// What pack_model changes. All-zero means the defaults.
-struct pack_options {
-    // Tensors of at least this many payload bytes are aligned, or moved to
-    // the external sink. 0: 1024 (onnx's convert_model_to_external_data).
-    std::uint64_t threshold = 0;
-    // raw_data of such tensors kept in the model starts at a multiple of
-    // this in the output (a power of two). 0: 64; 1: no alignment.
-    std::uint64_t inline_align = 0;
-    // Non-empty: tensors of at least `threshold` bytes go to the external
-    // sink, referenced by this location (relative to the model's directory);
-    // smaller external tensors come back into the model.
-    std::string_view external_location;
-    // Payload offsets in the external sink are multiples of this (a power
-    // of two). 0: 4096.
-    std::uint64_t external_align = 0;
-    // With an external_location: a payload identical to an earlier one
-    // (same data type, dims and bytes; raw_data or external payloads)
-    // shares its range of the external file. onnx.load, onnx.checker and
-    // onnxruntime read such models (tests/oracle/pack_oracle.py).
-    bool dedupe = false;
-    // External tensors come back into the model (ignored with an
-    // external_location).
-    bool internalize = false;
-    // Typed fields stay as they are (not converted to raw_data).
-    bool keep_typed = false;
-    // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
-    bool allow_over_2gib = false;
-    // The model's own file open for reading (read_descriptor, file.hpp):
-    // ranges of it of 32 KiB or more (payloads, tensors copied as they are)
-    // are then copied from it by the sinks that can (write_sink::copy)
-    // without passing through memory. Null: none.
-    const int* source_fd = nullptr;
-    // Called with ranges of the input that the walk is done with: of the
-    // model's bytes, every 4 MiB of progress (each range written or
-    // counted, and the bytes before it), and each external payload once
-    // written: the moment to drop their mapped pages (release_pages,
-    // file.hpp). Ranges may be read again later (dropped pages are read
-    // back). May be null.
-    void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
-    // Called after each payload, and once at the end, with the bytes written
-    // so far and the bytes to write in all (model and external file). May
-    // be null.
-    void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
-    void* user = nullptr;  // passed to payload_written and progress
-    // Reference mode (`onnxview pack --reference`), when location is set:
-    // a weight-less proxy whose large weights stay in the input's own
-    // bytes. Tensors that onnx.load's external-data loader visits (dense
-    // initializers and attribute tensors, `t` and `tensors`, of the main
-    // graph and of its subgraphs at any depth) with at least `threshold`
-    // payload bytes lying in `model` in raw_data layout (raw_data, or
-    // float_data / double_data in one packed run: little-endian fixed-width
-    // entries), INT64 excepted (shape inference reads those as data), become
-    // data_location EXTERNAL with `location` reference.location, `offset`
-    // the payload's offset in `model` (which must therefore be the whole
-    // file that location names) and `length` its size; no payload byte is
-    // read or written. Every other tensor is copied as it is (external ones
-    // keep their references; other typed fields stay typed; no alignment).
-    // metadata_props gets the entry reference_source_key (one with that key
-    // is replaced) recording `reference`. Not with external_location,
-    // internalize or dedupe (invalid_argument), nor a location over 4095
-    // bytes.
-    // Outside reference mode, a pack that moves every external payload
-    // (internalize, external_location) drops the reference_source_key
-    // entries: the output references no source any more.
-    reference_source reference{};
-    // Edits of the model's own fields (null: none). With edits, the
-    // tensor options above still apply; set inline_align 1 and keep_typed
-    // to leave tensors as they are.
-    const edit_options* edits = nullptr;
-    // Limits and memory: max_message_depth, memory.
-    options read_options{};
-};
-
-struct pack_stats {
-    std::uint64_t model_bytes = 0;       // written to the model sink
-    std::uint64_t external_bytes = 0;    // written to the external sink (padding included)
-    std::uint64_t tensors = 0;           // TensorProtos seen
-    std::uint64_t aligned = 0;           // re-emitted with padding before raw_data
-    std::uint64_t converted = 0;         // typed fields turned into raw_data
-    std::uint64_t externalized = 0;      // now in the external sink
-    std::uint64_t internalized = 0;      // were external, now raw_data in the model
-    std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
-    std::uint64_t referenced = 0;        // now references into the input (pack_options::reference)
-    std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
-    std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
-    std::uint64_t nodes_moved = 0;       // nodes edit_options::toposort placed elsewhere
-    std::uint64_t kept = 0;              // copied as they were
-    std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
-    std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)
-    std::uint32_t passes = 0;            // measuring passes before the writing one
-};
-
-// Writes the model `model` (a whole ModelProto) to `model_out`, tensors
-// changed as `po` asks; external payloads of the input are fetched through
-// `source` (null: the model has none, or they are kept as references).
-// `external_out` receives the external file when po.external_location is
-// set. Linear in the model's bytes; see the top of this file.
-error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
-                 const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
-
-// The source record of a weight-less proxy: the last metadata_props entry
-// of `model` (a whole ModelProto) with key reference_source_key, its
-// location a view into `model`. Errors: not_found when there is none,
-// external_bad_entry (offset: the entry) when its value is not
-// "size=N;mtime_ns=M;location=NAME" with decimal numbers and a non-empty
-// NAME, and those of reading the ModelProto's own fields. Linear in those
-// fields (payloads are skipped).
-result<reference_source> find_reference_source(std::string_view model, const options& opts = {}) noexcept;
-
-// Why a set of name changes cannot be made (check_renames).
-enum class rename_problem : std::uint8_t {
-    none,
-    empty_old_name,     // "" is the name of an absent optional input, not a value
-    empty_new_name,
-    old_name_repeated,  // two changes of one name
-    new_name_repeated,  // two names changed to one
-    chained,            // a new_name is another change's old_name (changes apply at once)
-    not_in_main_graph,  // old_name is not a value name of the main graph
-    new_name_in_use,    // new_name is already a name of the main graph, or of a
-                        // subgraph or training graph the change reaches (it
-                        // would capture the references renamed there)
-};
-
-// One sentence for people, to follow a change's OLD=NEW, e.g. "renames a
-// name that is not a value name of the main graph". Never null.
-const char* rename_problem_message(rename_problem p) noexcept;
-
-struct rename_check {
-    rename_problem problem = rename_problem::none;
-    std::size_t change = 0;    // the refused change: its index in edit_options::renames
-    std::size_t other = 0;     // old_name_repeated, new_name_repeated, chained: the other change
-    std::uint64_t offset = 0;  // new_name_in_use: the byte of the model where the name is
-};
-
-// Whether the renames of `e` can be made on `model` (a whole ModelProto):
-// ok with check->problem set (none when they can), or the error of reading
-// a malformed model. pack_model makes the same check and refuses (before
-// writing anything) with invalid_argument, or not_found for
-// not_in_main_graph, offset as in rename_check; this gives the details.
-// Linear in the model's metadata (payloads are skipped) times the changes.
-error check_renames(std::string_view model, const edit_options& e, rename_check* check,
-                    const options& opts = {}) noexcept;
-
-// Whether two models hold the same tensors, in the same order (the tensors
-// pack_model visits): same name, data type, dims and element bit patterns,
-// wherever each payload lives. ok, or not_found at the first difference
-// (offset: that tensor in `b`), or the error of reading either. For
-// `onnxview pack --verify`. Linear in the payloads.
-error same_tensors(std::string_view a, const external_payload_source* source_a, std::string_view b,
-                   const external_payload_source* source_b, const options& opts = {},
-                   std::uint64_t* compared = nullptr) noexcept;
-
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_WRITE_HPP
 // ---- include/onnxview/onnxview.hpp ----
 // onnxview/onnxview.hpp - the whole public API in one include.
 //
@@ -16654,6 +16780,35 @@ inline bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
     return x == xe && y == ye;
 }
 
+// Where the payload of tensor m (described by si) lies in its model's
+// bytes in raw_data layout, if it does: raw_data's bytes, or float_data
+// (FLOAT, COMPLEX64) or double_data (DOUBLE, COMPLEX128) stored as one
+// packed run, whose fixed32 / fixed64 entries are little-endian, raw_data's
+// layout byte for byte. The other typed fields are varints. What a proxy
+// may reference (pack_options::reference) and a put-back rebind to.
+bool raw_layout_offset(const wire::message& m, const storage_info& si, std::uint64_t& offset) noexcept;
+
+// Whether a tensor's message holds no payload at all: no raw_data, no
+// typed data, no external_data entries (what a tool leaves of a proxy's
+// reference when it drops external_data). A malformed message: false.
+inline bool has_no_payload(const wire::message& m) noexcept {
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f;
+    while (!r.at_end()) {
+        if (r.next(f)) return false;
+        switch (f.number) {
+            case tensor_view::field::float_data: case tensor_view::field::int32_data:
+            case tensor_view::field::string_data: case tensor_view::field::int64_data:
+            case tensor_view::field::raw_data: case tensor_view::field::double_data:
+            case tensor_view::field::uint64_data: case tensor_view::field::external_data:
+                return false;
+            default:
+                break;
+        }
+    }
+    return true;
+}
+
 }  // namespace tensor_walk
 }  // namespace onnxview
 
@@ -17848,6 +18003,7 @@ void emit_renamed(emitter& out, const wire::field& f, std::string_view content) 
 // until no width grows (widths only grow, so this ends; a width larger than
 // its length needs is written as a padded varint). The writing pass lays out
 // exactly what the last measuring pass counted.
+#include <algorithm>
 #include <vector>
 
 
@@ -17974,33 +18130,6 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     return error();
 }
 
-// Where the payload of tensor m lies in the input in raw_data layout, if
-// it does: raw_data's bytes, or float_data (FLOAT, COMPLEX64) or double_data
-// (DOUBLE, COMPLEX128) stored as one packed run, whose fixed32 / fixed64
-// entries are little-endian, raw_data's layout byte for byte. The other
-// typed fields are varints.
-bool raw_layout_offset(const wire::message& m, const storage_info& si, std::uint64_t& offset) noexcept {
-    if (si.kind == storage_kind::raw) {
-        offset = si.offset;
-        return true;
-    }
-    if (si.kind != storage_kind::typed || (si.field != typed_field::float_data && si.field != typed_field::double_data))
-        return false;
-    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
-    wire::field f, run;
-    unsigned runs = 0;
-    while (!r.at_end()) {
-        if (r.next(f)) return false;
-        if (f.number == static_cast<std::uint32_t>(si.field)) {
-            run = f;
-            ++runs;
-        }
-    }
-    if (runs != 1 || run.type != wire::wire_type::length_delimited || run.raw != si.byte_size) return false;
-    offset = m.offset_of(run.payload);
-    return true;
-}
-
 // `raw_layout`: the payload lies in the input in raw_data layout (reference mode only).
 target choose(const pass& p, const storage_info& si, bool raw_layout) noexcept {
     const bool large = si.byte_size >= p.s.threshold;
@@ -18093,9 +18222,47 @@ error keep_tensor(pass& p, const wire::message& m) noexcept {
     return copy_fields(p, p.model, m, [=](std::uint32_t n) { return !strip || n != tensor_view::field::doc_string; });
 }
 
+// A tensor's payload placed in external data: its `location`, `offset` and
+// `length` entries and data_location EXTERNAL.
+void emit_external_entries(emitter& out, std::string_view location, std::uint64_t offset,
+                           std::uint64_t length) noexcept {
+    char number[max_decimal_digits];
+    constexpr std::uint32_t entry = tensor_view::field::external_data;
+    emit_string_entry(out, entry, "location", location);
+    emit_string_entry(out, entry, "offset", std::string_view(number, write_decimal(number, offset)));
+    emit_string_entry(out, entry, "length", std::string_view(number, write_decimal(number, length)));
+    out.tag(tensor_view::field::data_location, wire::wire_type::varint);
+    out.varint(static_cast<std::uint64_t>(location_kind::external));
+}
+
+// The rebind edit_options::rebinds gives the tensor m, or null.
+const tensor_rebind* rebind_of(const pass& p, const wire::message& m) noexcept {
+    if (p.po.edits == nullptr || p.po.edits->rebind_count == 0) return nullptr;
+    const tensor_rebind* const end = p.po.edits->rebinds + p.po.edits->rebind_count;
+    const std::uint64_t at = m.offset_of(m.begin());
+    const tensor_rebind* r = std::lower_bound(p.po.edits->rebinds, end, at,
+                                              [](const tensor_rebind& x, std::uint64_t v) { return x.tensor < v; });
+    return r != end && r->tensor == at ? r : nullptr;
+}
+
+// A tensor without a payload given the reference r: its fields (but a
+// data_location, which the reference sets) and the reference's entries.
+error rebind_tensor(pass& p, const wire::message& m, const tensor_rebind& r) noexcept {
+    if (!tensor_walk::has_no_payload(m)) return error(errc::invalid_argument, m.offset_of(m.begin()));
+    const bool strip = p.strip;
+    if (error e = copy_fields(p, p.model, m, [=](std::uint32_t n) {
+            return n != tensor_view::field::data_location && !(strip && n == tensor_view::field::doc_string);
+        }))
+        return e;
+    emit_external_entries(p.model, r.location, r.offset, r.length);
+    ++p.stats.rebound;
+    return error();
+}
+
 // `merged`: the tensor is one of several occurrences of a singular field,
 // which protobuf merges, so its payload stays where it is.
 error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
+    if (const tensor_rebind* r = merged ? nullptr : rebind_of(p, m)) return rebind_tensor(p, m, *r);
     if (merged) return keep_tensor(p, m);
     ++p.stats.tensors;
     const tensor_view t{result<wire::message>(m)};
@@ -18109,7 +18276,7 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
         return keep_tensor(p, m);
     const storage_info& si = *described;
     std::uint64_t raw_layout_at = 0;
-    const bool raw_layout = reference_mode(p.po) && raw_layout_offset(m, si, raw_layout_at);
+    const bool raw_layout = reference_mode(p.po) && tensor_walk::raw_layout_offset(m, si, raw_layout_at);
     const target to = choose(p, si, raw_layout);
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
@@ -18131,13 +18298,7 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
         if (to == target::external)
             if (error e = place_external(p, t, si, offset)) return e;
         const std::string_view location = to == target::external ? p.po.external_location : p.po.reference.location;
-        char number[max_decimal_digits];
-        constexpr std::uint32_t entry = tensor_view::field::external_data;
-        emit_string_entry(p.model, entry, "location", location);
-        emit_string_entry(p.model, entry, "offset", std::string_view(number, write_decimal(number, offset)));
-        emit_string_entry(p.model, entry, "length", std::string_view(number, write_decimal(number, si.byte_size)));
-        p.model.tag(tensor_view::field::data_location, wire::wire_type::varint);
-        p.model.varint(static_cast<std::uint64_t>(location_kind::external));
+        emit_external_entries(p.model, location, offset, si.byte_size);
         ++(to == target::external ? p.stats.externalized : p.stats.referenced);
         return error();
     }
@@ -18362,6 +18523,11 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
     if (edits.toposort && edits.extract != nullptr) return errc::invalid_argument;
+    for (std::size_t i = 1; i < edits.rebind_count; ++i)
+        if (edits.rebinds[i - 1].tensor >= edits.rebinds[i].tensor) return errc::invalid_argument;
+    for (std::size_t i = 0; i < edits.rebind_count; ++i)
+        if (edits.rebinds[i].location.empty() || edits.rebinds[i].location.size() > max_location)
+            return errc::invalid_argument;
     detail::node_orders orders(memory, edits.cycle,
                                po.read_options.max_graph_depth != 0 ? po.read_options.max_graph_depth : 32);
     detail::renamer renames(edits, memory);
@@ -18401,6 +18567,8 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
+    // A rebind that met no tensor names a place that is none.
+    if (p.stats.rebound != edits.rebind_count) return errc::invalid_argument;
     p.stats.passes = passes;
     p.stats.nodes_moved = orders.moved();
     p.stats.model_bytes = written_model.position();
@@ -18434,6 +18602,227 @@ error check_renames(std::string_view model, const edit_options& e, rename_check*
         c = renames.verdict();
     }
     if (check != nullptr) *check = c;
+    return error();
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/rebind.cpp ----
+// plan_rebinds (onnxview/rebind.hpp): the tensors a tool left without a
+// payload, matched to the original's by name, then through the caller's
+// value matching.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+
+namespace onnxview {
+namespace {
+
+// Whether onnx.load resolves the external data of a scope's tensors: the
+// main graph and the subgraphs under it.
+bool loaded(const model_scope& s) noexcept {
+    const model_scope* root = &s;
+    while (root->parent != nullptr) root = root->parent;
+    return root->kind == scope_kind::main_graph;
+}
+
+// Where a scope sits, as a tool that renames values but keeps the graph's
+// shape leaves it: the holder nodes' first outputs and attribute names.
+void append_scope_key(const model_scope& s, std::string& out) {
+    if (s.parent == nullptr) return;
+    append_scope_key(*s.parent, out);
+    const node_view& n = s.holder.node;
+    out += '/';
+    out += n.output().empty() ? std::string_view() : *n.output().begin();
+    out += '.';
+    out += s.holder.attribute.name();
+    if (s.in_graphs) out += '#' + std::to_string(s.index);
+}
+
+// One dense tensor of a loaded scope.
+struct tensor_record {
+    std::string_view name;
+    std::int32_t data_type = 0;
+    std::vector<std::int64_t> dims;
+    std::string scope;
+    std::uint64_t at = 0;  // where its message's content starts
+    bool no_payload = false;
+    bool referable = false;  // the original's payload can be referenced: location, offset, length
+    std::string_view location;
+    std::uint64_t offset = 0, length = 0;
+};
+
+std::string describe(std::int32_t data_type, const std::vector<std::int64_t>& dims) {
+    const data_type_info* info = find_data_type_info(data_type);
+    std::string s = info != nullptr ? info->name : "data type " + std::to_string(data_type);
+    s += " [";
+    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+    return s + "]";
+}
+
+// The dense tensors of a model's loaded scopes; in `identity` (when not
+// null) each Identity node's output and input.
+struct collector : tensor_scope_visitor<collector> {
+    std::string_view original_location;  // set for the original: where raw payloads lie
+    std::vector<tensor_record> tensors;
+    std::unordered_map<std::string_view, std::string_view>* identity = nullptr;
+
+    collector() : tensor_scope_visitor<collector>(*this) {}
+
+    void operator()(const stored_tensor& st) {
+        if (st.sparse_part || !loaded(*st.scope)) return;
+        tensor_record r;
+        const tensor_view& t = st.tensor;
+        const wire::message& m = t.wire_message();
+        r.name = t.name();
+        r.data_type = t.data_type();
+        for (std::int64_t d : t.dims()) r.dims.push_back(d);
+        append_scope_key(*st.scope, r.scope);
+        r.at = m.offset_of(m.begin());
+        const result<std::uint64_t> elements = element_count(t);
+        r.no_payload = tensor_walk::has_no_payload(m) && elements && *elements != 0 &&
+                       r.data_type != static_cast<std::int32_t>(data_type::string);
+        const result<storage_info> si = describe_storage(t);
+        if (si && si->kind == storage_kind::external) {
+            r.referable = !si->location.empty();
+            r.location = si->location;
+            r.offset = si->offset;
+            r.length = si->byte_size;
+        } else if (si && tensor_walk::raw_layout_offset(m, *si, r.offset)) {
+            r.referable = true;
+            r.location = original_location;
+            r.length = si->byte_size;
+        }
+        tensors.push_back(std::move(r));
+    }
+
+    void node(const model_scope& s, const node_view& n, std::uint32_t index) {
+        tensor_scope_visitor<collector>::node(s, n, index);
+        if (identity == nullptr || !loaded(s) || n.op_type() != "Identity" ||
+            !(n.domain().empty() || n.domain() == "ai.onnx") || n.input().empty() || n.output().empty())
+            return;
+        identity->emplace(*n.output().begin(), *n.input().begin());
+    }
+};
+
+bool same_payload(const tensor_record& a, const tensor_record& b) noexcept {
+    return a.referable == b.referable && a.location == b.location && a.offset == b.offset && a.length == b.length &&
+           a.data_type == b.data_type && a.dims == b.dims;
+}
+
+// Of `candidates` (original tensors), those holding distinct payloads; when
+// several, those in `scope` if that leaves some.
+std::vector<const tensor_record*> distinct(std::vector<const tensor_record*> candidates, const std::string& scope) {
+    std::vector<const tensor_record*> out;
+    for (const tensor_record* c : candidates) {
+        bool seen = false;
+        for (const tensor_record* o : out) seen = seen || same_payload(*o, *c);
+        if (!seen) out.push_back(c);
+    }
+    if (out.size() > 1) {
+        std::vector<const tensor_record*> here;
+        for (const tensor_record* c : out)
+            if (c->scope == scope) here.push_back(c);
+        if (!here.empty()) out = std::move(here);
+    }
+    return out;
+}
+
+}  // namespace
+
+const char* rebind_refusal_name(rebind_refusal r) noexcept {
+    switch (r) {
+        case rebind_refusal::no_match: return "no_match";
+        case rebind_refusal::type_differs: return "type_differs";
+        case rebind_refusal::shape_differs: return "shape_differs";
+        case rebind_refusal::ambiguous: return "ambiguous";
+        case rebind_refusal::not_referable: return "not_referable";
+    }
+    return "?";
+}
+
+error plan_rebinds(const model_view& proxy, const model_view& original, std::string_view original_location,
+                   const value_rename* renames, std::size_t rename_count, rebind_plan& out) {
+    out = rebind_plan();
+    std::unordered_map<std::string_view, std::string_view> identity;
+    collector here;
+    here.identity = &identity;
+    if (error e = walk_scopes(proxy, here)) return e;
+    bool any_missing = false;
+    for (const tensor_record& t : here.tensors) any_missing = any_missing || t.no_payload;
+    if (!any_missing) return error();
+
+    collector there;
+    there.original_location = original_location;
+    if (error e = walk_scopes(original, there)) return e;
+    std::unordered_map<std::string_view, std::vector<const tensor_record*>> by_name;
+    for (const tensor_record& t : there.tensors)
+        if (!t.name.empty()) by_name[t.name].push_back(&t);
+    // Each value of the tool's output that the matching pairs with an
+    // original tensor, found from the value's end of an Identity chain.
+    std::unordered_map<std::string_view, std::vector<const tensor_record*>> by_structure;
+    for (std::size_t i = 0; i < rename_count; ++i) {
+        const auto named = by_name.find(renames[i].original);
+        if (named == by_name.end()) continue;
+        std::string_view v = renames[i].renamed;
+        for (int step = 0; step < 64; ++step) {  // bounded: a malformed model may loop
+            auto& list = by_structure[v];
+            list.insert(list.end(), named->second.begin(), named->second.end());
+            const auto up = identity.find(v);
+            if (up == identity.end()) break;
+            v = up->second;
+        }
+    }
+
+    for (const tensor_record& t : here.tensors) {
+        if (!t.no_payload) continue;
+        rebind_entry bound{std::string(t.name), std::string(), rebind_match::name};
+        std::vector<const tensor_record*> found;
+        const auto named = t.name.empty() ? by_name.end() : by_name.find(t.name);
+        if (named != by_name.end()) {
+            found = distinct(named->second, t.scope);
+        } else {
+            bound.match = rebind_match::structure;
+            const auto paired = t.name.empty() ? by_structure.end() : by_structure.find(t.name);
+            if (paired != by_structure.end()) {
+                // Through the graph only candidates of the tensor's type and
+                // dims are the same input of the same consumer.
+                std::vector<const tensor_record*> fitting;
+                for (const tensor_record* c : paired->second)
+                    if (c->data_type == t.data_type && c->dims == t.dims) fitting.push_back(c);
+                found = distinct(fitting.empty() ? paired->second : fitting, t.scope);
+            }
+        }
+        const std::string here_type = describe(t.data_type, t.dims);
+        if (found.empty()) {
+            out.refused.push_back({bound.name, rebind_refusal::no_match, here_type});
+            continue;
+        }
+        const tensor_record& o = *found[0];
+        const std::string there_text = describe(o.data_type, o.dims) + " in the original's '" + std::string(o.name) + "'";
+        if (found.size() > 1) {
+            out.refused.push_back({bound.name, rebind_refusal::ambiguous,
+                                   "'" + std::string(o.name) + "' and '" + std::string(found[1]->name) + "'"});
+        } else if (o.data_type != t.data_type) {
+            out.refused.push_back({bound.name, rebind_refusal::type_differs, here_type + " here, " + there_text});
+        } else if (o.dims != t.dims) {
+            out.refused.push_back({bound.name, rebind_refusal::shape_differs, here_type + " here, " + there_text});
+        } else if (!o.referable) {
+            out.refused.push_back({bound.name, rebind_refusal::not_referable, there_text});
+        } else {
+            bound.original_name = std::string(o.name);
+            out.bound.push_back(std::move(bound));
+            out.rebinds.push_back({t.at, o.location, o.offset, o.length});
+        }
+    }
+    std::sort(out.rebinds.begin(), out.rebinds.end(),
+              [](const tensor_rebind& a, const tensor_rebind& b) { return a.tensor < b.tensor; });
     return error();
 }
 
@@ -18873,6 +19262,28 @@ const schema::message_desc* any_message(const schema::message_desc& d, const wir
     if (fd == nullptr || fd->type != schema::type::message || f.type != wire::wire_type::length_delimited)
         return nullptr;
     return fd->message;
+}
+
+bool raw_layout_offset(const wire::message& m, const storage_info& si, std::uint64_t& offset) noexcept {
+    if (si.kind == storage_kind::raw) {
+        offset = si.offset;
+        return true;
+    }
+    if (si.kind != storage_kind::typed || (si.field != typed_field::float_data && si.field != typed_field::double_data))
+        return false;
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f, run;
+    unsigned runs = 0;
+    while (!r.at_end()) {
+        if (r.next(f)) return false;
+        if (f.number == static_cast<std::uint32_t>(si.field)) {
+            run = f;
+            ++runs;
+        }
+    }
+    if (runs != 1 || run.type != wire::wire_type::length_delimited || run.raw != si.byte_size) return false;
+    offset = m.offset_of(run.payload);
+    return true;
 }
 
 }  // namespace tensor_walk

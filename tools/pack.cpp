@@ -6,7 +6,12 @@
 #include <string_view>
 
 #include "onnxview/file.hpp"
+#include "onnxview/model_file.hpp"
+#include "onnxview/rebind.hpp"
 #include "onnxview/write.hpp"
+#ifdef ONNXVIEW_CLI_COMPARE  // built with libxxhash (tools/meson.build)
+#include "onnxview/compare/model_diff.hpp"
+#endif
 #include "options.hpp"
 #include "output.hpp"
 #include "subcommand.hpp"
@@ -21,6 +26,7 @@ struct arguments {
     const char* in = nullptr;
     const char* out = nullptr;
     const char* external = nullptr;
+    const char* source = nullptr;
     std::uint64_t threshold = 1024;
     std::uint64_t align = 4096;
     std::uint64_t inline_align = 64;
@@ -55,7 +61,12 @@ command_line make_command_line(arguments& a) {
             "run), as external data; nothing of the weights is copied.\n"
             "OUT records IN's name, size and modification time. Packing a proxy\n"
             "(without --reference) puts the weights back: into OUT, or with --external\n"
-            "into NAME, after checking that the file it references has not changed.\n",
+            "into NAME, after checking that the file it references has not changed.\n"
+            "A tensor that a tool run on the proxy left without a payload (dropped\n"
+            "external_data, a new name) is bound again to the original's tensor of its\n"
+            "name, or else of its place in the graph (the same consumers, input slots,\n"
+            "data type and dims), one line each; one that matches none, or several, or\n"
+            "whose data type or dims changed is refused.\n",
             "exit status: 0 written, 1 IN is not a valid model (or --verify found a\n"
             "difference), 2 usage or I/O error (unreadable input or external data,\n"
             "unwritable directory, disk full)\n",
@@ -79,6 +90,9 @@ command_line make_command_line(arguments& a) {
              flag("reference", 0, a.reference,
                   "write OUT, in IN's directory, as a proxy whose tensors of at least\n"
                   "--threshold bytes reference their bytes in IN (see above)"),
+             text("source", 0, "ORIGINAL", a.source, "a model file",
+                  "putting a proxy back: the model it was made from, when a tool dropped\n"
+                  "the proxy's record of it; in IN's directory"),
              flag("allow-over-2gib", 0, a.allow_over_2gib,
                   "write OUT even when it exceeds 2 GiB, which libprotobuf cannot read")},
             {{"IN", &a.in}, {"OUT", &a.out}}};
@@ -171,6 +185,91 @@ int make_proxy(const arguments& a, pack_options po, const proxy_source& existing
     return write_model("pack", a.in, a.out, po, nullptr, a.verify);
 }
 
+// A string sink: the proxy with its references given back, in memory (a
+// proxy is small: its weights are references).
+error append_to(void* user, const char* data, std::size_t size) noexcept {
+    static_cast<std::string*>(user)->append(data, size);
+    return error();
+}
+
+const char* refusal_text(rebind_refusal r) {
+    switch (r) {
+        case rebind_refusal::no_match: return "no tensor of the original matches it by name or place";
+        case rebind_refusal::type_differs: return "its data type differs from the original's";
+        case rebind_refusal::shape_differs: return "its dims differ from the original's";
+        case rebind_refusal::ambiguous: return "several tensors of the original match it";
+        case rebind_refusal::not_referable: return "the original's payload is not in raw_data layout";
+    }
+    return "?";
+}
+
+// Putting IN (a proxy a tool rewrote) back from `original`, its source in
+// IN's directory: the tensors left without a payload are bound again,
+// then the weights written into OUT.
+int put_back(const arguments& a, pack_options po, const std::string& original) {
+    options opts{};
+    opts.verify = true;
+    result<model_file> proxy = model_file::open(a.in, opts);
+    if (!proxy) return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, true);  // its error
+    result<model_file> source = model_file::open(original.c_str(), opts);
+    if (!source)
+        return fail("cannot read '" + original + "', the original of '" + a.in + "': " + system_text(source.err()),
+                    exit_usage);
+    const std::string location = file_name_of(original.c_str());
+    rebind_plan plan;
+    if (error e = plan_rebinds(proxy->model(), source->model(), location, nullptr, 0, plan))
+        return fail("'" + std::string(a.in) + "': " + describe(e), exit_findings);
+    std::vector<std::pair<std::string, std::string>> pairs;
+    bool unmatched = false;
+    for (const rebind_problem& p : plan.refused) unmatched = unmatched || p.why == rebind_refusal::no_match;
+#ifdef ONNXVIEW_CLI_COMPARE
+    if (unmatched) {
+        // Names changed: the graphs' matching finds the weights by place.
+        if (error e = pair_value_names(source.value(), proxy.value(), pairs))
+            return fail("'" + std::string(a.in) + "': " + describe(e), exit_findings);
+        std::vector<value_rename> renames;
+        for (const auto& [before, after] : pairs) renames.push_back({before, after});
+        if (error e = plan_rebinds(proxy->model(), source->model(), location, renames.data(), renames.size(), plan))
+            return fail("'" + std::string(a.in) + "': " + describe(e), exit_findings);
+    }
+#endif
+    if (!plan.refused.empty()) {
+        for (const rebind_problem& p : plan.refused) {
+            std::string line = "tensor '";
+            text_quote(line, p.name);
+            print_error("pack", line + "' of '" + a.in + "' has no payload and cannot be put back: " +
+                                    refusal_text(p.why) + " (" + p.detail + ")");
+        }
+        return fail(std::to_string(plan.refused.size()) + " of the " + std::to_string(plan.missing()) +
+                        " tensors without a payload in '" + a.in + "' refused; nothing written" +
+                        (unmatched && pairs.empty() ? " (tensors are matched by place only in builds with the diff command)"
+                                                    : ""),
+                    exit_findings);
+    }
+    if (plan.bound.empty()) return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, true);
+    edit_options ed{};
+    ed.rebinds = plan.rebinds.data();
+    ed.rebind_count = plan.rebinds.size();
+    pack_options rebinding{};
+    rebinding.inline_align = 1;  // every other byte as it is
+    rebinding.keep_typed = true;
+    rebinding.allow_over_2gib = true;
+    rebinding.edits = &ed;
+    std::string rebound;
+    const write_sink sink{&rebound, append_to, nullptr};
+    if (error e = pack_model(proxy->bytes(), nullptr, rebinding, sink, nullptr, nullptr))
+        return fail("'" + std::string(a.in) + "': " + describe(e), exit_findings);
+    for (const rebind_entry& b : plan.bound) {
+        std::string line = "rebound '";
+        text_quote(line, b.name);
+        line += "' to '";
+        text_quote(line, b.original_name);
+        std::printf("%s' of '%s' (by %s)\n", line.c_str(), original.c_str(),
+                    b.match == rebind_match::name ? "name" : "place in the graph");
+    }
+    return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, true, rebound);
+}
+
 int run(arguments& a) {
     if (!power_of_two(a.align)) return fail("--align needs a power of two, not " + std::to_string(a.align), exit_usage);
     if (!power_of_two(a.inline_align))
@@ -196,14 +295,29 @@ int run(arguments& a) {
     result<mapped_file> in = mapped_file::open(a.in);
     if (in) source = read_proxy_source(a.in, *in);
     if (!source.problem.empty()) return fail(source.problem, exit_usage);
-    if (a.reference) return make_proxy(a, po, source);
+    if (a.reference) {
+        if (a.source != nullptr) return fail("--source puts a proxy back; it excludes --reference", exit_usage);
+        return make_proxy(a, po, source);
+    }
+    if (!source.found && a.source == nullptr) return write_model("pack", a.in, a.out, po, a.external, a.verify);
+    // Putting the weights back: they must be those the proxy was made from.
+    const std::string recorded = source.found ? directory_of(a.in) + std::string(source.record.location) : "";
+    if (a.source != nullptr) {
+        if (!same_directory(a.source, a.in))
+            return fail("--source '" + std::string(a.source) + "' must be in the directory of IN '" + a.in +
+                            "' (the references of IN are relative to it)",
+                        exit_usage);
+        if (source.found && !same_file(a.source, recorded.c_str()))
+            return fail("--source '" + std::string(a.source) + "' is not '" + recorded + "', which '" + a.in +
+                            "' records as its original",
+                        exit_usage);
+    }
     if (source.found) {
-        // Putting the weights back: they must be those the proxy was made from.
         const std::string stale = stale_source(a.in, source.record);
         if (!stale.empty()) return fail(stale, exit_usage);
-        if (a.external == nullptr) po.internalize = true;
     }
-    return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, source.found);
+    if (a.external == nullptr) po.internalize = true;
+    return put_back(a, po, a.source != nullptr ? std::string(a.source) : recorded);
 }
 
 }  // namespace

@@ -119,7 +119,7 @@ int write_failure(const char* cmd, const std::string& message, int code) {
 }
 
 int write_model(const char* cmd, const char* in, const char* out_path, pack_options po, const char* external,
-                bool verify, std::uint64_t dims_expected, bool putting_back) {
+                bool verify, std::uint64_t dims_expected, bool putting_back, std::string_view replaced) {
     if (same_file(in, out_path) || std::string_view(in) == out_path)
         return write_failure(cmd, "OUT '" + std::string(out_path) + "' is the input; write to another file", exit_usage);
     const std::string external_path = external ? directory_of(out_path) + external : std::string();
@@ -134,7 +134,14 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
     opts.file_hint = access_hint::sequential;  // payloads are read front to back, once
     model_file mf;
     int code = exit_ok;
-    if (!open_model(cmd, in, opts, mf, code)) return code;
+    if (replaced.empty()) {
+        if (!open_model(cmd, in, opts, mf, code)) return code;
+    } else {
+        opts.model_path = in;
+        result<model_file> adopted = model_file::adopt(mapped_file::from_memory(replaced.data(), replaced.size()), opts);
+        if (!adopted) return write_failure(cmd, "'" + std::string(in) + "': " + describe(adopted.err()), exit_findings);
+        mf = std::move(adopted.value());
+    }
     for (const char* target : {out_path, external ? external_path.c_str() : nullptr}) {
         const std::string data = target ? input_data_at(mf, in, target) : std::string();
         if (!data.empty())
@@ -166,8 +173,9 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
     if (external != nullptr) po.external_location = external;
     po.payload_written = payload_written;
     // Payloads are copied file to file where the system can (copy_file_range).
+    // (Replaced bytes are not IN's: their offsets are not the file's.)
     result<read_descriptor> input_fd = read_descriptor::open(in);
-    if (input_fd) po.source_fd = input_fd.value().get();
+    if (input_fd && replaced.empty()) po.source_fd = input_fd.value().get();
     progress_line line(cmd);
     pack_state state{&mf.file(), &line};
     po.progress = show_progress;

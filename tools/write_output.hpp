@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "onnxview/write.hpp"
 
@@ -34,13 +35,16 @@ int write_failure(const char* cmd, const std::string& message, int code);
 // into place. `dims_expected`: the dims po.edits must change (fewer is an
 // error: a --set-dim named none). `putting_back`: IN is a weight-less proxy
 // whose weights come back, so a tensor without a valid payload (a tool
-// dropped its reference) is an error. Prints a summary line and returns the
-// exit code.
+// dropped its reference) is an error. `replaced`, when not empty, holds
+// the bytes to write instead of IN's (a proxy whose dropped references
+// were given back), external data still resolved next to IN. Prints a
+// summary line and returns the exit code.
+int write_model(const char* cmd, const char* in, const char* out, onnxview::pack_options po, const char* external,
+                bool verify = false, std::uint64_t dims_expected = 0, bool putting_back = false,
+                std::string_view replaced = {});
+
 // Why an extraction was refused, in one sentence (defined in edit.cpp).
 std::string describe_extract_problem(const onnxview::extract_report& r);
-
-int write_model(const char* cmd, const char* in, const char* out, onnxview::pack_options po, const char* external,
-                bool verify = false, std::uint64_t dims_expected = 0, bool putting_back = false);
 
 }  // namespace onnxview_cli
 

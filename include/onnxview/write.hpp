@@ -176,8 +176,6 @@ struct name_change {
     std::string_view new_name;
 };
 
-// Changes of a model's own fields, made while it streams through
-// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
 // Why edit_options::toposort refused: the nodes of a graph or function
 // depend on each other in a cycle. Views into the model.
 struct toposort_report {
@@ -186,6 +184,19 @@ struct toposort_report {
     std::string_view value;  // the value of the cycle that node makes
 };
 
+// A tensor without a payload given one again, as an external-data
+// reference (`location`, `offset`, `length` entries, data_location
+// EXTERNAL): how the put-back of a proxy restores the weights a tool
+// dropped (plan_rebinds(), onnxview/rebind.hpp, finds them).
+struct tensor_rebind {
+    std::uint64_t tensor = 0;   // where the TensorProto's content starts in the edited model's bytes
+    std::string_view location;  // relative to the edited model's directory
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
+};
+
+// Changes of a model's own fields, made while it streams through
+// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
 struct edit_options {
     // Every doc_string field, in every message, is left out.
     bool strip_doc_strings = false;
@@ -215,6 +226,13 @@ struct edit_options {
     // Not with extract (invalid_argument): sort in a second edit.
     bool toposort = false;
     toposort_report* cycle = nullptr;
+    // Tensors given a reference, sorted by `tensor`. Only a tensor that has
+    // no payload (no raw_data, typed data or external_data entries) is
+    // changed: its fields are kept and the reference appended. One named
+    // that is not such a tensor is an error (invalid_argument at it), as is
+    // a rebind naming no tensor of the model.
+    const tensor_rebind* rebinds = nullptr;
+    std::size_t rebind_count = 0;
 };
 
 // The metadata_props key under which a weight-less proxy records its
@@ -317,6 +335,7 @@ struct pack_stats {
     std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
     std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
     std::uint64_t nodes_moved = 0;       // nodes edit_options::toposort placed elsewhere
+    std::uint64_t rebound = 0;           // tensors edit_options::rebinds gave a reference
     std::uint64_t kept = 0;              // copied as they were
     std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
     std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)

@@ -313,4 +313,20 @@ const char* diff_verdict_text(diff_verdict v) noexcept {
     return "?";
 }
 
+error pair_value_names(model_file& a, model_file& b, std::vector<std::pair<std::string, std::string>>& out) {
+    out.clear();
+    digest_options digest;
+    digest.values = false;
+    value_names names;
+    change_list unused;
+    if (error e = diff_graphs(a, b, digest, node_matching::automatic, names, unused)) return e;
+    for (const auto& [key, name] : names.renamed) {
+        // Keys are namespace_key("", name) for the graphs; functions apart.
+        if (key.empty() || key[0] != '\n') continue;
+        if (std::string_view(key).substr(1) != name) out.emplace_back(key.substr(1), name);
+    }
+    std::sort(out.begin(), out.end());
+    return error();
+}
+
 }  // namespace onnxview

@@ -8,6 +8,7 @@
 // until no width grows (widths only grow, so this ends; a width larger than
 // its length needs is written as a padded varint). The writing pass lays out
 // exactly what the last measuring pass counted.
+#include <algorithm>
 #include <vector>
 
 #include "../io/heap.hpp"
@@ -147,33 +148,6 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     return error();
 }
 
-// Where the payload of tensor m lies in the input in raw_data layout, if
-// it does: raw_data's bytes, or float_data (FLOAT, COMPLEX64) or double_data
-// (DOUBLE, COMPLEX128) stored as one packed run, whose fixed32 / fixed64
-// entries are little-endian, raw_data's layout byte for byte. The other
-// typed fields are varints.
-bool raw_layout_offset(const wire::message& m, const storage_info& si, std::uint64_t& offset) noexcept {
-    if (si.kind == storage_kind::raw) {
-        offset = si.offset;
-        return true;
-    }
-    if (si.kind != storage_kind::typed || (si.field != typed_field::float_data && si.field != typed_field::double_data))
-        return false;
-    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
-    wire::field f, run;
-    unsigned runs = 0;
-    while (!r.at_end()) {
-        if (r.next(f)) return false;
-        if (f.number == static_cast<std::uint32_t>(si.field)) {
-            run = f;
-            ++runs;
-        }
-    }
-    if (runs != 1 || run.type != wire::wire_type::length_delimited || run.raw != si.byte_size) return false;
-    offset = m.offset_of(run.payload);
-    return true;
-}
-
 // `raw_layout`: the payload lies in the input in raw_data layout (reference mode only).
 target choose(const pass& p, const storage_info& si, bool raw_layout) noexcept {
     const bool large = si.byte_size >= p.s.threshold;
@@ -266,9 +240,47 @@ error keep_tensor(pass& p, const wire::message& m) noexcept {
     return copy_fields(p, p.model, m, [=](std::uint32_t n) { return !strip || n != tensor_view::field::doc_string; });
 }
 
+// A tensor's payload placed in external data: its `location`, `offset` and
+// `length` entries and data_location EXTERNAL.
+void emit_external_entries(emitter& out, std::string_view location, std::uint64_t offset,
+                           std::uint64_t length) noexcept {
+    char number[max_decimal_digits];
+    constexpr std::uint32_t entry = tensor_view::field::external_data;
+    emit_string_entry(out, entry, "location", location);
+    emit_string_entry(out, entry, "offset", std::string_view(number, write_decimal(number, offset)));
+    emit_string_entry(out, entry, "length", std::string_view(number, write_decimal(number, length)));
+    out.tag(tensor_view::field::data_location, wire::wire_type::varint);
+    out.varint(static_cast<std::uint64_t>(location_kind::external));
+}
+
+// The rebind edit_options::rebinds gives the tensor m, or null.
+const tensor_rebind* rebind_of(const pass& p, const wire::message& m) noexcept {
+    if (p.po.edits == nullptr || p.po.edits->rebind_count == 0) return nullptr;
+    const tensor_rebind* const end = p.po.edits->rebinds + p.po.edits->rebind_count;
+    const std::uint64_t at = m.offset_of(m.begin());
+    const tensor_rebind* r = std::lower_bound(p.po.edits->rebinds, end, at,
+                                              [](const tensor_rebind& x, std::uint64_t v) { return x.tensor < v; });
+    return r != end && r->tensor == at ? r : nullptr;
+}
+
+// A tensor without a payload given the reference r: its fields (but a
+// data_location, which the reference sets) and the reference's entries.
+error rebind_tensor(pass& p, const wire::message& m, const tensor_rebind& r) noexcept {
+    if (!tensor_walk::has_no_payload(m)) return error(errc::invalid_argument, m.offset_of(m.begin()));
+    const bool strip = p.strip;
+    if (error e = copy_fields(p, p.model, m, [=](std::uint32_t n) {
+            return n != tensor_view::field::data_location && !(strip && n == tensor_view::field::doc_string);
+        }))
+        return e;
+    emit_external_entries(p.model, r.location, r.offset, r.length);
+    ++p.stats.rebound;
+    return error();
+}
+
 // `merged`: the tensor is one of several occurrences of a singular field,
 // which protobuf merges, so its payload stays where it is.
 error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
+    if (const tensor_rebind* r = merged ? nullptr : rebind_of(p, m)) return rebind_tensor(p, m, *r);
     if (merged) return keep_tensor(p, m);
     ++p.stats.tensors;
     const tensor_view t{result<wire::message>(m)};
@@ -282,7 +294,7 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
         return keep_tensor(p, m);
     const storage_info& si = *described;
     std::uint64_t raw_layout_at = 0;
-    const bool raw_layout = reference_mode(p.po) && raw_layout_offset(m, si, raw_layout_at);
+    const bool raw_layout = reference_mode(p.po) && tensor_walk::raw_layout_offset(m, si, raw_layout_at);
     const target to = choose(p, si, raw_layout);
     tensor_walk::occurrences occ;
     if (error e = occ.collect(wire::reader(m.base(), m.begin(), m.end(), m.depth(), m.max_depth()))) return e;
@@ -304,13 +316,7 @@ error walk_tensor(pass& p, const wire::message& m, bool merged) noexcept {
         if (to == target::external)
             if (error e = place_external(p, t, si, offset)) return e;
         const std::string_view location = to == target::external ? p.po.external_location : p.po.reference.location;
-        char number[max_decimal_digits];
-        constexpr std::uint32_t entry = tensor_view::field::external_data;
-        emit_string_entry(p.model, entry, "location", location);
-        emit_string_entry(p.model, entry, "offset", std::string_view(number, write_decimal(number, offset)));
-        emit_string_entry(p.model, entry, "length", std::string_view(number, write_decimal(number, si.byte_size)));
-        p.model.tag(tensor_view::field::data_location, wire::wire_type::varint);
-        p.model.varint(static_cast<std::uint64_t>(location_kind::external));
+        emit_external_entries(p.model, location, offset, si.byte_size);
         ++(to == target::external ? p.stats.externalized : p.stats.referenced);
         return error();
     }
@@ -535,6 +541,11 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
     if (edits.toposort && edits.extract != nullptr) return errc::invalid_argument;
+    for (std::size_t i = 1; i < edits.rebind_count; ++i)
+        if (edits.rebinds[i - 1].tensor >= edits.rebinds[i].tensor) return errc::invalid_argument;
+    for (std::size_t i = 0; i < edits.rebind_count; ++i)
+        if (edits.rebinds[i].location.empty() || edits.rebinds[i].location.size() > max_location)
+            return errc::invalid_argument;
     detail::node_orders orders(memory, edits.cycle,
                                po.read_options.max_graph_depth != 0 ? po.read_options.max_graph_depth : 32);
     detail::renamer renames(edits, memory);
@@ -574,6 +585,8 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
+    // A rebind that met no tensor names a place that is none.
+    if (p.stats.rebound != edits.rebind_count) return errc::invalid_argument;
     p.stats.passes = passes;
     p.stats.nodes_moved = orders.moved();
     p.stats.model_bytes = written_model.position();

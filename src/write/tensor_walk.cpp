@@ -71,5 +71,27 @@ const schema::message_desc* any_message(const schema::message_desc& d, const wir
     return fd->message;
 }
 
+bool raw_layout_offset(const wire::message& m, const storage_info& si, std::uint64_t& offset) noexcept {
+    if (si.kind == storage_kind::raw) {
+        offset = si.offset;
+        return true;
+    }
+    if (si.kind != storage_kind::typed || (si.field != typed_field::float_data && si.field != typed_field::double_data))
+        return false;
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f, run;
+    unsigned runs = 0;
+    while (!r.at_end()) {
+        if (r.next(f)) return false;
+        if (f.number == static_cast<std::uint32_t>(si.field)) {
+            run = f;
+            ++runs;
+        }
+    }
+    if (runs != 1 || run.type != wire::wire_type::length_delimited || run.raw != si.byte_size) return false;
+    offset = m.offset_of(run.payload);
+    return true;
+}
+
 }  // namespace tensor_walk
 }  // namespace onnxview

@@ -11,6 +11,7 @@
 
 #include "onnxview/model.hpp"
 #include "onnxview/schema.hpp"
+#include "onnxview/tensor_storage.hpp"
 #include "onnxview/wire.hpp"
 
 namespace onnxview {
@@ -57,6 +58,35 @@ inline bool same_dims(const tensor_view& a, const tensor_view& b) noexcept {
     for (; x != xe && y != ye; ++x, ++y)
         if (*x != *y) return false;
     return x == xe && y == ye;
+}
+
+// Where the payload of tensor m (described by si) lies in its model's
+// bytes in raw_data layout, if it does: raw_data's bytes, or float_data
+// (FLOAT, COMPLEX64) or double_data (DOUBLE, COMPLEX128) stored as one
+// packed run, whose fixed32 / fixed64 entries are little-endian, raw_data's
+// layout byte for byte. The other typed fields are varints. What a proxy
+// may reference (pack_options::reference) and a put-back rebind to.
+bool raw_layout_offset(const wire::message& m, const storage_info& si, std::uint64_t& offset) noexcept;
+
+// Whether a tensor's message holds no payload at all: no raw_data, no
+// typed data, no external_data entries (what a tool leaves of a proxy's
+// reference when it drops external_data). A malformed message: false.
+inline bool has_no_payload(const wire::message& m) noexcept {
+    wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+    wire::field f;
+    while (!r.at_end()) {
+        if (r.next(f)) return false;
+        switch (f.number) {
+            case tensor_view::field::float_data: case tensor_view::field::int32_data:
+            case tensor_view::field::string_data: case tensor_view::field::int64_data:
+            case tensor_view::field::raw_data: case tensor_view::field::double_data:
+            case tensor_view::field::uint64_data: case tensor_view::field::external_data:
+                return false;
+            default:
+                break;
+        }
+    }
+    return true;
 }
 
 }  // namespace tensor_walk

@@ -124,14 +124,57 @@ PY
     broken dims.onnx 't.dims[0] += 1'
     run "dims rewritten" 1 pack "$out/dims.onnx" "$out/back.onnx" &&
         grep -q "external_length_mismatch" "$tmp/err" || fail "dims rewritten: $(cat "$tmp/err")"
-    broken lost.onnx 't.data_location = 0; del t.external_data[:]'
-    run "reference dropped" 1 pack "$out/lost.onnx" "$out/back.onnx" &&
-        grep -q "^onnxview pack: 1 tensors of the proxy '.*lost.onnx' have no valid payload" "$tmp/err" ||
-        fail "reference dropped: $(cat "$tmp/err")"
+    # A tensor left without a payload is bound again: by name, else by its
+    # place in the graph; refused when its type or dims changed or nothing
+    # matches, nothing written.
+    drop='t.data_location = 0; del t.external_data[:]'
+    broken lost.onnx "$drop"
+    run "reference dropped" 0 pack "$out/lost.onnx" "$out/back.onnx" --verify &&
+        grep -q "^rebound '.*' to '.*' of '.*in.onnx' (by name)$" "$tmp/out" || fail "reference dropped: $(cat "$tmp/out")"
+    "$exe" dump "$out/back.onnx" | grep -q "EXTERNAL" && fail "reference dropped: a tensor is still external"
+    rm -f "$out/back.onnx"
+    broken renamed.onnx "$drop"'
+for n in m.graph.node:
+    n.input[:] = ["w_renamed" if i == t.name else i for i in n.input]
+t.name = "w_renamed"'
+    run "reference dropped, renamed" 0 pack "$out/renamed.onnx" "$out/back.onnx" &&
+        grep -q "^rebound 'w_renamed' to '.*' of '.*in.onnx' (by place in the graph)$" "$tmp/out" ||
+        fail "renamed: $(cat "$tmp/out") $(cat "$tmp/err")"
+    rm -f "$out/back.onnx"
+    broken reshaped.onnx "$drop; t.dims[0] += 1"
+    run "reference dropped, dims changed" 1 pack "$out/reshaped.onnx" "$out/back.onnx" &&
+        grep -q "^onnxview pack: tensor '.*' of '.*reshaped.onnx' has no payload and cannot be put back: its dims differ from the original's (FLOAT \[.*\] here, FLOAT \[.*\] in the original's '.*')$" "$tmp/err" &&
+        grep -q "^onnxview pack: 1 of the 1 tensors without a payload in '.*reshaped.onnx' refused; nothing written$" "$tmp/err" ||
+        fail "dims changed: $(cat "$tmp/err")"
+    broken retyped.onnx "$drop; t.data_type = onnx.TensorProto.DOUBLE"
+    run "reference dropped, type changed" 1 pack "$out/retyped.onnx" "$out/back.onnx" &&
+        grep -q "its data type differs from the original's (DOUBLE \[.*\] here, FLOAT" "$tmp/err" ||
+        fail "type changed: $(cat "$tmp/err")"
+    broken orphan.onnx "$drop; t.name = 'orphan'"
+    run "reference dropped, nothing matches" 1 pack "$out/orphan.onnx" "$out/back.onnx" &&
+        grep -q "^onnxview pack: tensor 'orphan' of '.*orphan.onnx' has no payload and cannot be put back: no tensor of the original matches it by name or place (FLOAT \[" "$tmp/err" ||
+        fail "nothing matches: $(cat "$tmp/err")"
+    # A tool that dropped the record too: --source names the original.
+    broken norecord.onnx "$drop; del m.metadata_props[:]"
+    run "--source" 0 pack "$out/norecord.onnx" "$out/back.onnx" --source "$out/in.onnx" &&
+        grep -q "^rebound '.*' (by name)$" "$tmp/out" || fail "--source: $(cat "$tmp/out")"
+    rm -f "$out/back.onnx"
+    cp "$out/in.onnx" "$tmp/sub/in.onnx"
+    run "--source elsewhere" 2 pack "$out/norecord.onnx" "$out/back.onnx" --source "$tmp/sub/in.onnx" &&
+        grep -q "^onnxview pack: --source '.*sub/in.onnx' must be in the directory of IN" "$tmp/err" ||
+        fail "--source elsewhere: $(cat "$tmp/err")"
+    rm -f "$tmp/sub/in.onnx"
+    cp "$out/in.onnx" "$out/other.onnx"
+    run "--source not the recorded one" 2 pack "$out/lost.onnx" "$out/back.onnx" --source "$out/other.onnx" &&
+        grep -q "is not '.*in.onnx', which '.*lost.onnx' records as its original" "$tmp/err" ||
+        fail "--source not recorded: $(cat "$tmp/err")"
+    rm -f "$out/other.onnx"
+    run "--source with --reference" 2 pack "$out/in.onnx" "$out/back.onnx" --reference --source "$out/in.onnx"
     broken up.onnx 'next(e for e in t.external_data if e.key == "location").value = "../in.onnx"'
     run "location leaving the directory" 2 pack "$out/up.onnx" "$out/back.onnx" &&
         grep -q "external_parent_component" "$tmp/err" || fail "location ..: $(cat "$tmp/err")"
-    only "rewritten proxies" in.onnx p.onnx range.onnx dims.onnx lost.onnx up.onnx
+    only "rewritten proxies" in.onnx p.onnx range.onnx dims.onnx lost.onnx up.onnx renamed.onnx reshaped.onnx \
+        retyped.onnx orphan.onnx norecord.onnx
 else
     echo "note: no python3-onnx; proxies rewritten by a tool are not checked"
 fi

@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "onnxview/compare/model_hash.hpp"
@@ -195,6 +196,14 @@ struct model_diff {
 // each model_file. Errors: a model's walk or payload error (with
 // weights_by_shape_when_missing, a missing external file is not one).
 error diff_models(model_file& a, model_file& b, const diff_options& options, model_diff& out);
+
+// What node_matching::automatic calls the values of a's main graph, its
+// subgraphs and training graphs in b: (name in a, name in b) for each
+// value whose name differs, sorted. Weights are paired through the nodes
+// reading them (no payload is read): the put-back of a proxy a tool renamed
+// finds the weights with it (plan_rebinds, onnxview/rebind.hpp). Errors: a
+// model's walk.
+error pair_value_names(model_file& a, model_file& b, std::vector<std::pair<std::string, std::string>>& out);
 
 // "model", "signature", "graph", "weights", "layout", "names".
 const char* diff_section_name(diff_section s) noexcept;
