@@ -65,7 +65,7 @@ command_line make_command_line(arguments& a) {
             "A tensor that a tool run on the proxy left without a payload (dropped\n"
             "external_data, a new name) is bound again to the original's tensor of its\n"
             "name, or else of its place in the graph (the same consumers, input slots,\n"
-            "data type and dims), one line each; one that matches none, or several, or\n"
+            "data type and dims; one line each); one that matches none, or several, or\n"
             "whose data type or dims changed is refused.\n",
             "exit status: 0 written, 1 IN is not a valid model (or --verify found a\n"
             "difference), 2 usage or I/O error (unreadable input or external data,\n"
@@ -259,14 +259,22 @@ int put_back(const arguments& a, pack_options po, const std::string& original) {
     const write_sink sink{&rebound, append_to, nullptr};
     if (error e = pack_model(proxy->bytes(), nullptr, rebinding, sink, nullptr, nullptr))
         return fail("'" + std::string(a.in) + "': " + describe(e), exit_findings);
+    // By name is what a converter's dropped references give, often for
+    // every weight: one line. By place, each is worth reading.
+    std::size_t by_name = 0;
     for (const rebind_entry& b : plan.bound) {
+        if (b.match == rebind_match::name) {
+            ++by_name;
+            continue;
+        }
         std::string line = "rebound '";
         text_quote(line, b.name);
         line += "' to '";
         text_quote(line, b.original_name);
-        std::printf("%s' of '%s' (by %s)\n", line.c_str(), original.c_str(),
-                    b.match == rebind_match::name ? "name" : "place in the graph");
+        std::printf("%s' of '%s' (by place in the graph)\n", line.c_str(), original.c_str());
     }
+    if (by_name != 0)
+        std::printf("rebound %zu tensors to those of the same name in '%s'\n", by_name, original.c_str());
     return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, true, rebound);
 }
 
