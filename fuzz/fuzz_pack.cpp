@@ -11,12 +11,16 @@
 // An extraction (x to y) verifies and extracting it again changes nothing.
 // A proxy (pack_options::reference) verifies, reads back as the input's
 // tensors, and its weights put back are the input's again.
+// Binding again (plan_rebinds) the input's tensors without a payload to
+// those of its own proxy: whatever the bytes, a plan; a valid input with
+// the planned rebinds packs into a model that verifies, each rebind met.
 // Bytes that do not verify may fail to pack, but must not crash it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "fuzz_check.hpp"
+#include "onnxview/rebind.hpp"
 #include "onnxview/verify.hpp"
 #include "onnxview/write.hpp"
 
@@ -160,6 +164,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // The input's own external tensors are resolved in its bytes too, on both sides alike.
         const external_payload_source src{const_cast<std::string*>(&in), fetch};
         FUZZ_CHECK(same_tensors(in, &src, proxy, &src).ok());
+        rebind_plan plan;
+        const value_rename renames[] = {{"x", "y"}, {"w", "x"}};
+        if (plan_rebinds(parse_model(data, size), parse_model(proxy.data(), proxy.size()), "in.onnx", renames, 2,
+                         plan)
+                .ok() &&
+            !plan.rebinds.empty()) {
+            FUZZ_CHECK(plan.rebinds.size() == plan.bound.size());
+            edit_options edits{};
+            edits.rebinds = plan.rebinds.data();
+            edits.rebind_count = plan.rebinds.size();
+            pack_options rebinding{};
+            rebinding.inline_align = 1;
+            rebinding.keep_typed = true;
+            rebinding.edits = &edits;
+            std::string rebound;
+            const write_sink rs{&rebound, append};
+            pack_stats st;
+            FUZZ_CHECK(pack_model(in, nullptr, rebinding, rs, nullptr, &st).ok());
+            FUZZ_CHECK(st.rebound == plan.rebinds.size());
+            FUZZ_CHECK(verify(rebound.data(), rebound.size(), schema::msg_ModelProto, options{}).ok());
+        }
         pack_options put_back{};
         put_back.internalize = true;
         const error e = pack_model(proxy, &src, put_back, bs, nullptr);

@@ -59,17 +59,18 @@ struct model_spec {
     float weight = 2.0f;
     std::uint64_t input_dim = 2;
     const char* value_info = nullptr;  // a value_info entry's name
+    const char* weight_name = "w";
 };
 
 // x (FLOAT[dim]) + w (initializer FLOAT[2]) -> y, in a node with an INT attribute `axis`.
 std::string model(const model_spec& s = {}) {
     const wire_builder attribute = wire_builder().field_bytes(attribute_name, "axis")
                                        .field_varint(attribute_i, s.axis).field_varint(attribute_type, INT64_ATTRIBUTE);
-    const wire_builder node = wire_builder().field_bytes(node_input, "x").field_bytes(node_input, "w")
+    const wire_builder node = wire_builder().field_bytes(node_input, "x").field_bytes(node_input, s.weight_name)
                                   .field_bytes(node_output, "y").field_bytes(node_name, s.node)
                                   .field_bytes(node_op_type, "Add").field_message(node_attribute, attribute);
     const wire_builder weight = wire_builder().field_varint(tensor_dims, 2).field_varint(tensor_data_type, FLOAT)
-                                    .field_bytes(tensor_name, "w").field_bytes(tensor_raw_data, raw_floats({1.0f, s.weight}));
+                                    .field_bytes(tensor_name, s.weight_name).field_bytes(tensor_raw_data, raw_floats({1.0f, s.weight}));
     wire_builder graph = wire_builder().field_message(graph_node, node).field_bytes(graph_name, "g")
                              .field_message(graph_initializer, weight).field_message(graph_input, value_info("x", s.input_dim))
                              .field_message(graph_output, value_info("y", 2));
@@ -332,6 +333,22 @@ TEST_CASE("diff_models: a renamed node with automatic matching, and with names i
         CHECK(d.matching.renamed == 1);
         CHECK(d.verdict == diff_verdict::same_names_differ);
     }
+}
+
+TEST_CASE("pair_value_names: the values whose names differ, weights through the nodes reading them") {
+    model_spec s;
+    s.weight_name = "p_w";
+    s.node = "p_add1";
+    const std::string bytes_a = model(), bytes_b = model(s);  // the files map them
+    model_file a = open(bytes_a), b = open(bytes_b);
+    std::vector<std::pair<std::string, std::string>> pairs{{"stale", "entry"}};
+    REQUIRE(pair_value_names(a, b, pairs).ok());
+    REQUIRE(pairs.size() == 1);  // cleared first; x and y keep their names
+    CHECK(pairs[0].first == "w");
+    CHECK(pairs[0].second == "p_w");
+    model_file same = open(bytes_a);
+    REQUIRE(pair_value_names(a, same, pairs).ok());
+    CHECK(pairs.empty());
 }
 
 TEST_CASE("diff_models: value_info is never compared; ignoring it changes nothing") {
