@@ -274,7 +274,7 @@ int put_back(const arguments& a, pack_options po, const std::string& original) {
         std::printf("%s' of '%s' (by place in the graph)\n", line.c_str(), original.c_str());
     }
     if (by_name != 0)
-        std::printf("rebound %zu tensors to those of the same name in '%s'\n", by_name, original.c_str());
+        std::printf("rebound %zu tensors by name to those of '%s'\n", by_name, original.c_str());
     return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, true, rebound);
 }
 

@@ -18,6 +18,9 @@
 //     payload; several payloads are told apart by the scope, as a graph's
 //     subgraphs name them) and it has the same data type and dims; another
 //     data type or dims is refused;
+//   - a node's tensor attribute without a name found (a Constant's value
+//     is often unnamed): the same attribute of the original's node making
+//     the same value (its first output), as named or as `renames` renamed it;
 //   - by structure: `renames` (what the caller's graph matching found each
 //     value of the original called in the tool's output, e.g. `onnxview
 //     diff --match=auto`'s, pair_value_names() in onnxview/compare) names a
@@ -65,7 +68,9 @@ enum class rebind_match : std::uint8_t { name, structure };
 
 // A tensor given its payload again.
 struct rebind_entry {
-    std::string name;           // in the tool's output
+    // In the tool's output; an unnamed attribute tensor as "(attribute
+    // value of the node making c)".
+    std::string name;
     std::string original_name;  // of the original tensor it stands for
     rebind_match match = rebind_match::name;
 };

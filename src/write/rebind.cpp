@@ -44,12 +44,28 @@ struct tensor_record {
     std::int32_t data_type = 0;
     std::vector<std::int64_t> dims;
     std::string scope;
+    // A node's tensor attribute: the node's first output and which
+    // attribute entry ("value", "tensors#2"); empty for initializers.
+    std::string_view maker;
+    std::string slot;
     std::uint64_t at = 0;  // where its message's content starts
     bool no_payload = false;
     bool referable = false;  // the original's payload can be referenced: location, offset, length
     std::string_view location;
     std::uint64_t offset = 0, length = 0;
 };
+
+// How a tensor is called in messages: its name, or where it is.
+std::string label(const tensor_record& t) {
+    if (!t.name.empty() || t.maker.empty()) return std::string(t.name);
+    return "(attribute " + t.slot + " of the node making " + std::string(t.maker) + ")";
+}
+
+std::string maker_key(std::string_view maker, const std::string& slot) {
+    std::string k(maker);
+    k += '\n';
+    return k + slot;
+}
 
 std::string describe(std::int32_t data_type, const std::vector<std::int64_t>& dims) {
     const data_type_info* info = find_data_type_info(data_type);
@@ -77,6 +93,12 @@ struct collector : tensor_scope_visitor<collector> {
         r.data_type = t.data_type();
         for (std::int64_t d : t.dims()) r.dims.push_back(d);
         append_scope_key(*st.scope, r.scope);
+        if (st.origin != tensor_origin::initializer) {
+            const auto outputs = st.holder.node.output();
+            r.maker = outputs.empty() ? std::string_view() : *outputs.begin();
+            r.slot = std::string(st.holder.attribute.name());
+            if (st.field == tensor_field::tensors) r.slot += '#' + std::to_string(st.index);
+        }
         r.at = m.offset_of(m.begin());
         const result<std::uint64_t> elements = element_count(t);
         r.no_payload = tensor_walk::has_no_payload(m) && elements && *elements != 0 &&
@@ -155,8 +177,13 @@ error plan_rebinds(const model_view& proxy, const model_view& original, std::str
     there.original_location = original_location;
     if (error e = walk_scopes(original, there)) return e;
     std::unordered_map<std::string_view, std::vector<const tensor_record*>> by_name;
-    for (const tensor_record& t : there.tensors)
+    std::unordered_map<std::string, std::vector<const tensor_record*>> by_maker;
+    for (const tensor_record& t : there.tensors) {
         if (!t.name.empty()) by_name[t.name].push_back(&t);
+        if (!t.maker.empty()) by_maker[maker_key(t.maker, t.slot)].push_back(&t);
+    }
+    std::unordered_map<std::string_view, std::string_view> original_of;  // a renamed value's original name
+    for (std::size_t i = 0; i < rename_count; ++i) original_of.emplace(renames[i].renamed, renames[i].original);
     // Each value of the tool's output that the matching pairs with an
     // original tensor, found from the value's end of an Identity chain.
     std::unordered_map<std::string_view, std::vector<const tensor_record*>> by_structure;
@@ -175,11 +202,23 @@ error plan_rebinds(const model_view& proxy, const model_view& original, std::str
 
     for (const tensor_record& t : here.tensors) {
         if (!t.no_payload) continue;
-        rebind_entry bound{std::string(t.name), std::string(), rebind_match::name};
+        rebind_entry bound{label(t), std::string(), rebind_match::name};
         std::vector<const tensor_record*> found;
         const auto named = t.name.empty() ? by_name.end() : by_name.find(t.name);
+        // A node's attribute: that of the node making the same value (as
+        // named, else as the matching renamed it).
+        auto made = t.maker.empty() ? by_maker.end() : by_maker.find(maker_key(t.maker, t.slot));
+        if (named == by_name.end() && made == by_maker.end() && !t.maker.empty()) {
+            const auto before = original_of.find(t.maker);
+            if (before != original_of.end()) {
+                made = by_maker.find(maker_key(before->second, t.slot));
+                bound.match = rebind_match::structure;
+            }
+        }
         if (named != by_name.end()) {
             found = distinct(named->second, t.scope);
+        } else if (made != by_maker.end()) {
+            found = distinct(made->second, t.scope);
         } else {
             bound.match = rebind_match::structure;
             const auto paired = t.name.empty() ? by_structure.end() : by_structure.find(t.name);
@@ -198,10 +237,10 @@ error plan_rebinds(const model_view& proxy, const model_view& original, std::str
             continue;
         }
         const tensor_record& o = *found[0];
-        const std::string there_text = describe(o.data_type, o.dims) + " in the original's '" + std::string(o.name) + "'";
+        const std::string there_text = describe(o.data_type, o.dims) + " in the original's '" + label(o) + "'";
         if (found.size() > 1) {
             out.refused.push_back({bound.name, rebind_refusal::ambiguous,
-                                   "'" + std::string(o.name) + "' and '" + std::string(found[1]->name) + "'"});
+                                   "'" + label(o) + "' and '" + label(*found[1]) + "'"});
         } else if (o.data_type != t.data_type) {
             out.refused.push_back({bound.name, rebind_refusal::type_differs, here_type + " here, " + there_text});
         } else if (o.dims != t.dims) {
@@ -209,7 +248,7 @@ error plan_rebinds(const model_view& proxy, const model_view& original, std::str
         } else if (!o.referable) {
             out.refused.push_back({bound.name, rebind_refusal::not_referable, there_text});
         } else {
-            bound.original_name = std::string(o.name);
+            bound.original_name = label(o);
             out.bound.push_back(std::move(bound));
             out.rebinds.push_back({t.at, o.location, o.offset, o.length});
         }

@@ -130,7 +130,7 @@ PY
     drop='t.data_location = 0; del t.external_data[:]'
     broken lost.onnx "$drop"
     run "reference dropped" 0 pack "$out/lost.onnx" "$out/back.onnx" --verify &&
-        grep -q "^rebound 1 tensors to those of the same name in '.*in.onnx'$" "$tmp/out" || fail "reference dropped: $(cat "$tmp/out")"
+        grep -q "^rebound 1 tensors by name to those of '.*in.onnx'$" "$tmp/out" || fail "reference dropped: $(cat "$tmp/out")"
     "$exe" dump "$out/back.onnx" | grep -q "EXTERNAL" && fail "reference dropped: a tensor is still external"
     rm -f "$out/back.onnx"
     broken renamed.onnx "$drop"'
@@ -157,7 +157,7 @@ t.name = "w_renamed"'
     # A tool that dropped the record too: --source names the original.
     broken norecord.onnx "$drop; del m.metadata_props[:]"
     run "--source" 0 pack "$out/norecord.onnx" "$out/back.onnx" --source "$out/in.onnx" &&
-        grep -q "^rebound 1 tensors to those of the same name in '.*in.onnx'$" "$tmp/out" || fail "--source: $(cat "$tmp/out")"
+        grep -q "^rebound 1 tensors by name to those of '.*in.onnx'$" "$tmp/out" || fail "--source: $(cat "$tmp/out")"
     rm -f "$out/back.onnx"
     cp "$out/in.onnx" "$tmp/sub/in.onnx"
     run "--source elsewhere" 2 pack "$out/norecord.onnx" "$out/back.onnx" --source "$tmp/sub/in.onnx" &&

@@ -93,7 +93,7 @@ def main():
         if rc != 0:
             print(f"FAIL step 3: exit {rc}")
             return 1
-        said = f"rebound {emptied} tensors to those of the same name in '{net}'"
+        said = f"rebound {emptied} tensors by name to those of '{net}'"
         if emptied and said not in out.splitlines():
             failures.append(f"step 3: no line '{said}'")
         try:
