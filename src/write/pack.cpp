@@ -572,6 +572,8 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         prepare(p, first);
         if (error e = run_pass(p, root)) return e;
         if (error e = rename_error(renames.verdict())) return e;
+        // A rebind that met no tensor names a place that is none.
+        if (p.stats.rebound != edits.rebind_count) return errc::invalid_argument;
         ++passes;
         model_size = counted_model.position();
         external_size = counted_external.position();
@@ -585,8 +587,6 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     p.total = model_size + external_size;
     if (error e = run_pass(p, root)) return e;
     if (po.progress != nullptr) po.progress(po.user, p.total, p.total);
-    // A rebind that met no tensor names a place that is none.
-    if (p.stats.rebound != edits.rebind_count) return errc::invalid_argument;
     p.stats.passes = passes;
     p.stats.nodes_moved = orders.moved();
     p.stats.model_bytes = written_model.position();
