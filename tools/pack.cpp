@@ -220,11 +220,13 @@ int put_back(const arguments& a, pack_options po, const std::string& original) {
     if (error e = plan_rebinds(proxy->model(), source->model(), location, nullptr, 0, plan))
         return fail("'" + std::string(a.in) + "': " + describe(e), exit_findings);
     std::vector<std::pair<std::string, std::string>> pairs;
-    bool unmatched = false;
-    for (const rebind_problem& p : plan.refused) unmatched = unmatched || p.why == rebind_refusal::no_match;
+    const bool unmatched = !plan.refused.empty();
+    bool by_place = false;
 #ifdef ONNXVIEW_CLI_COMPARE
+    by_place = true;
     if (unmatched) {
-        // Names changed: the graphs' matching finds the weights by place.
+        // Names changed: the graphs' matching finds the weights (or the
+        // nodes holding them) by place.
         if (error e = pair_value_names(source.value(), proxy.value(), pairs))
             return fail("'" + std::string(a.in) + "': " + describe(e), exit_findings);
         std::vector<value_rename> renames;
@@ -242,8 +244,8 @@ int put_back(const arguments& a, pack_options po, const std::string& original) {
         }
         return fail(std::to_string(plan.refused.size()) + " of the " + std::to_string(plan.missing()) +
                         " tensors without a payload in '" + a.in + "' refused; nothing written" +
-                        (unmatched && pairs.empty() ? " (tensors are matched by place only in builds with the diff command)"
-                                                    : ""),
+                        (unmatched && !by_place ? " (tensors are matched by place only in builds with the diff command)"
+                                                : ""),
                     exit_findings);
     }
     if (plan.bound.empty()) return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, true);

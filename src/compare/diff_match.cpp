@@ -225,15 +225,22 @@ void pair_values(const scope_record& a, const scope_record& b, const std::vector
     for (std::size_t k = 0; k < a.outputs.size() && k < b.outputs.size(); ++k) pair(a.outputs[k], b.outputs[k]);
     // Initializers nobody reads: by label (type, shape, digest), a name
     // both models give first, then in order. A name given twice (malformed)
-    // is paired once, by its first label.
-    std::unordered_map<std::string_view, bool> taken;  // b's names paired
+    // is paired once, by its first label. One a node reads is no candidate
+    // on either side (in b, read by a node of its own, an Identity a tool
+    // put before the consumer: not the weight of an unread one of a).
+    std::unordered_map<std::string_view, bool> taken;  // b's names paired, or read
     for (const auto& [x, y] : found) taken[y] = true;
+    for (const node_record& n : b.nodes)
+        for (std::string_view v : n.inputs) taken[v] = true;
+    std::unordered_map<std::string_view, bool> read_in_a;
+    for (const node_record& n : a.nodes)
+        for (std::string_view v : n.inputs) read_in_a[v] = true;
     std::unordered_map<std::string_view, std::string_view> b_label;  // b's unread names
     for (const auto& [name, label] : b.initializers)
         if (!taken[name]) b_label.emplace(name, label);
     for (const auto& [name, label] : a.initializers) {
         const auto m = b_label.find(name);
-        if (found.count(name) == 0 && m != b_label.end() && m->second == label && !taken[name]) {
+        if (found.count(name) == 0 && !read_in_a[name] && m != b_label.end() && m->second == label && !taken[name]) {
             pair(name, name);
             taken[name] = true;
         }
@@ -243,7 +250,7 @@ void pair_values(const scope_record& a, const scope_record& b, const std::vector
         if (!taken[name]) unread[label].push_back(name), taken[name] = true;
     std::unordered_map<std::string_view, std::size_t> next;
     for (const auto& [name, label] : a.initializers) {
-        if (found.count(name) != 0) continue;
+        if (found.count(name) != 0 || read_in_a[name]) continue;
         const auto m = unread.find(label);
         if (m == unread.end()) continue;
         std::size_t& k = next[label];

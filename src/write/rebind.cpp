@@ -25,17 +25,28 @@ bool loaded(const model_scope& s) noexcept {
     return root->kind == scope_kind::main_graph;
 }
 
-// Where a scope sits, as a tool that renames values but keeps the graph's
-// shape leaves it: the holder nodes' first outputs and attribute names.
-void append_scope_key(const model_scope& s, std::string& out) {
+// How many nodes holding subgraphs each open scope has shown the walk so
+// far: the last one holds the subgraph being walked.
+using holder_counts = std::unordered_map<const model_scope*, std::uint32_t>;
+
+// Where a scope sits, as a tool that renames values or inserts nodes leaves
+// it: for each level, which of its parent's nodes holding subgraphs holds
+// it (the k-th) and in which attribute.
+void append_scope_key(const model_scope& s, const holder_counts& holders, std::string& out) {
     if (s.parent == nullptr) return;
-    append_scope_key(*s.parent, out);
-    const node_view& n = s.holder.node;
+    append_scope_key(*s.parent, holders, out);
+    const auto seen = holders.find(s.parent);
     out += '/';
-    out += n.output().empty() ? std::string_view() : *n.output().begin();
+    out += std::to_string(seen == holders.end() ? 0 : seen->second);
     out += '.';
     out += s.holder.attribute.name();
     if (s.in_graphs) out += '#' + std::to_string(s.index);
+}
+
+bool holds_graphs(const node_view& n) noexcept {
+    for (const attribute_view& a : n.attribute())
+        if (a.has_g() || !a.graphs().empty()) return true;
+    return false;
 }
 
 // One dense tensor of a loaded scope.
@@ -81,6 +92,7 @@ struct collector : tensor_scope_visitor<collector> {
     std::string_view original_location;  // set for the original: where raw payloads lie
     std::vector<tensor_record> tensors;
     std::unordered_map<std::string_view, std::string_view>* identity = nullptr;
+    holder_counts holders;
 
     collector() : tensor_scope_visitor<collector>(*this) {}
 
@@ -92,7 +104,7 @@ struct collector : tensor_scope_visitor<collector> {
         r.name = t.name();
         r.data_type = t.data_type();
         for (std::int64_t d : t.dims()) r.dims.push_back(d);
-        append_scope_key(*st.scope, r.scope);
+        append_scope_key(*st.scope, holders, r.scope);
         if (st.origin != tensor_origin::initializer) {
             const auto outputs = st.holder.node.output();
             r.maker = outputs.empty() ? std::string_view() : *outputs.begin();
@@ -117,7 +129,13 @@ struct collector : tensor_scope_visitor<collector> {
         tensors.push_back(std::move(r));
     }
 
+    bool enter(const model_scope& s) {
+        holders[&s] = 0;  // a scope of a walk before may have had its address
+        return tensor_scope_visitor<collector>::enter(s);
+    }
+
     void node(const model_scope& s, const node_view& n, std::uint32_t index) {
+        if (holds_graphs(n)) ++holders[&s];
         tensor_scope_visitor<collector>::node(s, n, index);
         if (identity == nullptr || !loaded(s) || n.op_type() != "Identity" ||
             !(n.domain().empty() || n.domain() == "ai.onnx") || n.input().empty() || n.output().empty())
@@ -131,21 +149,29 @@ bool same_payload(const tensor_record& a, const tensor_record& b) noexcept {
            a.data_type == b.data_type && a.dims == b.dims;
 }
 
+// Keeps those of `list` that `same` holds for, when some do.
+template <class Same>
+void prefer(std::vector<const tensor_record*>& list, Same same) {
+    std::vector<const tensor_record*> kept;
+    for (const tensor_record* c : list)
+        if (same(*c)) kept.push_back(c);
+    if (!kept.empty()) list = std::move(kept);
+}
+
 // Of `candidates` (original tensors), those holding distinct payloads; when
-// several, those in `scope` if that leaves some.
-std::vector<const tensor_record*> distinct(std::vector<const tensor_record*> candidates, const std::string& scope) {
+// several, those standing where t stands: the same node attribute (two
+// Constants' tensors may share a name; `maker` is t's node output as the
+// original calls it), then the same subgraph.
+std::vector<const tensor_record*> distinct(const std::vector<const tensor_record*>& candidates,
+                                           const tensor_record& t, std::string_view maker) {
     std::vector<const tensor_record*> out;
     for (const tensor_record* c : candidates) {
         bool seen = false;
         for (const tensor_record* o : out) seen = seen || same_payload(*o, *c);
         if (!seen) out.push_back(c);
     }
-    if (out.size() > 1) {
-        std::vector<const tensor_record*> here;
-        for (const tensor_record* c : out)
-            if (c->scope == scope) here.push_back(c);
-        if (!here.empty()) out = std::move(here);
-    }
+    if (out.size() > 1) prefer(out, [&](const tensor_record& c) { return c.maker == maker && c.slot == t.slot; });
+    if (out.size() > 1) prefer(out, [&](const tensor_record& c) { return c.scope == t.scope; });
     return out;
 }
 
@@ -208,17 +234,19 @@ error plan_rebinds(const model_view& proxy, const model_view& original, std::str
         // A node's attribute: that of the node making the same value (as
         // named, else as the matching renamed it).
         auto made = t.maker.empty() ? by_maker.end() : by_maker.find(maker_key(t.maker, t.slot));
-        if (named == by_name.end() && made == by_maker.end() && !t.maker.empty()) {
+        std::string_view maker = t.maker;
+        if (made == by_maker.end() && !t.maker.empty()) {
             const auto before = original_of.find(t.maker);
             if (before != original_of.end()) {
-                made = by_maker.find(maker_key(before->second, t.slot));
-                bound.match = rebind_match::structure;
+                maker = before->second;
+                made = by_maker.find(maker_key(maker, t.slot));
+                if (named == by_name.end()) bound.match = rebind_match::structure;
             }
         }
         if (named != by_name.end()) {
-            found = distinct(named->second, t.scope);
+            found = distinct(named->second, t, maker);
         } else if (made != by_maker.end()) {
-            found = distinct(made->second, t.scope);
+            found = distinct(made->second, t, maker);
         } else {
             bound.match = rebind_match::structure;
             const auto paired = t.name.empty() ? by_structure.end() : by_structure.find(t.name);
@@ -228,7 +256,7 @@ error plan_rebinds(const model_view& proxy, const model_view& original, std::str
                 std::vector<const tensor_record*> fitting;
                 for (const tensor_record* c : paired->second)
                     if (c->data_type == t.data_type && c->dims == t.dims) fitting.push_back(c);
-                found = distinct(fitting.empty() ? paired->second : fitting, t.scope);
+                found = distinct(fitting.empty() ? paired->second : fitting, t, maker);
             }
         }
         const std::string here_type = describe(t.data_type, t.dims);

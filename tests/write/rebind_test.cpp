@@ -737,6 +737,44 @@ TEST_CASE("rebind: several original tensors of one name are told apart by the sc
     }
 }
 
+TEST_CASE("rebind: regressions: one name in two places, told apart by node and by holder") {
+    const std::string first = floats(6, 1.0f), second = floats(6, 40.0f);
+    SECTION("two Constants' tensors both named 'value' (what exporters write), the converter's output") {
+        const std::string original =
+            model(graph({}, {constant("c1", with_raw("value", {2, 3}, first)), constant("c2", with_raw("value", {2, 3}, second))}));
+        const std::string proxy = model(graph({}, {constant("c1", bare("value", {2, 3})), constant("c2", bare("value", {2, 3}))}));
+        const planned p = plan(proxy, original);
+        REQUIRE(p.err.ok());
+        CHECK(p.plan.refused.empty());
+        REQUIRE(p.plan.rebinds.size() == 2);
+        CHECK(p.plan.rebinds[0].offset == unique_at(original, first));
+        CHECK(p.plan.rebinds[1].offset == unique_at(original, second));
+        // The Constants' outputs prefixed by a tool: told apart through the renames.
+        const std::string prefixed =
+            model(graph({}, {constant("p_c1", bare("value", {2, 3})), constant("p_c2", bare("value", {2, 3}))}));
+        const planned r = plan(prefixed, original, "big.onnx", {{"c1", "p_c1"}, {"c2", "p_c2"}});
+        REQUIRE(r.err.ok());
+        CHECK(r.plan.refused.empty());
+        REQUIRE(r.plan.rebinds.size() == 2);
+        CHECK(r.plan.rebinds[0].offset == unique_at(original, first));
+        CHECK(r.plan.rebinds[1].offset == unique_at(original, second));
+    }
+    SECTION("two branches' 'w', the If's output renamed by the tool") {
+        const wire_builder then_g = graph({with_raw("w", {2, 3}, first)}, {}, "then");
+        const wire_builder else_g = graph({with_raw("w", {2, 3}, second)}, {}, "else");
+        const std::string original = model(graph({}, {if_node("y", then_g, &else_g)}));
+        const wire_builder bare_then = graph({bare("w", {2, 3})}, {}, "then");
+        const wire_builder bare_else = graph({bare("w", {2, 3})}, {}, "else");
+        const std::string proxy = model(graph({}, {if_node("y_renamed", bare_then, &bare_else)}));
+        const planned p = plan(proxy, original);
+        REQUIRE(p.err.ok());
+        CHECK(p.plan.refused.empty());
+        REQUIRE(p.plan.rebinds.size() == 2);
+        CHECK(p.plan.rebinds[0].offset == unique_at(original, first));
+        CHECK(p.plan.rebinds[1].offset == unique_at(original, second));
+    }
+}
+
 TEST_CASE("rebind: tensors of model-local functions and training graphs are not considered") {
     const std::string pf = floats(6, 70.0f), pt = floats(6, 71.0f), pa = floats(6, 72.0f);
     const auto training = [](const wire_builder& init, const wire_builder& algo) {
