@@ -156,15 +156,34 @@ std::string combine_loop(const node_context& c, const body_result& body, std::ve
     // for the iterations, which the scan outputs stack and the cost multiplies.
     const bool data_trip = !trip.known;
     if (data_trip) trip = data_dependent_count(c, "iterations");
+    // A constant M of 0: the loop-carried values come out as they went in.
+    // At least one iteration: M of 1 or more, and no initial cond, or one
+    // known true (a false one runs none).
+    const bool never = !data_trip && trip.concrete() && trip.value.constant_term() == 0;
+    const value_fact* first_cond = c.input_count() > 1 && !c.input_names[1].empty() ? c.input(1) : nullptr;
+    const bool cond_given = c.input_count() > 1 && !c.input_names[1].empty();
+    const bool starts = !cond_given || (first_cond != nullptr && first_cond->values_known &&
+                                        first_cond->values.size() == 1 && first_cond->values[0].concrete() &&
+                                        first_cond->values[0].value.constant_term() != 0);
+    const bool at_least_once = !data_trip && trip.concrete() && trip.value.constant_term() >= 1 && starts;
     for (std::size_t k = 0; k < outputs.size(); ++k) {
         const std::size_t body_output = k + 1;  // after cond
         if (k < carried) {
+            if (never && c.input(k + 2) != nullptr) {
+                outputs[k] = *c.input(k + 2);
+                continue;
+            }
             // A loop-carried value's final shape: what the body makes, or else what went in.
             outputs[k] = body_output < body.outputs.size() && body.outputs[body_output].shape.rank_known
                              ? body.outputs[body_output]
                              : without_values(c.input(k + 2));
-            outputs[k].values_known = false;
-            outputs[k].values.clear();
+            // Its values, when the body knows them: the body saw its inputs
+            // without values (body_inputs), so they depend on no iteration
+            // and hold after the last one, if there is one.
+            if (!(at_least_once && body_output < body.outputs.size() && body.outputs[body_output].values_known)) {
+                outputs[k].values_known = false;
+                outputs[k].values.clear();
+            }
             continue;
         }
         // A scan output: the body's per-iteration value, stacked.

@@ -163,7 +163,9 @@ quantity divide_exactly(const quantity& a, const quantity& b) {
 
 std::optional<std::vector<quantity>> small_integer_values(const tensor_view& t, std::uint32_t max_elements) {
     const std::int32_t type = t.data_type();
-    if (type != static_cast<std::int32_t>(data_type::int64) && type != static_cast<std::int32_t>(data_type::int32))
+    const bool boolean = type == static_cast<std::int32_t>(data_type::boolean);  // 0 and 1: a Loop's cond, Where's
+    if (type != static_cast<std::int32_t>(data_type::int64) && type != static_cast<std::int32_t>(data_type::int32) &&
+        !boolean)
         return std::nullopt;
     if (t.data_location() == location_kind::external) return std::nullopt;
     const result<std::uint64_t> count = element_count(t);
@@ -174,6 +176,10 @@ std::optional<std::vector<quantity>> small_integer_values(const tensor_view& t, 
     if (type == static_cast<std::int32_t>(data_type::int64)) {
         const auto r = d->elements<std::int64_t>();
         for (std::int64_t v : r) out.emplace_back(v);
+        if (!r.ok()) return std::nullopt;
+    } else if (boolean) {
+        const auto r = d->elements<bool>();
+        for (bool v : r) out.emplace_back(std::int64_t{v ? 1 : 0});
         if (!r.ok()) return std::nullopt;
     } else {
         const auto r = d->elements<std::int32_t>();

@@ -101,6 +101,54 @@ TEST_CASE("Loop: the body x a constant M, scan outputs stacked; an M from data a
     }
 }
 
+namespace {
+// A BOOL initializer, its values in int32_data as onnx.helper writes them.
+wire_builder bool_tensor(const std::string& name, const std::vector<std::int64_t>& dims, const std::vector<bool>& values) {
+    wire_builder t;
+    for (std::int64_t d : dims) t.field_varint(tensor_view::field::dims, static_cast<std::uint64_t>(d));
+    t.field_varint(tensor_view::field::data_type, static_cast<std::uint64_t>(data_type::boolean));
+    for (bool v : values) t.field_varint(tensor_view::field::int32_data, v ? 1 : 0);
+    t.field_bytes(tensor_view::field::name, name);
+    return t;
+}
+}  // namespace
+
+TEST_CASE("Loop: a carried value the body computes from outer values keeps them after M >= 1 iterations; M = 0 keeps the input's") {
+    // Body: the carried value becomes Shape(x) (x of the outer graph), what
+    // every iteration gives alike; the Loop's result reshapes y.
+    graph_parts body;
+    body.inputs.push_back(value_info("i", {}, data_type::int64));
+    body.inputs.push_back(value_info("cond_in", {}, data_type::boolean));
+    body.inputs.push_back(declared("shape_in"));
+    body.nodes.push_back(node("Identity", {"cond_in"}, {"cond_out"}));
+    body.nodes.push_back(node("Shape", {"x"}, {"shape_out"}));
+    body.outputs.push_back(declared("cond_out"));
+    body.outputs.push_back(declared("shape_out"));
+    struct run {
+        std::int64_t m;
+        int cond;  // -1: no initial cond; 0 false; 1 true
+        const char* reshaped;
+    };
+    // M = 0: the initial [2, 8] comes out; M = 3: Shape(x) = [4, 4]; a false
+    // initial cond runs no iteration, which the values cannot tell apart
+    // from a later stop: unknown (data-dependent dims).
+    for (const run& t : {run{0, -1, "[2,8]"}, run{3, -1, "[4,4]"}, run{3, 1, "[4,4]"}, run{3, 0, "[z:0,z:1]"}}) {
+        graph_parts p;
+        p.inputs.push_back(value_info("x", {std::int64_t{4}, std::int64_t{4}}));
+        p.inputs.push_back(value_info("y", {std::int64_t{16}}));
+        p.initializers.push_back(int64_tensor("M", {}, {t.m}));
+        p.initializers.push_back(int64_tensor("start", {2}, {2, 8}));
+        if (t.cond >= 0) p.initializers.push_back(bool_tensor("c0", {}, {t.cond == 1}));
+        p.nodes.push_back(node("Loop", {"M", t.cond >= 0 ? "c0" : "", "start"}, {"shape"}, {graph_attribute("body", body)}));
+        p.nodes.push_back(node("Reshape", {"y", "shape"}, {"z"}));
+        p.outputs.push_back(declared("z"));
+        const held_profile r = profile_of(model_bytes(p));
+        REQUIRE(r.nodes.size() == 4);
+        INFO("M = " << t.m << ", cond " << t.cond);
+        CHECK(r.nodes[3].outputs[0].shape.str() == t.reshaped);
+    }
+}
+
 // A Scan body: state s_in + slice x_in -> s_out, Relu(x_in) -> y (4 + 4 FLOPs
 // per step for a [4] slice).
 namespace {
