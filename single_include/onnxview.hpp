@@ -18007,7 +18007,8 @@ void emit_renamed(emitter& out, const wire::field& f, std::string_view content) 
 // which depend on the widths before it. Measuring passes therefore repeat
 // until no width grows (widths only grow, so this ends; a width larger than
 // its length needs is written as a padded varint). The writing pass lays out
-// exactly what the last measuring pass counted.
+// exactly what the last measuring pass counted. (Over 600 lines: the passes
+// and every way a tensor is re-emitted share the one walk state, `pass`.)
 #include <algorithm>
 #include <vector>
 

@@ -7,7 +7,8 @@
 // which depend on the widths before it. Measuring passes therefore repeat
 // until no width grows (widths only grow, so this ends; a width larger than
 // its length needs is written as a padded varint). The writing pass lays out
-// exactly what the last measuring pass counted.
+// exactly what the last measuring pass counted. (Over 600 lines: the passes
+// and every way a tensor is re-emitted share the one walk state, `pass`.)
 #include <algorithm>
 #include <vector>
 
