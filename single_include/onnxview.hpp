@@ -8564,11 +8564,14 @@ error walk_scopes(const model_view& m, Visitor& v, std::uint32_t max_depth = 100
     return error();
 }
 
-// Whether a node is the standard Constant operator (domain "" or "ai.onnx"),
-// whose `value` and `sparse_value` attributes hold the tensor it produces.
-inline bool is_constant_node(const node_view& n) noexcept {
-    return n.op_type() == "Constant" && (n.domain().empty() || n.domain() == "ai.onnx");
+// Whether a node is the standard operator `op` (domain "" or "ai.onnx").
+inline bool is_standard_operator(const node_view& n, std::string_view op) noexcept {
+    return n.op_type() == op && (n.domain().empty() || n.domain() == "ai.onnx");
 }
+
+// Whether a node is the standard Constant operator, whose `value` and
+// `sparse_value` attributes hold the tensor it produces.
+inline bool is_constant_node(const node_view& n) noexcept { return is_standard_operator(n, "Constant"); }
 
 // Where a stored tensor sits.
 enum class tensor_origin : std::uint8_t {
@@ -16801,15 +16804,9 @@ inline bool has_no_payload(const wire::message& m) noexcept {
     wire::field f;
     while (!r.at_end()) {
         if (r.next(f)) return false;
-        switch (f.number) {
-            case tensor_view::field::float_data: case tensor_view::field::int32_data:
-            case tensor_view::field::string_data: case tensor_view::field::int64_data:
-            case tensor_view::field::raw_data: case tensor_view::field::double_data:
-            case tensor_view::field::uint64_data: case tensor_view::field::external_data:
-                return false;
-            default:
-                break;
-        }
+        if (f.number == tensor_view::field::raw_data || f.number == tensor_view::field::external_data) return false;
+        for (typed_field typed : all_typed_fields)
+            if (f.number == static_cast<std::uint32_t>(typed)) return false;
     }
     return true;
 }
@@ -18529,10 +18526,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
     if (edits.toposort && edits.extract != nullptr) return errc::invalid_argument;
-    for (std::size_t i = 1; i < edits.rebind_count; ++i)
-        if (edits.rebinds[i - 1].tensor >= edits.rebinds[i].tensor) return errc::invalid_argument;
-    for (std::size_t i = 0; i < edits.rebind_count; ++i)
-        if (edits.rebinds[i].location.empty() || edits.rebinds[i].location.size() > max_location)
+    for (std::size_t i = 0; i < edits.rebind_count; ++i)  // sorted, each with a location the resolver takes
+        if ((i != 0 && edits.rebinds[i - 1].tensor >= edits.rebinds[i].tensor) || edits.rebinds[i].location.empty() ||
+            edits.rebinds[i].location.size() > max_location)
             return errc::invalid_argument;
     detail::node_orders orders(memory, edits.cycle,
                                po.read_options.max_graph_depth != 0 ? po.read_options.max_graph_depth : 32);
@@ -18750,8 +18746,8 @@ struct collector : tensor_scope_visitor<collector> {
     void node(const model_scope& s, const node_view& n, std::uint32_t index) {
         if (holds_graphs(n)) ++holders[&s];
         tensor_scope_visitor<collector>::node(s, n, index);
-        if (identity == nullptr || !loaded(s) || n.op_type() != "Identity" ||
-            !(n.domain().empty() || n.domain() == "ai.onnx") || n.input().empty() || n.output().empty())
+        if (identity == nullptr || !loaded(s) || !is_standard_operator(n, "Identity") || n.input().empty() ||
+            n.output().empty())
             return;
         identity->emplace(*n.output().begin(), *n.input().begin());
     }

@@ -211,12 +211,18 @@ int put_back(const arguments& a, pack_options po, const std::string& original) {
     opts.verify = true;
     result<model_file> proxy = model_file::open(a.in, opts);
     if (!proxy) return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, true);  // its error
-    result<model_file> source = model_file::open(original.c_str(), opts);
+    // Nothing missing (the planner walks no original then): the original,
+    // of many GiB maybe, is not opened.
+    rebind_plan plan;
+    if (error e = plan_rebinds(proxy->model(), model_view(), "", nullptr, 0, plan))
+        return fail("'" + std::string(a.in) + "': " + describe(e), exit_findings);
+    if (plan.missing() == 0) return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, true);
+    // Its metadata is all the planner reads; no need to verify its bytes.
+    result<model_file> source = model_file::open(original.c_str());
     if (!source)
         return fail("cannot read '" + original + "', the original of '" + a.in + "': " + system_text(source.err()),
                     exit_usage);
     const std::string location = file_name_of(original.c_str());
-    rebind_plan plan;
     if (error e = plan_rebinds(proxy->model(), source->model(), location, nullptr, 0, plan))
         return fail("'" + std::string(a.in) + "': " + describe(e), exit_findings);
     std::vector<std::pair<std::string, std::string>> pairs;
@@ -248,7 +254,6 @@ int put_back(const arguments& a, pack_options po, const std::string& original) {
                                                 : ""),
                     exit_findings);
     }
-    if (plan.bound.empty()) return write_model("pack", a.in, a.out, po, a.external, a.verify, 0, true);
     edit_options ed{};
     ed.rebinds = plan.rebinds.data();
     ed.rebind_count = plan.rebinds.size();

@@ -189,11 +189,14 @@ error walk_scopes(const model_view& m, Visitor& v, std::uint32_t max_depth = 100
     return error();
 }
 
-// Whether a node is the standard Constant operator (domain "" or "ai.onnx"),
-// whose `value` and `sparse_value` attributes hold the tensor it produces.
-inline bool is_constant_node(const node_view& n) noexcept {
-    return n.op_type() == "Constant" && (n.domain().empty() || n.domain() == "ai.onnx");
+// Whether a node is the standard operator `op` (domain "" or "ai.onnx").
+inline bool is_standard_operator(const node_view& n, std::string_view op) noexcept {
+    return n.op_type() == op && (n.domain().empty() || n.domain() == "ai.onnx");
 }
+
+// Whether a node is the standard Constant operator, whose `value` and
+// `sparse_value` attributes hold the tensor it produces.
+inline bool is_constant_node(const node_view& n) noexcept { return is_standard_operator(n, "Constant"); }
 
 // Where a stored tensor sits.
 enum class tensor_origin : std::uint8_t {

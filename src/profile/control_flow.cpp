@@ -160,11 +160,11 @@ std::string combine_loop(const node_context& c, const body_result& body, std::ve
     // At least one iteration: M of 1 or more, and no initial cond, or one
     // known true (a false one runs none).
     const bool never = !data_trip && trip.concrete() && trip.value.constant_term() == 0;
-    const value_fact* first_cond = c.input_count() > 1 && !c.input_names[1].empty() ? c.input(1) : nullptr;
-    const bool cond_given = c.input_count() > 1 && !c.input_names[1].empty();
-    const bool starts = !cond_given || (first_cond != nullptr && first_cond->values_known &&
-                                        first_cond->values.size() == 1 && first_cond->values[0].concrete() &&
-                                        first_cond->values[0].value.constant_term() != 0);
+    const bool has_cond = c.input_count() > 1 && !c.input_names[1].empty();
+    const value_fact* first_cond = has_cond ? c.input(1) : nullptr;
+    const bool starts = !has_cond || (first_cond != nullptr && first_cond->values_known &&
+                                      first_cond->values.size() == 1 && first_cond->values[0].concrete() &&
+                                      first_cond->values[0].value.constant_term() != 0);
     const bool at_least_once = !data_trip && trip.concrete() && trip.value.constant_term() >= 1 && starts;
     for (std::size_t k = 0; k < outputs.size(); ++k) {
         const std::size_t body_output = k + 1;  // after cond
@@ -202,7 +202,6 @@ std::string combine_loop(const node_context& c, const body_result& body, std::ve
                    body.outputs[k + 1].shape.str() + ": the cost of later iterations differs";
     }
     if (std::string why = repeated(body, trip, cost); !why.empty()) return why;
-    const bool has_cond = c.input_count() > 1 && !c.input_names[1].empty();
     if (!has_m) basis = "body x " + trip.str() + " iterations (data-dependent: no M, it runs until cond is false)";
     else if (data_trip)
         basis = "body x " + trip.str() + " iterations (data-dependent: M '" + std::string(c.input_names[0]) +

@@ -542,10 +542,9 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
     if (edits.toposort && edits.extract != nullptr) return errc::invalid_argument;
-    for (std::size_t i = 1; i < edits.rebind_count; ++i)
-        if (edits.rebinds[i - 1].tensor >= edits.rebinds[i].tensor) return errc::invalid_argument;
-    for (std::size_t i = 0; i < edits.rebind_count; ++i)
-        if (edits.rebinds[i].location.empty() || edits.rebinds[i].location.size() > max_location)
+    for (std::size_t i = 0; i < edits.rebind_count; ++i)  // sorted, each with a location the resolver takes
+        if ((i != 0 && edits.rebinds[i - 1].tensor >= edits.rebinds[i].tensor) || edits.rebinds[i].location.empty() ||
+            edits.rebinds[i].location.size() > max_location)
             return errc::invalid_argument;
     detail::node_orders orders(memory, edits.cycle,
                                po.read_options.max_graph_depth != 0 ? po.read_options.max_graph_depth : 32);

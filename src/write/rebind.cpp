@@ -137,8 +137,8 @@ struct collector : tensor_scope_visitor<collector> {
     void node(const model_scope& s, const node_view& n, std::uint32_t index) {
         if (holds_graphs(n)) ++holders[&s];
         tensor_scope_visitor<collector>::node(s, n, index);
-        if (identity == nullptr || !loaded(s) || n.op_type() != "Identity" ||
-            !(n.domain().empty() || n.domain() == "ai.onnx") || n.input().empty() || n.output().empty())
+        if (identity == nullptr || !loaded(s) || !is_standard_operator(n, "Identity") || n.input().empty() ||
+            n.output().empty())
             return;
         identity->emplace(*n.output().begin(), *n.input().begin());
     }

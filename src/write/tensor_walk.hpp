@@ -76,15 +76,9 @@ inline bool has_no_payload(const wire::message& m) noexcept {
     wire::field f;
     while (!r.at_end()) {
         if (r.next(f)) return false;
-        switch (f.number) {
-            case tensor_view::field::float_data: case tensor_view::field::int32_data:
-            case tensor_view::field::string_data: case tensor_view::field::int64_data:
-            case tensor_view::field::raw_data: case tensor_view::field::double_data:
-            case tensor_view::field::uint64_data: case tensor_view::field::external_data:
-                return false;
-            default:
-                break;
-        }
+        if (f.number == tensor_view::field::raw_data || f.number == tensor_view::field::external_data) return false;
+        for (typed_field typed : all_typed_fields)
+            if (f.number == static_cast<std::uint32_t>(typed)) return false;
     }
     return true;
 }

@@ -1,6 +1,8 @@
 // tests/write/edit_models.hpp - small models built field by field for the
 // edit tests (extract, toposort): typed values, nodes (with graph
-// attributes), tensors, opset imports, functions, and a sink that appends.
+// attributes), tensors, opset imports, functions, and a sink that appends;
+// for the reference and rebind tests, a tensor's external_data entries read
+// back and a payload source over one in-memory "file".
 #ifndef ONNXVIEW_TESTS_WRITE_EDIT_MODELS_HPP
 #define ONNXVIEW_TESTS_WRITE_EDIT_MODELS_HPP
 
@@ -10,6 +12,8 @@
 
 #include "../wire_builder.hpp"
 #include "onnxview/error.hpp"
+#include "onnxview/model.hpp"
+#include "onnxview/tensor_storage.hpp"
 
 namespace onnxview_test {
 namespace edit_models {
@@ -82,6 +86,23 @@ inline std::string model(const wire_builder& g, const std::vector<wire_builder>&
 inline error append(void* user, const char* data, std::size_t size) noexcept {
     static_cast<std::string*>(user)->append(data, size);
     return error();
+}
+
+// The value of t's external_data entry `key` ("<none>" without one).
+inline std::string external_entry_text(const onnxview::tensor_view& t, std::string_view key) {
+    for (const onnxview::string_entry_view& e : t.external_data())
+        if (e.key() == key) return std::string(e.value());
+    return "<none>";
+}
+
+// Resolves every reference (its `offset`, the length expected) against
+// one in-memory "file", the std::string `user` points to.
+inline onnxview::result<std::string_view> fetch_in_memory(void* user, const onnxview::tensor_view& t,
+                                                         std::uint64_t expected) noexcept {
+    const std::string& in = *static_cast<const std::string*>(user);
+    const std::uint64_t offset = onnxview::find_external_location(t).offset;
+    if (offset > in.size() || in.size() - offset < expected) return onnxview::errc::external_out_of_bounds;
+    return std::string_view(in).substr(offset, expected);
 }
 
 }  // namespace edit_models

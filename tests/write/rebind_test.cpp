@@ -166,21 +166,6 @@ std::vector<std::string> refusals(const rebind_plan& p) {
     return out;
 }
 
-std::string entry_value(const tensor_view& t, std::string_view key) {
-    for (const string_entry_view& e : t.external_data())
-        if (e.key() == key) return std::string(e.value());
-    return "<none>";
-}
-
-// Resolves every reference against one in-memory "file".
-result<std::string_view> fetch_from(void* user, const tensor_view& t, std::uint64_t) noexcept {
-    const std::string& in = *static_cast<const std::string*>(user);
-    const result<std::uint64_t> offset = parse_decimal(entry_value(t, "offset"));
-    const result<std::uint64_t> length = parse_decimal(entry_value(t, "length"));
-    if (!offset || !length || *offset + *length > in.size()) return errc::external_out_of_bounds;
-    return std::string_view(in).substr(*offset, *length);
-}
-
 struct packed {
     error err;
     std::string model;
@@ -844,7 +829,7 @@ TEST_CASE("rebind: pack_model gives the planned tensors their references and kee
     const std::vector<tensor_view> ts = tensors_of(out.model);
     REQUIRE(ts.size() == 3);
     std::string copy = original;
-    const external_payload_source source{&copy, fetch_from};
+    const external_payload_source source{&copy, fetch_in_memory};
 
     const tensor_view& tw = ts[0];
     CHECK(tw.name() == "w");
@@ -858,9 +843,9 @@ TEST_CASE("rebind: pack_model gives the planned tensors their references and kee
     CHECK(tw.external_data().size() == 3);
     const tensor_rebind& rw = p.plan.rebinds[1];  // sorted: the Constant's tensor lies first
     REQUIRE(rw.tensor == tensor_at(proxy, "w"));
-    CHECK(entry_value(tw, "location") == "original.onnx");
-    CHECK(entry_value(tw, "offset") == std::to_string(rw.offset));
-    CHECK(entry_value(tw, "length") == "24");
+    CHECK(external_entry_text(tw, "location") == "original.onnx");
+    CHECK(external_entry_text(tw, "offset") == std::to_string(rw.offset));
+    CHECK(external_entry_text(tw, "length") == "24");
     const result<tensor_data> dw = tensor_data::make(tw, &source);
     REQUIRE(dw);
     CHECK(dw->bytes() == pw);
@@ -875,7 +860,7 @@ TEST_CASE("rebind: pack_model gives the planned tensors their references and kee
     const tensor_view& tc = ts[2];
     CHECK(tc.name().empty());
     CHECK(tc.data_location() == location_kind::external);
-    CHECK(entry_value(tc, "offset") == std::to_string(unique_at(original, pc)));
+    CHECK(external_entry_text(tc, "offset") == std::to_string(unique_at(original, pc)));
     const result<tensor_data> dc = tensor_data::make(tc, &source);
     REQUIRE(dc);
     CHECK(dc->bytes() == pc);
@@ -895,7 +880,7 @@ TEST_CASE("rebind: pack_model gives the planned tensors their references and kee
         const std::vector<tensor_view> dt = tensors_of(bytes);
         REQUIRE(dt.size() == 3);
         CHECK(dt[0].data_location() == location_kind::external);
-        CHECK(entry_value(dt[0], "offset") == std::to_string(rw.offset));
+        CHECK(external_entry_text(dt[0], "offset") == std::to_string(rw.offset));
         CHECK(dt[1].raw_data() == kept_payload);
         CHECK(dt[2].data_location() == location_kind::external);
     }
@@ -910,8 +895,8 @@ TEST_CASE("rebind: pack_model gives the planned tensors their references and kee
     REQUIRE(st.size() == 3);
     CHECK(st[0].name() == "w");
     CHECK(!st[0].has_doc_string());
-    CHECK(entry_value(st[0], "location") == "original.onnx");
-    CHECK(entry_value(st[0], "offset") == std::to_string(rw.offset));
+    CHECK(external_entry_text(st[0], "location") == "original.onnx");
+    CHECK(external_entry_text(st[0], "offset") == std::to_string(rw.offset));
 }
 
 TEST_CASE("rebind: rebinds made together with renames and a topological sort") {
@@ -942,7 +927,7 @@ TEST_CASE("rebind: rebinds made together with renames and a topological sort") {
     CHECK(order == names{"c_node", "r_node"});
 
     std::string copy = original;
-    const external_payload_source source{&copy, fetch_from};
+    const external_payload_source source{&copy, fetch_in_memory};
     const std::vector<tensor_view> ts = tensors_of(out.model);
     REQUIRE(ts.size() == 2);
     CHECK(ts[0].name() == "w_new");

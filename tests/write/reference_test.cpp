@@ -11,6 +11,7 @@
 
 #include "../io/tmpdir.hpp"
 #include "../wire_builder.hpp"
+#include "edit_models.hpp"
 #include "onnxview/decimal.hpp"
 #include "onnxview/file.hpp"
 #include "onnxview/model.hpp"
@@ -19,6 +20,8 @@
 
 using namespace onnxview;
 using onnxview::testing::wire_builder;
+using onnxview_test::edit_models::external_entry_text;
+using onnxview_test::edit_models::fetch_in_memory;
 
 namespace {
 
@@ -79,29 +82,14 @@ pack_options reference_to(std::string_view location, file_stamp stamp = {1234, 5
     return po;
 }
 
-std::string entry(const tensor_view& t, std::string_view key) {
-    for (const string_entry_view& e : t.external_data())
-        if (e.key() == key) return std::string(e.value());
-    return "<none>";
-}
-
 // The bytes of `in` that t's external_data names.
 std::string referenced_bytes(const tensor_view& t, const std::string& in) {
-    const result<std::uint64_t> offset = parse_decimal(entry(t, "offset"));
-    const result<std::uint64_t> length = parse_decimal(entry(t, "length"));
+    const result<std::uint64_t> offset = parse_decimal(external_entry_text(t, "offset"));
+    const result<std::uint64_t> length = parse_decimal(external_entry_text(t, "length"));
     REQUIRE(offset);
     REQUIRE(length);
     REQUIRE(*offset + *length <= in.size());
     return in.substr(*offset, *length);
-}
-
-// Resolves every reference against one in-memory "file": the input.
-result<std::string_view> fetch_from_input(void* user, const tensor_view& t, std::uint64_t) noexcept {
-    const std::string& in = *static_cast<const std::string*>(user);
-    const result<std::uint64_t> offset = parse_decimal(entry(t, "offset"));
-    const result<std::uint64_t> length = parse_decimal(entry(t, "length"));
-    if (!offset || !length || *offset + *length > in.size()) return errc::external_out_of_bounds;
-    return std::string_view(in).substr(*offset, *length);
 }
 
 std::string model(const wire_builder& graph, const wire_builder& extra = wire_builder()) {
@@ -138,8 +126,8 @@ TEST_CASE("reference: large raw_data becomes a reference to its bytes in the inp
     CHECK(ts[0].name() == "weight");
     CHECK(ts[0].data_location() == location_kind::external);
     CHECK(ts[0].raw_data().empty());
-    CHECK(entry(ts[0], "location") == "model.onnx");
-    CHECK(entry(ts[0], "length") == "4096");
+    CHECK(external_entry_text(ts[0], "location") == "model.onnx");
+    CHECK(external_entry_text(ts[0], "length") == "4096");
     CHECK(referenced_bytes(ts[0], in) == pattern(4096, "weight"));
     // Below the threshold, INT64 and varint typed: the tensor's bytes as they were.
     for (std::size_t i = 1; i < 4; ++i) {
@@ -149,7 +137,7 @@ TEST_CASE("reference: large raw_data becomes a reference to its bytes in the inp
     }
     // The tensors read through the references equal the input's.
     std::string copy = in;
-    const external_payload_source source{&copy, fetch_from_input};
+    const external_payload_source source{&copy, fetch_in_memory};
     const result<tensor_data> d = tensor_data::make(ts[0], &source);
     REQUIRE(d);
     CHECK(d->bytes() == pattern(4096, "weight"));
@@ -179,7 +167,7 @@ TEST_CASE("reference: float_data and double_data in one packed run are raw_data'
     CHECK(out.stats.kept == 1);
     const model_view m = parse_model(out.model.data(), out.model.size());
     std::string copy = in;
-    const external_payload_source source{&copy, fetch_from_input};
+    const external_payload_source source{&copy, fetch_in_memory};
     for (const tensor_view& t : m.graph().initializer()) {
         INFO(std::string(t.name()));
         if (t.name() == "split") {
@@ -212,9 +200,9 @@ TEST_CASE("reference: the threshold decides, and already external tensors keep t
     CHECK(out.stats.external_kept == 1);
     const model_view m = parse_model(out.model.data(), out.model.size());
     auto it = m.graph().initializer().begin();
-    CHECK(entry(*it, "location") == "m.onnx");
+    CHECK(external_entry_text(*it, "location") == "m.onnx");
     ++it;
-    CHECK(entry(*it, "location") == "w.bin");
+    CHECK(external_entry_text(*it, "location") == "w.bin");
 }
 
 TEST_CASE("reference: only tensors onnx.load resolves: subgraphs yes; functions, sparse tensors, training no") {
@@ -284,7 +272,7 @@ TEST_CASE("reference: the source record is written, replaced, read back, and dro
     CHECK(find_reference_source(kept.model));
     // The weights put back, into the model or another external file: no record.
     std::string source_bytes = in;
-    const external_payload_source source{&source_bytes, fetch_from_input};
+    const external_payload_source source{&source_bytes, fetch_in_memory};
     pack_options internalize{};
     internalize.internalize = true;
     const packed back = pack(proxy.model, internalize, &source);
