@@ -8279,9 +8279,11 @@ error same_tensors(std::string_view a, const external_payload_source* source_a, 
 //
 // A tensor is matched, in this order:
 //   - by name: the original has one tensor of that name (or several with one
-//     payload; several payloads are told apart by the scope, as a graph's
-//     subgraphs name them) and it has the same data type and dims; another
-//     data type or dims is refused;
+//     payload; several payloads are told apart by the node attribute holding
+//     them, the node known by its first output as named or as `renames`
+//     renamed it, then by the subgraph: which node holding subgraphs, in
+//     order, and which attribute, at each level) and it has the same data
+//     type and dims; another data type or dims is refused;
 //   - a node's tensor attribute without a name found (a Constant's value
 //     is often unnamed): the same attribute of the original's node making
 //     the same value (its first output), as named or as `renames` renamed it;
@@ -8304,8 +8306,8 @@ error same_tensors(std::string_view a, const external_payload_source* source_a, 
 // own entries are repeated: the locations stay relative to the original's
 // directory, which must be the tool output's).
 //
-// Cost: one walk of each model's metadata, no payload read; memory linear
-// in the tensors. Allocates (std::vector, std::string): for tools, not for
+// Cost: one walk of each model's metadata, no payload read (a proxy with
+// nothing missing: `original` is not walked); memory linear in the tensors. Allocates (std::vector, std::string): for tools, not for
 // the readers' no-allocation paths.
 #ifndef ONNXVIEW_REBIND_HPP
 #define ONNXVIEW_REBIND_HPP
