@@ -7451,6 +7451,578 @@ inline void json_writer::value(double v) {
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_JSON_WRITER_HPP
+// ---- include/onnxview/sink.hpp ----
+// onnxview/sink.hpp - where a writer's bytes go: a callback, caller
+// memory, or a file descriptor. The writer (onnxview/write.hpp) takes any;
+// fd_sink is part of the io layer, memory_sink of the writer.
+#ifndef ONNXVIEW_SINK_HPP
+#define ONNXVIEW_SINK_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+
+namespace onnxview {
+
+// Where written bytes go: `write` takes every byte in order (at most 32 KiB
+// per call, except payload ranges handed over whole from the source) and
+// returns an error to stop the writer. `copy`, when set, appends `size`
+// bytes of the file open for reading as `source_fd`, from `offset`, without
+// them passing through memory (copy_file_range); it returns not_found when
+// it cannot (another file system, no such call), and the writer then
+// writes those bytes itself.
+struct write_sink {
+    void* user = nullptr;
+    error (*write)(void* user, const char* data, std::size_t size) = nullptr;
+    error (*copy)(void* user, int source_fd, std::uint64_t offset, std::uint64_t size) = nullptr;
+};
+
+// Into caller memory [buffer, buffer + capacity); `used` counts the bytes
+// written (start it at 0). Errors: buffer_too_small when full. The state
+// lives in `state`, which must outlive the sink.
+struct memory_sink_state {
+    char* buffer = nullptr;
+    std::size_t capacity = 0;
+    std::size_t used = 0;
+};
+write_sink memory_sink(memory_sink_state& state) noexcept;
+
+// Into an open file descriptor (write(2); _write on Windows), retrying
+// partial writes and EINTR; copies with copy_file_range where Linux has it. Errors: io_write_failed with errno in sys_errno
+// (ENOSPC: disk full; EFBIG: file size limit). `*fd` must outlive the sink.
+// Part of the io layer (src/io).
+write_sink fd_sink(const int* fd) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SINK_HPP
+// ---- include/onnxview/write.hpp ----
+// onnxview/write.hpp - a streaming writer of ONNX models: the model is
+// re-emitted from its own bytes, copying every byte range that does not
+// change and re-emitting only the messages that do (TensorProtos and the
+// messages that hold them), with their length prefixes recomputed.
+//
+//   onnxview::pack_options po{};                  // all-zero: the defaults
+//   po.external_location = "net.data";            // weights >= 1 KiB to net.data
+//   onnxview::write_sink model_out = onnxview::fd_sink(&model_fd);
+//   onnxview::write_sink data_out = onnxview::fd_sink(&data_fd);
+//   onnxview::pack_stats st;
+//   onnxview::error e = onnxview::pack_model(bytes, &source, po, model_out, &data_out, &st);
+//
+// How. Sizes are computed before anything is written: measuring passes walk
+// the message tree (payloads are skipped by their lengths) until every
+// length prefix has its width; the writing pass then emits the same layout.
+// No payload is ever held in memory: raw_data and external payloads are
+// handed to the sink straight from the source bytes (or copied file to file,
+// pack_options::source_fd), typed fields are
+// converted through a 4 KiB buffer (writes are batched in 32 KiB). Memory,
+// from options::memory: 16 bytes per re-emitted message, and with dedupe
+// about 80 bytes per external payload.
+//
+// Meaning. The output parses, under libprotobuf and onnxview, to the same
+// messages as the input except for where tensor payloads live:
+//   - alignment: before the raw_data of a tensor that is re-emitted, an
+//     unknown field (number pack_padding_field, wire type length-delimited,
+//     zero bytes) pads raw_data's first byte to a multiple of the alignment
+//     in the output file. Unknown fields are kept and ignored by every
+//     protobuf reader; pack drops its own earlier padding when it re-emits
+//     a tensor. raw_data moves after the tensor's other fields (field
+//     order carries no meaning in protobuf); a repeated raw_data keeps only
+//     its last occurrence, the one that counts.
+//   - typed fields (float_data, int32_data for FLOAT16 ..., int64_data, ...)
+//     become raw_data, little-endian, element for element (keep_typed off).
+//   - external: data_location EXTERNAL with `location`, `offset` and
+//     `length` entries; the payload goes to the external sink at an offset
+//     that is a multiple of external_align.
+// Tensors left as they are: STRING tensors, tensors whose payload does not
+// validate (tensor_storage.hpp), and a singular tensor field (attribute `t`,
+// a sparse tensor's `values`) that occurs more than once in its message,
+// since protobuf merges those occurrences. Everything else, unknown fields
+// included, is copied byte for byte. An EXTERNAL tensor that moves
+// (external_location, internalize) is fetched through `source` even when it
+// has no elements, as every reader resolves it: a reference the source
+// refuses fails the pack with its error (no source: invalid_argument).
+//
+// Edits (edit_options) change the model's own fields on the way; a rename
+// replaces each renamed string where it is (check_renames for its errors).
+//
+// Errors (nothing more is written after one): the wire errors of a
+// malformed model, those of fetching an external payload, message_too_large
+// when the model would exceed 2 GiB - 1 bytes (libprotobuf's limit) without
+// allow_over_2gib, invalid_argument for alignments that are not powers of
+// two or an external sink missing when one is needed, and whatever a sink
+// returns (io_write_failed from fd_sink, buffer_too_small from memory_sink).
+#ifndef ONNXVIEW_WRITE_HPP
+#define ONNXVIEW_WRITE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+// The field number pack_model's alignment padding uses in TensorProto: the
+// largest protobuf allows, so that no ONNX release will give it a meaning.
+constexpr std::uint32_t pack_padding_field = (1u << 29) - 1;
+
+// One change of the model's metadata_props: set `key` to `value` (an entry
+// with that key is replaced; the new one comes after the others), or remove
+// every entry with that key.
+struct metadata_change {
+    std::string_view key;
+    std::string_view value;
+    bool remove = false;
+};
+
+// One dimension of a main-graph input's or output's tensor shape, set to a
+// number (dim_value) or a name (dim_param); its denotation is kept.
+struct dim_change {
+    std::string_view value_name;  // the graph input or output
+    std::uint64_t axis = 0;       // the dim's position in the shape
+    bool is_param = false;
+    std::int64_t value = 0;       // dim_value, when !is_param
+    std::string_view param;       // dim_param, when is_param
+};
+
+// Why extract_request was refused (extract_report::problem).
+enum class extract_problem : std::uint8_t {
+    none = 0,
+    no_outputs,       // no output names given
+    no_graph,         // the model's graph is absent, or occurs more than once (protobuf would merge the occurrences)
+    unknown_name,     // `name` is no graph input, output, value_info, initializer or node output of the main graph
+    repeated_name,    // `name` is given twice among the inputs, or twice among the outputs
+    missing_input,    // `name`, a graph input that is not among the inputs given, is needed (by `node`)
+    undefined_value,  // `name` is needed (by `node`) but nothing in the main graph defines it
+    input_computed,   // `name` is given as an input, yet `node`, needed for the outputs, computes it
+    no_type,          // `name` has no ValueInfoProto (graph input, output or value_info) with a complete
+                      // type (a tensor type with elem_type and shape, ...) to become an input or output of
+                      // the result: onnx.checker requires one
+};
+
+// What pack_model extracted, or why it refused (extract_request::report).
+struct extract_report {
+    extract_problem problem = extract_problem::none;
+    // Views into the model's or the request's bytes.
+    std::string_view name;  // the value the problem is about
+    std::string_view node;  // the node that needs or computes it (its name, else its first output), if any
+    std::uint64_t nodes = 0;         // main-graph nodes kept
+    std::uint64_t nodes_before = 0;  // main-graph nodes of the input
+    std::uint64_t initializers = 0;  // dense and sparse initializers kept
+    std::uint64_t functions = 0;     // model-local functions kept
+    std::uint64_t opsets = 0;        // opset_import entries kept
+};
+
+// A cut of the main graph (`onnxview edit --extract`): the model that
+// computes `outputs` from `inputs`, as onnx.utils.extract_model cuts it.
+//   - nodes: those that compute an output, found backwards from the outputs
+//     and stopping at the inputs given, in their original order; a node
+//     whose subgraphs (If, Loop, Scan bodies) use outer-scope values also
+//     needs their producers (shadowing respected).
+//   - initializers, sparse initializers, value_info and quantization
+//     annotations: those whose name a kept node reads or writes (in its
+//     subgraphs too); an initializer that is itself an output stays.
+//   - graph inputs and outputs: one per name, in the order given, each the
+//     ValueInfoProto of that name copied as it is, from graph.input, then
+//     value_info, then graph.output (for an output: graph.output first); its
+//     type must be complete, as onnx.checker wants of main-graph inputs and
+//     outputs. They come after the graph's other fields. Before IR version
+//     4, kept initializers that were graph inputs stay inputs too, after
+//     the ones given (onnx.checker requires it).
+//   - functions: those a kept node calls (domain, name, overload), and the
+//     ones their nodes call, transitively, in the model's order.
+//   - opset_import: the default domain ("" or "ai.onnx") always, and the
+//     domain of every kept node, of the nodes in its subgraphs and of the
+//     nodes of kept functions (onnx.checker and onnxruntime need a
+//     model-level import for each).
+// Everything else (ir_version, metadata, graph name, doc strings,
+// training_info, unknown fields, payloads) is carried over as it is. The
+// selection is computed before writing, over views of the model: memory
+// from options::memory, linear in the number of names. Errors:
+// invalid_argument (no_outputs, no_graph, repeated_name, input_computed,
+// no_type) or not_found (unknown_name, missing_input, undefined_value), the
+// problem and its names in `report`.
+struct extract_request {
+    const std::string_view* inputs = nullptr;
+    std::size_t input_count = 0;
+    const std::string_view* outputs = nullptr;
+    std::size_t output_count = 0;
+    extract_report* report = nullptr;  // filled in by pack_model when not null
+};
+
+// One value name of the main graph renamed everywhere it is referenced:
+// graph inputs, outputs and value_info, initializer names (TensorProto.name;
+// the payload is copied as it is), sparse initializers (their values' name),
+// node inputs and outputs, quantization_annotation (tensor_name and the
+// values of quant_parameter_tensor_names), and the references inside
+// subgraphs (attributes `g` and `graphs`, at any depth) and training graphs
+// (TrainingInfoProto initialization and algorithm: the main graph's scope
+// reaches them). A graph that declares old_name itself (as an input, an
+// initializer, a sparse initializer or a node output) shadows it: in that
+// graph and those nested in it, old_name means the inner value and stays.
+// Binding keys of training_info name main-graph initializers and are
+// renamed; binding values name a training graph's values and follow that
+// graph's scope. Model-local functions have their own scope: untouched.
+// Each string is replaced where it is, so field order is kept.
+// All changes apply at once; see check_renames() for what is refused.
+struct name_change {
+    std::string_view old_name;
+    std::string_view new_name;
+};
+
+// Why edit_options::toposort refused: the nodes of a graph or function
+// depend on each other in a cycle. Views into the model.
+struct toposort_report {
+    bool cycle = false;
+    std::string_view node;   // a node on the cycle: its name, else its first output
+    std::string_view value;  // the value of the cycle that node makes
+};
+
+// A tensor without a payload given one again, as an external-data
+// reference (`location`, `offset`, `length` entries, data_location
+// EXTERNAL): how the put-back of a proxy restores the weights a tool
+// dropped (plan_rebinds(), onnxview/rebind.hpp, finds them).
+struct tensor_rebind {
+    std::uint64_t tensor = 0;   // where the TensorProto's content starts in the edited model's bytes
+    std::string_view location;  // relative to the edited model's directory
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
+};
+
+// Changes of a model's own fields, made while it streams through
+// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
+struct edit_options {
+    // Every doc_string field, in every message, is left out.
+    bool strip_doc_strings = false;
+    // ModelProto.producer_name and producer_version, replaced when set.
+    bool set_producer_name = false;
+    bool set_producer_version = false;
+    std::string_view producer_name;
+    std::string_view producer_version;
+    const metadata_change* metadata = nullptr;
+    std::size_t metadata_count = 0;
+    const dim_change* dims = nullptr;
+    std::size_t dim_count = 0;
+    // Applied at once; each name compared with every change, so the cost
+    // is the model's names times rename_count. dims name the inputs and
+    // outputs by their names in the input.
+    const name_change* renames = nullptr;
+    std::size_t rename_count = 0;
+    // Non-empty: prefixed to every name onnx.compose.add_prefix prefixes,
+    // in one pass: each non-empty value name of the main graph (where
+    // renames replace them, subgraphs and training graphs included, where
+    // they do not declare the name themselves: compose.add_prefix leaves
+    // those references behind), the names of the main graph's nodes, and
+    // the names of model-local functions with the op_type of every node
+    // calling one (same domain, name and overload). Linear in the model's
+    // names times log of a subgraph's declarations. Refused where a
+    // subgraph declares a prefixed name that it also reads from outside
+    // (invalid_argument there: the reference would be captured). Not with
+    // renames nor extract (invalid_argument).
+    std::string_view prefix;
+    // The main graph cut down to a subgraph (null: none). Not with renames
+    // (invalid_argument): make them in a second edit.
+    const extract_request* extract = nullptr;
+    // The nodes of every graph (the main graph, subgraphs, training graphs)
+    // and function in a topological order: each after the nodes making the
+    // values it reads, as inputs or from inside its subgraphs; of the nodes
+    // ready, the earliest in the input first (a graph in order keeps it).
+    // Each node is copied whole, only its place changes. A cycle is refused
+    // (invalid_argument at a node on it, described in `cycle` when set).
+    // Not with extract (invalid_argument): sort in a second edit.
+    bool toposort = false;
+    toposort_report* cycle = nullptr;
+    // Tensors given a reference, sorted by `tensor`. Only a tensor that has
+    // no payload (no raw_data, typed data or external_data entries) is
+    // changed: its fields are kept and the reference appended. One named
+    // that is not such a tensor is an error (invalid_argument at it), as is
+    // a rebind naming no tensor of the model.
+    const tensor_rebind* rebinds = nullptr;
+    std::size_t rebind_count = 0;
+};
+
+// The metadata_props key under which a weight-less proxy records its
+// source (pack_options::reference).
+constexpr std::string_view reference_source_key = "onnxview.reference_source";
+
+// The file a weight-less proxy references, as pack_options::reference
+// takes it and find_reference_source() reads it back: its location
+// (relative to the proxy's directory) and its stamp when the proxy was
+// made. Recorded in metadata_props as the value
+// "size=N;mtime_ns=M;location=NAME" (mtime_ns may be negative).
+struct reference_source {
+    std::string_view location;
+    file_stamp stamp{};
+};
+
+// What pack_model changes. All-zero means the defaults.
+struct pack_options {
+    // Tensors of at least this many payload bytes are aligned, or moved to
+    // the external sink. 0: 1024 (onnx's convert_model_to_external_data).
+    std::uint64_t threshold = 0;
+    // raw_data of such tensors kept in the model starts at a multiple of
+    // this in the output (a power of two). 0: 64; 1: no alignment.
+    std::uint64_t inline_align = 0;
+    // Non-empty: tensors of at least `threshold` bytes go to the external
+    // sink, referenced by this location (relative to the model's directory);
+    // smaller external tensors come back into the model.
+    std::string_view external_location;
+    // Payload offsets in the external sink are multiples of this (a power
+    // of two). 0: 4096.
+    std::uint64_t external_align = 0;
+    // With an external_location: a payload identical to an earlier one
+    // (same data type, dims and bytes; raw_data or external payloads)
+    // shares its range of the external file. onnx.load, onnx.checker and
+    // onnxruntime read such models (tests/oracle/pack_oracle.py).
+    bool dedupe = false;
+    // External tensors come back into the model (ignored with an
+    // external_location).
+    bool internalize = false;
+    // Typed fields stay as they are (not converted to raw_data).
+    bool keep_typed = false;
+    // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
+    bool allow_over_2gib = false;
+    // The model's own file open for reading (read_descriptor, file.hpp):
+    // ranges of it of 32 KiB or more (payloads, tensors copied as they are)
+    // are then copied from it by the sinks that can (write_sink::copy)
+    // without passing through memory. Null: none.
+    const int* source_fd = nullptr;
+    // Called with ranges of the input that the walk is done with: of the
+    // model's bytes, every 4 MiB of progress (each range written or
+    // counted, and the bytes before it), and each external payload once
+    // written: the moment to drop their mapped pages (release_pages,
+    // file.hpp). Ranges may be read again later (dropped pages are read
+    // back). May be null.
+    void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
+    // Called after each payload, and once at the end, with the bytes written
+    // so far and the bytes to write in all (model and external file). May
+    // be null.
+    void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
+    void* user = nullptr;  // passed to payload_written and progress
+    // Reference mode (`onnxview pack --reference`), when location is set:
+    // a weight-less proxy whose large weights stay in the input's own
+    // bytes. Tensors that onnx.load's external-data loader visits (dense
+    // initializers and attribute tensors, `t` and `tensors`, of the main
+    // graph and of its subgraphs at any depth) with at least `threshold`
+    // payload bytes lying in `model` in raw_data layout (raw_data, or
+    // float_data / double_data in one packed run: little-endian fixed-width
+    // entries), INT64 excepted (shape inference reads those as data), become
+    // data_location EXTERNAL with `location` reference.location, `offset`
+    // the payload's offset in `model` (which must therefore be the whole
+    // file that location names) and `length` its size; no payload byte is
+    // read or written. Every other tensor is copied as it is (external ones
+    // keep their references; other typed fields stay typed; no alignment).
+    // metadata_props gets the entry reference_source_key (one with that key
+    // is replaced) recording `reference`. Not with external_location,
+    // internalize or dedupe (invalid_argument), nor a location over 4095
+    // bytes.
+    // Outside reference mode, a pack that moves every external payload
+    // (internalize, external_location) drops the reference_source_key
+    // entries: the output references no source any more.
+    reference_source reference{};
+    // Edits of the model's own fields (null: none). With edits, the
+    // tensor options above still apply; set inline_align 1 and keep_typed
+    // to leave tensors as they are.
+    const edit_options* edits = nullptr;
+    // Limits and memory: max_message_depth, memory.
+    options read_options{};
+};
+
+struct pack_stats {
+    std::uint64_t model_bytes = 0;       // written to the model sink
+    std::uint64_t external_bytes = 0;    // written to the external sink (padding included)
+    std::uint64_t tensors = 0;           // TensorProtos seen
+    std::uint64_t aligned = 0;           // re-emitted with padding before raw_data
+    std::uint64_t converted = 0;         // typed fields turned into raw_data
+    std::uint64_t externalized = 0;      // now in the external sink
+    std::uint64_t internalized = 0;      // were external, now raw_data in the model
+    std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
+    std::uint64_t referenced = 0;        // now references into the input (pack_options::reference)
+    std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
+    std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
+    std::uint64_t nodes_moved = 0;       // nodes edit_options::toposort placed elsewhere
+    std::uint64_t rebound = 0;           // tensors edit_options::rebinds gave a reference
+    std::uint64_t kept = 0;              // copied as they were
+    std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
+    std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)
+    std::uint32_t passes = 0;            // measuring passes before the writing one
+};
+
+// Writes the model `model` (a whole ModelProto) to `model_out`, tensors
+// changed as `po` asks; external payloads of the input are fetched through
+// `source` (null: the model has none, or they are kept as references).
+// `external_out` receives the external file when po.external_location is
+// set. Linear in the model's bytes; see the top of this file.
+error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
+                 const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
+
+// The source record of a weight-less proxy: the last metadata_props entry
+// of `model` (a whole ModelProto) with key reference_source_key, its
+// location a view into `model`. Errors: not_found when there is none,
+// external_bad_entry (offset: the entry) when its value is not
+// "size=N;mtime_ns=M;location=NAME" with decimal numbers and a non-empty
+// NAME, and those of reading the ModelProto's own fields. Linear in those
+// fields (payloads are skipped).
+result<reference_source> find_reference_source(std::string_view model, const options& opts = {}) noexcept;
+
+// Why a set of name changes cannot be made (check_renames).
+enum class rename_problem : std::uint8_t {
+    none,
+    empty_old_name,     // "" is the name of an absent optional input, not a value
+    empty_new_name,
+    old_name_repeated,  // two changes of one name
+    new_name_repeated,  // two names changed to one
+    chained,            // a new_name is another change's old_name (changes apply at once)
+    not_in_main_graph,  // old_name is not a value name of the main graph
+    new_name_in_use,    // new_name is already a name of the main graph, or of a
+                        // subgraph or training graph the change reaches (it
+                        // would capture the references renamed there)
+};
+
+// One sentence for people, to follow a change's OLD=NEW, e.g. "renames a
+// name that is not a value name of the main graph". Never null.
+const char* rename_problem_message(rename_problem p) noexcept;
+
+struct rename_check {
+    rename_problem problem = rename_problem::none;
+    std::size_t change = 0;    // the refused change: its index in edit_options::renames
+    std::size_t other = 0;     // old_name_repeated, new_name_repeated, chained: the other change
+    std::uint64_t offset = 0;  // new_name_in_use: the byte of the model where the name is
+};
+
+// Whether the renames of `e` can be made on `model` (a whole ModelProto):
+// ok with check->problem set (none when they can), or the error of reading
+// a malformed model. pack_model makes the same check and refuses (before
+// writing anything) with invalid_argument, or not_found for
+// not_in_main_graph, offset as in rename_check; this gives the details.
+// Linear in the model's metadata (payloads are skipped) times the changes.
+error check_renames(std::string_view model, const edit_options& e, rename_check* check,
+                    const options& opts = {}) noexcept;
+
+// Whether two models hold the same tensors, in the same order (the tensors
+// pack_model visits): same name, data type, dims and element bit patterns,
+// wherever each payload lives. ok, or not_found at the first difference
+// (offset: that tensor in `b`), or the error of reading either. For
+// `onnxview pack --verify`. Linear in the payloads.
+error same_tensors(std::string_view a, const external_payload_source* source_a, std::string_view b,
+                   const external_payload_source* source_b, const options& opts = {},
+                   std::uint64_t* compared = nullptr) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_WRITE_HPP
+// ---- include/onnxview/merge.hpp ----
+// onnxview/merge.hpp - two models made one, as onnx.compose.merge_models
+// makes them, the weights streamed from both inputs to the output (any
+// size: neither model is ever held whole).
+//
+//   const onnxview::merge_connection io[] = {{"features", "input"}};
+//   onnxview::merge_request r{};
+//   r.connections = io;
+//   r.connection_count = 1;
+//   r.prefix_b = "head/";
+//   onnxview::merge_report why;
+//   r.report = &why;
+//   onnxview::error e = onnxview::merge_models(a, &source_a, b, &source_b, r, po, out, nullptr);
+//
+// The result (compose.merge_models' meaning, its differences named):
+//   - ir_version: A's, which must equal B's. opset_import: each domain
+//     once, A's order then B's new domains; a domain imported at two
+//     versions is refused (compose writes both lists, duplicates included).
+//   - prefixes: prefix_a to every name of A that compose.add_prefix
+//     prefixes (edit_options::prefix: also the references to main-graph
+//     values in subgraphs, which compose leaves behind), prefix_b to B's;
+//     connection names are given unprefixed and prefixed with them.
+//   - graph: A's nodes, then B's, where B's reads of each connection's
+//     b_input (in its subgraphs too, where they do not declare the name)
+//     read a_output instead. Inputs: A's, then B's but the connected ones.
+//     Outputs: A's but the connected ones, then B's. Initializers, sparse
+//     initializers and value_info: A's, then B's but those named as a
+//     connected input. quantization_annotation and metadata_props of both
+//     (compose drops them). Name: A's "_" B's; doc_string as compose writes
+//     it. Unknown fields of the graphs are dropped.
+//   - the model: producer_name "onnxview merge", model_version 1,
+//     metadata_props of both (a key in both with two values is refused),
+//     functions of A then B. training_info, doc_string, domain and unknown
+//     fields are dropped, as compose drops them.
+//   - refused, besides: a name of A's main graph (input, output,
+//     initializer, sparse initializer, value_info, node input or output)
+//     also one of B's other than a connection's, which would join two
+//     values (prefix one side); a function (domain, name, overload) in both.
+// Tensors: with po.external_location, those of at least po.threshold bytes
+// go to the external sink; otherwise every payload comes into the model
+// (po.internalize). po.source_fd and po.reference are ignored; po.edits
+// must be null.
+//
+// How: each input becomes a weight-less proxy in memory (pack_model's
+// reference mode, prefixed, B's connections renamed), the two proxies are
+// joined, and the join is packed with its references resolved in A's and
+// B's bytes, or through source_a / source_b for the inputs' own external
+// data. Memory: both proxies (names, nodes, tensors under po.threshold or
+// not in raw_data layout, INT64 tensors, sparse and function tensors).
+// Errors: invalid_argument (the problem in `report`), those of reading
+// either model, of fetching their external data, and pack_model's.
+#ifndef ONNXVIEW_MERGE_HPP
+#define ONNXVIEW_MERGE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace onnxview {
+
+// B's graph input b_input fed by A's graph output a_output (unprefixed names).
+struct merge_connection {
+    std::string_view a_output;
+    std::string_view b_input;
+};
+
+enum class merge_problem : std::uint8_t {
+    none = 0,
+    no_graph,            // a model (`side`) has no graph, or more than one graph field
+    ir_version_differs,  // the two ir_versions (`name`: empty)
+    opset_differs,       // domain `name` imported at two versions
+    not_an_output,       // `name` is no graph output of A
+    not_an_input,        // `name` is no graph input of B
+    connected_twice,     // B's input `name` is connected twice
+    name_clash,          // `name` (prefixed) is a name of both main graphs
+    function_clash,      // a function named `name` (same domain and overload) is in both
+    metadata_differs,    // metadata key `name` has two values
+    prefix_capture,      // a subgraph of `side` declares the prefixed name of a value it reads
+};
+
+struct merge_report {
+    merge_problem problem = merge_problem::none;
+    char side = 0;              // 'a' or 'b' where it matters
+    char name[256] = {};        // the name the problem is about, NUL-terminated (cut at 255 bytes)
+    std::uint64_t nodes = 0;         // nodes of the merged main graph
+    std::uint64_t initializers = 0;  // its initializers and sparse initializers
+    std::uint64_t functions = 0;
+};
+
+// One sentence for people about r's problem (its name quoted), e.g.
+// "'x' is a name of both graphs: give --prefix-a or --prefix-b". Never null.
+const char* merge_problem_message(merge_problem p) noexcept;
+
+struct merge_request {
+    const merge_connection* connections = nullptr;
+    std::size_t connection_count = 0;
+    std::string_view prefix_a;
+    std::string_view prefix_b;
+    merge_report* report = nullptr;  // filled in when not null
+};
+
+// Writes the merge of models `a` and `b` (whole ModelProtos) to `out`; see
+// the top of this file. source_a / source_b fetch their own external data
+// (null: none).
+error merge_models(std::string_view a, const external_payload_source* source_a, std::string_view b,
+                   const external_payload_source* source_b, const merge_request& request, const pack_options& po,
+                   const write_sink& out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_MERGE_HPP
 // ---- include/onnxview/metadata_reads.hpp ----
 // onnxview/metadata_reads.hpp - how a mapped model is read from disk when only
 // its graph (not its weights) will be read.
@@ -7750,51 +8322,6 @@ private:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_MODEL_FILE_HPP
-// ---- include/onnxview/sink.hpp ----
-// onnxview/sink.hpp - where a writer's bytes go: a callback, caller
-// memory, or a file descriptor. The writer (onnxview/write.hpp) takes any;
-// fd_sink is part of the io layer, memory_sink of the writer.
-#ifndef ONNXVIEW_SINK_HPP
-#define ONNXVIEW_SINK_HPP
-
-#include <cstddef>
-#include <cstdint>
-
-
-namespace onnxview {
-
-// Where written bytes go: `write` takes every byte in order (at most 32 KiB
-// per call, except payload ranges handed over whole from the source) and
-// returns an error to stop the writer. `copy`, when set, appends `size`
-// bytes of the file open for reading as `source_fd`, from `offset`, without
-// them passing through memory (copy_file_range); it returns not_found when
-// it cannot (another file system, no such call), and the writer then
-// writes those bytes itself.
-struct write_sink {
-    void* user = nullptr;
-    error (*write)(void* user, const char* data, std::size_t size) = nullptr;
-    error (*copy)(void* user, int source_fd, std::uint64_t offset, std::uint64_t size) = nullptr;
-};
-
-// Into caller memory [buffer, buffer + capacity); `used` counts the bytes
-// written (start it at 0). Errors: buffer_too_small when full. The state
-// lives in `state`, which must outlive the sink.
-struct memory_sink_state {
-    char* buffer = nullptr;
-    std::size_t capacity = 0;
-    std::size_t used = 0;
-};
-write_sink memory_sink(memory_sink_state& state) noexcept;
-
-// Into an open file descriptor (write(2); _write on Windows), retrying
-// partial writes and EINTR; copies with copy_file_range where Linux has it. Errors: io_write_failed with errno in sys_errno
-// (ENOSPC: disk full; EFBIG: file size limit). `*fd` must outlive the sink.
-// Part of the io layer (src/io).
-write_sink fd_sink(const int* fd) noexcept;
-
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_SINK_HPP
 // ---- include/onnxview/output_file.hpp ----
 // onnxview/output_file.hpp - a file written in full or not at all: bytes
 // go to a temporary file in the destination's directory, which commit()
@@ -7858,409 +8385,6 @@ private:
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_OUTPUT_FILE_HPP
-// ---- include/onnxview/write.hpp ----
-// onnxview/write.hpp - a streaming writer of ONNX models: the model is
-// re-emitted from its own bytes, copying every byte range that does not
-// change and re-emitting only the messages that do (TensorProtos and the
-// messages that hold them), with their length prefixes recomputed.
-//
-//   onnxview::pack_options po{};                  // all-zero: the defaults
-//   po.external_location = "net.data";            // weights >= 1 KiB to net.data
-//   onnxview::write_sink model_out = onnxview::fd_sink(&model_fd);
-//   onnxview::write_sink data_out = onnxview::fd_sink(&data_fd);
-//   onnxview::pack_stats st;
-//   onnxview::error e = onnxview::pack_model(bytes, &source, po, model_out, &data_out, &st);
-//
-// How. Sizes are computed before anything is written: measuring passes walk
-// the message tree (payloads are skipped by their lengths) until every
-// length prefix has its width; the writing pass then emits the same layout.
-// No payload is ever held in memory: raw_data and external payloads are
-// handed to the sink straight from the source bytes (or copied file to file,
-// pack_options::source_fd), typed fields are
-// converted through a 4 KiB buffer (writes are batched in 32 KiB). Memory,
-// from options::memory: 16 bytes per re-emitted message, and with dedupe
-// about 80 bytes per external payload.
-//
-// Meaning. The output parses, under libprotobuf and onnxview, to the same
-// messages as the input except for where tensor payloads live:
-//   - alignment: before the raw_data of a tensor that is re-emitted, an
-//     unknown field (number pack_padding_field, wire type length-delimited,
-//     zero bytes) pads raw_data's first byte to a multiple of the alignment
-//     in the output file. Unknown fields are kept and ignored by every
-//     protobuf reader; pack drops its own earlier padding when it re-emits
-//     a tensor. raw_data moves after the tensor's other fields (field
-//     order carries no meaning in protobuf); a repeated raw_data keeps only
-//     its last occurrence, the one that counts.
-//   - typed fields (float_data, int32_data for FLOAT16 ..., int64_data, ...)
-//     become raw_data, little-endian, element for element (keep_typed off).
-//   - external: data_location EXTERNAL with `location`, `offset` and
-//     `length` entries; the payload goes to the external sink at an offset
-//     that is a multiple of external_align.
-// Tensors left as they are: STRING tensors, tensors whose payload does not
-// validate (tensor_storage.hpp), and a singular tensor field (attribute `t`,
-// a sparse tensor's `values`) that occurs more than once in its message,
-// since protobuf merges those occurrences. Everything else, unknown fields
-// included, is copied byte for byte. An EXTERNAL tensor that moves
-// (external_location, internalize) is fetched through `source` even when it
-// has no elements, as every reader resolves it: a reference the source
-// refuses fails the pack with its error (no source: invalid_argument).
-//
-// Edits (edit_options) change the model's own fields on the way; a rename
-// replaces each renamed string where it is (check_renames for its errors).
-//
-// Errors (nothing more is written after one): the wire errors of a
-// malformed model, those of fetching an external payload, message_too_large
-// when the model would exceed 2 GiB - 1 bytes (libprotobuf's limit) without
-// allow_over_2gib, invalid_argument for alignments that are not powers of
-// two or an external sink missing when one is needed, and whatever a sink
-// returns (io_write_failed from fd_sink, buffer_too_small from memory_sink).
-#ifndef ONNXVIEW_WRITE_HPP
-#define ONNXVIEW_WRITE_HPP
-
-#include <cstddef>
-#include <cstdint>
-#include <string_view>
-
-
-namespace onnxview {
-
-// The field number pack_model's alignment padding uses in TensorProto: the
-// largest protobuf allows, so that no ONNX release will give it a meaning.
-constexpr std::uint32_t pack_padding_field = (1u << 29) - 1;
-
-// One change of the model's metadata_props: set `key` to `value` (an entry
-// with that key is replaced; the new one comes after the others), or remove
-// every entry with that key.
-struct metadata_change {
-    std::string_view key;
-    std::string_view value;
-    bool remove = false;
-};
-
-// One dimension of a main-graph input's or output's tensor shape, set to a
-// number (dim_value) or a name (dim_param); its denotation is kept.
-struct dim_change {
-    std::string_view value_name;  // the graph input or output
-    std::uint64_t axis = 0;       // the dim's position in the shape
-    bool is_param = false;
-    std::int64_t value = 0;       // dim_value, when !is_param
-    std::string_view param;       // dim_param, when is_param
-};
-
-// Why extract_request was refused (extract_report::problem).
-enum class extract_problem : std::uint8_t {
-    none = 0,
-    no_outputs,       // no output names given
-    no_graph,         // the model's graph is absent, or occurs more than once (protobuf would merge the occurrences)
-    unknown_name,     // `name` is no graph input, output, value_info, initializer or node output of the main graph
-    repeated_name,    // `name` is given twice among the inputs, or twice among the outputs
-    missing_input,    // `name`, a graph input that is not among the inputs given, is needed (by `node`)
-    undefined_value,  // `name` is needed (by `node`) but nothing in the main graph defines it
-    input_computed,   // `name` is given as an input, yet `node`, needed for the outputs, computes it
-    no_type,          // `name` has no ValueInfoProto (graph input, output or value_info) with a complete
-                      // type (a tensor type with elem_type and shape, ...) to become an input or output of
-                      // the result: onnx.checker requires one
-};
-
-// What pack_model extracted, or why it refused (extract_request::report).
-struct extract_report {
-    extract_problem problem = extract_problem::none;
-    // Views into the model's or the request's bytes.
-    std::string_view name;  // the value the problem is about
-    std::string_view node;  // the node that needs or computes it (its name, else its first output), if any
-    std::uint64_t nodes = 0;         // main-graph nodes kept
-    std::uint64_t nodes_before = 0;  // main-graph nodes of the input
-    std::uint64_t initializers = 0;  // dense and sparse initializers kept
-    std::uint64_t functions = 0;     // model-local functions kept
-    std::uint64_t opsets = 0;        // opset_import entries kept
-};
-
-// A cut of the main graph (`onnxview edit --extract`): the model that
-// computes `outputs` from `inputs`, as onnx.utils.extract_model cuts it.
-//   - nodes: those that compute an output, found backwards from the outputs
-//     and stopping at the inputs given, in their original order; a node
-//     whose subgraphs (If, Loop, Scan bodies) use outer-scope values also
-//     needs their producers (shadowing respected).
-//   - initializers, sparse initializers, value_info and quantization
-//     annotations: those whose name a kept node reads or writes (in its
-//     subgraphs too); an initializer that is itself an output stays.
-//   - graph inputs and outputs: one per name, in the order given, each the
-//     ValueInfoProto of that name copied as it is, from graph.input, then
-//     value_info, then graph.output (for an output: graph.output first); its
-//     type must be complete, as onnx.checker wants of main-graph inputs and
-//     outputs. They come after the graph's other fields. Before IR version
-//     4, kept initializers that were graph inputs stay inputs too, after
-//     the ones given (onnx.checker requires it).
-//   - functions: those a kept node calls (domain, name, overload), and the
-//     ones their nodes call, transitively, in the model's order.
-//   - opset_import: the default domain ("" or "ai.onnx") always, and the
-//     domain of every kept node, of the nodes in its subgraphs and of the
-//     nodes of kept functions (onnx.checker and onnxruntime need a
-//     model-level import for each).
-// Everything else (ir_version, metadata, graph name, doc strings,
-// training_info, unknown fields, payloads) is carried over as it is. The
-// selection is computed before writing, over views of the model: memory
-// from options::memory, linear in the number of names. Errors:
-// invalid_argument (no_outputs, no_graph, repeated_name, input_computed,
-// no_type) or not_found (unknown_name, missing_input, undefined_value), the
-// problem and its names in `report`.
-struct extract_request {
-    const std::string_view* inputs = nullptr;
-    std::size_t input_count = 0;
-    const std::string_view* outputs = nullptr;
-    std::size_t output_count = 0;
-    extract_report* report = nullptr;  // filled in by pack_model when not null
-};
-
-// One value name of the main graph renamed everywhere it is referenced:
-// graph inputs, outputs and value_info, initializer names (TensorProto.name;
-// the payload is copied as it is), sparse initializers (their values' name),
-// node inputs and outputs, quantization_annotation (tensor_name and the
-// values of quant_parameter_tensor_names), and the references inside
-// subgraphs (attributes `g` and `graphs`, at any depth) and training graphs
-// (TrainingInfoProto initialization and algorithm: the main graph's scope
-// reaches them). A graph that declares old_name itself (as an input, an
-// initializer, a sparse initializer or a node output) shadows it: in that
-// graph and those nested in it, old_name means the inner value and stays.
-// Binding keys of training_info name main-graph initializers and are
-// renamed; binding values name a training graph's values and follow that
-// graph's scope. Model-local functions have their own scope: untouched.
-// Each string is replaced where it is, so field order is kept.
-// All changes apply at once; see check_renames() for what is refused.
-struct name_change {
-    std::string_view old_name;
-    std::string_view new_name;
-};
-
-// Why edit_options::toposort refused: the nodes of a graph or function
-// depend on each other in a cycle. Views into the model.
-struct toposort_report {
-    bool cycle = false;
-    std::string_view node;   // a node on the cycle: its name, else its first output
-    std::string_view value;  // the value of the cycle that node makes
-};
-
-// A tensor without a payload given one again, as an external-data
-// reference (`location`, `offset`, `length` entries, data_location
-// EXTERNAL): how the put-back of a proxy restores the weights a tool
-// dropped (plan_rebinds(), onnxview/rebind.hpp, finds them).
-struct tensor_rebind {
-    std::uint64_t tensor = 0;   // where the TensorProto's content starts in the edited model's bytes
-    std::string_view location;  // relative to the edited model's directory
-    std::uint64_t offset = 0;
-    std::uint64_t length = 0;
-};
-
-// Changes of a model's own fields, made while it streams through
-// (`onnxview edit`); tensors are left to pack_options. All-zero: none.
-struct edit_options {
-    // Every doc_string field, in every message, is left out.
-    bool strip_doc_strings = false;
-    // ModelProto.producer_name and producer_version, replaced when set.
-    bool set_producer_name = false;
-    bool set_producer_version = false;
-    std::string_view producer_name;
-    std::string_view producer_version;
-    const metadata_change* metadata = nullptr;
-    std::size_t metadata_count = 0;
-    const dim_change* dims = nullptr;
-    std::size_t dim_count = 0;
-    // Applied at once; each name compared with every change, so the cost
-    // is the model's names times rename_count. dims name the inputs and
-    // outputs by their names in the input.
-    const name_change* renames = nullptr;
-    std::size_t rename_count = 0;
-    // The main graph cut down to a subgraph (null: none). Not with renames
-    // (invalid_argument): make them in a second edit.
-    const extract_request* extract = nullptr;
-    // The nodes of every graph (the main graph, subgraphs, training graphs)
-    // and function in a topological order: each after the nodes making the
-    // values it reads, as inputs or from inside its subgraphs; of the nodes
-    // ready, the earliest in the input first (a graph in order keeps it).
-    // Each node is copied whole, only its place changes. A cycle is refused
-    // (invalid_argument at a node on it, described in `cycle` when set).
-    // Not with extract (invalid_argument): sort in a second edit.
-    bool toposort = false;
-    toposort_report* cycle = nullptr;
-    // Tensors given a reference, sorted by `tensor`. Only a tensor that has
-    // no payload (no raw_data, typed data or external_data entries) is
-    // changed: its fields are kept and the reference appended. One named
-    // that is not such a tensor is an error (invalid_argument at it), as is
-    // a rebind naming no tensor of the model.
-    const tensor_rebind* rebinds = nullptr;
-    std::size_t rebind_count = 0;
-};
-
-// The metadata_props key under which a weight-less proxy records its
-// source (pack_options::reference).
-constexpr std::string_view reference_source_key = "onnxview.reference_source";
-
-// The file a weight-less proxy references, as pack_options::reference
-// takes it and find_reference_source() reads it back: its location
-// (relative to the proxy's directory) and its stamp when the proxy was
-// made. Recorded in metadata_props as the value
-// "size=N;mtime_ns=M;location=NAME" (mtime_ns may be negative).
-struct reference_source {
-    std::string_view location;
-    file_stamp stamp{};
-};
-
-// What pack_model changes. All-zero means the defaults.
-struct pack_options {
-    // Tensors of at least this many payload bytes are aligned, or moved to
-    // the external sink. 0: 1024 (onnx's convert_model_to_external_data).
-    std::uint64_t threshold = 0;
-    // raw_data of such tensors kept in the model starts at a multiple of
-    // this in the output (a power of two). 0: 64; 1: no alignment.
-    std::uint64_t inline_align = 0;
-    // Non-empty: tensors of at least `threshold` bytes go to the external
-    // sink, referenced by this location (relative to the model's directory);
-    // smaller external tensors come back into the model.
-    std::string_view external_location;
-    // Payload offsets in the external sink are multiples of this (a power
-    // of two). 0: 4096.
-    std::uint64_t external_align = 0;
-    // With an external_location: a payload identical to an earlier one
-    // (same data type, dims and bytes; raw_data or external payloads)
-    // shares its range of the external file. onnx.load, onnx.checker and
-    // onnxruntime read such models (tests/oracle/pack_oracle.py).
-    bool dedupe = false;
-    // External tensors come back into the model (ignored with an
-    // external_location).
-    bool internalize = false;
-    // Typed fields stay as they are (not converted to raw_data).
-    bool keep_typed = false;
-    // Write a model over 2 GiB - 1 bytes, which libprotobuf cannot read.
-    bool allow_over_2gib = false;
-    // The model's own file open for reading (read_descriptor, file.hpp):
-    // ranges of it of 32 KiB or more (payloads, tensors copied as they are)
-    // are then copied from it by the sinks that can (write_sink::copy)
-    // without passing through memory. Null: none.
-    const int* source_fd = nullptr;
-    // Called with ranges of the input that the walk is done with: of the
-    // model's bytes, every 4 MiB of progress (each range written or
-    // counted, and the bytes before it), and each external payload once
-    // written: the moment to drop their mapped pages (release_pages,
-    // file.hpp). Ranges may be read again later (dropped pages are read
-    // back). May be null.
-    void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
-    // Called after each payload, and once at the end, with the bytes written
-    // so far and the bytes to write in all (model and external file). May
-    // be null.
-    void (*progress)(void* user, std::uint64_t done, std::uint64_t total) = nullptr;
-    void* user = nullptr;  // passed to payload_written and progress
-    // Reference mode (`onnxview pack --reference`), when location is set:
-    // a weight-less proxy whose large weights stay in the input's own
-    // bytes. Tensors that onnx.load's external-data loader visits (dense
-    // initializers and attribute tensors, `t` and `tensors`, of the main
-    // graph and of its subgraphs at any depth) with at least `threshold`
-    // payload bytes lying in `model` in raw_data layout (raw_data, or
-    // float_data / double_data in one packed run: little-endian fixed-width
-    // entries), INT64 excepted (shape inference reads those as data), become
-    // data_location EXTERNAL with `location` reference.location, `offset`
-    // the payload's offset in `model` (which must therefore be the whole
-    // file that location names) and `length` its size; no payload byte is
-    // read or written. Every other tensor is copied as it is (external ones
-    // keep their references; other typed fields stay typed; no alignment).
-    // metadata_props gets the entry reference_source_key (one with that key
-    // is replaced) recording `reference`. Not with external_location,
-    // internalize or dedupe (invalid_argument), nor a location over 4095
-    // bytes.
-    // Outside reference mode, a pack that moves every external payload
-    // (internalize, external_location) drops the reference_source_key
-    // entries: the output references no source any more.
-    reference_source reference{};
-    // Edits of the model's own fields (null: none). With edits, the
-    // tensor options above still apply; set inline_align 1 and keep_typed
-    // to leave tensors as they are.
-    const edit_options* edits = nullptr;
-    // Limits and memory: max_message_depth, memory.
-    options read_options{};
-};
-
-struct pack_stats {
-    std::uint64_t model_bytes = 0;       // written to the model sink
-    std::uint64_t external_bytes = 0;    // written to the external sink (padding included)
-    std::uint64_t tensors = 0;           // TensorProtos seen
-    std::uint64_t aligned = 0;           // re-emitted with padding before raw_data
-    std::uint64_t converted = 0;         // typed fields turned into raw_data
-    std::uint64_t externalized = 0;      // now in the external sink
-    std::uint64_t internalized = 0;      // were external, now raw_data in the model
-    std::uint64_t deduplicated = 0;      // external, sharing an earlier tensor's range (dedupe)
-    std::uint64_t referenced = 0;        // now references into the input (pack_options::reference)
-    std::uint64_t dims_set = 0;          // dimensions edit_options::dims changed
-    std::uint64_t names_renamed = 0;     // strings edit_options::renames replaced
-    std::uint64_t nodes_moved = 0;       // nodes edit_options::toposort placed elsewhere
-    std::uint64_t rebound = 0;           // tensors edit_options::rebinds gave a reference
-    std::uint64_t kept = 0;              // copied as they were
-    std::uint64_t external_kept = 0;     // of those, external: their location still relative to the input's directory
-    std::uint64_t unreadable = 0;        // of the kept ones, with a payload that does not validate (tensor_storage.hpp)
-    std::uint32_t passes = 0;            // measuring passes before the writing one
-};
-
-// Writes the model `model` (a whole ModelProto) to `model_out`, tensors
-// changed as `po` asks; external payloads of the input are fetched through
-// `source` (null: the model has none, or they are kept as references).
-// `external_out` receives the external file when po.external_location is
-// set. Linear in the model's bytes; see the top of this file.
-error pack_model(std::string_view model, const external_payload_source* source, const pack_options& po,
-                 const write_sink& model_out, const write_sink* external_out, pack_stats* stats = nullptr) noexcept;
-
-// The source record of a weight-less proxy: the last metadata_props entry
-// of `model` (a whole ModelProto) with key reference_source_key, its
-// location a view into `model`. Errors: not_found when there is none,
-// external_bad_entry (offset: the entry) when its value is not
-// "size=N;mtime_ns=M;location=NAME" with decimal numbers and a non-empty
-// NAME, and those of reading the ModelProto's own fields. Linear in those
-// fields (payloads are skipped).
-result<reference_source> find_reference_source(std::string_view model, const options& opts = {}) noexcept;
-
-// Why a set of name changes cannot be made (check_renames).
-enum class rename_problem : std::uint8_t {
-    none,
-    empty_old_name,     // "" is the name of an absent optional input, not a value
-    empty_new_name,
-    old_name_repeated,  // two changes of one name
-    new_name_repeated,  // two names changed to one
-    chained,            // a new_name is another change's old_name (changes apply at once)
-    not_in_main_graph,  // old_name is not a value name of the main graph
-    new_name_in_use,    // new_name is already a name of the main graph, or of a
-                        // subgraph or training graph the change reaches (it
-                        // would capture the references renamed there)
-};
-
-// One sentence for people, to follow a change's OLD=NEW, e.g. "renames a
-// name that is not a value name of the main graph". Never null.
-const char* rename_problem_message(rename_problem p) noexcept;
-
-struct rename_check {
-    rename_problem problem = rename_problem::none;
-    std::size_t change = 0;    // the refused change: its index in edit_options::renames
-    std::size_t other = 0;     // old_name_repeated, new_name_repeated, chained: the other change
-    std::uint64_t offset = 0;  // new_name_in_use: the byte of the model where the name is
-};
-
-// Whether the renames of `e` can be made on `model` (a whole ModelProto):
-// ok with check->problem set (none when they can), or the error of reading
-// a malformed model. pack_model makes the same check and refuses (before
-// writing anything) with invalid_argument, or not_found for
-// not_in_main_graph, offset as in rename_check; this gives the details.
-// Linear in the model's metadata (payloads are skipped) times the changes.
-error check_renames(std::string_view model, const edit_options& e, rename_check* check,
-                    const options& opts = {}) noexcept;
-
-// Whether two models hold the same tensors, in the same order (the tensors
-// pack_model visits): same name, data type, dims and element bit patterns,
-// wherever each payload lives. ok, or not_found at the first difference
-// (offset: that tensor in `b`), or the error of reading either. For
-// `onnxview pack --verify`. Linear in the payloads.
-error same_tensors(std::string_view a, const external_payload_source* source_a, std::string_view b,
-                   const external_payload_source* source_b, const options& opts = {},
-                   std::uint64_t* compared = nullptr) noexcept;
-
-}  // namespace onnxview
-
-#endif  // ONNXVIEW_WRITE_HPP
 // ---- include/onnxview/rebind.hpp ----
 // onnxview/rebind.hpp - the put-back of a weight-less proxy that a tool
 // rewrote: each tensor the tool left without a payload (onnx's version
@@ -17218,7 +17342,8 @@ bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root,
 // Whether the walk must enter every message field (doc strings are
 // everywhere; shapes sit five levels down; names are in every graph).
 inline bool edit_enters_all(const edit_options* e) noexcept {
-    return e != nullptr && (e->strip_doc_strings || e->dim_count != 0 || e->rename_count != 0);
+    return e != nullptr && (e->strip_doc_strings || e->dim_count != 0 || e->rename_count != 0 ||
+                            !e->prefix.empty());
 }
 
 // The change of dim `axis` of the main-graph input or output `name`, or null.
@@ -17829,6 +17954,457 @@ bool extraction::drops(const schema::message_desc& d, const wire::message& m, co
 }  // namespace onnxview
 #endif  // ONNXVIEW_NO_WRITE
 #ifndef ONNXVIEW_NO_WRITE
+// ---- src/write/merge.cpp ----
+// merge_models (onnxview/merge.hpp): two proxies joined in memory, the join
+// packed with its references resolved in the two inputs.
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+
+namespace onnxview {
+
+const char* merge_problem_message(merge_problem p) noexcept {
+    switch (p) {
+    case merge_problem::none: return "can be merged";
+    case merge_problem::no_graph: return "has no graph, or its graph field occurs more than once";
+    case merge_problem::ir_version_differs: return "the two models' ir_versions differ";
+    case merge_problem::opset_differs: return "is imported at two different opset versions";
+    case merge_problem::not_an_output: return "is no graph output of A";
+    case merge_problem::not_an_input: return "is no graph input of B";
+    case merge_problem::connected_twice:
+        return "is connected twice (an input of B takes one output of A; an output of A feeding several inputs of B "
+               "is not supported)";
+    case merge_problem::name_clash:
+        return "is a name of both graphs, which would join two values: give --prefix-a or --prefix-b";
+    case merge_problem::function_clash:
+        return "is a local function (same domain and overload) of both models: give --prefix-a or --prefix-b";
+    case merge_problem::metadata_differs: return "is a metadata_props key with different values in the two models";
+    case merge_problem::prefix_capture:
+        return "is declared by a subgraph that also reads that value of the main graph: the prefixed reference "
+               "would be captured";
+    }
+    return "unknown merge problem";
+}
+
+namespace {
+
+using buffer = std::vector<char, detail::heap_allocator<char>>;
+using names = std::vector<std::string_view, detail::heap_allocator<std::string_view>>;
+
+// The location of the proxies' references: no file can have it (the
+// resolver refuses NUL bytes), and the join's source tells A's from B's by
+// where the tensor sits.
+constexpr std::string_view proxy_location{"\0merge", 6};
+
+error append(void* user, const char* data, std::size_t size) noexcept {
+    auto* b = static_cast<buffer*>(user);
+    b->insert(b->end(), data, data + size);
+    return error();
+}
+
+void put_varint(buffer& out, std::uint64_t v) {
+    char b[10];
+    out.insert(out.end(), b, b + wire::encode_varint(b, v));
+}
+
+void put_string(buffer& out, std::uint32_t number, std::string_view s) {
+    put_varint(out, wire::make_tag(number, wire::wire_type::length_delimited));
+    put_varint(out, s.size());
+    out.insert(out.end(), s.begin(), s.end());
+}
+
+struct refusal {
+    const merge_request& request;
+    error operator()(merge_problem p, char side, std::string_view name) const noexcept {
+        if (request.report != nullptr) {
+            merge_report& r = *request.report;
+            r.problem = p;
+            r.side = side;
+            const std::size_t n = std::min(name.size(), sizeof r.name - 1);
+            std::memcpy(r.name, name.data(), n);
+            r.name[n] = '\0';
+        }
+        return errc::invalid_argument;
+    }
+};
+
+// The proxy of one input, prefixed, its connected inputs renamed (B's).
+error make_proxy(std::string_view model, std::string_view prefix, const name_change* renames, std::size_t rename_count,
+                 const pack_options& po, buffer& out) noexcept {
+    pack_options proxy{};
+    proxy.threshold = po.threshold;
+    proxy.read_options = po.read_options;
+    proxy.reference.location = proxy_location;
+    edit_options e{};
+    e.prefix = prefix;
+    if (!prefix.empty()) proxy.edits = &e;
+    buffer first(out.get_allocator());
+    const write_sink first_sink{&first, &append, nullptr};
+    if (error err = pack_model(model, nullptr, proxy, rename_count == 0 ? write_sink{&out, &append, nullptr} : first_sink,
+                               nullptr))
+        return err;
+    if (rename_count == 0) return error();
+    // The renames in a second pass over the small proxy, tensors as they are.
+    pack_options again{};
+    again.inline_align = 1;
+    again.keep_typed = true;
+    again.read_options = po.read_options;
+    edit_options r{};
+    r.renames = renames;
+    r.rename_count = rename_count;
+    again.edits = &r;
+    return pack_model(std::string_view(first.data(), first.size()), nullptr, again, write_sink{&out, &append, nullptr},
+                      nullptr);
+}
+
+struct function_id {
+    std::string_view domain, name, overload;
+    bool operator<(const function_id& o) const noexcept {
+        return std::tie(domain, name, overload) < std::tie(o.domain, o.name, o.overload);
+    }
+    bool operator==(const function_id& o) const noexcept {
+        return domain == o.domain && name == o.name && overload == o.overload;
+    }
+};
+
+// Every name of g's main graph that would clash: inputs, outputs,
+// initializers, sparse initializers, value_info, node inputs and outputs.
+error value_names(const graph_view& g, names& out) {
+    const auto add = [&out](std::string_view s) {
+        if (!s.empty()) out.push_back(s);
+    };
+    for (const value_info_view& v : g.input()) add(v.name());
+    for (const value_info_view& v : g.output()) add(v.name());
+    for (const value_info_view& v : g.value_info()) add(v.name());
+    for (const tensor_view& t : g.initializer()) add(t.name());
+    for (const sparse_tensor_view& s : g.sparse_initializer()) {
+        add(s.values().name());
+        add(s.indices().name());
+    }
+    for (const node_view& n : g.node()) {
+        if (!n.ok()) return n.err();
+        for (std::string_view s : n.input()) add(s);
+        for (std::string_view s : n.output()) add(s);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return g.ok() ? error() : g.err();
+}
+
+bool contains(const names& sorted, std::string_view s) noexcept {
+    return std::binary_search(sorted.begin(), sorted.end(), s);
+}
+
+// The single graph field of a proxy, or null when it has none or several.
+const char* single_graph(const wire::message& root, wire::field& graph) noexcept {
+    int count = 0;
+    wire::reader r(root.base(), root.begin(), root.end(), root.depth(), root.max_depth());
+    wire::field f;
+    while (!r.at_end()) {
+        if (r.next(f)) return nullptr;
+        if (f.number == model_view::field::graph) {
+            graph = f;
+            ++count;
+        }
+    }
+    return count == 1 ? graph.payload : nullptr;
+}
+
+// The name by which a graph's field `number` occurrence is dropped when
+// connected: an initializer's, a value_info's, a sparse initializer's values'.
+std::string_view dropped_by(std::uint32_t number, const result<wire::message>& m) noexcept {
+    switch (number) {
+    case graph_view::field::initializer: return tensor_view(m).name();
+    case graph_view::field::input:
+    case graph_view::field::output:
+    case graph_view::field::value_info: return value_info_view(m).name();
+    case graph_view::field::sparse_initializer: return sparse_tensor_view(m).values().name();
+    default: return {};
+    }
+}
+
+// The graph of the join (see the top of merge.hpp), appended to `out`
+// as ModelProto.graph; `from_b` receives the ranges of `out` copied from B.
+error join_graphs(const wire::message& ga, const wire::message& gb, const names& connected, buffer& out,
+                  std::vector<std::pair<std::uint64_t, std::uint64_t>>& from_b, merge_report* report) {
+    const graph_view va{result<wire::message>(ga)}, vb{result<wire::message>(gb)};
+    buffer g(out.get_allocator());
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> in_graph;
+    // Field `number` of graph m, its connected occurrences dropped if asked.
+    const auto copy = [&](const wire::message& m, std::uint32_t number, bool drop_connected) -> error {
+        const std::uint64_t start = g.size();
+        wire::reader r(m.base(), m.begin(), m.end(), m.depth(), m.max_depth());
+        wire::field f;
+        while (!r.at_end()) {
+            const char* at = r.position();
+            if (error e = r.next(f)) return e;
+            if (f.number != number) continue;
+            if (drop_connected) {
+                const result<wire::message> child = m.child(f);
+                if (!child) return child.err();
+                if (contains(connected, dropped_by(number, child))) continue;
+            }
+            g.insert(g.end(), at, r.position());
+            if (report != nullptr && number == graph_view::field::node) ++report->nodes;
+            if (report != nullptr &&
+                (number == graph_view::field::initializer || number == graph_view::field::sparse_initializer))
+                ++report->initializers;
+        }
+        if (&m == &gb) in_graph.emplace_back(start, g.size());
+        return error();
+    };
+    // Per field: whether A's, and B's, connected occurrences are dropped.
+    struct part {
+        std::uint32_t number;
+        bool drop_a, drop_b;
+    };
+    constexpr part parts[] = {
+        {graph_view::field::node, false, false},         {graph_view::field::initializer, false, true},
+        {graph_view::field::input, false, true},         {graph_view::field::output, true, false},
+        {graph_view::field::value_info, false, true},    {graph_view::field::quantization_annotation, false, false},
+        {graph_view::field::sparse_initializer, false, true}, {graph_view::field::metadata_props, false, false},
+    };
+    for (const part& p : parts) {
+        if (error e = copy(ga, p.number, p.drop_a)) return e;
+        if (error e = copy(gb, p.number, p.drop_b)) return e;
+    }
+    const std::string a_name(va.name()), b_name(vb.name());
+    put_string(g, graph_view::field::name, a_name + "_" + b_name);
+    put_string(g, graph_view::field::doc_string,
+               "Graph combining " + a_name + " and " + b_name + "\n" + a_name + "\n\n" +
+                   std::string(va.doc_string()) + "\n\n" + b_name + "\n\n" + std::string(vb.doc_string()));
+    put_varint(out, wire::make_tag(model_view::field::graph, wire::wire_type::length_delimited));
+    put_varint(out, g.size());
+    const std::uint64_t base = out.size();
+    out.insert(out.end(), g.begin(), g.end());
+    for (const auto& r : in_graph) from_b.emplace_back(base + r.first, base + r.second);
+    return error();
+}
+
+// The join's payload source: the proxies' references read in A's or B's
+// bytes, the inputs' own external data through their sources.
+struct join_source {
+    std::string_view a, b;
+    const external_payload_source* source_a;
+    const external_payload_source* source_b;
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>>* from_b;
+
+    static result<std::string_view> fetch(void* user, const tensor_view& t, std::uint64_t expected) noexcept {
+        const auto* s = static_cast<const join_source*>(user);
+        const wire::message& m = t.wire_message();
+        const std::uint64_t at = m.offset_of(m.begin());
+        bool in_b = false;
+        for (const auto& r : *s->from_b) in_b |= at >= r.first && at < r.second;
+        std::string_view location, offset, length;
+        for (const string_entry_view& kv : t.external_data()) {
+            if (!kv.ok()) return kv.err();
+            if (kv.key() == "location") location = kv.value();
+            else if (kv.key() == "offset") offset = kv.value();
+            else if (kv.key() == "length") length = kv.value();
+        }
+        if (location != proxy_location) {
+            const external_payload_source* own = in_b ? s->source_b : s->source_a;
+            if (own == nullptr || own->fetch == nullptr) return error(errc::invalid_argument, at);
+            return own->fetch(own->user, t, expected);
+        }
+        const std::string_view bytes = in_b ? s->b : s->a;
+        const result<std::uint64_t> o = parse_decimal(offset), n = parse_decimal(length);
+        if (!o || !n) return error(errc::external_bad_entry, at);
+        if (*o > bytes.size() || *n > bytes.size() - *o || *n != expected)
+            return error(errc::external_out_of_bounds, at);
+        return bytes.substr(static_cast<std::size_t>(*o), static_cast<std::size_t>(*n));
+    }
+};
+
+// pack_options' callbacks passed on: payload_written only for ranges of
+// the inputs (the join itself is in memory, not a file's pages).
+struct callbacks {
+    std::string_view a, b;
+    const pack_options* po;
+
+    static bool inside(std::string_view s, const char* data, std::size_t size) noexcept {
+        return !s.empty() && data >= s.data() && size <= s.size() &&
+               static_cast<std::size_t>(data - s.data()) <= s.size() - size;
+    }
+    static void written(void* user, const char* data, std::size_t size) noexcept {
+        const auto* c = static_cast<const callbacks*>(user);
+        if (inside(c->a, data, size) || inside(c->b, data, size)) c->po->payload_written(c->po->user, data, size);
+    }
+    static void progress(void* user, std::uint64_t done, std::uint64_t total) noexcept {
+        const auto* c = static_cast<const callbacks*>(user);
+        c->po->progress(c->po->user, done, total);
+    }
+};
+
+}  // namespace
+
+error merge_models(std::string_view a, const external_payload_source* source_a, std::string_view b,
+                   const external_payload_source* source_b, const merge_request& request, const pack_options& po,
+                   const write_sink& out, const write_sink* external_out, pack_stats* stats) noexcept {
+    if (po.edits != nullptr) return errc::invalid_argument;
+    if (request.report != nullptr) *request.report = merge_report{};
+    const refusal refuse{request};
+    const detail::heap memory(po.read_options.memory);
+    const model_view ma = parse_model(a.data(), a.size(), po.read_options);
+    const model_view mb = parse_model(b.data(), b.size(), po.read_options);
+    if (!ma.ok()) return ma.err();
+    if (!mb.ok()) return mb.err();
+    if (ma.ir_version() != mb.ir_version()) return refuse(merge_problem::ir_version_differs, 0, {});
+    // Opsets: one version per domain, over both lists (compose's check).
+    std::vector<std::pair<std::string_view, std::int64_t>> opsets;
+    for (const model_view* m : {&ma, &mb})
+        for (const opset_id_view& o : m->opset_import()) {
+            if (!o.ok()) return o.err();
+            bool seen = false;
+            for (const auto& known : opsets)
+                if (known.first == o.domain()) {
+                    if (known.second != o.version()) return refuse(merge_problem::opset_differs, 0, o.domain());
+                    seen = true;
+                }
+            if (!seen) opsets.emplace_back(o.domain(), o.version());
+        }
+    // Connections, checked on the inputs' own names.
+    std::vector<std::string> prefixed;  // a_output and b_input of each connection, prefixed
+    std::vector<name_change> renames;
+    for (std::size_t i = 0; i < request.connection_count; ++i) {
+        const merge_connection& c = request.connections[i];
+        bool output = false, input = false;
+        for (const value_info_view& v : ma.graph().output()) output |= !c.a_output.empty() && v.name() == c.a_output;
+        for (const value_info_view& v : mb.graph().input()) input |= !c.b_input.empty() && v.name() == c.b_input;
+        if (!output) return refuse(merge_problem::not_an_output, 'a', c.a_output);
+        if (!input) return refuse(merge_problem::not_an_input, 'b', c.b_input);
+        for (std::size_t j = 0; j < i; ++j)
+            if (request.connections[j].b_input == c.b_input || request.connections[j].a_output == c.a_output)
+                return refuse(merge_problem::connected_twice, 'b', c.b_input);
+        prefixed.push_back(std::string(request.prefix_a) + std::string(c.a_output));
+        prefixed.push_back(std::string(request.prefix_b) + std::string(c.b_input));
+    }
+    for (std::size_t i = 0; i < prefixed.size(); i += 2)
+        if (prefixed[i] != prefixed[i + 1]) renames.push_back({prefixed[i + 1], prefixed[i]});
+
+    buffer pa{detail::heap_allocator<char>(memory)}, pb{detail::heap_allocator<char>(memory)};
+    if (error e = make_proxy(a, request.prefix_a, nullptr, 0, po, pa)) {
+        if (e.code == errc::invalid_argument && !request.prefix_a.empty())
+            return refuse(merge_problem::prefix_capture, 'a', request.prefix_a);
+        return e;
+    }
+    if (error e = make_proxy(b, request.prefix_b, renames.data(), renames.size(), po, pb)) {
+        if (e.code == errc::invalid_argument && !request.prefix_b.empty())
+            return refuse(merge_problem::prefix_capture, 'b', request.prefix_b);
+        if (e.code == errc::invalid_argument && !renames.empty()) {
+            // The renamer refused: a connected output's name is one of B's.
+            edit_options check{};
+            check.renames = renames.data();
+            check.rename_count = renames.size();
+            rename_check c;
+            // The proxy before the renames is what check_renames must see.
+            buffer plain{detail::heap_allocator<char>(memory)};
+            if (!make_proxy(b, request.prefix_b, nullptr, 0, po, plain) &&
+                !check_renames(std::string_view(plain.data(), plain.size()), check, &c, po.read_options) &&
+                c.problem != rename_problem::none)
+                return refuse(merge_problem::name_clash, 'b', renames[c.change].new_name);
+        }
+        return e;
+    }
+    const wire::message ra = wire::message::root(pa.data(), pa.size(), po.read_options.max_message_depth);
+    const wire::message rb = wire::message::root(pb.data(), pb.size(), po.read_options.max_message_depth);
+    wire::field ga, gb;
+    if (single_graph(ra, ga) == nullptr) return refuse(merge_problem::no_graph, 'a', {});
+    if (single_graph(rb, gb) == nullptr) return refuse(merge_problem::no_graph, 'b', {});
+    const model_view pva(result<wire::message>{ra}), pvb(result<wire::message>{rb});
+
+    // Names of both main graphs, but the connections' (which B now reads).
+    names connected{detail::heap_allocator<std::string_view>(memory)};
+    for (std::size_t i = 0; i < prefixed.size(); i += 2) connected.push_back(prefixed[i]);
+    std::sort(connected.begin(), connected.end());
+    names in_a{detail::heap_allocator<std::string_view>(memory)}, in_b{detail::heap_allocator<std::string_view>(memory)};
+    if (error e = value_names(pva.graph(), in_a)) return e;
+    if (error e = value_names(pvb.graph(), in_b)) return e;
+    for (std::string_view s : in_b)
+        if (!contains(connected, s) && contains(in_a, s)) return refuse(merge_problem::name_clash, 0, s);
+    std::vector<function_id> functions;
+    for (const function_view& f : pva.functions()) functions.push_back({f.domain(), f.name(), f.overload()});
+    std::sort(functions.begin(), functions.end());
+    for (const function_view& f : pvb.functions())
+        if (std::binary_search(functions.begin(), functions.end(), function_id{f.domain(), f.name(), f.overload()}))
+            return refuse(merge_problem::function_clash, 0, f.name());
+    // Metadata: A's keys in their order (the last value of a key), then B's new ones.
+    std::vector<std::pair<std::string_view, std::string_view>> metadata;
+    for (const model_view* m : {&pva, &pvb}) {
+        const bool from_a = m == &pva;
+        for (const string_entry_view& kv : m->metadata_props()) {
+            if (kv.key() == reference_source_key) continue;
+            auto known = std::find_if(metadata.begin(), metadata.end(),
+                                      [&kv](const auto& p) { return p.first == kv.key(); });
+            if (known == metadata.end()) metadata.emplace_back(kv.key(), kv.value());
+            else if (from_a) known->second = kv.value();
+            else if (known->second != kv.value()) return refuse(merge_problem::metadata_differs, 0, kv.key());
+        }
+    }
+
+    // The join.
+    buffer joined{detail::heap_allocator<char>(memory)};
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> from_b;
+    put_varint(joined, wire::make_tag(model_view::field::ir_version, wire::wire_type::varint));
+    put_varint(joined, static_cast<std::uint64_t>(ma.ir_version()));
+    put_string(joined, model_view::field::producer_name, "onnxview merge");
+    put_varint(joined, wire::make_tag(model_view::field::model_version, wire::wire_type::varint));
+    put_varint(joined, 1);
+    {
+        const result<wire::message> graph_a = ra.child(ga), graph_b = rb.child(gb);
+        if (!graph_a) return graph_a.err();
+        if (!graph_b) return graph_b.err();
+        if (error e = join_graphs(*graph_a, *graph_b, connected, joined, from_b, request.report)) return e;
+    }
+    for (const auto& o : opsets) {
+        buffer entry{detail::heap_allocator<char>(memory)};
+        put_string(entry, opset_id_view::field::domain, o.first);
+        put_varint(entry, wire::make_tag(opset_id_view::field::version, wire::wire_type::varint));
+        put_varint(entry, static_cast<std::uint64_t>(o.second));
+        put_string(joined, model_view::field::opset_import, std::string_view(entry.data(), entry.size()));
+    }
+    for (const auto& kv : metadata) {
+        buffer entry{detail::heap_allocator<char>(memory)};
+        put_string(entry, string_entry_view::field::key, kv.first);
+        put_string(entry, string_entry_view::field::value, kv.second);
+        put_string(joined, model_view::field::metadata_props, std::string_view(entry.data(), entry.size()));
+    }
+    for (const wire::message* root : {&ra, &rb}) {
+        const std::uint64_t start = joined.size();
+        wire::reader r(root->base(), root->begin(), root->end(), root->depth(), root->max_depth());
+        wire::field f;
+        while (!r.at_end()) {
+            const char* at = r.position();
+            if (error e = r.next(f)) return e;
+            if (f.number != model_view::field::functions) continue;
+            joined.insert(joined.end(), at, r.position());
+            if (request.report != nullptr) ++request.report->functions;
+        }
+        if (root == &rb) from_b.emplace_back(start, joined.size());
+    }
+
+    // Packed: every payload moves (into the model, or to the external sink).
+    const join_source js{a, b, source_a, source_b, &from_b};
+    const external_payload_source source{const_cast<join_source*>(&js), &join_source::fetch};
+    pack_options final_po = po;
+    final_po.source_fd = nullptr;
+    final_po.reference = reference_source{};
+    callbacks passed{a, b, &po};
+    final_po.user = &passed;
+    if (po.payload_written != nullptr) final_po.payload_written = &callbacks::written;
+    if (po.progress != nullptr) final_po.progress = &callbacks::progress;
+    if (final_po.external_location.empty()) final_po.internalize = true;
+    return pack_model(std::string_view(joined.data(), joined.size()), &source, final_po, out, external_out, stats);
+}
+
+}  // namespace onnxview
+#endif  // ONNXVIEW_NO_WRITE
+#ifndef ONNXVIEW_NO_WRITE
 // ---- src/write/toposort.hpp ----
 // Internal: edit_options::toposort. The order of each graph's and
 // function's nodes is computed once, the first time the walk enters that
@@ -17911,7 +18487,9 @@ bool is_reference_record(const wire::message& m, const wire::field& f) noexcept;
 // so that it can say of each string field whether it is a name to replace.
 // On the way it records what check_renames() refuses: a change whose
 // old_name the main graph never uses, a new_name already used where the
-// change reaches.
+// change reaches. With edit_options::prefix it keeps, instead of flags per
+// change, the names each open subgraph declares (sorted, searched), and the
+// model-local functions whose callers' op_type is prefixed too.
 #ifndef ONNXVIEW_SRC_WRITE_RENAME_HPP
 #define ONNXVIEW_SRC_WRITE_RENAME_HPP
 
@@ -17956,16 +18534,26 @@ private:
         attribute,           // of a node in scope: its graphs are subgraphs
         initializer,         // a graph's initializer, or a sparse initializer's values
         sparse_initializer,
+        sparse_indices,      // its indices: no value, but compose.add_prefix prefixes their name
         annotation,          // a graph's quantization_annotation
         annotation_entry,    // one of its quant_parameter_tensor_names
         training,            // a TrainingInfoProto
         binding,             // one of its initialization_binding or update_binding entries
     };
+    // What a message is, in or out of the main graph's scope: where node
+    // names, function names and calls are.
+    enum class kind : std::uint8_t { other, graph, node, attribute, function, training };
     struct frame {
         role what = role::other;
+        kind is = kind::other;
+        bool calls_function = false;  // a node whose op_type names a model-local function
         bool main = false;          // the main graph or one of its own messages
         bool owns_flags = false;    // flags pushed by this frame, popped when it ends
         std::size_t flags = 0;      // the changes in effect: flags_[flags, flags + count)
+        std::size_t declared = 0;   // prefix: the scope's declarations start at declared_[declared]
+    };
+    struct function_id {
+        std::string_view domain, name, overload;
     };
 
     frame current() const noexcept;
@@ -17976,6 +18564,11 @@ private:
     error push_scope(frame f, const wire::message& parent, std::uint32_t number, const wire::field* only,
                      std::size_t outer) noexcept;
     void shadow(std::size_t flags, std::string_view declared) noexcept;
+    // Whether a subgraph open around the walk declares `name` (prefix).
+    bool declared_inside(std::string_view name) const noexcept;
+    const std::string_view* prefixed(const wire::message& m, const wire::field& f) noexcept;
+    error read_functions(const wire::message& model) noexcept;
+    bool calls_function(const wire::message& parent, const wire::field& node) const noexcept;
 
     const name_change* changes_;
     std::size_t count_;
@@ -17985,6 +18578,13 @@ private:
     std::vector<std::uint8_t, heap_allocator<std::uint8_t>> flags_;
     std::vector<std::uint8_t, heap_allocator<std::uint8_t>> used_in_main_;
     std::vector<std::uint64_t, heap_allocator<std::uint64_t>> conflict_at_;  // none: not seen
+    std::string_view prefix_;
+    std::vector<std::string_view, heap_allocator<std::string_view>> declared_;
+    std::vector<function_id, heap_allocator<function_id>> functions_;  // sorted
+    bool functions_read_ = false;
+    std::vector<char, heap_allocator<char>> buffer_;  // the last prefixed name
+    std::string_view replaced_;
+    std::uint64_t captured_at_;  // prefix: a reference a subgraph's own name captures
 };
 
 // Field f again, its tag as it was, with `content` as its payload.
@@ -18527,6 +19127,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     detail::dedupe_table dedupe(memory);
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
+    if (!edits.prefix.empty() && (edits.rename_count != 0 || edits.extract != nullptr)) return errc::invalid_argument;
     if (edits.toposort && edits.extract != nullptr) return errc::invalid_argument;
     for (std::size_t i = 0; i < edits.rebind_count; ++i)  // sorted, each with a location the resolver takes
         if ((i != 0 && edits.rebinds[i - 1].tensor >= edits.rebinds[i].tensor) || edits.rebinds[i].location.empty() ||
@@ -18545,7 +19146,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         p.first = first;
         p.strip = edits.strip_doc_strings;
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
-        if (edits.rename_count != 0) p.renames = &renames;
+        if (edits.rename_count != 0 || !edits.prefix.empty()) p.renames = &renames;
         p.extract = extract;
         if (edits.toposort) p.orders = &orders;
         p.memory = memory;
@@ -19003,6 +19604,9 @@ result<reference_source> find_reference_source(std::string_view model, const opt
 // ---- src/write/rename.cpp ----
 // edit_options::renames applied during the walk (rename.hpp).
 
+#include <algorithm>
+#include <tuple>
+
 
 namespace onnxview {
 
@@ -19037,7 +19641,12 @@ renamer::renamer(const edit_options& e, const heap& memory) noexcept
       frames_(heap_allocator<frame>(memory)),
       flags_(count_, 1, heap_allocator<std::uint8_t>(memory)),
       used_in_main_(count_, 0, heap_allocator<std::uint8_t>(memory)),
-      conflict_at_(count_, not_seen, heap_allocator<std::uint64_t>(memory)) {}
+      conflict_at_(count_, not_seen, heap_allocator<std::uint64_t>(memory)),
+      prefix_(e.prefix),
+      declared_(heap_allocator<std::string_view>(memory)),
+      functions_(heap_allocator<function_id>(memory)),
+      buffer_(heap_allocator<char>(memory)),
+      captured_at_(not_seen) {}
 
 rename_check renamer::check_list() const noexcept {
     rename_check c;
@@ -19067,6 +19676,10 @@ rename_check renamer::verdict() const noexcept {
             c.offset = conflict_at_[i];
         }
     }
+    if (c.problem == rename_problem::none && captured_at_ != not_seen) {
+        c.problem = rename_problem::new_name_in_use;
+        c.offset = captured_at_;
+    }
     if (c.problem == rename_problem::none) c = rename_check{};
     return c;
 }
@@ -19079,6 +19692,7 @@ renamer::frame renamer::current() const noexcept {
 }
 
 void renamer::shadow(std::size_t flags, std::string_view declared) noexcept {
+    if (!prefix_.empty()) declared_.push_back(declared);
     for (std::size_t i = 0; i < count_; ++i)
         if (changes_[i].old_name == declared) flags_[flags + i] = 0;
 }
@@ -19087,6 +19701,7 @@ error renamer::push_scope(frame f, const wire::message& parent, std::uint32_t nu
                           std::size_t outer) noexcept {
     f.owns_flags = true;
     f.flags = flags_.size();
+    f.declared = declared_.size();
     for (std::size_t i = 0; i < count_; ++i) flags_.push_back(flags_[outer + i]);
     frames_.push_back(f);
     // A graph's declarations (SSA): its inputs, initializers, sparse
@@ -19102,15 +19717,66 @@ error renamer::push_scope(frame f, const wire::message& parent, std::uint32_t nu
             for (std::string_view out : n.output()) shadow(f.flags, out);
         return error();
     };
-    if (only != nullptr) return declare(*only);
-    wire::reader r(parent.base(), parent.begin(), parent.end(), parent.depth(), parent.max_depth());
-    wire::field occurrence;
-    while (!r.at_end()) {
-        if (error e = r.next(occurrence)) return e;
-        if (occurrence.number == number && occurrence.type == wire::wire_type::length_delimited)
-            if (error e = declare(occurrence)) return e;
+    if (only != nullptr) {
+        if (error e = declare(*only)) return e;
+    } else {
+        wire::reader r(parent.base(), parent.begin(), parent.end(), parent.depth(), parent.max_depth());
+        wire::field occurrence;
+        while (!r.at_end()) {
+            if (error e = r.next(occurrence)) return e;
+            if (occurrence.number == number && occurrence.type == wire::wire_type::length_delimited)
+                if (error e = declare(occurrence)) return e;
+        }
     }
+    std::sort(declared_.begin() + static_cast<std::ptrdiff_t>(f.declared), declared_.end());
     return error();
+}
+
+bool renamer::declared_inside(std::string_view name) const noexcept {
+    // Each scope's declarations run from its frame's `declared` to the next
+    // scope's (or the end).
+    std::size_t end = declared_.size();
+    for (std::size_t i = frames_.size(); i-- > 0;) {
+        if (!frames_[i].owns_flags) continue;
+        const auto first = declared_.begin() + static_cast<std::ptrdiff_t>(frames_[i].declared);
+        const auto last = declared_.begin() + static_cast<std::ptrdiff_t>(end);
+        if (std::binary_search(first, last, name)) return true;
+        end = frames_[i].declared;
+    }
+    return false;
+}
+
+namespace {
+
+bool before(std::string_view ad, std::string_view an, std::string_view ao, std::string_view bd, std::string_view bn,
+            std::string_view bo) noexcept {
+    return std::tie(ad, an, ao) < std::tie(bd, bn, bo);
+}
+
+}  // namespace
+
+error renamer::read_functions(const wire::message& model) noexcept {
+    functions_read_ = true;
+    for (const function_view& fn : model_view(result<wire::message>(model)).functions()) {
+        if (!fn.ok()) return fn.err();
+        functions_.push_back({fn.domain(), fn.name(), fn.overload()});
+    }
+    std::sort(functions_.begin(), functions_.end(), [](const function_id& a, const function_id& b) {
+        return before(a.domain, a.name, a.overload, b.domain, b.name, b.overload);
+    });
+    return error();
+}
+
+bool renamer::calls_function(const wire::message& parent, const wire::field& node) const noexcept {
+    if (functions_.empty()) return false;
+    const result<wire::message> m = parent.child(node);
+    if (!m) return false;
+    const node_view n(m);
+    const function_id call{n.domain(), n.op_type(), n.overload()};
+    return std::binary_search(functions_.begin(), functions_.end(), call,
+                              [](const function_id& a, const function_id& b) {
+                                  return before(a.domain, a.name, a.overload, b.domain, b.name, b.overload);
+                              });
 }
 
 error renamer::enter(const wire::message& parent, const wire::field& f) noexcept {
@@ -19119,6 +19785,36 @@ error renamer::enter(const wire::message& parent, const wire::field& f) noexcept
     next.flags = at.flags;
     next.main = at.main;
     const std::uint32_t n = f.number;
+    if (!prefix_.empty()) {
+        if (at.what == role::model && !functions_read_)
+            if (error e = read_functions(parent)) return e;
+        switch (at.what == role::model ? kind::other : at.is) {
+        case kind::other:
+            if (at.what == role::model)
+                next.is = n == model_view::field::graph           ? kind::graph
+                          : n == model_view::field::functions     ? kind::function
+                          : n == model_view::field::training_info ? kind::training
+                                                                  : kind::other;
+            break;
+        case kind::graph:
+            if (n == graph_view::field::node) next.is = kind::node;
+            break;
+        case kind::function:
+            if (n == function_view::field::node) next.is = kind::node;
+            break;
+        case kind::node:
+            if (n == node_view::field::attribute) next.is = kind::attribute;
+            break;
+        case kind::attribute:
+            if (n == attribute_view::field::g || n == attribute_view::field::graphs) next.is = kind::graph;
+            break;
+        case kind::training:
+            if (n == training_info_view::field::initialization || n == training_info_view::field::algorithm)
+                next.is = kind::graph;
+            break;
+        }
+        if (next.is == kind::node) next.calls_function = calls_function(parent, f);
+    }
     switch (at.what) {
     case role::model:
         next.flags = 0;
@@ -19149,6 +19845,7 @@ error renamer::enter(const wire::message& parent, const wire::field& f) noexcept
         break;
     case role::sparse_initializer:
         if (n == sparse_tensor_view::field::values) next.what = role::initializer;
+        else if (n == sparse_tensor_view::field::indices) next.what = role::sparse_indices;
         break;
     case role::annotation:
         if (n == tensor_annotation_view::field::quant_parameter_tensor_names) next.what = role::annotation_entry;
@@ -19178,36 +19875,78 @@ error renamer::enter(const wire::message& parent, const wire::field& f) noexcept
 }
 
 void renamer::leave() noexcept {
-    if (frames_.back().owns_flags) flags_.resize(frames_.back().flags);
+    if (frames_.back().owns_flags) {
+        flags_.resize(frames_.back().flags);
+        declared_.resize(frames_.back().declared);
+    }
     frames_.pop_back();
 }
 
 bool renamer::may_rename() const noexcept {
-    const role r = current().what;
-    return count_ != 0 && (r == role::value_info || r == role::node || r == role::initializer ||
-                           r == role::annotation || r == role::annotation_entry || r == role::binding);
+    const frame at = current();
+    const role r = at.what;
+    const bool names = r == role::value_info || r == role::node || r == role::initializer || r == role::annotation ||
+                       r == role::annotation_entry || r == role::binding;
+    if (!prefix_.empty())
+        return names || r == role::sparse_indices || at.is == kind::node || at.is == kind::function;
+    return count_ != 0 && names;
+}
+
+namespace {
+
+// Whether field n of a message in role `what` holds a value name.
+template <class Role>
+bool is_value_name(Role what, std::uint32_t n) noexcept {
+    switch (what) {
+    case Role::value_info: return n == value_info_view::field::name;
+    case Role::node: return n == node_view::field::input || n == node_view::field::output;
+    case Role::initializer: return n == tensor_view::field::name;
+    case Role::annotation: return n == tensor_annotation_view::field::tensor_name;
+    case Role::annotation_entry: return n == string_entry_view::field::value;
+    case Role::binding: return n == string_entry_view::field::key || n == string_entry_view::field::value;
+    default: return false;
+    }
+}
+
+}  // namespace
+
+const std::string_view* renamer::prefixed(const wire::message& m, const wire::field& f) noexcept {
+    const frame at = current();
+    const std::uint32_t n = f.number;
+    const std::string_view s = f.bytes();
+    if (s.empty()) return nullptr;  // an absent optional input, an unnamed node
+    bool prefix = false, outer_reference = false;
+    if (is_value_name(at.what, n)) {
+        // A binding's key names an initializer of the main graph.
+        const bool main = at.main || (at.what == role::binding && n == string_entry_view::field::key);
+        prefix = main || !declared_inside(s);
+        outer_reference = prefix && !main;
+    } else if (at.what == role::sparse_indices) {
+        prefix = at.main && n == tensor_view::field::name;
+    } else if (at.is == kind::node) {
+        prefix = (n == node_view::field::name && at.main && at.what == role::node) ||
+                 (n == node_view::field::op_type && at.calls_function);
+    } else if (at.is == kind::function) {
+        prefix = n == function_view::field::name;
+    }
+    if (!prefix) return nullptr;
+    buffer_.assign(prefix_.begin(), prefix_.end());
+    buffer_.insert(buffer_.end(), s.begin(), s.end());
+    replaced_ = std::string_view(buffer_.data(), buffer_.size());
+    if (outer_reference && captured_at_ == not_seen && declared_inside(replaced_)) captured_at_ = m.offset_of(f.tag);
+    return &replaced_;
 }
 
 const std::string_view* renamer::replacement(const wire::message& m, const wire::field& f) noexcept {
-    if (count_ == 0 || f.type != wire::wire_type::length_delimited) return nullptr;
+    if (f.type != wire::wire_type::length_delimited) return nullptr;
+    if (!prefix_.empty()) return prefixed(m, f);
+    if (count_ == 0) return nullptr;
     const frame at = current();
     std::size_t flags = at.flags;
     const std::uint32_t n = f.number;
-    bool name = false;
-    switch (at.what) {
-    case role::value_info: name = n == value_info_view::field::name; break;
-    case role::node: name = n == node_view::field::input || n == node_view::field::output; break;
-    case role::initializer: name = n == tensor_view::field::name; break;
-    case role::annotation: name = n == tensor_annotation_view::field::tensor_name; break;
-    case role::annotation_entry: name = n == string_entry_view::field::value; break;
-    case role::binding:
-        // The key names an initializer of the main graph.
-        name = n == string_entry_view::field::key || n == string_entry_view::field::value;
-        if (n == string_entry_view::field::key) flags = 0;
-        break;
-    default: break;
-    }
-    if (!name) return nullptr;
+    if (!is_value_name(at.what, n)) return nullptr;
+    // A binding's key names an initializer of the main graph.
+    if (at.what == role::binding && n == string_entry_view::field::key) flags = 0;
     const std::string_view s = f.bytes();
     const std::string_view* found = nullptr;
     for (std::size_t i = 0; i < count_; ++i) {

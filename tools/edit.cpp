@@ -29,6 +29,7 @@ struct arguments {
     std::vector<const char*> renames;
     const char* producer = nullptr;
     const char* extract = nullptr;
+    const char* prefix = nullptr;
     bool strip_doc_strings = false;
     bool toposort = false;
     bool allow_over_2gib = false;
@@ -62,6 +63,11 @@ command_line make_command_line(arguments& a) {
                        "training graphs that do not declare OLD themselves (functions keep\n"
                        "their own names); may repeat: all apply at once, and NEW may not be\n"
                        "a name already used where the rename reaches"),
+             text("prefix", 0, "P", a.prefix, "a prefix",
+                  "prefix P to every name onnx.compose.add_prefix prefixes: the main\n"
+                  "graph's value names (and their references in subgraphs that do not\n"
+                  "declare them), its node names, model-local function names and the\n"
+                  "op_type of their calls. Not with --rename or --extract"),
              text("extract", 0, "INPUTS:OUTPUTS", a.extract, "INPUTS:OUTPUTS (comma-separated names)",
                   "keep only the subgraph computing OUTPUTS from INPUTS (as\n"
                   "onnx.utils.extract_model cuts it): the nodes, initializers,\n"
@@ -239,6 +245,12 @@ int run(arguments& a) {
         extract.report = &report;
         edits.extract = &extract;
     }
+    if (a.prefix != nullptr) {
+        if (*a.prefix == '\0') return write_failure("edit", "--prefix needs a non-empty prefix", exit_usage);
+        if (!renames.empty() || a.extract != nullptr)
+            return write_failure("edit", "--prefix excludes --rename and --extract: make them in two edits", exit_usage);
+        edits.prefix = a.prefix;
+    }
     if (!renames.empty() && a.extract != nullptr)
         return write_failure("edit", "--rename and --extract are made in two edits: extract first, then rename",
                              exit_usage);
@@ -246,10 +258,10 @@ int run(arguments& a) {
         return write_failure("edit", "--toposort and --extract are made in two edits: extract first, then sort",
                              exit_usage);
     if (!edits.strip_doc_strings && a.producer == nullptr && changes.empty() && dims.empty() && renames.empty() &&
-        a.extract == nullptr && !a.toposort)
+        a.extract == nullptr && !a.toposort && a.prefix == nullptr)
         return write_failure("edit",
                              "nothing to change: give --metadata, --producer, --set-dim, --rename, --extract, "
-                             "--strip-doc-strings or --toposort",
+                             "--prefix, --strip-doc-strings or --toposort",
                              exit_usage);
 
     pack_options po{};

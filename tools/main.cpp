@@ -15,7 +15,7 @@ using namespace onnxview_cli;
 // In the order of `onnxview --help`.
 const subcommand* const subcommands[] = {
     &info_subcommand, &check_subcommand, &stats_subcommand, &dump_subcommand, &tensor_subcommand,
-    &doctor_subcommand, &scan_subcommand, &pack_subcommand, &edit_subcommand, &profile_subcommand, &graph_subcommand,
+    &doctor_subcommand, &scan_subcommand, &pack_subcommand, &edit_subcommand, &merge_subcommand, &profile_subcommand, &graph_subcommand,
 #ifdef ONNXVIEW_CLI_COMPARE  // built with libxxhash (tools/meson.build)
     &hash_subcommand, &diff_subcommand,
 #endif

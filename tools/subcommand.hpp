@@ -46,6 +46,7 @@ extern const subcommand doctor_subcommand;
 extern const subcommand scan_subcommand;
 extern const subcommand pack_subcommand;
 extern const subcommand edit_subcommand;
+extern const subcommand merge_subcommand;
 extern const subcommand profile_subcommand;
 extern const subcommand graph_subcommand;
 // Only with the comparison library (ONNXVIEW_CLI_COMPARE, tools/meson.build).

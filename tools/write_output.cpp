@@ -189,6 +189,12 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
     if (e) {
         const std::string refused = rename_failure(po, mf.bytes());
         if (!refused.empty()) return write_failure(cmd, refused, exit_usage);
+        if (po.edits != nullptr && !po.edits->prefix.empty() && e.code == errc::invalid_argument)
+            return write_failure(cmd, "--prefix " + std::string(po.edits->prefix) +
+                                          ": a subgraph declares the prefixed name of a main-graph value it reads (" +
+                                          where(e.offset, mf.bytes().data(), mf.bytes().size()) +
+                                          "), which would capture the reference",
+                                 exit_usage);
         if (e.code == errc::io_write_failed)
             return write_failure(cmd, "cannot write '" + std::string(out_path) + "': " + system_text(e), exit_usage);
         if (e.code == errc::message_too_large)

@@ -26,6 +26,7 @@
 #include "onnxview/metadata_reads.hpp"
 #include "onnxview/output_file.hpp"
 #include "onnxview/model_file.hpp"
+#include "onnxview/merge.hpp"
 #include "onnxview/rebind.hpp"
 #include "onnxview/sparse_data.hpp"
 #include "onnxview/text_format.hpp"

@@ -214,6 +214,18 @@ struct edit_options {
     // outputs by their names in the input.
     const name_change* renames = nullptr;
     std::size_t rename_count = 0;
+    // Non-empty: prefixed to every name onnx.compose.add_prefix prefixes,
+    // in one pass: each non-empty value name of the main graph (where
+    // renames replace them, subgraphs and training graphs included, where
+    // they do not declare the name themselves: compose.add_prefix leaves
+    // those references behind), the names of the main graph's nodes, and
+    // the names of model-local functions with the op_type of every node
+    // calling one (same domain, name and overload). Linear in the model's
+    // names times log of a subgraph's declarations. Refused where a
+    // subgraph declares a prefixed name that it also reads from outside
+    // (invalid_argument there: the reference would be captured). Not with
+    // renames nor extract (invalid_argument).
+    std::string_view prefix;
     // The main graph cut down to a subgraph (null: none). Not with renames
     // (invalid_argument): make them in a second edit.
     const extract_request* extract = nullptr;

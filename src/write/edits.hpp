@@ -19,7 +19,8 @@ bool edit_drops(const edit_options& e, const schema::message_desc& d, bool root,
 // Whether the walk must enter every message field (doc strings are
 // everywhere; shapes sit five levels down; names are in every graph).
 inline bool edit_enters_all(const edit_options* e) noexcept {
-    return e != nullptr && (e->strip_doc_strings || e->dim_count != 0 || e->rename_count != 0);
+    return e != nullptr && (e->strip_doc_strings || e->dim_count != 0 || e->rename_count != 0 ||
+                            !e->prefix.empty());
 }
 
 // The change of dim `axis` of the main-graph input or output `name`, or null.

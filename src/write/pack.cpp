@@ -541,6 +541,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
     detail::dedupe_table dedupe(memory);
     const edit_options& edits = po.edits != nullptr ? *po.edits : no_edits;
     if (edits.rename_count != 0 && edits.extract != nullptr) return errc::invalid_argument;
+    if (!edits.prefix.empty() && (edits.rename_count != 0 || edits.extract != nullptr)) return errc::invalid_argument;
     if (edits.toposort && edits.extract != nullptr) return errc::invalid_argument;
     for (std::size_t i = 0; i < edits.rebind_count; ++i)  // sorted, each with a location the resolver takes
         if ((i != 0 && edits.rebinds[i - 1].tensor >= edits.rebinds[i].tensor) || edits.rebinds[i].location.empty() ||
@@ -559,7 +560,7 @@ error pack_model(std::string_view model, const external_payload_source* source, 
         p.first = first;
         p.strip = edits.strip_doc_strings;
         if (po.dedupe && !po.external_location.empty()) p.dedupe = &dedupe;
-        if (edits.rename_count != 0) p.renames = &renames;
+        if (edits.rename_count != 0 || !edits.prefix.empty()) p.renames = &renames;
         p.extract = extract;
         if (edits.toposort) p.orders = &orders;
         p.memory = memory;

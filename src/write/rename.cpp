@@ -1,6 +1,9 @@
 // edit_options::renames applied during the walk (rename.hpp).
 #include "rename.hpp"
 
+#include <algorithm>
+#include <tuple>
+
 #include "onnxview/model.hpp"
 
 namespace onnxview {
@@ -36,7 +39,12 @@ renamer::renamer(const edit_options& e, const heap& memory) noexcept
       frames_(heap_allocator<frame>(memory)),
       flags_(count_, 1, heap_allocator<std::uint8_t>(memory)),
       used_in_main_(count_, 0, heap_allocator<std::uint8_t>(memory)),
-      conflict_at_(count_, not_seen, heap_allocator<std::uint64_t>(memory)) {}
+      conflict_at_(count_, not_seen, heap_allocator<std::uint64_t>(memory)),
+      prefix_(e.prefix),
+      declared_(heap_allocator<std::string_view>(memory)),
+      functions_(heap_allocator<function_id>(memory)),
+      buffer_(heap_allocator<char>(memory)),
+      captured_at_(not_seen) {}
 
 rename_check renamer::check_list() const noexcept {
     rename_check c;
@@ -66,6 +74,10 @@ rename_check renamer::verdict() const noexcept {
             c.offset = conflict_at_[i];
         }
     }
+    if (c.problem == rename_problem::none && captured_at_ != not_seen) {
+        c.problem = rename_problem::new_name_in_use;
+        c.offset = captured_at_;
+    }
     if (c.problem == rename_problem::none) c = rename_check{};
     return c;
 }
@@ -78,6 +90,7 @@ renamer::frame renamer::current() const noexcept {
 }
 
 void renamer::shadow(std::size_t flags, std::string_view declared) noexcept {
+    if (!prefix_.empty()) declared_.push_back(declared);
     for (std::size_t i = 0; i < count_; ++i)
         if (changes_[i].old_name == declared) flags_[flags + i] = 0;
 }
@@ -86,6 +99,7 @@ error renamer::push_scope(frame f, const wire::message& parent, std::uint32_t nu
                           std::size_t outer) noexcept {
     f.owns_flags = true;
     f.flags = flags_.size();
+    f.declared = declared_.size();
     for (std::size_t i = 0; i < count_; ++i) flags_.push_back(flags_[outer + i]);
     frames_.push_back(f);
     // A graph's declarations (SSA): its inputs, initializers, sparse
@@ -101,15 +115,66 @@ error renamer::push_scope(frame f, const wire::message& parent, std::uint32_t nu
             for (std::string_view out : n.output()) shadow(f.flags, out);
         return error();
     };
-    if (only != nullptr) return declare(*only);
-    wire::reader r(parent.base(), parent.begin(), parent.end(), parent.depth(), parent.max_depth());
-    wire::field occurrence;
-    while (!r.at_end()) {
-        if (error e = r.next(occurrence)) return e;
-        if (occurrence.number == number && occurrence.type == wire::wire_type::length_delimited)
-            if (error e = declare(occurrence)) return e;
+    if (only != nullptr) {
+        if (error e = declare(*only)) return e;
+    } else {
+        wire::reader r(parent.base(), parent.begin(), parent.end(), parent.depth(), parent.max_depth());
+        wire::field occurrence;
+        while (!r.at_end()) {
+            if (error e = r.next(occurrence)) return e;
+            if (occurrence.number == number && occurrence.type == wire::wire_type::length_delimited)
+                if (error e = declare(occurrence)) return e;
+        }
     }
+    std::sort(declared_.begin() + static_cast<std::ptrdiff_t>(f.declared), declared_.end());
     return error();
+}
+
+bool renamer::declared_inside(std::string_view name) const noexcept {
+    // Each scope's declarations run from its frame's `declared` to the next
+    // scope's (or the end).
+    std::size_t end = declared_.size();
+    for (std::size_t i = frames_.size(); i-- > 0;) {
+        if (!frames_[i].owns_flags) continue;
+        const auto first = declared_.begin() + static_cast<std::ptrdiff_t>(frames_[i].declared);
+        const auto last = declared_.begin() + static_cast<std::ptrdiff_t>(end);
+        if (std::binary_search(first, last, name)) return true;
+        end = frames_[i].declared;
+    }
+    return false;
+}
+
+namespace {
+
+bool before(std::string_view ad, std::string_view an, std::string_view ao, std::string_view bd, std::string_view bn,
+            std::string_view bo) noexcept {
+    return std::tie(ad, an, ao) < std::tie(bd, bn, bo);
+}
+
+}  // namespace
+
+error renamer::read_functions(const wire::message& model) noexcept {
+    functions_read_ = true;
+    for (const function_view& fn : model_view(result<wire::message>(model)).functions()) {
+        if (!fn.ok()) return fn.err();
+        functions_.push_back({fn.domain(), fn.name(), fn.overload()});
+    }
+    std::sort(functions_.begin(), functions_.end(), [](const function_id& a, const function_id& b) {
+        return before(a.domain, a.name, a.overload, b.domain, b.name, b.overload);
+    });
+    return error();
+}
+
+bool renamer::calls_function(const wire::message& parent, const wire::field& node) const noexcept {
+    if (functions_.empty()) return false;
+    const result<wire::message> m = parent.child(node);
+    if (!m) return false;
+    const node_view n(m);
+    const function_id call{n.domain(), n.op_type(), n.overload()};
+    return std::binary_search(functions_.begin(), functions_.end(), call,
+                              [](const function_id& a, const function_id& b) {
+                                  return before(a.domain, a.name, a.overload, b.domain, b.name, b.overload);
+                              });
 }
 
 error renamer::enter(const wire::message& parent, const wire::field& f) noexcept {
@@ -118,6 +183,36 @@ error renamer::enter(const wire::message& parent, const wire::field& f) noexcept
     next.flags = at.flags;
     next.main = at.main;
     const std::uint32_t n = f.number;
+    if (!prefix_.empty()) {
+        if (at.what == role::model && !functions_read_)
+            if (error e = read_functions(parent)) return e;
+        switch (at.what == role::model ? kind::other : at.is) {
+        case kind::other:
+            if (at.what == role::model)
+                next.is = n == model_view::field::graph           ? kind::graph
+                          : n == model_view::field::functions     ? kind::function
+                          : n == model_view::field::training_info ? kind::training
+                                                                  : kind::other;
+            break;
+        case kind::graph:
+            if (n == graph_view::field::node) next.is = kind::node;
+            break;
+        case kind::function:
+            if (n == function_view::field::node) next.is = kind::node;
+            break;
+        case kind::node:
+            if (n == node_view::field::attribute) next.is = kind::attribute;
+            break;
+        case kind::attribute:
+            if (n == attribute_view::field::g || n == attribute_view::field::graphs) next.is = kind::graph;
+            break;
+        case kind::training:
+            if (n == training_info_view::field::initialization || n == training_info_view::field::algorithm)
+                next.is = kind::graph;
+            break;
+        }
+        if (next.is == kind::node) next.calls_function = calls_function(parent, f);
+    }
     switch (at.what) {
     case role::model:
         next.flags = 0;
@@ -148,6 +243,7 @@ error renamer::enter(const wire::message& parent, const wire::field& f) noexcept
         break;
     case role::sparse_initializer:
         if (n == sparse_tensor_view::field::values) next.what = role::initializer;
+        else if (n == sparse_tensor_view::field::indices) next.what = role::sparse_indices;
         break;
     case role::annotation:
         if (n == tensor_annotation_view::field::quant_parameter_tensor_names) next.what = role::annotation_entry;
@@ -177,36 +273,78 @@ error renamer::enter(const wire::message& parent, const wire::field& f) noexcept
 }
 
 void renamer::leave() noexcept {
-    if (frames_.back().owns_flags) flags_.resize(frames_.back().flags);
+    if (frames_.back().owns_flags) {
+        flags_.resize(frames_.back().flags);
+        declared_.resize(frames_.back().declared);
+    }
     frames_.pop_back();
 }
 
 bool renamer::may_rename() const noexcept {
-    const role r = current().what;
-    return count_ != 0 && (r == role::value_info || r == role::node || r == role::initializer ||
-                           r == role::annotation || r == role::annotation_entry || r == role::binding);
+    const frame at = current();
+    const role r = at.what;
+    const bool names = r == role::value_info || r == role::node || r == role::initializer || r == role::annotation ||
+                       r == role::annotation_entry || r == role::binding;
+    if (!prefix_.empty())
+        return names || r == role::sparse_indices || at.is == kind::node || at.is == kind::function;
+    return count_ != 0 && names;
+}
+
+namespace {
+
+// Whether field n of a message in role `what` holds a value name.
+template <class Role>
+bool is_value_name(Role what, std::uint32_t n) noexcept {
+    switch (what) {
+    case Role::value_info: return n == value_info_view::field::name;
+    case Role::node: return n == node_view::field::input || n == node_view::field::output;
+    case Role::initializer: return n == tensor_view::field::name;
+    case Role::annotation: return n == tensor_annotation_view::field::tensor_name;
+    case Role::annotation_entry: return n == string_entry_view::field::value;
+    case Role::binding: return n == string_entry_view::field::key || n == string_entry_view::field::value;
+    default: return false;
+    }
+}
+
+}  // namespace
+
+const std::string_view* renamer::prefixed(const wire::message& m, const wire::field& f) noexcept {
+    const frame at = current();
+    const std::uint32_t n = f.number;
+    const std::string_view s = f.bytes();
+    if (s.empty()) return nullptr;  // an absent optional input, an unnamed node
+    bool prefix = false, outer_reference = false;
+    if (is_value_name(at.what, n)) {
+        // A binding's key names an initializer of the main graph.
+        const bool main = at.main || (at.what == role::binding && n == string_entry_view::field::key);
+        prefix = main || !declared_inside(s);
+        outer_reference = prefix && !main;
+    } else if (at.what == role::sparse_indices) {
+        prefix = at.main && n == tensor_view::field::name;
+    } else if (at.is == kind::node) {
+        prefix = (n == node_view::field::name && at.main && at.what == role::node) ||
+                 (n == node_view::field::op_type && at.calls_function);
+    } else if (at.is == kind::function) {
+        prefix = n == function_view::field::name;
+    }
+    if (!prefix) return nullptr;
+    buffer_.assign(prefix_.begin(), prefix_.end());
+    buffer_.insert(buffer_.end(), s.begin(), s.end());
+    replaced_ = std::string_view(buffer_.data(), buffer_.size());
+    if (outer_reference && captured_at_ == not_seen && declared_inside(replaced_)) captured_at_ = m.offset_of(f.tag);
+    return &replaced_;
 }
 
 const std::string_view* renamer::replacement(const wire::message& m, const wire::field& f) noexcept {
-    if (count_ == 0 || f.type != wire::wire_type::length_delimited) return nullptr;
+    if (f.type != wire::wire_type::length_delimited) return nullptr;
+    if (!prefix_.empty()) return prefixed(m, f);
+    if (count_ == 0) return nullptr;
     const frame at = current();
     std::size_t flags = at.flags;
     const std::uint32_t n = f.number;
-    bool name = false;
-    switch (at.what) {
-    case role::value_info: name = n == value_info_view::field::name; break;
-    case role::node: name = n == node_view::field::input || n == node_view::field::output; break;
-    case role::initializer: name = n == tensor_view::field::name; break;
-    case role::annotation: name = n == tensor_annotation_view::field::tensor_name; break;
-    case role::annotation_entry: name = n == string_entry_view::field::value; break;
-    case role::binding:
-        // The key names an initializer of the main graph.
-        name = n == string_entry_view::field::key || n == string_entry_view::field::value;
-        if (n == string_entry_view::field::key) flags = 0;
-        break;
-    default: break;
-    }
-    if (!name) return nullptr;
+    if (!is_value_name(at.what, n)) return nullptr;
+    // A binding's key names an initializer of the main graph.
+    if (at.what == role::binding && n == string_entry_view::field::key) flags = 0;
     const std::string_view s = f.bytes();
     const std::string_view* found = nullptr;
     for (std::size_t i = 0; i < count_; ++i) {

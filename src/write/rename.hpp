@@ -6,7 +6,9 @@
 // so that it can say of each string field whether it is a name to replace.
 // On the way it records what check_renames() refuses: a change whose
 // old_name the main graph never uses, a new_name already used where the
-// change reaches.
+// change reaches. With edit_options::prefix it keeps, instead of flags per
+// change, the names each open subgraph declares (sorted, searched), and the
+// model-local functions whose callers' op_type is prefixed too.
 #ifndef ONNXVIEW_SRC_WRITE_RENAME_HPP
 #define ONNXVIEW_SRC_WRITE_RENAME_HPP
 
@@ -55,16 +57,26 @@ private:
         attribute,           // of a node in scope: its graphs are subgraphs
         initializer,         // a graph's initializer, or a sparse initializer's values
         sparse_initializer,
+        sparse_indices,      // its indices: no value, but compose.add_prefix prefixes their name
         annotation,          // a graph's quantization_annotation
         annotation_entry,    // one of its quant_parameter_tensor_names
         training,            // a TrainingInfoProto
         binding,             // one of its initialization_binding or update_binding entries
     };
+    // What a message is, in or out of the main graph's scope: where node
+    // names, function names and calls are.
+    enum class kind : std::uint8_t { other, graph, node, attribute, function, training };
     struct frame {
         role what = role::other;
+        kind is = kind::other;
+        bool calls_function = false;  // a node whose op_type names a model-local function
         bool main = false;          // the main graph or one of its own messages
         bool owns_flags = false;    // flags pushed by this frame, popped when it ends
         std::size_t flags = 0;      // the changes in effect: flags_[flags, flags + count)
+        std::size_t declared = 0;   // prefix: the scope's declarations start at declared_[declared]
+    };
+    struct function_id {
+        std::string_view domain, name, overload;
     };
 
     frame current() const noexcept;
@@ -75,6 +87,11 @@ private:
     error push_scope(frame f, const wire::message& parent, std::uint32_t number, const wire::field* only,
                      std::size_t outer) noexcept;
     void shadow(std::size_t flags, std::string_view declared) noexcept;
+    // Whether a subgraph open around the walk declares `name` (prefix).
+    bool declared_inside(std::string_view name) const noexcept;
+    const std::string_view* prefixed(const wire::message& m, const wire::field& f) noexcept;
+    error read_functions(const wire::message& model) noexcept;
+    bool calls_function(const wire::message& parent, const wire::field& node) const noexcept;
 
     const name_change* changes_;
     std::size_t count_;
@@ -84,6 +101,13 @@ private:
     std::vector<std::uint8_t, heap_allocator<std::uint8_t>> flags_;
     std::vector<std::uint8_t, heap_allocator<std::uint8_t>> used_in_main_;
     std::vector<std::uint64_t, heap_allocator<std::uint64_t>> conflict_at_;  // none: not seen
+    std::string_view prefix_;
+    std::vector<std::string_view, heap_allocator<std::string_view>> declared_;
+    std::vector<function_id, heap_allocator<function_id>> functions_;  // sorted
+    bool functions_read_ = false;
+    std::vector<char, heap_allocator<char>> buffer_;  // the last prefixed name
+    std::string_view replaced_;
+    std::uint64_t captured_at_;  // prefix: a reference a subgraph's own name captures
 };
 
 // Field f again, its tag as it was, with `content` as its payload.
