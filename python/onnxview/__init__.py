@@ -17,6 +17,7 @@
     onnxview.scan_record("model.onnx")["findings"]   # one line of `onnxview scan`
     onnxview.graph("model.onnx")                  # DOT of `onnxview graph`, folded
     onnxview.edit("in.onnx", "out.onnx", toposort=True)   # as `onnxview edit --toposort`
+    onnxview.merge("a.onnx", "b.onnx", "ab.onnx", io_map=[("y", "x")])   # as `onnxview merge`
     onnxview.hash("model.onnx")                   # what it computes, whatever the layout
     onnxview.diff("a.onnx", "b.onnx")["result"]   # what changed, as `onnxview diff --json`
 
@@ -40,6 +41,7 @@ from ._onnxview import (  # noqa: F401
     edit,
     graph,
     load_tensor,
+    merge,
     open,
     profile,
     scan_record,
@@ -48,7 +50,7 @@ from ._onnxview import (  # noqa: F401
 
 __all__ = [
     "Error", "Finding", "Graph", "Model", "Node", "SparseTensor", "StoredTensor", "TensorSlice", "Type",
-    "ValueInfo", "check", "dtype_of", "edit", "graph", "load_tensor", "open", "profile", "scan_record", "stats",
+    "ValueInfo", "check", "dtype_of", "edit", "graph", "load_tensor", "merge", "open", "profile", "scan_record", "stats",
 ]
 
 

@@ -197,6 +197,18 @@ def edit(
     metadata: Dict[str, Optional[str]] = ...,
     producer: Union[None, str, Tuple[str, str]] = ...,
     renames: Dict[str, str] = ...,
+    prefix: Optional[str] = ...,
+    allow_over_2gib: bool = ...,
+) -> Dict[str, int]: ...
+def merge(
+    a: Union[str, bytes, "os.PathLike[str]"],
+    b: Union[str, bytes, "os.PathLike[str]"],
+    dst: Union[str, bytes, "os.PathLike[str]"],
+    *,
+    io_map: Sequence[Tuple[str, str]] = ...,
+    prefix_a: Optional[str] = ...,
+    prefix_b: Optional[str] = ...,
+    external: Optional[str] = ...,
     allow_over_2gib: bool = ...,
 ) -> Dict[str, int]: ...
 # With the comparison library (a build that found libxxhash):

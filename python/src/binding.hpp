@@ -62,6 +62,7 @@ inline void check(onnxview::error e, const source_ptr& src, std::string_view wha
 void register_errors(py::module_& m);
 // --- edit.cpp: onnxview.edit()
 void register_edit(py::module_& m);
+void register_merge(py::module_& m);
 
 // --- strings: names are UTF-8 in ONNX; bytes that are not become lone
 // surrogates (surrogateescape), so a hostile name never raises on access.

@@ -32,7 +32,7 @@ bool same_directory(const std::string& a, const std::string& b) {
 void register_edit(py::module_& m) {
     m.def("edit", [](const py::object& src_path, const py::object& dst_path, bool toposort, bool strip_doc_strings,
                      const py::dict& metadata, const py::object& producer, const py::dict& renames,
-                     bool allow_over_2gib) {
+                     const py::object& prefix, bool allow_over_2gib) {
         const std::string in = file_path(src_path), out = file_path(dst_path);
         std::error_code ec;
         if (in == out || std::filesystem::equivalent(in, out, ec))
@@ -85,6 +85,11 @@ void register_edit(py::module_& m) {
                                       std::string(changed_names[verdict.change].new_name) + ": " +
                                       rename_problem_message(verdict.problem));
         }
+        const std::string prefix_text = prefix.is_none() ? std::string() : from_name(prefix);
+        if (!prefix.is_none() && prefix_text.empty()) throw py::value_error("prefix may not be empty");
+        if (!prefix_text.empty() && !changed_names.empty())
+            throw py::value_error("prefix excludes renames: make them in two edits");
+        e.prefix = prefix_text;
         pack_options po{};
         po.inline_align = 1;  // tensors stay where they are
         po.keep_typed = true;
@@ -104,6 +109,9 @@ void register_edit(py::module_& m) {
             raise_error(failed, src.get(),
                         "cannot sort '" + in + "': a cycle through node '" + std::string(cycle.node) + "' (value '" +
                             std::string(cycle.value) + "')");
+        if (failed && !prefix_text.empty() && failed.code == errc::invalid_argument)
+            throw py::value_error("prefix '" + prefix_text +
+                                  "': a subgraph declares the prefixed name of a main-graph value it reads");
         if (failed) raise_error(failed, src.get(), "cannot edit '" + in + "'");
         // Kept external references stay relative to the input's directory.
         if (st.external_kept != 0 && !same_directory(in, out))
@@ -118,13 +126,14 @@ void register_edit(py::module_& m) {
         return r;
     }, py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("toposort") = false,
        py::arg("strip_doc_strings") = false, py::arg("metadata") = py::dict(), py::arg("producer") = py::none(),
-       py::arg("renames") = py::dict(), py::arg("allow_over_2gib") = false,
+       py::arg("renames") = py::dict(), py::arg("prefix") = py::none(), py::arg("allow_over_2gib") = false,
        "Writes the model at `src` to `dst` with edits, as `onnxview edit` (docs/writer.md): every\n"
        "payload copied byte for byte, streamed, `dst` appearing whole or not at all.\n"
        "toposort: the nodes of every graph, subgraph and function in a stable topological order (a\n"
        "cycle raises onnxview.Error naming a node on it); strip_doc_strings; metadata: {key: value,\n"
        "or None to remove}; producer: a name, or (name, version); renames: {old: new} for the main\n"
-       "graph's values (as --rename; refused renames raise ValueError); allow_over_2gib.\n"
+       "graph's values (as --rename; refused renames raise ValueError); prefix: as --prefix\n"
+       "(onnx.compose.add_prefix's names, subgraph references included); allow_over_2gib.\n"
        "Returns {'bytes', 'nodes_moved', 'names_renamed'}.");
 }
 

@@ -13,6 +13,7 @@ PYBIND11_MODULE(_onnxview, m) {
     onnxview_py::register_scan(m);
     onnxview_py::register_graph_picture(m);
     onnxview_py::register_edit(m);
+    onnxview_py::register_merge(m);
 #ifdef ONNXVIEW_PY_COMPARE
     onnxview_py::register_compare(m);
 #endif

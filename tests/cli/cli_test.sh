@@ -26,7 +26,7 @@ run "help" 0 --help && grep -q 'exit status' "$tmp/out" || fail "--help lacks ex
 # hash and diff exist only in builds with libxxhash (docs/diff.md).
 compare_cmds=
 grep -q "^  hash " "$tmp/out" && compare_cmds="hash diff"
-for cmd in info check stats dump tensor doctor scan profile graph $compare_cmds; do
+for cmd in info check stats dump tensor doctor scan pack edit merge profile graph $compare_cmds; do
     run "$cmd --help" 0 $cmd --help && grep -q "^usage: onnxview $cmd" "$tmp/out" || fail "$cmd --help text"
     run "$cmd -h" 0 $cmd -h
     run "$cmd without file" 2 $cmd && one_line_error "$cmd without file"
@@ -36,7 +36,7 @@ done
 # `onnxview --help` lists and the one the command tables of README.md and
 # docs/cli.md show.
 run "help for the overview" 0 --help && cp "$tmp/out" "$tmp/overview"
-for cmd in info check stats dump tensor doctor scan pack edit profile graph $compare_cmds; do
+for cmd in info check stats dump tensor doctor scan pack edit merge profile graph $compare_cmds; do
     run "$cmd --help usage" 0 $cmd --help
     synopsis=$(sed -n '1s/^usage: onnxview //p' "$tmp/out")
     grep -qxF "  $synopsis" "$tmp/overview" || grep -qF "  $synopsis " "$tmp/overview" ||
