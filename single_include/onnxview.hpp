@@ -7708,6 +7708,10 @@ struct edit_options {
     // outputs by their names in the input.
     const name_change* renames = nullptr;
     std::size_t rename_count = 0;
+    // Several renames may give one new name: their values become one
+    // (how merge_models feeds two inputs from one output). The caller sees
+    // to it that at most one of them stays declared.
+    bool renames_join = false;
     // Non-empty: prefixed to every name onnx.compose.add_prefix prefixes,
     // in one pass: each non-empty value name of the main graph (where
     // renames replace them, subgraphs and training graphs included, where
@@ -17977,8 +17981,7 @@ const char* merge_problem_message(merge_problem p) noexcept {
     case merge_problem::not_an_output: return "is no graph output of A";
     case merge_problem::not_an_input: return "is no graph input of B";
     case merge_problem::connected_twice:
-        return "is connected twice (an input of B takes one output of A; an output of A feeding several inputs of B "
-               "is not supported)";
+        return "is connected twice (an input of B takes one output of A)";
     case merge_problem::name_clash:
         return "is a name of both graphs, which would join two values: give --prefix-a or --prefix-b";
     case merge_problem::function_clash:
@@ -18057,6 +18060,7 @@ error make_proxy(std::string_view model, std::string_view prefix, const name_cha
     edit_options r{};
     r.renames = renames;
     r.rename_count = rename_count;
+    r.renames_join = true;  // an output of A may feed several inputs of B
     again.edits = &r;
     return pack_model(std::string_view(first.data(), first.size()), nullptr, again, write_sink{&out, &append, nullptr},
                       nullptr);
@@ -18279,7 +18283,7 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
         if (!output) return refuse(merge_problem::not_an_output, 'a', c.a_output);
         if (!input) return refuse(merge_problem::not_an_input, 'b', c.b_input);
         for (std::size_t j = 0; j < i; ++j)
-            if (request.connections[j].b_input == c.b_input || request.connections[j].a_output == c.a_output)
+            if (request.connections[j].b_input == c.b_input)
                 return refuse(merge_problem::connected_twice, 'b', c.b_input);
         prefixed.push_back(std::string(request.prefix_a) + std::string(c.a_output));
         prefixed.push_back(std::string(request.prefix_b) + std::string(c.b_input));
@@ -18301,6 +18305,7 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
             edit_options check{};
             check.renames = renames.data();
             check.rename_count = renames.size();
+            check.renames_join = true;
             rename_check c;
             // The proxy before the renames is what check_renames must see.
             buffer plain{detail::heap_allocator<char>(memory)};
@@ -18572,6 +18577,7 @@ private:
 
     const name_change* changes_;
     std::size_t count_;
+    bool joins_;
     std::vector<frame, heap_allocator<frame>> frames_;
     // One byte per change and scope, 1 when the change is in effect; the
     // first `count_` bytes are the model level's (all in effect).
@@ -19638,6 +19644,7 @@ constexpr std::uint64_t not_seen = ~std::uint64_t(0);
 renamer::renamer(const edit_options& e, const heap& memory) noexcept
     : changes_(e.renames),
       count_(e.renames == nullptr ? 0 : e.rename_count),
+      joins_(e.renames_join),
       frames_(heap_allocator<frame>(memory)),
       flags_(count_, 1, heap_allocator<std::uint8_t>(memory)),
       used_in_main_(count_, 0, heap_allocator<std::uint8_t>(memory)),
@@ -19657,7 +19664,8 @@ rename_check renamer::check_list() const noexcept {
         for (std::size_t j = 0; j < count_ && c.problem == rename_problem::none; ++j) {
             c.other = j;
             if (j < i && changes_[j].old_name == changes_[i].old_name) c.problem = rename_problem::old_name_repeated;
-            else if (j < i && changes_[j].new_name == changes_[i].new_name) c.problem = rename_problem::new_name_repeated;
+            else if (j < i && !joins_ && changes_[j].new_name == changes_[i].new_name)
+                c.problem = rename_problem::new_name_repeated;
             else if (j != i && changes_[j].old_name == changes_[i].new_name) c.problem = rename_problem::chained;
         }
     }

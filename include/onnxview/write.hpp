@@ -214,6 +214,10 @@ struct edit_options {
     // outputs by their names in the input.
     const name_change* renames = nullptr;
     std::size_t rename_count = 0;
+    // Several renames may give one new name: their values become one
+    // (how merge_models feeds two inputs from one output). The caller sees
+    // to it that at most one of them stays declared.
+    bool renames_join = false;
     // Non-empty: prefixed to every name onnx.compose.add_prefix prefixes,
     // in one pass: each non-empty value name of the main graph (where
     // renames replace them, subgraphs and training graphs included, where

@@ -25,8 +25,7 @@ const char* merge_problem_message(merge_problem p) noexcept {
     case merge_problem::not_an_output: return "is no graph output of A";
     case merge_problem::not_an_input: return "is no graph input of B";
     case merge_problem::connected_twice:
-        return "is connected twice (an input of B takes one output of A; an output of A feeding several inputs of B "
-               "is not supported)";
+        return "is connected twice (an input of B takes one output of A)";
     case merge_problem::name_clash:
         return "is a name of both graphs, which would join two values: give --prefix-a or --prefix-b";
     case merge_problem::function_clash:
@@ -105,6 +104,7 @@ error make_proxy(std::string_view model, std::string_view prefix, const name_cha
     edit_options r{};
     r.renames = renames;
     r.rename_count = rename_count;
+    r.renames_join = true;  // an output of A may feed several inputs of B
     again.edits = &r;
     return pack_model(std::string_view(first.data(), first.size()), nullptr, again, write_sink{&out, &append, nullptr},
                       nullptr);
@@ -327,7 +327,7 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
         if (!output) return refuse(merge_problem::not_an_output, 'a', c.a_output);
         if (!input) return refuse(merge_problem::not_an_input, 'b', c.b_input);
         for (std::size_t j = 0; j < i; ++j)
-            if (request.connections[j].b_input == c.b_input || request.connections[j].a_output == c.a_output)
+            if (request.connections[j].b_input == c.b_input)
                 return refuse(merge_problem::connected_twice, 'b', c.b_input);
         prefixed.push_back(std::string(request.prefix_a) + std::string(c.a_output));
         prefixed.push_back(std::string(request.prefix_b) + std::string(c.b_input));
@@ -349,6 +349,7 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
             edit_options check{};
             check.renames = renames.data();
             check.rename_count = renames.size();
+            check.renames_join = true;
             rename_check c;
             // The proxy before the renames is what check_renames must see.
             buffer plain{detail::heap_allocator<char>(memory)};

@@ -36,6 +36,7 @@ constexpr std::uint64_t not_seen = ~std::uint64_t(0);
 renamer::renamer(const edit_options& e, const heap& memory) noexcept
     : changes_(e.renames),
       count_(e.renames == nullptr ? 0 : e.rename_count),
+      joins_(e.renames_join),
       frames_(heap_allocator<frame>(memory)),
       flags_(count_, 1, heap_allocator<std::uint8_t>(memory)),
       used_in_main_(count_, 0, heap_allocator<std::uint8_t>(memory)),
@@ -55,7 +56,8 @@ rename_check renamer::check_list() const noexcept {
         for (std::size_t j = 0; j < count_ && c.problem == rename_problem::none; ++j) {
             c.other = j;
             if (j < i && changes_[j].old_name == changes_[i].old_name) c.problem = rename_problem::old_name_repeated;
-            else if (j < i && changes_[j].new_name == changes_[i].new_name) c.problem = rename_problem::new_name_repeated;
+            else if (j < i && !joins_ && changes_[j].new_name == changes_[i].new_name)
+                c.problem = rename_problem::new_name_repeated;
             else if (j != i && changes_[j].old_name == changes_[i].new_name) c.problem = rename_problem::chained;
         }
     }

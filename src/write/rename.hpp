@@ -95,6 +95,7 @@ private:
 
     const name_change* changes_;
     std::size_t count_;
+    bool joins_;
     std::vector<frame, heap_allocator<frame>> frames_;
     // One byte per change and scope, 1 when the change is in effect; the
     // first `count_` bytes are the model level's (all in effect).
