@@ -15,12 +15,17 @@
 // those of its own proxy (x renamed): whatever the bytes, a plan; a valid
 // input with the planned rebinds packs into a model that verifies, each
 // rebind met.
+// Merged with itself (merge_models), prefixed, with and without x fed by
+// y: refused with a reason, or a model that verifies and holds twice the
+// input's main-graph initializers.
 // Bytes that do not verify may fail to pack, but must not crash it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "fuzz_check.hpp"
+#include "onnxview/merge.hpp"
+#include "onnxview/model.hpp"
 #include "onnxview/rebind.hpp"
 #include "onnxview/verify.hpp"
 #include "onnxview/write.hpp"
@@ -200,6 +205,35 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         } else {  // only a reference of the input's own that its bytes do not hold
             FUZZ_CHECK(errc_group(e.code) == errc::external_out_of_bounds || e.code == errc::external_range_past_end ||
                        errc_group(e.code) == errc::payload_size_mismatch);
+        }
+    }
+    if (valid) {
+        const external_payload_source src{const_cast<std::string*>(&in), fetch};
+        const merge_connection io[] = {{"y", "x"}};
+        for (std::size_t connections = 0; connections < 2; ++connections) {
+            merge_request request{};
+            request.prefix_a = "a/";
+            request.prefix_b = "b/";
+            request.connections = io;
+            request.connection_count = connections;
+            merge_report report;
+            request.report = &report;
+            std::string merged;
+            const write_sink ms{&merged, append};
+            const error e = merge_models(in, &src, in, &src, request, pack_options{}, ms, nullptr);
+            if (e.ok()) {
+                FUZZ_CHECK(report.problem == merge_problem::none);
+                FUZZ_CHECK(verify(merged.data(), merged.size(), schema::msg_ModelProto, options{}).ok());
+                std::uint64_t once = 0, twice = 0;
+                for (const tensor_view& t : parse_model(data, size).graph().initializer()) once += t.ok();
+                for (const tensor_view& t : parse_model(merged.data(), merged.size()).graph().initializer())
+                    twice += t.ok();
+                if (connections == 0) FUZZ_CHECK(twice == 2 * once);
+            } else if (report.problem == merge_problem::none) {  // the input's own payloads, or its depth
+                FUZZ_CHECK(errc_group(e.code) == errc::external_out_of_bounds ||
+                           e.code == errc::external_range_past_end || errc_group(e.code) == errc::payload_size_mismatch ||
+                           e.code == errc::depth_exceeded);
+            }
         }
     }
     return 0;

@@ -18029,16 +18029,15 @@ struct refusal {
             r.problem = p;
             r.side = side;
             const std::size_t n = std::min(name.size(), sizeof r.name - 1);
-            std::memcpy(r.name, name.data(), n);
+            if (n != 0) std::memcpy(r.name, name.data(), n);
             r.name[n] = '\0';
         }
         return errc::invalid_argument;
     }
 };
 
-// The proxy of one input, prefixed, its connected inputs renamed (B's).
-error make_proxy(std::string_view model, std::string_view prefix, const name_change* renames, std::size_t rename_count,
-                 const pack_options& po, buffer& out) noexcept {
+// The weight-less proxy of one input, its names prefixed.
+error make_proxy(std::string_view model, std::string_view prefix, const pack_options& po, buffer& out) noexcept {
     pack_options proxy{};
     proxy.threshold = po.threshold;
     proxy.read_options = po.read_options;
@@ -18046,13 +18045,13 @@ error make_proxy(std::string_view model, std::string_view prefix, const name_cha
     edit_options e{};
     e.prefix = prefix;
     if (!prefix.empty()) proxy.edits = &e;
-    buffer first(out.get_allocator());
-    const write_sink first_sink{&first, &append, nullptr};
-    if (error err = pack_model(model, nullptr, proxy, rename_count == 0 ? write_sink{&out, &append, nullptr} : first_sink,
-                               nullptr))
-        return err;
-    if (rename_count == 0) return error();
-    // The renames in a second pass over the small proxy, tensors as they are.
+    return pack_model(model, nullptr, proxy, write_sink{&out, &append, nullptr}, nullptr);
+}
+
+// B's proxy with its connected inputs renamed to A's outputs, tensors as
+// they are. An output of A may feed several inputs of B.
+error connect(std::string_view proxy, const name_change* renames, std::size_t rename_count, const pack_options& po,
+              buffer& out) noexcept {
     pack_options again{};
     again.inline_align = 1;
     again.keep_typed = true;
@@ -18060,10 +18059,9 @@ error make_proxy(std::string_view model, std::string_view prefix, const name_cha
     edit_options r{};
     r.renames = renames;
     r.rename_count = rename_count;
-    r.renames_join = true;  // an output of A may feed several inputs of B
+    r.renames_join = true;
     again.edits = &r;
-    return pack_model(std::string_view(first.data(), first.size()), nullptr, again, write_sink{&out, &append, nullptr},
-                      nullptr);
+    return pack_model(proxy, nullptr, again, write_sink{&out, &append, nullptr}, nullptr);
 }
 
 struct function_id {
@@ -18111,7 +18109,7 @@ const char* single_graph(const wire::message& root, wire::field& graph) noexcept
     wire::field f;
     while (!r.at_end()) {
         if (r.next(f)) return nullptr;
-        if (f.number == model_view::field::graph) {
+        if (f.number == model_view::field::graph && f.type == wire::wire_type::length_delimited) {
             graph = f;
             ++count;
         }
@@ -18147,7 +18145,8 @@ error join_graphs(const wire::message& ga, const wire::message& gb, const names&
         while (!r.at_end()) {
             const char* at = r.position();
             if (error e = r.next(f)) return e;
-            if (f.number != number) continue;
+            // Another wire type makes an unknown field, which the join drops.
+            if (f.number != number || f.type != wire::wire_type::length_delimited) continue;
             if (drop_connected) {
                 const result<wire::message> child = m.child(f);
                 if (!child) return child.err();
@@ -18292,29 +18291,32 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
         if (prefixed[i] != prefixed[i + 1]) renames.push_back({prefixed[i + 1], prefixed[i]});
 
     buffer pa{detail::heap_allocator<char>(memory)}, pb{detail::heap_allocator<char>(memory)};
-    if (error e = make_proxy(a, request.prefix_a, nullptr, 0, po, pa)) {
+    if (error e = make_proxy(a, request.prefix_a, po, pa)) {
         if (e.code == errc::invalid_argument && !request.prefix_a.empty())
             return refuse(merge_problem::prefix_capture, 'a', request.prefix_a);
         return e;
     }
-    if (error e = make_proxy(b, request.prefix_b, renames.data(), renames.size(), po, pb)) {
+    if (error e = make_proxy(b, request.prefix_b, po, pb)) {
         if (e.code == errc::invalid_argument && !request.prefix_b.empty())
             return refuse(merge_problem::prefix_capture, 'b', request.prefix_b);
-        if (e.code == errc::invalid_argument && !renames.empty()) {
+        return e;
+    }
+    if (!renames.empty()) {
+        buffer connected_b{detail::heap_allocator<char>(memory)};
+        const std::string_view proxy_b(pb.data(), pb.size());
+        if (error e = connect(proxy_b, renames.data(), renames.size(), po, connected_b)) {
             // The renamer refused: a connected output's name is one of B's.
             edit_options check{};
             check.renames = renames.data();
             check.rename_count = renames.size();
             check.renames_join = true;
             rename_check c;
-            // The proxy before the renames is what check_renames must see.
-            buffer plain{detail::heap_allocator<char>(memory)};
-            if (!make_proxy(b, request.prefix_b, nullptr, 0, po, plain) &&
-                !check_renames(std::string_view(plain.data(), plain.size()), check, &c, po.read_options) &&
+            if (e.code == errc::invalid_argument && !check_renames(proxy_b, check, &c, po.read_options) &&
                 c.problem != rename_problem::none)
                 return refuse(merge_problem::name_clash, 'b', renames[c.change].new_name);
+            return e;
         }
-        return e;
+        pb.swap(connected_b);
     }
     const wire::message ra = wire::message::root(pa.data(), pa.size(), po.read_options.max_message_depth);
     const wire::message rb = wire::message::root(pb.data(), pb.size(), po.read_options.max_message_depth);
@@ -18386,7 +18388,7 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
         while (!r.at_end()) {
             const char* at = r.position();
             if (error e = r.next(f)) return e;
-            if (f.number != model_view::field::functions) continue;
+            if (f.number != model_view::field::functions || f.type != wire::wire_type::length_delimited) continue;
             joined.insert(joined.end(), at, r.position());
             if (request.report != nullptr) ++request.report->functions;
         }
