@@ -7932,7 +7932,7 @@ error same_tensors(std::string_view a, const external_payload_source* source_a, 
 // The result (compose.merge_models' meaning, its differences named):
 //   - ir_version: A's, which must equal B's. opset_import: each domain
 //     once, A's order then B's new domains; a domain imported at two
-//     versions is refused (compose writes both lists, duplicates included).
+//     versions is refused ("ai.onnx" is "") (compose writes both lists, duplicates included).
 //   - prefixes: prefix_a to every name of A that compose.add_prefix
 //     prefixes (edit_options::prefix: also the references to main-graph
 //     values in subgraphs, which compose leaves behind), prefix_b to B's;
@@ -14622,7 +14622,7 @@ result<sparse_data> model_file::sparse_tensor(const sparse_tensor_view& s) noexc
 // ---- src/model/function_key.hpp ----
 // Internal: how a node names the model-local function it calls, and the
 // domain an opset import or a node names, as the checker and the writer's
-// extraction both resolve them (onnx 1.12: a function is found by domain,
+// extraction, prefixes and merges resolve them (onnx 1.12: a function is found by domain,
 // name and overload; "ai.onnx" is the default domain "").
 #ifndef ONNXVIEW_SRC_MODEL_FUNCTION_KEY_HPP
 #define ONNXVIEW_SRC_MODEL_FUNCTION_KEY_HPP
@@ -14638,6 +14638,9 @@ struct function_key {
     std::string_view domain, name, overload;
     bool operator==(const function_key& o) const noexcept {
         return domain == o.domain && name == o.name && overload == o.overload;
+    }
+    bool operator<(const function_key& o) const noexcept {
+        return domain != o.domain ? domain < o.domain : name != o.name ? name < o.name : overload < o.overload;
     }
 };
 struct function_key_hash {
@@ -17965,7 +17968,6 @@ bool extraction::drops(const schema::message_desc& d, const wire::message& m, co
 #include <algorithm>
 #include <cstring>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -18063,16 +18065,6 @@ error connect(std::string_view proxy, const name_change* renames, std::size_t re
     again.edits = &r;
     return pack_model(proxy, nullptr, again, write_sink{&out, &append, nullptr}, nullptr);
 }
-
-struct function_id {
-    std::string_view domain, name, overload;
-    bool operator<(const function_id& o) const noexcept {
-        return std::tie(domain, name, overload) < std::tie(o.domain, o.name, o.overload);
-    }
-    bool operator==(const function_id& o) const noexcept {
-        return domain == o.domain && name == o.name && overload == o.overload;
-    }
-};
 
 // Every name of g's main graph that would clash: inputs, outputs,
 // initializers, sparse initializers, value_info, node inputs and outputs.
@@ -18265,7 +18257,7 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
             if (!o.ok()) return o.err();
             bool seen = false;
             for (const auto& known : opsets)
-                if (known.first == o.domain()) {
+                if (detail::domain_key(known.first) == detail::domain_key(o.domain())) {
                     if (known.second != o.version()) return refuse(merge_problem::opset_differs, 0, o.domain());
                     seen = true;
                 }
@@ -18334,11 +18326,11 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
     if (error e = value_names(pvb.graph(), in_b)) return e;
     for (std::string_view s : in_b)
         if (!contains(connected, s) && contains(in_a, s)) return refuse(merge_problem::name_clash, 0, s);
-    std::vector<function_id> functions;
+    std::vector<detail::function_key> functions;
     for (const function_view& f : pva.functions()) functions.push_back({f.domain(), f.name(), f.overload()});
     std::sort(functions.begin(), functions.end());
     for (const function_view& f : pvb.functions())
-        if (std::binary_search(functions.begin(), functions.end(), function_id{f.domain(), f.name(), f.overload()}))
+        if (std::binary_search(functions.begin(), functions.end(), detail::function_key{f.domain(), f.name(), f.overload()}))
             return refuse(merge_problem::function_clash, 0, f.name());
     // Metadata: A's keys in their order (the last value of a key), then B's new ones.
     std::vector<std::pair<std::string_view, std::string_view>> metadata;
@@ -18559,9 +18551,7 @@ private:
         std::size_t flags = 0;      // the changes in effect: flags_[flags, flags + count)
         std::size_t declared = 0;   // prefix: the scope's declarations start at declared_[declared]
     };
-    struct function_id {
-        std::string_view domain, name, overload;
-    };
+
 
     frame current() const noexcept;
     // Pushes `f`, owning the changes in effect in the graph made of field
@@ -18588,7 +18578,7 @@ private:
     std::vector<std::uint64_t, heap_allocator<std::uint64_t>> conflict_at_;  // none: not seen
     std::string_view prefix_;
     std::vector<std::string_view, heap_allocator<std::string_view>> declared_;
-    std::vector<function_id, heap_allocator<function_id>> functions_;  // sorted
+    std::vector<function_key, heap_allocator<function_key>> functions_;  // sorted
     bool functions_read_ = false;
     std::vector<char, heap_allocator<char>> buffer_;  // the last prefixed name
     std::string_view replaced_;
@@ -19613,7 +19603,6 @@ result<reference_source> find_reference_source(std::string_view model, const opt
 // edit_options::renames applied during the walk (rename.hpp).
 
 #include <algorithm>
-#include <tuple>
 
 
 namespace onnxview {
@@ -19653,7 +19642,7 @@ renamer::renamer(const edit_options& e, const heap& memory) noexcept
       conflict_at_(count_, not_seen, heap_allocator<std::uint64_t>(memory)),
       prefix_(e.prefix),
       declared_(heap_allocator<std::string_view>(memory)),
-      functions_(heap_allocator<function_id>(memory)),
+      functions_(heap_allocator<function_key>(memory)),
       buffer_(heap_allocator<char>(memory)),
       captured_at_(not_seen) {}
 
@@ -19756,24 +19745,13 @@ bool renamer::declared_inside(std::string_view name) const noexcept {
     return false;
 }
 
-namespace {
-
-bool before(std::string_view ad, std::string_view an, std::string_view ao, std::string_view bd, std::string_view bn,
-            std::string_view bo) noexcept {
-    return std::tie(ad, an, ao) < std::tie(bd, bn, bo);
-}
-
-}  // namespace
-
 error renamer::read_functions(const wire::message& model) noexcept {
     functions_read_ = true;
     for (const function_view& fn : model_view(result<wire::message>(model)).functions()) {
         if (!fn.ok()) return fn.err();
         functions_.push_back({fn.domain(), fn.name(), fn.overload()});
     }
-    std::sort(functions_.begin(), functions_.end(), [](const function_id& a, const function_id& b) {
-        return before(a.domain, a.name, a.overload, b.domain, b.name, b.overload);
-    });
+    std::sort(functions_.begin(), functions_.end());
     return error();
 }
 
@@ -19782,11 +19760,8 @@ bool renamer::calls_function(const wire::message& parent, const wire::field& nod
     const result<wire::message> m = parent.child(node);
     if (!m) return false;
     const node_view n(m);
-    const function_id call{n.domain(), n.op_type(), n.overload()};
-    return std::binary_search(functions_.begin(), functions_.end(), call,
-                              [](const function_id& a, const function_id& b) {
-                                  return before(a.domain, a.name, a.overload, b.domain, b.name, b.overload);
-                              });
+    return std::binary_search(functions_.begin(), functions_.end(),
+                              function_key{n.domain(), n.op_type(), n.overload()});
 }
 
 error renamer::enter(const wire::message& parent, const wire::field& f) noexcept {

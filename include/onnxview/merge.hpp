@@ -14,7 +14,7 @@
 // The result (compose.merge_models' meaning, its differences named):
 //   - ir_version: A's, which must equal B's. opset_import: each domain
 //     once, A's order then B's new domains; a domain imported at two
-//     versions is refused (compose writes both lists, duplicates included).
+//     versions is refused ("ai.onnx" is "") (compose writes both lists, duplicates included).
 //   - prefixes: prefix_a to every name of A that compose.add_prefix
 //     prefixes (edit_options::prefix: also the references to main-graph
 //     values in subgraphs, which compose leaves behind), prefix_b to B's;

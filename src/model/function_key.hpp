@@ -1,6 +1,6 @@
 // Internal: how a node names the model-local function it calls, and the
 // domain an opset import or a node names, as the checker and the writer's
-// extraction both resolve them (onnx 1.12: a function is found by domain,
+// extraction, prefixes and merges resolve them (onnx 1.12: a function is found by domain,
 // name and overload; "ai.onnx" is the default domain "").
 #ifndef ONNXVIEW_SRC_MODEL_FUNCTION_KEY_HPP
 #define ONNXVIEW_SRC_MODEL_FUNCTION_KEY_HPP
@@ -16,6 +16,9 @@ struct function_key {
     std::string_view domain, name, overload;
     bool operator==(const function_key& o) const noexcept {
         return domain == o.domain && name == o.name && overload == o.overload;
+    }
+    bool operator<(const function_key& o) const noexcept {
+        return domain != o.domain ? domain < o.domain : name != o.name ? name < o.name : overload < o.overload;
     }
 };
 struct function_key_hash {

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "../io/heap.hpp"
+#include "../model/function_key.hpp"
 #include "onnxview/decimal.hpp"
 #include "onnxview/model.hpp"
 #include "onnxview/wire_encode.hpp"
@@ -107,16 +107,6 @@ error connect(std::string_view proxy, const name_change* renames, std::size_t re
     again.edits = &r;
     return pack_model(proxy, nullptr, again, write_sink{&out, &append, nullptr}, nullptr);
 }
-
-struct function_id {
-    std::string_view domain, name, overload;
-    bool operator<(const function_id& o) const noexcept {
-        return std::tie(domain, name, overload) < std::tie(o.domain, o.name, o.overload);
-    }
-    bool operator==(const function_id& o) const noexcept {
-        return domain == o.domain && name == o.name && overload == o.overload;
-    }
-};
 
 // Every name of g's main graph that would clash: inputs, outputs,
 // initializers, sparse initializers, value_info, node inputs and outputs.
@@ -309,7 +299,7 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
             if (!o.ok()) return o.err();
             bool seen = false;
             for (const auto& known : opsets)
-                if (known.first == o.domain()) {
+                if (detail::domain_key(known.first) == detail::domain_key(o.domain())) {
                     if (known.second != o.version()) return refuse(merge_problem::opset_differs, 0, o.domain());
                     seen = true;
                 }
@@ -378,11 +368,11 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
     if (error e = value_names(pvb.graph(), in_b)) return e;
     for (std::string_view s : in_b)
         if (!contains(connected, s) && contains(in_a, s)) return refuse(merge_problem::name_clash, 0, s);
-    std::vector<function_id> functions;
+    std::vector<detail::function_key> functions;
     for (const function_view& f : pva.functions()) functions.push_back({f.domain(), f.name(), f.overload()});
     std::sort(functions.begin(), functions.end());
     for (const function_view& f : pvb.functions())
-        if (std::binary_search(functions.begin(), functions.end(), function_id{f.domain(), f.name(), f.overload()}))
+        if (std::binary_search(functions.begin(), functions.end(), detail::function_key{f.domain(), f.name(), f.overload()}))
             return refuse(merge_problem::function_clash, 0, f.name());
     // Metadata: A's keys in their order (the last value of a key), then B's new ones.
     std::vector<std::pair<std::string_view, std::string_view>> metadata;

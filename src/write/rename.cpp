@@ -2,7 +2,6 @@
 #include "rename.hpp"
 
 #include <algorithm>
-#include <tuple>
 
 #include "onnxview/model.hpp"
 
@@ -43,7 +42,7 @@ renamer::renamer(const edit_options& e, const heap& memory) noexcept
       conflict_at_(count_, not_seen, heap_allocator<std::uint64_t>(memory)),
       prefix_(e.prefix),
       declared_(heap_allocator<std::string_view>(memory)),
-      functions_(heap_allocator<function_id>(memory)),
+      functions_(heap_allocator<function_key>(memory)),
       buffer_(heap_allocator<char>(memory)),
       captured_at_(not_seen) {}
 
@@ -146,24 +145,13 @@ bool renamer::declared_inside(std::string_view name) const noexcept {
     return false;
 }
 
-namespace {
-
-bool before(std::string_view ad, std::string_view an, std::string_view ao, std::string_view bd, std::string_view bn,
-            std::string_view bo) noexcept {
-    return std::tie(ad, an, ao) < std::tie(bd, bn, bo);
-}
-
-}  // namespace
-
 error renamer::read_functions(const wire::message& model) noexcept {
     functions_read_ = true;
     for (const function_view& fn : model_view(result<wire::message>(model)).functions()) {
         if (!fn.ok()) return fn.err();
         functions_.push_back({fn.domain(), fn.name(), fn.overload()});
     }
-    std::sort(functions_.begin(), functions_.end(), [](const function_id& a, const function_id& b) {
-        return before(a.domain, a.name, a.overload, b.domain, b.name, b.overload);
-    });
+    std::sort(functions_.begin(), functions_.end());
     return error();
 }
 
@@ -172,11 +160,8 @@ bool renamer::calls_function(const wire::message& parent, const wire::field& nod
     const result<wire::message> m = parent.child(node);
     if (!m) return false;
     const node_view n(m);
-    const function_id call{n.domain(), n.op_type(), n.overload()};
-    return std::binary_search(functions_.begin(), functions_.end(), call,
-                              [](const function_id& a, const function_id& b) {
-                                  return before(a.domain, a.name, a.overload, b.domain, b.name, b.overload);
-                              });
+    return std::binary_search(functions_.begin(), functions_.end(),
+                              function_key{n.domain(), n.op_type(), n.overload()});
 }
 
 error renamer::enter(const wire::message& parent, const wire::field& f) noexcept {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../io/heap.hpp"
+#include "../model/function_key.hpp"
 #include "emitter.hpp"
 #include "onnxview/wire.hpp"
 #include "onnxview/write.hpp"
@@ -75,9 +76,7 @@ private:
         std::size_t flags = 0;      // the changes in effect: flags_[flags, flags + count)
         std::size_t declared = 0;   // prefix: the scope's declarations start at declared_[declared]
     };
-    struct function_id {
-        std::string_view domain, name, overload;
-    };
+
 
     frame current() const noexcept;
     // Pushes `f`, owning the changes in effect in the graph made of field
@@ -104,7 +103,7 @@ private:
     std::vector<std::uint64_t, heap_allocator<std::uint64_t>> conflict_at_;  // none: not seen
     std::string_view prefix_;
     std::vector<std::string_view, heap_allocator<std::string_view>> declared_;
-    std::vector<function_id, heap_allocator<function_id>> functions_;  // sorted
+    std::vector<function_key, heap_allocator<function_key>> functions_;  // sorted
     bool functions_read_ = false;
     std::vector<char, heap_allocator<char>> buffer_;  // the last prefixed name
     std::string_view replaced_;

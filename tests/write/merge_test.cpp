@@ -1172,3 +1172,21 @@ TEST_CASE("merge_models: the connected input's sparse initializer dropped, its a
     CHECK(g.quantization_annotation().begin()->quant_parameter_tensor_names().begin()->value() == "b/k_scale");
     CHECK(r.report.initializers == 1);
 }
+
+TEST_CASE("merge_models: \"ai.onnx\" and \"\" are one domain of the opsets") {
+    mt_graph_parts p;
+    p.name = "g";
+    p.nodes = {em::node("Relu", {"k"}, {"y"})};
+    p.inputs = {"k"};
+    p.outputs = {"y"};
+    const wire_builder g = mt_graph(p);
+    const std::string a = mt_small_a();
+    const mt_merged same = mt_merge(a, mt_model(&g, 8, {{"ai.onnx", 13}}), {{"h", "k"}});
+    REQUIRE(same.err.ok());
+    const model_view m = parse_model(same.model.data(), same.model.size());
+    CHECK(mt_opsets_of(m) == mt_names{":13"});
+    const mt_merged other = mt_merge(a, mt_model(&g, 8, {{"ai.onnx", 14}}), {{"h", "k"}});
+    CHECK(other.err.code == errc::invalid_argument);
+    CHECK(other.report.problem == merge_problem::opset_differs);
+    CHECK(std::string(other.report.name) == "ai.onnx");
+}
