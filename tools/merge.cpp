@@ -73,12 +73,12 @@ bool parse_io_map(const std::vector<const char*>& given, std::vector<merge_conne
     return true;
 }
 
+// Payload pages of either input, or of their external files, are not needed again.
 void give_back_pages(void* user, const char* data, std::size_t size) {
-    for (const model_file* f : *static_cast<const std::vector<const model_file*>*>(user)) {
-        const std::string_view bytes = f->bytes();
-        if (data >= bytes.data() && data + size <= bytes.data() + bytes.size())
-            release_pages(data, size);
-    }
+    const auto& inputs = *static_cast<const std::vector<const model_file*>*>(user);
+    for (const model_file* f : inputs)
+        if (f->file().holds(data, size)) return release_payload(f->file(), data, size);
+    release_pages(data, size);
 }
 
 int run(arguments& a) {

@@ -38,7 +38,8 @@
 // Tensors: with po.external_location, those of at least po.threshold bytes
 // go to the external sink; otherwise every payload comes into the model
 // (po.internalize). po.source_fd and po.reference are ignored; po.edits
-// must be null.
+// must be null; po.payload_written is given the payloads (in the inputs'
+// bytes or their external files), not the join's own memory.
 //
 // How: each input becomes a weight-less proxy in memory (pack_model's
 // reference mode, prefixed, B's connections renamed), the two proxies are

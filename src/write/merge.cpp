@@ -258,19 +258,17 @@ struct join_source {
     }
 };
 
-// pack_options' callbacks passed on: payload_written only for ranges of
-// the inputs (the join itself is in memory, not a file's pages).
+// pack_options' callbacks passed on: payload_written for the payloads
+// only (of the inputs' bytes and their external files), not the join, which
+// is this function's memory and not a file's pages.
 struct callbacks {
-    std::string_view a, b;
+    std::string_view join;
     const pack_options* po;
 
-    static bool inside(std::string_view s, const char* data, std::size_t size) noexcept {
-        return !s.empty() && data >= s.data() && size <= s.size() &&
-               static_cast<std::size_t>(data - s.data()) <= s.size() - size;
-    }
     static void written(void* user, const char* data, std::size_t size) noexcept {
         const auto* c = static_cast<const callbacks*>(user);
-        if (inside(c->a, data, size) || inside(c->b, data, size)) c->po->payload_written(c->po->user, data, size);
+        const bool in_join = !c->join.empty() && data >= c->join.data() && data < c->join.data() + c->join.size();
+        if (!in_join) c->po->payload_written(c->po->user, data, size);
     }
     static void progress(void* user, std::uint64_t done, std::uint64_t total) noexcept {
         const auto* c = static_cast<const callbacks*>(user);
@@ -435,7 +433,7 @@ error merge_models(std::string_view a, const external_payload_source* source_a, 
     pack_options final_po = po;
     final_po.source_fd = nullptr;
     final_po.reference = reference_source{};
-    callbacks passed{a, b, &po};
+    callbacks passed{std::string_view(joined.data(), joined.size()), &po};
     final_po.user = &passed;
     if (po.payload_written != nullptr) final_po.payload_written = &callbacks::written;
     if (po.progress != nullptr) final_po.progress = &callbacks::progress;
