@@ -85,7 +85,7 @@ of B reading the io_map input from outer scope reads A's output afterwards
 (prefixed or not), and OUT gives B alone's outputs on A alone's; a Loop body
 declaring a name of the main graph as its own input keeps it.
 
---big (not by default; ~4.5 GiB of disk, a minute or two): two models of 18
+--big (meson test merge_oracle_big; ~4.5 GiB of disk, about a minute): two models of 18
 float weights of 64 MiB each (1.125 GiB), written by numpy as external data,
 chained by --io-map and merged with --external w.bin: each weight's bytes in
 w.bin (numpy memmap at the offset OUT records) hash as its source's; the time and
