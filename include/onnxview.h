@@ -278,6 +278,11 @@ ONNXVIEW_C_API onnxview_error onnxview_open_callbacks(const char* path, const on
  * Null is fine. Every handle and pointer from the model dies with it. */
 ONNXVIEW_C_API void onnxview_close(onnxview_model* model);
 
+/* Frees text the optional libraries returned to the caller
+ * (onnxview_profile_json, onnxview_diff_json), which is allocated with
+ * malloc, not options.memory: it may outlive the model. Null is fine. */
+ONNXVIEW_C_API void onnxview_text_free(char* text);
+
 /* Why the model is empty when keep_malformed kept a malformed one; else ok. */
 ONNXVIEW_C_API onnxview_error onnxview_model_error(const onnxview_model* model);
 /* The whole file's bytes. */

@@ -303,6 +303,11 @@ ONNXVIEW_C_API onnxview_error onnxview_open_callbacks(const char* path, const on
  * Null is fine. Every handle and pointer from the model dies with it. */
 ONNXVIEW_C_API void onnxview_close(onnxview_model* model);
 
+/* Frees text the optional libraries returned to the caller
+ * (onnxview_profile_json, onnxview_diff_json), which is allocated with
+ * malloc, not options.memory: it may outlive the model. Null is fine. */
+ONNXVIEW_C_API void onnxview_text_free(char* text);
+
 /* Why the model is empty when keep_malformed kept a malformed one; else ok. */
 ONNXVIEW_C_API onnxview_error onnxview_model_error(const onnxview_model* model);
 /* The whole file's bytes. */
@@ -20228,11 +20233,13 @@ error node_orders::find(const wire::message& m, const schema::message_desc& d, c
 // ---- src/capi/handle.hpp ----
 // The C API's handles: what a caller's onnxview_graph, onnxview_node, ...
 // hold, and the conversions between them and the C++ views. Internal to
-// src/capi/.
+// src/capi/ and the optional libraries' C functions (src/profile/capi.cpp,
+// src/compare/capi.cpp).
 #ifndef ONNXVIEW_CAPI_HANDLE_HPP
 #define ONNXVIEW_CAPI_HANDLE_HPP
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <type_traits>
@@ -20292,6 +20299,43 @@ inline onnxview_error to_c(error e) noexcept {
 }
 inline onnxview_error ok() noexcept { return to_c(error()); }
 inline onnxview_error fail(errc code, std::uint64_t offset = 0) noexcept { return to_c(error(code, offset)); }
+
+// Text handed to the caller (onnxview_text_free frees it): a malloc'd
+// buffer grown as a write_sink fills it, NUL-terminated by give().
+struct text_buffer {
+    char* data = nullptr;
+    std::size_t size = 0, capacity = 0;
+
+    text_buffer() noexcept = default;
+    text_buffer(const text_buffer&) = delete;
+    text_buffer& operator=(const text_buffer&) = delete;
+    ~text_buffer() { std::free(data); }
+
+    static error append(void* user, const char* bytes, std::size_t n) noexcept {
+        auto* t = static_cast<text_buffer*>(user);
+        if (t->capacity - t->size <= n) {  // room for the NUL too
+            std::size_t grown = t->capacity < 4096 ? 4096 : t->capacity * 2;
+            while (grown - t->size <= n) grown *= 2;
+            char* moved = static_cast<char*>(std::realloc(t->data, grown));
+            if (moved == nullptr) return errc::out_of_memory;
+            t->data = moved;
+            t->capacity = grown;
+        }
+        if (n != 0) std::memcpy(t->data + t->size, bytes, n);
+        t->size += n;
+        return error();
+    }
+    write_sink sink() noexcept { return write_sink{this, &append, nullptr}; }
+    // The text to the caller: *out owns it from here.
+    onnxview_error give(char** out, std::size_t* out_size) noexcept {
+        if (error e = append(this, "", 0)) return to_c(e);  // room for the NUL, even with nothing written
+        data[size] = '\0';
+        *out = data;
+        if (out_size != nullptr) *out_size = size;
+        data = nullptr;
+        return ok();
+    }
+};
 
 inline onnxview_string to_c(std::string_view s) noexcept {
     onnxview_string c;
@@ -21031,6 +21075,8 @@ void onnxview_close(onnxview_model* model) {
     if (own_memory(opts)) opts.memory.deallocate(opts.memory.user_data, model, size, alignof(onnxview_model));
     else std::free(model);
 }
+
+void onnxview_text_free(char* text) { std::free(text); }
 
 onnxview_error onnxview_model_error(const onnxview_model* m) {
     return m ? to_c(m->file.model_error()) : fail(errc::invalid_argument);

@@ -219,6 +219,8 @@ void onnxview_close(onnxview_model* model) {
     else std::free(model);
 }
 
+void onnxview_text_free(char* text) { std::free(text); }
+
 onnxview_error onnxview_model_error(const onnxview_model* m) {
     return m ? to_c(m->file.model_error()) : fail(errc::invalid_argument);
 }
