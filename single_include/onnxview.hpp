@@ -7798,8 +7798,9 @@ struct pack_options {
     const int* source_fd = nullptr;
     // Called with ranges of the input that the walk is done with: of the
     // model's bytes, every 4 MiB of progress (each range written or
-    // counted, and the bytes before it), and each external payload once
-    // written: the moment to drop their mapped pages (release_pages,
+    // counted, and the bytes before it), and each external payload in
+    // pieces of 4 MiB as they are written: the moment to drop their mapped
+    // pages (release_pages,
     // file.hpp). Ranges may be read again later (dropped pages are read
     // back). May be null.
     void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;
@@ -18706,10 +18707,24 @@ std::uint64_t padding_for(std::uint64_t position, std::uint64_t header, std::uin
 
 struct chunk_target {
     emitter* out;
+    // An external payload: its pages handed to this as each piece is
+    // written, so that a payload of any size never lies mapped whole.
+    const pack_options* external = nullptr;
 };
 error chunk_to(void* user, const char* data, std::size_t size) noexcept {
-    static_cast<chunk_target*>(user)->out->bytes(data, size);
-    return static_cast<chunk_target*>(user)->out->err();
+    const auto* t = static_cast<chunk_target*>(user);
+    if (t->external == nullptr) {
+        t->out->bytes(data, size);
+        return t->out->err();
+    }
+    constexpr std::size_t piece = std::size_t(4) << 20;
+    for (std::size_t done = 0; done < size; done += piece) {
+        const std::size_t n = size - done < piece ? size - done : piece;
+        t->out->bytes(data + done, n);
+        if (error e = t->out->err()) return e;
+        t->external->payload_written(t->external->user, data + done, n);
+    }
+    return error();
 }
 
 // The payload of t (byte_size bytes in raw_data layout) into out.
@@ -18729,10 +18744,9 @@ error emit_payload(pass& p, emitter& out, const tensor_view& t, const storage_in
     // A raw_data payload is bytes of the source: the emitter copies it file
     // to file and gives its pages back.
     chunk_target ct{&out};
+    if (p.po.payload_written != nullptr && d->storage() == storage_kind::external) ct.external = &p.po;
     if (error e = for_each_raw_chunk(*d, chunk_to, &ct)) return e;
     if (out.position() - before != si.byte_size) return error(errc::payload_size_mismatch, si.offset);
-    if (p.po.payload_written != nullptr && d->storage() == storage_kind::external)
-        p.po.payload_written(p.po.user, d->bytes().data(), d->bytes().size());
     if (p.po.progress != nullptr) p.po.progress(p.po.user, p.model.position() + p.external.position(), p.total);
     return error();
 }

@@ -12,6 +12,7 @@
 #include "onnxview/output_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "subcommand.hpp"
 #include "write_output.hpp"
 
@@ -73,12 +74,20 @@ bool parse_io_map(const std::vector<const char*>& given, std::vector<merge_conne
     return true;
 }
 
+struct merge_state {
+    const model_file* inputs[2];
+    progress_line* line = nullptr;
+};
+
 // Payload pages of either input, or of their external files, are not needed again.
 void give_back_pages(void* user, const char* data, std::size_t size) {
-    const auto& inputs = *static_cast<const std::vector<const model_file*>*>(user);
-    for (const model_file* f : inputs)
+    for (const model_file* f : static_cast<const merge_state*>(user)->inputs)
         if (f->file().holds(data, size)) return release_payload(f->file(), data, size);
     release_pages(data, size);
+}
+
+void show_progress(void* user, std::uint64_t done, std::uint64_t total) {
+    static_cast<merge_state*>(user)->line->update(done, total);
 }
 
 int run(arguments& a) {
@@ -96,9 +105,12 @@ int run(arguments& a) {
                                   same_file(a.b, external_path.c_str())))
         return write_failure("merge", "--external '" + external_path + "' is OUT or an input; choose another name",
                              exit_usage);
+    // The metadata's pages as private copies: the views and proxies read
+    // every tensor's header, which would map the weights around it.
     options opts{};
     opts.verify = true;
-    opts.drop_verified_pages = true;
+    opts.reads = model_reads::metadata;
+    opts.file_hint = access_hint::sequential;  // payloads are read front to back, once
     model_file fa, fb;
     int code = exit_ok;
     if (!open_model("merge", a.a, opts, fa, code) || !open_model("merge", a.b, opts, fb, code)) return code;
@@ -123,15 +135,23 @@ int run(arguments& a) {
     pack_options po{};
     po.allow_over_2gib = a.allow_over_2gib;
     if (a.external != nullptr) po.external_location = a.external;
-    std::vector<const model_file*> inputs{&fa, &fb};
+    progress_line line("merge");
+    merge_state state{{&fa, &fb}, &line};
     po.payload_written = give_back_pages;
-    po.user = &inputs;
+    po.progress = show_progress;
+    po.user = &state;
+    // The paths die with this function: the handler must not see them after.
+    remove_on_signal(created.value().temp_path(), a.external != nullptr ? data.temp_path() : nullptr);
+    struct forget_pending {
+        ~forget_pending() { forget_on_signal(); }
+    } forget;
     const external_payload_source sa = fa.external(), sb = fb.external();
     const write_sink model_sink = created.value().sink();
     const write_sink data_sink = a.external != nullptr ? data.sink() : write_sink{};
     pack_stats st;
     const error e = merge_models(fa.bytes(), &sa, fb.bytes(), &sb, request, po, model_sink,
                                  a.external != nullptr ? &data_sink : nullptr, &st);
+    line.finish();
     if (e) {
         if (report.problem != merge_problem::none) {
             std::string subject;
@@ -157,9 +177,12 @@ int run(arguments& a) {
         return write_failure("merge", "cannot merge '" + std::string(a.a) + "' and '" + a.b + "': " + describe(e),
                              exit_findings);
     }
-    if (a.external != nullptr)
+    if (a.external != nullptr) {
         if (error c = data.commit())
             return write_failure("merge", "cannot write '" + external_path + "': " + system_text(c), exit_usage);
+        // Until OUT is in place the external file it names goes with it.
+        remove_on_signal(created.value().temp_path(), external_path.c_str());
+    }
     if (error c = created.value().commit()) {
         if (a.external != nullptr) std::remove(external_path.c_str());
         return write_failure("merge", "cannot write '" + std::string(a.out) + "': " + system_text(c), exit_usage);

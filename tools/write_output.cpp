@@ -113,6 +113,15 @@ bool same_directory(const char* a, const char* b) {
     return da == db || (std::filesystem::equivalent(da.empty() ? "." : da, db.empty() ? "." : db, ec) && !ec);
 }
 
+void remove_on_signal(const char* model, const char* data) {
+    pending[0] = model;
+    pending[1] = data;
+    std::signal(SIGINT, remove_pending);
+    std::signal(SIGTERM, remove_pending);
+}
+
+void forget_on_signal() { pending[0] = pending[1] = nullptr; }
+
 int write_failure(const char* cmd, const std::string& message, int code) {
     print_error(cmd, message);
     return code;
@@ -161,14 +170,11 @@ int write_model(const char* cmd, const char* in, const char* out_path, pack_opti
         if (!d) return write_failure(cmd, "cannot create '" + external_path + "': " + system_text(d.err()), exit_usage);
         data = std::move(d.value());
     }
-    pending[0] = out->temp_path();
-    pending[1] = external ? data.temp_path() : nullptr;
+    remove_on_signal(out->temp_path(), external ? data.temp_path() : nullptr);
     // The paths die with this function: the handler must not see them after.
     struct forget_pending {
-        ~forget_pending() { pending[0] = pending[1] = nullptr; }
+        ~forget_pending() { forget_on_signal(); }
     } forget;
-    std::signal(SIGINT, remove_pending);
-    std::signal(SIGTERM, remove_pending);
 
     if (external != nullptr) po.external_location = external;
     po.payload_written = payload_written;

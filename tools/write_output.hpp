@@ -28,6 +28,12 @@ bool same_directory(const char* a, const char* b);
 // Prints "onnxview CMD: MESSAGE" and returns code.
 int write_failure(const char* cmd, const std::string& message, int code);
 
+// Until forget_on_signal(), SIGINT and SIGTERM remove the temporary files
+// `model` and `data` (either may be null) and then end the process as the
+// signal would. The paths must live until then.
+void remove_on_signal(const char* model, const char* data);
+void forget_on_signal();
+
 // Writes IN to OUT through pack_model with `po` (its sinks, progress and
 // source descriptor are set here); `external`, when not null, is the name of
 // the external file in OUT's directory (po.external_location). With `verify`

@@ -299,8 +299,9 @@ struct pack_options {
     const int* source_fd = nullptr;
     // Called with ranges of the input that the walk is done with: of the
     // model's bytes, every 4 MiB of progress (each range written or
-    // counted, and the bytes before it), and each external payload once
-    // written: the moment to drop their mapped pages (release_pages,
+    // counted, and the bytes before it), and each external payload in
+    // pieces of 4 MiB as they are written: the moment to drop their mapped
+    // pages (release_pages,
     // file.hpp). Ranges may be read again later (dropped pages are read
     // back). May be null.
     void (*payload_written)(void* user, const char* data, std::size_t size) = nullptr;

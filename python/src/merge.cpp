@@ -23,9 +23,11 @@ void register_merge(py::module_& m) {
         for (const std::string& in : {a, b})
             if (in == out || std::filesystem::equivalent(in, out, ec))
                 throw py::value_error("the output '" + out + "' is an input; write to another file");
+        // The metadata's pages as private copies: the merge reads every
+        // tensor's header, which would map the weights around it.
         options opts{};
         opts.verify = true;
-        opts.drop_verified_pages = true;
+        opts.reads = model_reads::metadata;
         const source_ptr sa = open_model(a, opts), sb = open_model(b, opts);
         // The strings the request views live here until merge_models returns.
         std::vector<std::string> texts;
@@ -50,6 +52,14 @@ void register_merge(py::module_& m) {
         request.report = &report;
         pack_options po{};
         po.allow_over_2gib = allow_over_2gib;
+        // Payload pages given back as they are written.
+        const model_file* inputs[2] = {&sa->model, &sb->model};
+        po.user = inputs;
+        po.payload_written = [](void* user, const char* data, std::size_t size) noexcept {
+            for (const model_file* f : *static_cast<const model_file* (*)[2]>(user))
+                if (f->file().holds(data, size)) return release_payload(f->file(), data, size);
+            release_pages(data, size);
+        };
         const std::string external_name = external.is_none() ? std::string() : from_name(external);
         if (!external_name.empty()) {
             if (external_name.find_first_of("/\\") != std::string::npos)

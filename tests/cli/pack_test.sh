@@ -223,6 +223,12 @@ if [ -x /usr/bin/time ] && $py "$fixtures" big "$tmp/large.onnx" 512 && $py "$fi
             [ "$(tail -1 "$tmp/rss")" -lt 131072 ] || fail "$args of $model.onnx: peak RSS $(tail -1 "$tmp/rss") KiB, over 128 MiB"
             rm -f "$out/x.onnx" "$out/x.data"
         done
+        n=$((n + 1))
+        /usr/bin/time -f %M -o "$tmp/rss" "$exe" merge "$tmp/$model.onnx" "$tmp/$model.onnx" "$out/x.onnx" \
+            --prefix-a a/ --prefix-b b/ --external x.data >/dev/null 2>"$tmp/err" ||
+            fail "merge of $model.onnx with itself: $(cat "$tmp/err")"
+        [ "$(tail -1 "$tmp/rss")" -lt 131072 ] || fail "merge of $model.onnx: peak RSS $(tail -1 "$tmp/rss") KiB, over 128 MiB"
+        rm -f "$out/x.onnx" "$out/x.data"
         rm -f "$tmp/$model.onnx"
     done
 else
@@ -243,6 +249,16 @@ if $py "$fixtures" big "$tmp/big.onnx" 2>/dev/null; then
         only "SIGTERM while writing" in.onnx
     else
         echo "note: pack finished (exit $rc) before SIGTERM; the signal path is not checked"
+        rm -f "$out/x.onnx" "$out/x.data"
+    fi
+    n=$((n + 1))
+    timeout -s TERM 0.5 "$exe" merge "$tmp/big.onnx" "$tmp/big.onnx" "$out/x.onnx" --prefix-a a/ --prefix-b b/ \
+        --external x.data >/dev/null 2>&1
+    rc=$?
+    if [ "$rc" = 124 ]; then
+        only "SIGTERM while merging" in.onnx
+    else
+        echo "note: merge finished (exit $rc) before SIGTERM; the signal path is not checked"
         rm -f "$out/x.onnx" "$out/x.data"
     fi
     rm -f "$tmp/big.onnx"
