@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import SKIP, spread  # noqa: E402
 
 
 def run_onnxview(exe, path):
@@ -40,10 +41,7 @@ def corpus(onnx, exe, root, limit):
     for d, _, files in os.walk(root):
         if "model.onnx" in files:
             models.append(os.path.join(d, "model.onnx"))
-    models.sort()
-    if limit and len(models) > limit:
-        step = len(models) / limit
-        models = [models[int(i * step)] for i in range(limit)]
+    models = spread(sorted(models), limit)
     if not models:
         print(f"SKIP: no model.onnx under {root}")
         return None

@@ -31,8 +31,9 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, SKIP, stride  # noqa: E402
+
 TOLERANCES = [(r, a) for r in (0.0, 1e-5, 1e-3, 1e-1) for a in (0.0, 1e-8, 1e-3)]
 
 
@@ -191,8 +192,7 @@ def main():
     corpus = sorted(glob.glob(os.path.join(args.corpus, "**", "model.onnx"), recursive=True))
     corpus = [p for p in corpus if "pytorch-converted" in p or "simple" in p]
     if corpus and args.limit > 0:
-        step = max(1, len(corpus) // args.limit)
-        models += corpus[::step][: args.limit]
+        models += stride(corpus, args.limit)
     bad = checked = 0
     with tempfile.TemporaryDirectory() as work:
         for path in models:

@@ -40,8 +40,9 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, SKIP, doc_block, stride  # noqa: E402
+
 FIGURES = re.compile(r"(\d+) of (\d+) values differ, first at (\d+)(?:, \d+ NaN against a number)?, max abs (\S+), "
                      r"max rel (\S+), mean abs (\S+), RMS (\S+), cosine (\S+)$")
 
@@ -315,18 +316,6 @@ def check_errors(onnxview, path, work):
     return failures
 
 
-def doc_block(text, command):
-    """The lines docs/diff.md shows after `$ COMMAND`, up to the next command or the block's end."""
-    lines = text.splitlines()
-    i = lines.index("$ " + command)
-    out = []
-    for line in lines[i + 1:]:
-        if line.startswith("$ ") or line == "```":
-            break
-        out.append(line)
-    return out
-
-
 def check_doc_examples(onnx, np, numpy_helper, onnxview, work):
     """docs/diff.md's examples, remade as the page says, print what it shows."""
     text = open(os.path.join(ROOT, "docs", "diff.md")).read()
@@ -378,8 +367,7 @@ def main():
     corpus = sorted(glob.glob(os.path.join(args.corpus, "**", "model.onnx"), recursive=True))
     with_weights = [p for p in corpus if "pytorch-converted" in p or "simple" in p]
     if with_weights and args.limit > 0:
-        step = max(1, len(with_weights) // args.limit)
-        models += with_weights[::step][: args.limit]
+        models += stride(with_weights, args.limit)
     failures = []
     changes = {}
     for path in models:

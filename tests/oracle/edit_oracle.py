@@ -35,12 +35,8 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pack_oracle import checker_ok, setup  # noqa: E402 - shared with pack's oracle
+from common import ROOT, SKIP, checker_ok, setup  # noqa: E402
 from protoc_texts import protoc_texts  # noqa: E402
 from rename_oracle import ort_same_outputs, rename_case, rename_models  # noqa: E402
 

@@ -40,11 +40,8 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pack_oracle import RANDOM_OPS, checker_ok, inputs_from, ort_case, setup  # noqa: E402
+from common import RANDOM_OPS, ROOT, SKIP, checker_ok, inputs_from, ort_case, setup  # noqa: E402
 
 
 def escape(name):

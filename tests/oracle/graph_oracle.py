@@ -36,30 +36,10 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, SKIP, Checks  # noqa: E402  (Checks: tests/browser/graph_page_test.py imports it from here)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from protobuf_wire import f_bytes, f_varint  # noqa: E402  (the wire format by hand)
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failures = []
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failures.append(what)
-        return ok
-
-    def finish(self):
-        """Prints every failure and the last line; the exit code."""
-        for f in self.failures:
-            print("FAIL", f)
-        print(f"{self.passed} passed, {len(self.failures)} failed")
-        return 1 if self.failures else 0
 
 
 def run(exe, *args):

@@ -34,8 +34,8 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, SKIP, stride  # noqa: E402
 
 # data type -> (numpy dtype of the raw_data bytes, typed field)
 TYPED = {
@@ -261,8 +261,7 @@ def main():
     models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx")))
     corpus = sorted(glob.glob(os.path.join(args.corpus, "**", "model.onnx"), recursive=True))
     if corpus and args.limit > 0:
-        step = max(1, len(corpus) // args.limit)
-        models += corpus[::step][: args.limit]
+        models += stride(corpus, args.limit)
     failures = []
     layouts_checked = mutations_checked = 0
     for path in models:

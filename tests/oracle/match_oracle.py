@@ -30,8 +30,8 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, SKIP, doc_block, rename_values, stride  # noqa: E402
 
 
 def run_diff(onnxview, a, b, *extra):
@@ -60,26 +60,7 @@ def rename(onnx, model, keep_io):
             return n
         return new.setdefault(n, f"renamed_{len(new)}")
 
-    def graph(g):
-        for v in list(g.input) + list(g.output) + list(g.value_info):
-            v.name = r(v.name)
-        for t in g.initializer:
-            t.name = r(t.name)
-        for s in g.sparse_initializer:
-            s.values.name = r(s.values.name)
-            s.indices.name = r(s.indices.name)
-        for i, n in enumerate(g.node):
-            n.input[:] = [r(x) for x in n.input]
-            n.output[:] = [r(x) for x in n.output]
-            if n.name:
-                n.name = f"node_{i}_{len(new)}"
-            for a in n.attribute:
-                if a.HasField("g"):
-                    graph(a.g)
-                for sg in a.graphs:
-                    graph(sg)
-
-    graph(m.graph)
+    rename_values(m.graph, r, sparse=True, node_name=lambda i: f"node_{i}_{len(new)}")
     return m, len(new)
 
 
@@ -179,18 +160,6 @@ def check_model(onnx, numpy_helper, onnxview, path, work):
     return failures
 
 
-def doc_block(text, command):
-    """The lines docs/diff.md shows after `$ COMMAND`, up to the next command or the block's end."""
-    lines = text.splitlines()
-    i = lines.index("$ " + command)
-    out = []
-    for line in lines[i + 1:]:
-        if line.startswith("$ ") or line == "```":
-            break
-        out.append(line)
-    return out
-
-
 def check_doc_examples(onnx, numpy_helper, onnxview, work):
     """docs/diff.md's examples of --match=auto, --weights=allclose and
     --max-changes, remade as the page says, print what it shows."""
@@ -233,8 +202,7 @@ def main():
     models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx")))
     corpus = sorted(glob.glob(os.path.join(args.corpus, "**", "model.onnx"), recursive=True))
     if corpus and args.limit > 0:
-        step = max(1, len(corpus) // args.limit)
-        models += corpus[::step][: args.limit]
+        models += stride(corpus, args.limit)
     bad = 0
     with tempfile.TemporaryDirectory() as work:
         for f in check_doc_examples(onnx, numpy_helper, os.path.abspath(args.onnxview), work):

@@ -115,13 +115,10 @@ import sys
 import tempfile
 import time
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 THRESHOLD = 1024  # --external's threshold, in payload bytes
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from graph_oracle import Checks  # noqa: E402
-from pack_oracle import RANDOM_OPS, encode, inputs_from, ort_case  # noqa: E402
+from common import RANDOM_OPS, ROOT, SKIP, Checks, encode, inputs_from, ort_case, spread  # noqa: E402
 
 onnx = None  # python3-onnx, imported in main() so that its absence can skip
 
@@ -705,7 +702,7 @@ def all_ops(model):
 
 
 def test_inputs(model, test_dir):
-    """pack_oracle's inputs_from (test_data_set_0, or generated without a test directory), None where a
+    """common's inputs_from (test_data_set_0, or generated without a test directory), None where a
     test input is not a plain tensor."""
     try:
         return inputs_from(onnx, model, test_dir)
@@ -780,16 +777,6 @@ def ort_parallel(ck, tally, ort_dir, name, a_path, a, out, pa, pb, test_dir, wor
 
 
 # --- the corpus -----------------------------------------------------------------------------------
-
-def spread(items, limit):
-    """limit items evenly spread over items (all of them where limit reaches their count, none for 0)."""
-    if limit <= 0:
-        return []
-    if limit >= len(items):
-        return list(items)
-    step = len(items) / limit
-    return [items[int(i * step)] for i in range(limit)]
-
 
 def type_key(v):
     if not v.type.HasField("tensor_type") or not v.type.tensor_type.HasField("shape"):

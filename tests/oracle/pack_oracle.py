@@ -44,61 +44,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from protoc_texts import PROTO_DIR, protoc_file_texts  # noqa: E402
+from common import RANDOM_OPS, ROOT, SKIP, arrays, checker_ok, inputs_from, ort_case, setup  # noqa: E402
+from protoc_texts import protoc_file_texts  # noqa: E402
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# Operators whose outputs differ from run to run.
-RANDOM_OPS = {"Bernoulli", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial",
-              "Dropout"}
 PAYLOAD_LINE = re.compile(r"^\s*(raw_data|float_data|int32_data|int64_data|double_data|uint64_data|data_location|536870911):")
-
-
-def tensors_of(onnx, model):
-    """Every TensorProto of a model, in a fixed order, with a path for messages."""
-    out = []
-
-    def attrs(prefix, node):
-        for a in node.attribute:
-            p = f"{prefix}.{a.name}"
-            if a.HasField("t"):
-                out.append((p + ".t", a.t))
-            for i, t in enumerate(a.tensors):
-                out.append((f"{p}.tensors[{i}]", t))
-            if a.HasField("sparse_tensor"):
-                out.append((p + ".sparse.values", a.sparse_tensor.values))
-                out.append((p + ".sparse.indices", a.sparse_tensor.indices))
-            if a.HasField("g"):
-                graph(p + ".g", a.g)
-            for i, g in enumerate(a.graphs):
-                graph(f"{p}.graphs[{i}]", g)
-
-    def graph(prefix, g):
-        for t in g.initializer:
-            out.append((f"{prefix}.initializer.{t.name}", t))
-        for i, s in enumerate(g.sparse_initializer):
-            out.append((f"{prefix}.sparse[{i}].values", s.values))
-            out.append((f"{prefix}.sparse[{i}].indices", s.indices))
-        for i, n in enumerate(g.node):
-            attrs(f"{prefix}.node[{i}]", n)
-
-    graph("graph", model.graph)
-    for f in model.functions:
-        for i, n in enumerate(f.node):
-            attrs(f"function.{f.name}.node[{i}]", n)
-    return out
-
-
-def arrays(onnx, model):
-    from onnx import numpy_helper
-    result = {}
-    for path, t in tensors_of(onnx, model):
-        try:
-            a = numpy_helper.to_array(t)
-            result[path] = (str(a.dtype), a.shape, repr(a.tolist()) if a.dtype == object else a.tobytes())
-        except Exception:  # noqa: BLE001 - numpy_helper cannot read it (e.g. complex typed): not compared
-            result[path] = None
-    return result
 
 
 def normalised(text):
@@ -126,14 +75,6 @@ def load(onnx, path):
         return onnx.load(path), None
     except Exception as e:  # noqa: BLE001
         return None, str(e).splitlines()[0] if str(e) else type(e).__name__
-
-
-def checker_ok(onnx, model):
-    try:
-        onnx.checker.check_model(model)
-        return True
-    except Exception:  # noqa: BLE001
-        return False
 
 
 def float_zero_copy(path, threshold=1024):
@@ -256,61 +197,6 @@ def check_model(onnx, exe, src, work, counts, failures):
     return outs
 
 
-def ort_case(ort_dir, models, inputs_json, work):
-    spec = os.path.join(work, "ort.json")
-    with open(spec, "w") as f:
-        json.dump({"models": models, "inputs": inputs_json}, f)
-    p = subprocess.run(["node", os.path.join(ROOT, "tests", "oracle", "ort_run.js"), spec],
-                       capture_output=True, text=True, cwd=ort_dir, timeout=300)
-    try:
-        return json.loads(p.stdout)
-    except ValueError:
-        return {"error": (p.stdout + p.stderr).strip()[:300]}
-
-
-def inputs_from(onnx, model, test_dir):
-    """Inputs of a test: its input_*.pb, or generated for the model's graph inputs."""
-    import numpy as np
-    from onnx import numpy_helper
-    inits = {t.name for t in model.graph.initializer}
-    names = [i.name for i in model.graph.input if i.name not in inits]
-    out = []
-    pbs = sorted(glob.glob(os.path.join(test_dir, "test_data_set_0", "input_*.pb"))) if test_dir else []
-    if pbs:
-        for name, pb in zip(names, pbs):
-            t = onnx.TensorProto()
-            with open(pb, "rb") as f:
-                t.ParseFromString(f.read())
-            a = numpy_helper.to_array(t)
-            out.append(encode(name, a))
-        return out if len(out) == len(names) else None
-    rng = np.random.default_rng(7)
-    for i in model.graph.input:
-        if i.name in inits:
-            continue
-        tt = i.type.tensor_type
-        if not i.type.HasField("tensor_type"):
-            return None
-        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in tt.shape.dim]
-        dtype = onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type) if hasattr(onnx.helper, "tensor_dtype_to_np_dtype") \
-            else onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[tt.elem_type]
-        a = rng.standard_normal(dims).astype(dtype)
-        out.append(encode(i.name, a))
-    return out
-
-
-ORT_TYPES = {"float32": "float32", "float64": "float64", "int64": "int64", "int32": "int32", "int8": "int8",
-             "uint8": "uint8", "bool": "bool", "int16": "int16", "uint16": "uint16", "float16": "float16"}
-
-
-def encode(name, a):
-    import base64
-    t = ORT_TYPES.get(str(a.dtype))
-    if t is None:
-        return None
-    return {"name": name, "type": t, "dims": list(a.shape), "data": base64.b64encode(a.tobytes()).decode()}
-
-
 def reference_outputs(onnx, test_dir):
     from onnx import numpy_helper
     refs = []
@@ -320,46 +206,6 @@ def reference_outputs(onnx, test_dir):
             t.ParseFromString(f.read())
         refs.append(numpy_helper.to_array(t))
     return refs
-
-
-def prerequisites():
-    """python3-onnx, or None after printing why the oracle is skipped (it, protoc or onnx.proto missing)."""
-    try:
-        import onnx
-    except ImportError as e:
-        print(f"SKIP: python3-onnx is not installed ({e})")
-        return None
-    if shutil.which("protoc") is None or not os.path.exists(os.path.join(PROTO_DIR, "onnx.proto")):
-        print("SKIP: protoc or /usr/include/onnx/onnx.proto is absent")
-        return None
-    return onnx
-
-
-def setup(ap, ort_limit=0):
-    """The writer oracles' options parsed (--onnxview, --corpus, --limit, --ort-dir, --ort-limit) with python3-onnx
-    and the corpus's models: (args, onnx, corpus), or None after printing why the oracle is skipped."""
-    ap.add_argument("--onnxview", required=True)
-    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
-    ap.add_argument("--limit", type=int, default=0, help="at most N corpus models (0: all)")
-    ap.add_argument("--ort-dir", default=os.environ.get("ONNXRUNTIME_NODE_DIR", "/opt/onnxruntime-node"))
-    ap.add_argument("--ort-limit", type=int, default=ort_limit, help="at most N runs under onnxruntime (0: all)")
-    args = ap.parse_args()
-    onnx = prerequisites()
-    if onnx is None:
-        return None
-    corpus = corpus_models(args.corpus, args.limit)
-    if not corpus:
-        print(f"SKIP: no model.onnx under {args.corpus}")
-        return None
-    return args, onnx, corpus
-
-
-def corpus_models(root, limit):
-    """The corpus's model.onnx files, sorted; with a limit, that many spread over it."""
-    models = sorted(glob.glob(os.path.join(root, "**", "model.onnx"), recursive=True))
-    if limit:
-        models = models[:: max(1, len(models) // limit)][:limit]
-    return models
 
 
 def repeated_weights(onnx, directory):
@@ -385,23 +231,13 @@ def repeated_weights(onnx, directory):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--onnxview", required=True)
-    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
-    ap.add_argument("--limit", type=int, default=0, help="at most N corpus models (0: all)")
-    ap.add_argument("--ort-dir", default=os.environ.get("ONNXRUNTIME_NODE_DIR", "/opt/onnxruntime-node"))
-    ap.add_argument("--ort-limit", type=int, default=0, help="at most N node tests under onnxruntime (0: all)")
-    args = ap.parse_args()
-    onnx = prerequisites()
-    if onnx is None:
+    ready = setup(argparse.ArgumentParser(), ort_limit_help="at most N node tests under onnxruntime (0: all)")
+    if ready is None:
         return SKIP
+    args, onnx, corpus = ready
     import numpy as np
     synthetic = tempfile.TemporaryDirectory()
     models = sorted(glob.glob(os.path.join(ROOT, "testdata", "*.onnx"))) + [repeated_weights(onnx, synthetic.name)]
-    corpus = corpus_models(args.corpus, args.limit)
-    if not corpus:
-        print(f"SKIP: no model.onnx under {args.corpus}")
-        return SKIP
     counts = {k: 0 for k in ("models", "tensors", "not_compared", "unloadable", "payloads", "zero_copy_before",
                              "zero_copy_inline", "zero_copy_external", "float_large", "float_before", "float_inline",
                              "float_external", "ort_models", "ort_ref_disagree", "ort_skipped", "ort_ref")}

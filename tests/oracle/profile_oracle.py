@@ -41,8 +41,8 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, SKIP, spread  # noqa: E402
 
 try:
     import numpy as np
@@ -190,11 +190,7 @@ def params_of(model):
 
 
 def corpus_models(corpus, limit):
-    models = sorted(glob.glob(os.path.join(corpus, "**", "*.onnx"), recursive=True))
-    if limit and len(models) > limit:
-        step = len(models) / limit
-        models = [models[int(i * step)] for i in range(limit)]
-    return models
+    return spread(sorted(glob.glob(os.path.join(corpus, "**", "*.onnx"), recursive=True)), limit)
 
 
 # ---- closed forms from the ONNX operator spec --------------------------------

@@ -44,11 +44,9 @@ from fractions import Fraction
 sys.dont_write_bytecode = True  # the tests directory stays clean
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SKIP = 77
 TIMEOUT = 120  # seconds; a profile never reads weights, so a hang is a bug
 sys.path.insert(0, HERE)
-from graph_oracle import Checks  # noqa: E402
-from profile_outputs_oracle import data_dependent, shape_text, strip_declared  # noqa: E402
+from common import SKIP, Checks, data_dependent, shape_text, strip_declared  # noqa: E402
 
 # Two sizes of the generated models' dims, shared so that one onnxruntime call
 # per run takes them all (TopK's K is B: B <= S).

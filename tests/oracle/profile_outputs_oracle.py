@@ -36,12 +36,11 @@ import sys
 import tempfile
 import time
 
-SKIP = 77
 TIMEOUT = 120  # seconds; a profile never reads weights, so a hang is a bug
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from graph_oracle import Checks  # noqa: E402
+from common import SKIP, Checks, data_dependent, shape_text, strip_declared  # noqa: E402
 
 
 class Tally:
@@ -60,25 +59,11 @@ def numbered(directory, prefix):
     return sorted(files, key=lambda f: int(re.search(r"_(\d+)\.pb$", f).group(1)))
 
 
-def data_dependent(shape, outputs):
-    """Whether a dim of `shape` is one the profile names data-dependent: a symbol
-    `OUTPUT:AXIS` after a node output of the profile, or a Loop's `OUTPUT:iterations`
-    (docs/profile.md), alone or in an expression. (A Loop named otherwise than its first
-    output is missed: counted unknown, never equal.)"""
-    return shape is not None and any(
-        isinstance(d, str) and any(m.group(1) in outputs for m in re.finditer(r"([^\s*+()/-]+):(?:\d+|iterations)", d))
-        for d in shape)
-
-
 def read_dims(onnx, path):
     t = onnx.TensorProto()
     with open(path, "rb") as f:
         t.ParseFromString(f.read())
     return list(t.dims)
-
-
-def shape_text(dims):
-    return "no shape" if dims is None else "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def contradicts(v, dims, named):
@@ -94,20 +79,6 @@ def contradicts(v, dims, named):
                 d.HasField("dim_param") and named.setdefault(d.dim_param, size) != size):
             return True
     return False
-
-
-def strip_declared(onnx, graph):
-    """Drops the shapes the model declares for what its nodes make (outputs,
-    value_info, in bodies too): the profile merges declarations into its
-    shapes, so with them the check would only echo the file."""
-    del graph.value_info[:]
-    for v in graph.output:
-        if v.type.HasField("tensor_type"):
-            v.type.tensor_type.ClearField("shape")
-    for n in graph.node:
-        for a in n.attribute:
-            for g in ([a.g] if a.type == onnx.AttributeProto.GRAPH else a.graphs):
-                strip_declared(onnx, g)
 
 
 def plan(onnx, path):

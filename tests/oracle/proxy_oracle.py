@@ -37,12 +37,10 @@ import sys
 import tempfile
 import time
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RECORD = "onnxview.reference_source"
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pack_oracle import RANDOM_OPS, arrays, inputs_from, ort_case, setup  # noqa: E402
+from common import RANDOM_OPS, ROOT, SKIP, arrays, inputs_from, ort_case, setup  # noqa: E402
 
 
 def pack(exe, *args):

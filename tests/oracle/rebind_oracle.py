@@ -100,14 +100,11 @@ import sys
 import tempfile
 import time
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RECORD = "onnxview.reference_source"
 CONVERT_STEPS = (11, 13, 15, 17)  # the opsets the converter goes through (onnx 1.12 knows up to 17)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from graph_oracle import Checks  # noqa: E402
-from pack_oracle import RANDOM_OPS, encode, inputs_from, ort_case  # noqa: E402
+from common import RANDOM_OPS, ROOT, SKIP, Checks, encode, inputs_from, ort_case, rename_values  # noqa: E402
 
 onnx = None  # python3-onnx, imported in main() so that its absence can skip
 
@@ -479,20 +476,7 @@ def rename_everything(model, prefix="q_"):
     def q(name):
         return prefix + name if name else name
 
-    def graph(g):
-        for v in list(g.input) + list(g.output) + list(g.value_info):
-            v.name = q(v.name)
-        for t in g.initializer:
-            t.name = q(t.name)
-        for n in g.node:
-            n.input[:] = [q(x) for x in n.input]
-            n.output[:] = [q(x) for x in n.output]
-            for a in n.attribute:
-                if a.HasField("g"):
-                    graph(a.g)
-                for sg in a.graphs:
-                    graph(sg)
-    graph(m.graph)
+    rename_values(m.graph, q)
     return m
 
 

@@ -13,7 +13,7 @@ and the onnxruntime comparison of a model before and after.
 import os
 import shutil
 
-from pack_oracle import inputs_from, ort_case
+from common import inputs_from, ort_case
 
 
 def declared(g):

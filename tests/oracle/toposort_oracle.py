@@ -55,14 +55,10 @@ import sys
 import tempfile
 import time
 
-SKIP = 77
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RANDOM_OPS = {"Bernoulli", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial",
-              "Dropout"}
 ORT_TYPES = {"float32", "float64", "int64", "int32", "int8", "uint8", "bool", "int16", "uint16", "float16"}
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from graph_oracle import Checks  # noqa: E402
+from common import RANDOM_OPS, ROOT, SKIP, Checks, spread  # noqa: E402
 
 onnx = None  # python3-onnx, imported in main() so that its absence can skip
 
@@ -477,13 +473,6 @@ def check_made(ck, tally, exe, work):
     onnx.save(m, src)
     for seed in range(8):
         check_model(ck, tally, exe, f"synthetic#{seed}", src, work, None)
-
-
-def spread(items, limit):
-    if not limit or limit >= len(items):
-        return list(items)
-    step = len(items) / limit
-    return [items[int(i * step)] for i in range(limit)]
 
 
 def main():
