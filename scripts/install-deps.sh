@@ -27,6 +27,7 @@ packages=(
     python3-dev pybind11-dev python3-pybind11 python3-pytest python3-mesonpy python3-pip
     time bc libxxhash-dev python3-jsonschema python3-distributed graphviz libgraphviz-dev
     chromium chromium-driver python3-selenium
+    libcurl4-openssl-dev nginx-light
 )
 for arg in "$@"; do
     case "$arg" in

@@ -1128,6 +1128,12 @@ enum class errc : std::uint8_t {
                            //   opened without external data (model_file::adopt_self_contained)
     unsupported,           // invalid_argument: this build lacks the optional library the call
                            //   needs (Graphviz for a laid-out picture)
+    // --- remote files (onnxview/remote.hpp) --------------------------------
+    remote_failed,         // io_error: a request failed (sys_errno: the HTTP status, or 0:
+                           //   no answer; the remote reader's message says why)
+    remote_changed,        // io_error: the file's ETag or date changed between two requests
+    remote_range_ignored,  // io_error: the server answered a range request with the whole
+                           //   file (remote_options::allow_full_download)
 };
 
 // Short stable identifier, e.g. "truncated". Never null.
@@ -5395,6 +5401,11 @@ inline std::string grouped_count(std::uint64_t n) {
 //   onnxview::file_callbacks cb{};  cb.read_whole = my_read; cb.release = my_free;
 //   auto v = onnxview::mapped_file::from_callbacks("pak://model.onnx", cb);
 //
+//   // Supplied on demand (a remote file, onnxview/remote.hpp): bytes()
+//   // covers the whole file, but a range may be read only after ensure().
+//   auto r = onnxview::mapped_file::supplied(region, size, &supplier);
+//   if (r.ensure(offset, length)) { /* the supplier could not fetch them */ }
+//
 // Lifetime rule. Views (wire, model) hold no reference: every view made over
 // `bytes()` is valid while the mapped_file that produced it lives. Moving a
 // mapped_file does not move its bytes, so views survive moves of their owner.
@@ -5473,6 +5484,21 @@ private:
     int fd_ = -1;
 };
 
+// The source of a file whose bytes arrive on demand (mapped_file::supplied):
+// a remote file, or any store read by ranges. `fetch` makes the bytes
+// [offset, offset + length) of the file's memory hold the file's content
+// (it may fetch more), returning 0 or an error: it is called before any of
+// them is read, by ensure(), read_at(), model_file's metadata walk and its
+// tensor(). Reading bytes not fetched is a bug of the caller; the remote
+// reader keeps such pages inaccessible where it can, so that the bug is a
+// fault rather than zeros. `release` is called once with the memory when the
+// file is destroyed (it may free the supplier itself). Must outlive the file.
+struct file_supplier {
+    error (*fetch)(void* user_data, std::uint64_t offset, std::uint64_t length) = nullptr;
+    void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
+    void* user_data = nullptr;
+};
+
 // The bytes of one whole file, and the ownership of whatever holds them (a
 // mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
 // Move-only RAII; hold it by value (40 bytes on 64-bit hosts; the object
@@ -5487,6 +5513,7 @@ public:
         buffer,     // a heap copy made with read(), freed on destruction
         borrowed,   // caller memory, never freed
         callback,   // from file_callbacks, handed to release() on destruction
+        supplied,   // from a file_supplier, read only after ensure(), released through it
     };
 
     mapped_file() noexcept = default;
@@ -5515,6 +5542,26 @@ public:
     // callback_failed (group io_error; the callback's code in sys_errno),
     // file_empty (size 0, release is called), file_too_large.
     static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks) noexcept;
+
+    // The file of `size` bytes whose memory is [data, data + size) and whose
+    // content `supplier` puts there on demand (nothing is fetched here).
+    // The file owns the memory from here on: it goes back through
+    // supplier->release. Errors: invalid_argument (null data or supplier,
+    // a supplier without fetch; release is not called), file_empty.
+    static result<mapped_file> supplied(const char* data, std::uint64_t size, const file_supplier* supplier) noexcept;
+
+    // Makes bytes [offset, offset + length) readable (length 0: to the
+    // end): a supplied file fetches those it lacks; other storage is
+    // readable already (ok). Errors: invalid_argument when the range is not
+    // inside the file; the supplier's error.
+    error ensure(std::uint64_t offset, std::uint64_t length) const noexcept;
+    // Whether bytes must be ensured before they are read.
+    bool on_demand() const noexcept { return kind_ == storage::supplied; }
+    // The supplier of a supplied file (null for other storage): its owner
+    // finds its own state through it (onnxview/remote/remote_file.hpp).
+    const file_supplier* supplier() const noexcept {
+        return kind_ == storage::supplied ? static_cast<const file_supplier*>(give_back_user_) : nullptr;
+    }
 
     const char* data() const noexcept { return data_; }
     std::size_t size() const noexcept { return size_; }
@@ -5548,9 +5595,10 @@ public:
     // reading through the mapping makes the system map every page first
     // (5x the time of the copy for a 1.5 GB file on a 2-core VM; docs/diff.md);
     // it also maps nothing, and a file truncated meanwhile gives
-    // io_read_failed instead of SIGBUS. Other files copy from bytes().
+    // io_read_failed instead of SIGBUS. A supplied file ensures the range
+    // first. Other files copy from bytes().
     // Errors: invalid_argument when the range is not inside the file,
-    // io_read_failed with the system's code.
+    // io_read_failed with the system's code, a supplier's error.
     error read_at(std::uint64_t offset, void* out, std::size_t size) const noexcept;
     // Whether read_at reads from a descriptor (POSIX only).
     bool keeps_descriptor() const noexcept { return descriptor_ >= 0; }
@@ -5561,7 +5609,8 @@ private:
 
     // How the bytes are given back: for storage::callback the callbacks'
     // release, for storage::buffer the deallocate of options::memory (null:
-    // free), each with give_back_user_.
+    // free), each with give_back_user_; for storage::supplied
+    // give_back_user_ is the file_supplier.
     union give_back_fn {
         void (*release)(void* user_data, const void* data, std::uint64_t size);
         void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment);
@@ -8158,6 +8207,19 @@ struct metadata_copy {
 // files and other storage: nothing done.
 metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
 
+// For a file supplied on demand (mapped_file::supplied: a remote file):
+// ensures every byte that views, cursors, verify(), the checker and the
+// printers read of the model, except the numbers of its tensors (a
+// TensorProto's raw_data, float_data or double_data of payload_from bytes or
+// more, outside sparse tensors), which model_file::tensor() fetches when
+// asked. Through file.ensure, in ascending order, one call per field head
+// and per metadata body, so the supplier sees the model's layout and may
+// fetch ahead of it. A file under whole_below bytes is ensured in one call.
+// A message that stops being readable has the rest of its bytes ensured
+// (the views report it). Returns the first error of file.ensure. For other
+// storage: nothing to fetch, ok.
+error fetch_metadata(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
+
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_METADATA_READS_HPP
@@ -8238,6 +8300,10 @@ private:
 //       if (d) for (float x : d->scalars<float>()) use(x);
 //   }
 //
+// A file supplied on demand (mapped_file::supplied, a remote model) is
+// fetched before it is parsed: with model_reads::metadata everything but its
+// tensors' numbers (fetch_metadata), which tensor() fetches; otherwise whole.
+//
 // Cost: open() maps the file (no read), indexes the ModelProto's own fields
 // and canonicalizes the model's directory; external files are opened on the
 // first tensor that needs them. With `verify` it also walks every message's
@@ -8295,7 +8361,8 @@ public:
 
     // The data of any tensor of this model, wherever its payload lives
     // (tensor_data::make with this model's external data). With
-    // model_reads::metadata the tensor's bytes are read ahead.
+    // model_reads::metadata the tensor's bytes are read ahead; a file
+    // supplied on demand fetches them (its supplier's errors).
     result<tensor_data> tensor(const tensor_view& t) noexcept;
     // A sparse tensor of this model, values and indices wherever they live
     // (sparse_data::make with this model's external data); read ahead as
@@ -8315,8 +8382,12 @@ private:
     // Verifies (with opts.verify) and parses file_ as a ModelProto into
     // model_, or keeps the error (opts.keep_malformed); the rest of both adopts.
     error parse(const options& opts) noexcept;
-    // Read-ahead on for the bytes of `t` when open() turned it off.
-    void read_ahead(const tensor_view& t) const noexcept;
+    // A file supplied on demand: fetches what parse() and the views will
+    // read (opts.reads). Other files: ok.
+    error fetch_for_parse(const options& opts) const noexcept;
+    // Read-ahead on for the bytes of `t` when open() turned it off; for a
+    // file supplied on demand, its bytes fetched (the supplier's error).
+    error read_ahead(const tensor_view& t) const noexcept;
 
     mapped_file file_;
     model_view model_;
@@ -8992,6 +9063,109 @@ constexpr std::uint64_t length_delimited_size(std::uint32_t number, std::uint64_
 
 
 #endif  // ONNXVIEW_ONNXVIEW_HPP
+// ---- include/onnxview/remote/remote_file.hpp ----
+// onnxview/remote/remote_file.hpp - a model file on a web server, in an S3
+// bucket or on the Hugging Face Hub, read by byte ranges (the optional
+// library onnxview_remote, over libcurl; docs/remote.md).
+//
+//   onnxview::remote_report report;             // outlives the file
+//   onnxview::remote_options ro;  ro.report = &report;
+//   auto f = onnxview::open_remote("https://host/net.onnx", ro);
+//   if (!f) { puts(report.last_error.c_str()); return; }
+//   onnxview::options o;  o.reads = onnxview::model_reads::metadata;
+//   auto mf = onnxview::model_file::adopt(std::move(*f), o);   // fetches the graph, not the weights
+//   if (!mf) puts(report.last_error.c_str());   // (a remote_* error; else errc_message)
+//
+// open_remote makes one request (the file's first bytes, its size and
+// version) and returns a mapped_file supplied on demand (file.hpp): its
+// bytes() span the whole file in reserved memory, and what a reader
+// ensures is fetched by range requests, a page bitmap remembering what has
+// arrived. model_file::adopt with model_reads::metadata ensures the
+// metadata (fetch_metadata: a 1.5 GB model's graph in about a dozen
+// requests, predicting the layout of repeated layers), and tensor() fetches
+// a tensor's bytes when asked.
+//
+// URLs: http://, https://, s3://bucket/key (AWS Signature V4 with
+// AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, region from
+// AWS_REGION or AWS_DEFAULT_REGION, AWS_ENDPOINT_URL for S3-compatible
+// stores; anonymous without keys), hf://owner/repo[@revision]/path (the
+// Hub's resolve URL, HF_TOKEN as bearer token, HF_ENDPOINT).
+//
+// Safety: every answer is checked against what was asked (206 and its
+// Content-Range; a whole file only with allow_full_download), bodies are
+// read no further than asked, the file's ETag (or Last-Modified) must not
+// change between requests (If-Match, and compared), redirects are followed
+// for http(s) only and carry no credentials to another host, TLS is
+// verified. Each failure is an error value with a sentence naming the URL
+// without credentials. Not thread-safe: one thread reads a remote file at
+// a time. POSIX only (the memory is reserved with mmap).
+#ifndef ONNXVIEW_REMOTE_REMOTE_FILE_HPP
+#define ONNXVIEW_REMOTE_REMOTE_FILE_HPP
+
+#include <cstdint>
+#include <string>
+
+
+namespace onnxview {
+
+// What reading a remote file has cost so far.
+struct remote_stats {
+    std::uint64_t size = 0;            // the file's
+    std::uint64_t bytes_fetched = 0;   // file bytes received and kept
+    std::uint64_t bytes_received = 0;  // bodies received (multipart framing, wasted answers included)
+    std::uint64_t requests = 0;        // HTTP requests made (retries included; a redirect counts once)
+    bool full_download = false;        // a server sent the whole file (allow_full_download)
+};
+
+struct remote_options {
+    // A request that receives less than 1 KiB/s for this long fails
+    // (timeouts: a slow drip is no answer), as does a connection not made in
+    // it; a request lasting ten times this long fails whatever its speed.
+    std::uint32_t timeout_ms = 30000;
+    // Answers 5xx and 429, and failed connections, are asked again this
+    // many times, after 0.25 s, 0.5 s, 1 s, ...
+    std::uint32_t retries = 3;
+    // A server that ignores Range (200 instead of 206) sends the whole file:
+    // refused with remote_range_ignored, unless this is set.
+    bool allow_full_download = false;
+    bool verify_tls = true;
+    // Sent as "Authorization: Bearer ..." to the URL's host (never to a host
+    // a redirect leads to). Null: HF_TOKEN for hf:// URLs.
+    const char* bearer_token = nullptr;
+    // Whether HF_*, AWS_* and ONNXVIEW_HTTP_BEARER are read.
+    bool read_environment = true;
+    // Kept up to date, when set, with what reading the file costs and why
+    // its last request failed: the caller's, so it outlives the file (the
+    // CLI's --stats and error messages).
+    struct remote_report* report = nullptr;
+};
+
+// What open_remote and every later fetch of a file tell its report.
+struct remote_report {
+    std::string url;         // without credentials or query
+    remote_stats stats;
+    std::string last_error;  // a sentence: the URL, the status or cause, a hint ("" when none)
+};
+
+
+// Opens the remote file at `url` (one request). Errors: invalid_argument (not
+// a URL of a known scheme, or a malformed one), remote_failed (sys_errno: the
+// HTTP status, 0 without one), remote_changed, remote_range_ignored,
+// file_empty, file_too_large, out_of_memory; the sentence saying why is the
+// report's last_error (opts.report).
+result<mapped_file> open_remote(const char* url, const remote_options& opts = {});
+
+// Whether `s` names a remote file (a scheme open_remote takes).
+bool is_remote_url(const char* s) noexcept;
+
+// For a file open_remote returned (null for any other): its counters.
+const remote_stats* remote_stats_of(const mapped_file& file) noexcept;
+// ... and the sentence saying why its last ensure failed ("" when none).
+const char* remote_error_text(const mapped_file& file) noexcept;
+
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_REMOTE_REMOTE_FILE_HPP
 
 #endif  // ONNXVIEW_SINGLE_HEADER_HPP
 
@@ -9087,9 +9261,12 @@ constexpr errc_text texts[] = {
     {"io_write_failed", "cannot write the file", errc::io_error},
     {"external_not_opened", "the model was opened self-contained: its external data is not read", errc::invalid_argument},
     {"unsupported", "this build lacks the optional library this needs", errc::invalid_argument},
+    {"remote_failed", "the remote read failed", errc::io_error},
+    {"remote_changed", "the remote file changed while it was read", errc::io_error},
+    {"remote_range_ignored", "the server sent the whole file where a byte range was asked", errc::io_error},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
-static_assert(text_count == static_cast<std::size_t>(errc::unsupported) + 1,
+static_assert(text_count == static_cast<std::size_t>(errc::remote_range_ignored) + 1,
               "every errc needs a text");
 }  // namespace
 
@@ -12973,6 +13150,11 @@ void mapped_file::reset() noexcept {
         case storage::callback:
             if (give_back_.release != nullptr) give_back_.release(give_back_user_, data_, size_);
             break;
+        case storage::supplied: {
+            const auto* supplier = static_cast<const file_supplier*>(give_back_user_);
+            if (supplier->release != nullptr) supplier->release(supplier->user_data, data_, size_);
+            break;
+        }
         case storage::none:
         case storage::borrowed:
             break;
@@ -13015,10 +13197,30 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
     return f;
 }
 
+result<mapped_file> mapped_file::supplied(const char* data, std::uint64_t size,
+                                          const file_supplier* supplier) noexcept {
+    if (data == nullptr || supplier == nullptr || supplier->fetch == nullptr) return errc::invalid_argument;
+    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
+    mapped_file f = detail::file_access::make(data, static_cast<std::size_t>(size), storage::supplied);
+    f.give_back_user_ = const_cast<file_supplier*>(supplier);
+    if (size == 0) return errc::file_empty;  // released through the supplier
+    return f;
+}
+
+error mapped_file::ensure(std::uint64_t offset, std::uint64_t length) const noexcept {
+    if (offset > size_ || length > size_ - offset) return errc::invalid_argument;
+    if (kind_ != storage::supplied) return {};
+    if (length == 0) length = size_ - offset;
+    if (length == 0) return {};
+    const auto* supplier = static_cast<const file_supplier*>(give_back_user_);
+    return supplier->fetch(supplier->user_data, offset, length);
+}
+
 error mapped_file::read_at(std::uint64_t offset, void* out, std::size_t size) const noexcept {
     if (offset > size_ || size > size_ - offset || (out == nullptr && size != 0)) return errc::invalid_argument;
     if (size == 0) return {};
     if (descriptor_ >= 0) return detail::read_descriptor_at(descriptor_, offset, out, size);
+    if (const error e = ensure(offset, size)) return e;
     std::memcpy(out, data_ + offset, size);
     return {};
 }
@@ -14327,6 +14529,22 @@ constexpr std::uint64_t page_bytes = 4096;
 // A tag and a length: what the scan reads at the start of a field.
 constexpr std::uint64_t field_head_bytes = 5 + 10;
 
+// Reads the field at p (advanced past it): its number, wire type and value
+// (for length-delimited fields the payload and its length). False for bytes
+// that are not a field of these wire types (groups are not in ONNX).
+bool read_field(const char*& p, const char* end, std::uint32_t& number, wire::wire_type& type, const char*& payload,
+                std::uint64_t& length) noexcept {
+    if (wire::decode_tag(p, end, number, type) != errc::ok) return false;
+    switch (type) {
+        case wire::wire_type::varint: return wire::decode_value<wire::wire_type::varint>(p, end, payload, length);
+        case wire::wire_type::fixed64: return wire::decode_value<wire::wire_type::fixed64>(p, end, payload, length);
+        case wire::wire_type::fixed32: return wire::decode_value<wire::wire_type::fixed32>(p, end, payload, length);
+        case wire::wire_type::length_delimited:
+            return wire::decode_value<wire::wire_type::length_delimited>(p, end, payload, length);
+        default: return false;
+    }
+}
+
 class metadata_scan {
 public:
     // With cover_heads the recipient also hears of the page of each field
@@ -14346,20 +14564,9 @@ public:
             if (stop_ != nullptr && *stop_) return false;
             std::uint32_t number = 0;
             wire::wire_type type{};
-            if (wire::decode_tag(p, end, number, type) != errc::ok) return false;
             const char* payload = nullptr;
             std::uint64_t length = 0;
-            bool ok = false;
-            switch (type) {
-                case wire::wire_type::varint: ok = wire::decode_value<wire::wire_type::varint>(p, end, payload, length); break;
-                case wire::wire_type::fixed64: ok = wire::decode_value<wire::wire_type::fixed64>(p, end, payload, length); break;
-                case wire::wire_type::fixed32: ok = wire::decode_value<wire::wire_type::fixed32>(p, end, payload, length); break;
-                case wire::wire_type::length_delimited:
-                    ok = wire::decode_value<wire::wire_type::length_delimited>(p, end, payload, length);
-                    break;
-                default: return false;  // groups: not in ONNX
-            }
-            if (!ok) return false;
+            if (!read_field(p, end, number, type, payload, length)) return false;
             if (type != wire::wire_type::length_delimited || length < limits_.payload_from) {
                 in_metadata_ = true;
                 continue;
@@ -14462,7 +14669,65 @@ void copy_range(void* user_data, access_hint hint, std::uint64_t offset, std::ui
     c.copied += length;
 }
 
+// fetch_metadata: ensures what a metadata walk reads, field by field.
+class metadata_fetch {
+public:
+    metadata_fetch(const mapped_file& file, const metadata_read_limits& limits) noexcept
+        : file_(file), limits_(limits) {}
+
+    // Fetches the fields of the message [p, end) of type `desc` (null:
+    // unknown). keep_payloads: inside a sparse tensor, whose indices the
+    // checker reads. Stops at the first error of the file's supplier; a
+    // message that stops being readable has the rest of its bytes fetched
+    // (the views skip what they cannot read there, groups among it).
+    error scan(const char* p, const char* end, const schema::message_desc* desc, unsigned depth,
+               bool keep_payloads) noexcept {
+        while (p != end) {
+            const char* head = p;
+            if (const error e = need(p, std::min<std::uint64_t>(field_head_bytes, static_cast<std::uint64_t>(end - p))))
+                return e;
+            std::uint32_t number = 0;
+            wire::wire_type type{};
+            const char* payload = nullptr;
+            std::uint64_t length = 0;
+            if (!read_field(p, end, number, type, payload, length))
+                return need(head, static_cast<std::uint64_t>(end - head));
+            if (type != wire::wire_type::length_delimited) continue;
+            const schema::field_desc* f = desc ? desc->find(number) : nullptr;
+            if (length >= limits_.payload_from && f != nullptr) {
+                if (f->type == schema::type::message && depth < limits_.max_scan_depth) {
+                    const bool sparse = keep_payloads || desc == &schema::msg_SparseTensorProto;
+                    if (const error e = scan(payload, p, f->message, depth + 1, sparse)) return e;
+                    continue;
+                }
+                // A tensor's numbers: read by tensor_data, which model_file::tensor() fetches first.
+                const bool tensor_payload = desc == &schema::msg_TensorProto &&
+                                            (f->type == schema::type::bytes || f->packed_width() != 0);
+                if (tensor_payload && !keep_payloads) continue;
+            }
+            if (const error e = need(payload, length)) return e;
+        }
+        return error();
+    }
+
+private:
+    error need(const char* p, std::uint64_t length) const noexcept {
+        if (length == 0) return error();
+        return file_.ensure(static_cast<std::uint64_t>(p - file_.data()), length);
+    }
+
+    const mapped_file& file_;
+    metadata_read_limits limits_;
+};
+
 }  // namespace
+
+error fetch_metadata(const mapped_file& file, const metadata_read_limits& limits) noexcept {
+    if (file.empty() || !file.on_demand()) return error();
+    if (file.size() < limits.whole_below) return file.ensure(0, 0);
+    metadata_fetch fetch(file, limits);
+    return fetch.scan(file.data(), file.data() + file.size(), &schema::msg_ModelProto, 0, false);
+}
 
 void plan_metadata_reads(std::string_view bytes, const schema::message_desc& root, const advice_recipient& to,
                          const metadata_read_limits& limits) noexcept {
@@ -14550,8 +14815,10 @@ result<model_file> model_file::open(const char* path, const options& opts) noexc
 result<model_file> model_file::adopt(mapped_file&& file, const options& opts) noexcept {
     model_file mf;
     mf.file_ = std::move(file);
-    // Before the first byte is read: a cold page fault's read-around depends on it.
-    if (opts.reads == model_reads::metadata) {
+    if (mf.file_.on_demand()) {
+        if (const error e = mf.fetch_for_parse(opts)) return e;
+    } else if (opts.reads == model_reads::metadata) {
+        // Before the first byte is read: a cold page fault's read-around depends on it.
         const metadata_read_limits limits;
         // Reading the headers of a large file must not map its weights
         // (copy_metadata_pages). With drop_verified_pages, verify() drops
@@ -14572,9 +14839,16 @@ result<model_file> model_file::adopt(mapped_file&& file, const options& opts) no
 result<model_file> model_file::adopt_self_contained(mapped_file&& file, const options& opts) noexcept {
     model_file mf;
     mf.file_ = std::move(file);
+    if (const error e = mf.fetch_for_parse(opts)) return e;
     if (const error e = mf.parse(opts)) return e;
     mf.fetch_external_ = refuse_external;
     return mf;
+}
+
+error model_file::fetch_for_parse(const options& opts) const noexcept {
+    if (!file_.on_demand()) return error();
+    // Nothing of it may be read before it is fetched: the metadata, or all.
+    return opts.reads == model_reads::metadata ? fetch_metadata(file_) : file_.ensure(0, 0);
 }
 
 error model_file::parse(const options& opts) noexcept {
@@ -14600,26 +14874,30 @@ error model_file::parse(const options& opts) noexcept {
     return error();
 }
 
-void model_file::read_ahead(const tensor_view& t) const noexcept {
-    if (!read_ahead_off_) return;
+error model_file::read_ahead(const tensor_view& t) const noexcept {
+    if (!read_ahead_off_ && !file_.on_demand()) return error();
     const std::string_view b = t.wire_message().bytes();
     const auto begin = reinterpret_cast<std::uintptr_t>(b.data());
     const auto file_begin = reinterpret_cast<std::uintptr_t>(file_.data());
     // A view of other bytes (another model) gets no hint.
     if (b.empty() || b.size() > file_.size() || begin < file_begin || begin - file_begin > file_.size() - b.size())
-        return;
+        return error();
+    if (file_.on_demand()) return file_.ensure(begin - file_begin, b.size());
     (void)file_.advise(access_hint::sequential, begin - file_begin, b.size());
+    return error();
 }
 
 result<tensor_data> model_file::tensor(const tensor_view& t) noexcept {
-    read_ahead(t);
+    if (const error e = read_ahead(t)) return e;
     const external_payload_source src = external();
     return tensor_data::make(t, &src);
 }
 
 result<sparse_data> model_file::sparse_tensor(const sparse_tensor_view& s) noexcept {
-    if (s.has_values()) read_ahead(s.values());
-    if (s.has_indices()) read_ahead(s.indices());
+    if (s.has_values())
+        if (const error e = read_ahead(s.values())) return e;
+    if (s.has_indices())
+        if (const error e = read_ahead(s.indices())) return e;
     const external_payload_source src = external();
     return sparse_data::make(s, &src);
 }

@@ -24,9 +24,17 @@ const subcommand* const subcommands[] = {
 std::string usage() {
     std::vector<command_line> commands;
     for (const subcommand* c : subcommands) commands.push_back(c->describe());
-    return "usage: onnxview COMMAND [OPTIONS] FILE ...\n"
+    return "usage: onnxview [GLOBAL OPTIONS] COMMAND [OPTIONS] FILE ...\n"
            "\n"
            "Reads ONNX model files (protobuf) without a protobuf runtime.\n"
+           "FILE may be an http://, https://, s3:// or hf:// URL for the commands that\n"
+           "only read (docs/remote.md): the metadata is fetched by byte ranges, never\n"
+           "the weights until a command reads them.\n"
+           "\n"
+           "global options (remote files):\n"
+           "  --stats                 print the bytes and requests each remote file cost\n"
+           "  --allow-full-download   read a file whose server ignores byte ranges\n"
+           "  --timeout SECONDS       fail a request with no progress for this long (30)\n"
            "\n"
            "commands:\n" +
            commands_overview(commands) +
@@ -39,9 +47,37 @@ std::string usage() {
            "  2  bad usage, or the file could not be read (missing, directory, empty)\n";
 }
 
+// The global options before the command (remote reading): consumed from
+// argv. False, with a message, for a bad value.
+bool take_global_options(int& argc, char**& argv) {
+    remote_settings& r = remote_cli_settings();
+    while (argc >= 2) {
+        const std::string_view a = argv[1];
+        if (a == "--stats") {
+            r.stats = true;
+        } else if (a == "--allow-full-download") {
+            r.allow_full_download = true;
+        } else if (a == "--timeout") {
+            std::uint64_t seconds = 0;
+            if (argc < 3 || !parse_u64(argv[2], seconds) || seconds == 0 || seconds > 86400) {
+                std::fputs("onnxview: --timeout takes a number of seconds (1 to 86400)\n", stderr);
+                return false;
+            }
+            r.timeout_ms = static_cast<std::uint32_t>(seconds * 1000);
+            --argc;
+            ++argv;
+        } else {
+            return true;
+        }
+        --argc;
+        ++argv;
+    }
+    return true;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (!take_global_options(argc, argv)) return exit_usage;
     if (argc < 2) {
         std::fputs(usage().c_str(), stderr);
         return exit_usage;
@@ -56,7 +92,11 @@ int main(int argc, char** argv) {
         return exit_ok;
     }
     for (const subcommand* c : subcommands)
-        if (cmd == c->describe().command) return c->run(argc - 1, argv + 1);
+        if (cmd == c->describe().command) {
+            const int code = c->run(argc - 1, argv + 1);
+            report_remote_reads();
+            return code;
+        }
     std::fprintf(stderr, "onnxview: unknown command '%s' (try onnxview --help)\n", argv[1]);
     return exit_usage;
 }

@@ -3,10 +3,14 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "onnxview/decimal.hpp"
 #include "onnxview/enums.hpp"
 #include "onnxview/field_path.hpp"
+#ifdef ONNXVIEW_CLI_REMOTE
+#include "onnxview/remote/remote_file.hpp"
+#endif
 
 namespace onnxview_cli {
 
@@ -45,6 +49,8 @@ std::string where(std::uint64_t offset, const void* data, std::size_t size, cons
 }
 
 std::string open_error_message(const char* path, onnxview::error e) {
+    const std::string remote = remote_error_sentence(e);
+    if (!remote.empty()) return "cannot read " + remote;
     std::string msg = "cannot read '";
     msg += path;
     msg += "': ";
@@ -73,9 +79,98 @@ std::string diagnosis_suffix(std::string_view bytes, const char* path) {
     return "; " + diagnosis_line(d, path);
 }
 
+remote_settings& remote_cli_settings() {
+    static remote_settings settings;
+    return settings;
+}
+
+bool is_url(const char* path) {
+    const char* p = path;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '+' ||
+           *p == '-' || *p == '.')
+        ++p;
+    return p != path && std::strncmp(p, "://", 3) == 0;
+}
+
+#ifdef ONNXVIEW_CLI_REMOTE
+namespace {
+// One report per remote file opened: they outlive the files.
+std::vector<std::unique_ptr<onnxview::remote_report>>& remote_reports() {
+    static std::vector<std::unique_ptr<onnxview::remote_report>> reports;
+    return reports;
+}
+}  // namespace
+
+std::string remote_error_sentence(onnxview::error e) {
+    const onnxview::errc c = e.code;
+    if (c != onnxview::errc::remote_failed && c != onnxview::errc::remote_changed &&
+        c != onnxview::errc::remote_range_ignored)
+        return {};
+    for (auto it = remote_reports().rbegin(); it != remote_reports().rend(); ++it)
+        if (!(*it)->last_error.empty()) return (*it)->last_error;
+    return {};
+}
+
+void report_remote_reads() {
+    for (const auto& r : remote_reports()) {
+        const onnxview::remote_stats& s = r->stats;
+        if (s.full_download)
+            std::fprintf(stderr, "onnxview: %s: the server ignored the byte ranges: a full download of %llu bytes\n",
+                         r->url.c_str(), static_cast<unsigned long long>(s.size));
+        if (!remote_cli_settings().stats) continue;
+        const double percent = s.size ? 100.0 * static_cast<double>(s.bytes_fetched) / static_cast<double>(s.size) : 0.0;
+        std::fprintf(stderr, "onnxview: %s: fetched %llu bytes of %llu (%.2f%%) in %llu requests (%llu bytes received)\n",
+                     r->url.c_str(), static_cast<unsigned long long>(s.bytes_fetched),
+                     static_cast<unsigned long long>(s.size), percent, static_cast<unsigned long long>(s.requests),
+                     static_cast<unsigned long long>(s.bytes_received));
+    }
+}
+
+namespace {
+onnxview::result<onnxview::model_file> open_remote_model(const char* url, const onnxview::options& opts) {
+    remote_reports().push_back(std::make_unique<onnxview::remote_report>());
+    onnxview::remote_options ro;
+    ro.allow_full_download = remote_cli_settings().allow_full_download;
+    ro.timeout_ms = remote_cli_settings().timeout_ms;
+    ro.report = remote_reports().back().get();
+    auto file = onnxview::open_remote(url, ro);
+    if (!file) return file.err();
+    // External data is not resolved against the machine's own directories.
+    return onnxview::model_file::adopt_self_contained(std::move(file.value()), opts);
+}
+}  // namespace
+#else
+std::string remote_error_sentence(onnxview::error) { return {}; }
+void report_remote_reads() {}
+#endif
+
 bool open_model(const char* cmd, const char* path, onnxview::options opts,
                 onnxview::model_file& out, int& code) {
     opts.keep_malformed = true;
+    if (is_url(path)) {
+#ifdef ONNXVIEW_CLI_REMOTE
+        auto opened = open_remote_model(path, opts);
+        if (!opened) {
+            const std::string& why = remote_reports().back()->last_error;
+            print_error(cmd, why.empty() ? open_error_message(path, opened.err()) : "cannot read " + why);
+            code = exit_usage;
+            return false;
+        }
+        out = std::move(opened.value());
+        if (opts.verify && !out.model_error().ok()) {
+            print_error(cmd, "'" + std::string(path) + "' is not a valid ONNX model: " +
+                                 describe(out.model_error(), out.bytes().data(), out.bytes().size()));
+            code = exit_findings;
+            return false;
+        }
+        return true;
+#else
+        print_error(cmd, "cannot read '" + std::string(path) +
+                             "': this onnxview was built without remote support (libcurl)");
+        code = exit_usage;
+        return false;
+#endif
+    }
     auto opened = onnxview::model_file::open(path, opts);
     if (!opened) {
         print_error(cmd, open_error_message(path, opened.err()));

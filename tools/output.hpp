@@ -53,7 +53,26 @@ bool open_model(const char* cmd, const char* path, onnxview::options opts,
                 onnxview::model_file& out, int& code);
 
 // "cannot read 'PATH': MESSAGE (strerror)": why model_file::open failed.
+// For a remote file's error, the remote reader's sentence instead.
 std::string open_error_message(const char* path, onnxview::error e);
+
+// The global options of remote reading (`onnxview [--stats]
+// [--allow-full-download] [--timeout SECONDS] COMMAND ...`, main.cpp), and
+// what each remote file opened so far has cost.
+struct remote_settings {
+    bool stats = false;
+    bool allow_full_download = false;
+    std::uint32_t timeout_ms = 30000;
+};
+remote_settings& remote_cli_settings();
+// Whether `path` is a URL (scheme://...): read remotely, never as a local path.
+bool is_url(const char* path);
+// Prints, to stderr, the cost of each remote file read (with --stats) and
+// a notice for each a server sent whole.
+void report_remote_reads();
+// For a remote_* error: the remote reader's sentence saying why ("" when
+// none is known).
+std::string remote_error_sentence(onnxview::error e);
 
 // The diagnosis line of `d` with FILE in its suggested command replaced by
 // `path`.

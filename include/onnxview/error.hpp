@@ -129,6 +129,12 @@ enum class errc : std::uint8_t {
                            //   opened without external data (model_file::adopt_self_contained)
     unsupported,           // invalid_argument: this build lacks the optional library the call
                            //   needs (Graphviz for a laid-out picture)
+    // --- remote files (onnxview/remote.hpp) --------------------------------
+    remote_failed,         // io_error: a request failed (sys_errno: the HTTP status, or 0:
+                           //   no answer; the remote reader's message says why)
+    remote_changed,        // io_error: the file's ETag or date changed between two requests
+    remote_range_ignored,  // io_error: the server answered a range request with the whole
+                           //   file (remote_options::allow_full_download)
 };
 
 // Short stable identifier, e.g. "truncated". Never null.

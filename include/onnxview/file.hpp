@@ -16,6 +16,11 @@
 //   onnxview::file_callbacks cb{};  cb.read_whole = my_read; cb.release = my_free;
 //   auto v = onnxview::mapped_file::from_callbacks("pak://model.onnx", cb);
 //
+//   // Supplied on demand (a remote file, onnxview/remote.hpp): bytes()
+//   // covers the whole file, but a range may be read only after ensure().
+//   auto r = onnxview::mapped_file::supplied(region, size, &supplier);
+//   if (r.ensure(offset, length)) { /* the supplier could not fetch them */ }
+//
 // Lifetime rule. Views (wire, model) hold no reference: every view made over
 // `bytes()` is valid while the mapped_file that produced it lives. Moving a
 // mapped_file does not move its bytes, so views survive moves of their owner.
@@ -96,6 +101,21 @@ private:
     int fd_ = -1;
 };
 
+// The source of a file whose bytes arrive on demand (mapped_file::supplied):
+// a remote file, or any store read by ranges. `fetch` makes the bytes
+// [offset, offset + length) of the file's memory hold the file's content
+// (it may fetch more), returning 0 or an error: it is called before any of
+// them is read, by ensure(), read_at(), model_file's metadata walk and its
+// tensor(). Reading bytes not fetched is a bug of the caller; the remote
+// reader keeps such pages inaccessible where it can, so that the bug is a
+// fault rather than zeros. `release` is called once with the memory when the
+// file is destroyed (it may free the supplier itself). Must outlive the file.
+struct file_supplier {
+    error (*fetch)(void* user_data, std::uint64_t offset, std::uint64_t length) = nullptr;
+    void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
+    void* user_data = nullptr;
+};
+
 // The bytes of one whole file, and the ownership of whatever holds them (a
 // mapping, a heap copy, a callback's buffer, or nothing for borrowed memory).
 // Move-only RAII; hold it by value (40 bytes on 64-bit hosts; the object
@@ -110,6 +130,7 @@ public:
         buffer,     // a heap copy made with read(), freed on destruction
         borrowed,   // caller memory, never freed
         callback,   // from file_callbacks, handed to release() on destruction
+        supplied,   // from a file_supplier, read only after ensure(), released through it
     };
 
     mapped_file() noexcept = default;
@@ -138,6 +159,26 @@ public:
     // callback_failed (group io_error; the callback's code in sys_errno),
     // file_empty (size 0, release is called), file_too_large.
     static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks) noexcept;
+
+    // The file of `size` bytes whose memory is [data, data + size) and whose
+    // content `supplier` puts there on demand (nothing is fetched here).
+    // The file owns the memory from here on: it goes back through
+    // supplier->release. Errors: invalid_argument (null data or supplier,
+    // a supplier without fetch; release is not called), file_empty.
+    static result<mapped_file> supplied(const char* data, std::uint64_t size, const file_supplier* supplier) noexcept;
+
+    // Makes bytes [offset, offset + length) readable (length 0: to the
+    // end): a supplied file fetches those it lacks; other storage is
+    // readable already (ok). Errors: invalid_argument when the range is not
+    // inside the file; the supplier's error.
+    error ensure(std::uint64_t offset, std::uint64_t length) const noexcept;
+    // Whether bytes must be ensured before they are read.
+    bool on_demand() const noexcept { return kind_ == storage::supplied; }
+    // The supplier of a supplied file (null for other storage): its owner
+    // finds its own state through it (onnxview/remote/remote_file.hpp).
+    const file_supplier* supplier() const noexcept {
+        return kind_ == storage::supplied ? static_cast<const file_supplier*>(give_back_user_) : nullptr;
+    }
 
     const char* data() const noexcept { return data_; }
     std::size_t size() const noexcept { return size_; }
@@ -171,9 +212,10 @@ public:
     // reading through the mapping makes the system map every page first
     // (5x the time of the copy for a 1.5 GB file on a 2-core VM; docs/diff.md);
     // it also maps nothing, and a file truncated meanwhile gives
-    // io_read_failed instead of SIGBUS. Other files copy from bytes().
+    // io_read_failed instead of SIGBUS. A supplied file ensures the range
+    // first. Other files copy from bytes().
     // Errors: invalid_argument when the range is not inside the file,
-    // io_read_failed with the system's code.
+    // io_read_failed with the system's code, a supplier's error.
     error read_at(std::uint64_t offset, void* out, std::size_t size) const noexcept;
     // Whether read_at reads from a descriptor (POSIX only).
     bool keeps_descriptor() const noexcept { return descriptor_ >= 0; }
@@ -184,7 +226,8 @@ private:
 
     // How the bytes are given back: for storage::callback the callbacks'
     // release, for storage::buffer the deallocate of options::memory (null:
-    // free), each with give_back_user_.
+    // free), each with give_back_user_; for storage::supplied
+    // give_back_user_ is the file_supplier.
     union give_back_fn {
         void (*release)(void* user_data, const void* data, std::uint64_t size);
         void (*deallocate)(void* user_data, void* ptr, std::size_t size, std::size_t alignment);

@@ -123,6 +123,19 @@ struct metadata_copy {
 // files and other storage: nothing done.
 metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
 
+// For a file supplied on demand (mapped_file::supplied: a remote file):
+// ensures every byte that views, cursors, verify(), the checker and the
+// printers read of the model, except the numbers of its tensors (a
+// TensorProto's raw_data, float_data or double_data of payload_from bytes or
+// more, outside sparse tensors), which model_file::tensor() fetches when
+// asked. Through file.ensure, in ascending order, one call per field head
+// and per metadata body, so the supplier sees the model's layout and may
+// fetch ahead of it. A file under whole_below bytes is ensured in one call.
+// A message that stops being readable has the rest of its bytes ensured
+// (the views report it). Returns the first error of file.ensure. For other
+// storage: nothing to fetch, ok.
+error fetch_metadata(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
+
 }  // namespace onnxview
 
 #endif  // ONNXVIEW_METADATA_READS_HPP

@@ -9,6 +9,10 @@
 //       if (d) for (float x : d->scalars<float>()) use(x);
 //   }
 //
+// A file supplied on demand (mapped_file::supplied, a remote model) is
+// fetched before it is parsed: with model_reads::metadata everything but its
+// tensors' numbers (fetch_metadata), which tensor() fetches; otherwise whole.
+//
 // Cost: open() maps the file (no read), indexes the ModelProto's own fields
 // and canonicalizes the model's directory; external files are opened on the
 // first tensor that needs them. With `verify` it also walks every message's
@@ -71,7 +75,8 @@ public:
 
     // The data of any tensor of this model, wherever its payload lives
     // (tensor_data::make with this model's external data). With
-    // model_reads::metadata the tensor's bytes are read ahead.
+    // model_reads::metadata the tensor's bytes are read ahead; a file
+    // supplied on demand fetches them (its supplier's errors).
     result<tensor_data> tensor(const tensor_view& t) noexcept;
     // A sparse tensor of this model, values and indices wherever they live
     // (sparse_data::make with this model's external data); read ahead as
@@ -91,8 +96,12 @@ private:
     // Verifies (with opts.verify) and parses file_ as a ModelProto into
     // model_, or keeps the error (opts.keep_malformed); the rest of both adopts.
     error parse(const options& opts) noexcept;
-    // Read-ahead on for the bytes of `t` when open() turned it off.
-    void read_ahead(const tensor_view& t) const noexcept;
+    // A file supplied on demand: fetches what parse() and the views will
+    // read (opts.reads). Other files: ok.
+    error fetch_for_parse(const options& opts) const noexcept;
+    // Read-ahead on for the bytes of `t` when open() turned it off; for a
+    // file supplied on demand, its bytes fetched (the supplier's error).
+    error read_ahead(const tensor_view& t) const noexcept;
 
     mapped_file file_;
     model_view model_;

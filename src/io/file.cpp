@@ -71,6 +71,11 @@ void mapped_file::reset() noexcept {
         case storage::callback:
             if (give_back_.release != nullptr) give_back_.release(give_back_user_, data_, size_);
             break;
+        case storage::supplied: {
+            const auto* supplier = static_cast<const file_supplier*>(give_back_user_);
+            if (supplier->release != nullptr) supplier->release(supplier->user_data, data_, size_);
+            break;
+        }
         case storage::none:
         case storage::borrowed:
             break;
@@ -113,10 +118,30 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
     return f;
 }
 
+result<mapped_file> mapped_file::supplied(const char* data, std::uint64_t size,
+                                          const file_supplier* supplier) noexcept {
+    if (data == nullptr || supplier == nullptr || supplier->fetch == nullptr) return errc::invalid_argument;
+    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
+    mapped_file f = detail::file_access::make(data, static_cast<std::size_t>(size), storage::supplied);
+    f.give_back_user_ = const_cast<file_supplier*>(supplier);
+    if (size == 0) return errc::file_empty;  // released through the supplier
+    return f;
+}
+
+error mapped_file::ensure(std::uint64_t offset, std::uint64_t length) const noexcept {
+    if (offset > size_ || length > size_ - offset) return errc::invalid_argument;
+    if (kind_ != storage::supplied) return {};
+    if (length == 0) length = size_ - offset;
+    if (length == 0) return {};
+    const auto* supplier = static_cast<const file_supplier*>(give_back_user_);
+    return supplier->fetch(supplier->user_data, offset, length);
+}
+
 error mapped_file::read_at(std::uint64_t offset, void* out, std::size_t size) const noexcept {
     if (offset > size_ || size > size_ - offset || (out == nullptr && size != 0)) return errc::invalid_argument;
     if (size == 0) return {};
     if (descriptor_ >= 0) return detail::read_descriptor_at(descriptor_, offset, out, size);
+    if (const error e = ensure(offset, size)) return e;
     std::memcpy(out, data_ + offset, size);
     return {};
 }

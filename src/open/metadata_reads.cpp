@@ -16,6 +16,22 @@ constexpr std::uint64_t page_bytes = 4096;
 // A tag and a length: what the scan reads at the start of a field.
 constexpr std::uint64_t field_head_bytes = 5 + 10;
 
+// Reads the field at p (advanced past it): its number, wire type and value
+// (for length-delimited fields the payload and its length). False for bytes
+// that are not a field of these wire types (groups are not in ONNX).
+bool read_field(const char*& p, const char* end, std::uint32_t& number, wire::wire_type& type, const char*& payload,
+                std::uint64_t& length) noexcept {
+    if (wire::decode_tag(p, end, number, type) != errc::ok) return false;
+    switch (type) {
+        case wire::wire_type::varint: return wire::decode_value<wire::wire_type::varint>(p, end, payload, length);
+        case wire::wire_type::fixed64: return wire::decode_value<wire::wire_type::fixed64>(p, end, payload, length);
+        case wire::wire_type::fixed32: return wire::decode_value<wire::wire_type::fixed32>(p, end, payload, length);
+        case wire::wire_type::length_delimited:
+            return wire::decode_value<wire::wire_type::length_delimited>(p, end, payload, length);
+        default: return false;
+    }
+}
+
 class metadata_scan {
 public:
     // With cover_heads the recipient also hears of the page of each field
@@ -35,20 +51,9 @@ public:
             if (stop_ != nullptr && *stop_) return false;
             std::uint32_t number = 0;
             wire::wire_type type{};
-            if (wire::decode_tag(p, end, number, type) != errc::ok) return false;
             const char* payload = nullptr;
             std::uint64_t length = 0;
-            bool ok = false;
-            switch (type) {
-                case wire::wire_type::varint: ok = wire::decode_value<wire::wire_type::varint>(p, end, payload, length); break;
-                case wire::wire_type::fixed64: ok = wire::decode_value<wire::wire_type::fixed64>(p, end, payload, length); break;
-                case wire::wire_type::fixed32: ok = wire::decode_value<wire::wire_type::fixed32>(p, end, payload, length); break;
-                case wire::wire_type::length_delimited:
-                    ok = wire::decode_value<wire::wire_type::length_delimited>(p, end, payload, length);
-                    break;
-                default: return false;  // groups: not in ONNX
-            }
-            if (!ok) return false;
+            if (!read_field(p, end, number, type, payload, length)) return false;
             if (type != wire::wire_type::length_delimited || length < limits_.payload_from) {
                 in_metadata_ = true;
                 continue;
@@ -151,7 +156,65 @@ void copy_range(void* user_data, access_hint hint, std::uint64_t offset, std::ui
     c.copied += length;
 }
 
+// fetch_metadata: ensures what a metadata walk reads, field by field.
+class metadata_fetch {
+public:
+    metadata_fetch(const mapped_file& file, const metadata_read_limits& limits) noexcept
+        : file_(file), limits_(limits) {}
+
+    // Fetches the fields of the message [p, end) of type `desc` (null:
+    // unknown). keep_payloads: inside a sparse tensor, whose indices the
+    // checker reads. Stops at the first error of the file's supplier; a
+    // message that stops being readable has the rest of its bytes fetched
+    // (the views skip what they cannot read there, groups among it).
+    error scan(const char* p, const char* end, const schema::message_desc* desc, unsigned depth,
+               bool keep_payloads) noexcept {
+        while (p != end) {
+            const char* head = p;
+            if (const error e = need(p, std::min<std::uint64_t>(field_head_bytes, static_cast<std::uint64_t>(end - p))))
+                return e;
+            std::uint32_t number = 0;
+            wire::wire_type type{};
+            const char* payload = nullptr;
+            std::uint64_t length = 0;
+            if (!read_field(p, end, number, type, payload, length))
+                return need(head, static_cast<std::uint64_t>(end - head));
+            if (type != wire::wire_type::length_delimited) continue;
+            const schema::field_desc* f = desc ? desc->find(number) : nullptr;
+            if (length >= limits_.payload_from && f != nullptr) {
+                if (f->type == schema::type::message && depth < limits_.max_scan_depth) {
+                    const bool sparse = keep_payloads || desc == &schema::msg_SparseTensorProto;
+                    if (const error e = scan(payload, p, f->message, depth + 1, sparse)) return e;
+                    continue;
+                }
+                // A tensor's numbers: read by tensor_data, which model_file::tensor() fetches first.
+                const bool tensor_payload = desc == &schema::msg_TensorProto &&
+                                            (f->type == schema::type::bytes || f->packed_width() != 0);
+                if (tensor_payload && !keep_payloads) continue;
+            }
+            if (const error e = need(payload, length)) return e;
+        }
+        return error();
+    }
+
+private:
+    error need(const char* p, std::uint64_t length) const noexcept {
+        if (length == 0) return error();
+        return file_.ensure(static_cast<std::uint64_t>(p - file_.data()), length);
+    }
+
+    const mapped_file& file_;
+    metadata_read_limits limits_;
+};
+
 }  // namespace
+
+error fetch_metadata(const mapped_file& file, const metadata_read_limits& limits) noexcept {
+    if (file.empty() || !file.on_demand()) return error();
+    if (file.size() < limits.whole_below) return file.ensure(0, 0);
+    metadata_fetch fetch(file, limits);
+    return fetch.scan(file.data(), file.data() + file.size(), &schema::msg_ModelProto, 0, false);
+}
 
 void plan_metadata_reads(std::string_view bytes, const schema::message_desc& root, const advice_recipient& to,
                          const metadata_read_limits& limits) noexcept {

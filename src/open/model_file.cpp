@@ -40,8 +40,10 @@ result<model_file> model_file::open(const char* path, const options& opts) noexc
 result<model_file> model_file::adopt(mapped_file&& file, const options& opts) noexcept {
     model_file mf;
     mf.file_ = std::move(file);
-    // Before the first byte is read: a cold page fault's read-around depends on it.
-    if (opts.reads == model_reads::metadata) {
+    if (mf.file_.on_demand()) {
+        if (const error e = mf.fetch_for_parse(opts)) return e;
+    } else if (opts.reads == model_reads::metadata) {
+        // Before the first byte is read: a cold page fault's read-around depends on it.
         const metadata_read_limits limits;
         // Reading the headers of a large file must not map its weights
         // (copy_metadata_pages). With drop_verified_pages, verify() drops
@@ -62,9 +64,16 @@ result<model_file> model_file::adopt(mapped_file&& file, const options& opts) no
 result<model_file> model_file::adopt_self_contained(mapped_file&& file, const options& opts) noexcept {
     model_file mf;
     mf.file_ = std::move(file);
+    if (const error e = mf.fetch_for_parse(opts)) return e;
     if (const error e = mf.parse(opts)) return e;
     mf.fetch_external_ = refuse_external;
     return mf;
+}
+
+error model_file::fetch_for_parse(const options& opts) const noexcept {
+    if (!file_.on_demand()) return error();
+    // Nothing of it may be read before it is fetched: the metadata, or all.
+    return opts.reads == model_reads::metadata ? fetch_metadata(file_) : file_.ensure(0, 0);
 }
 
 error model_file::parse(const options& opts) noexcept {
@@ -90,26 +99,30 @@ error model_file::parse(const options& opts) noexcept {
     return error();
 }
 
-void model_file::read_ahead(const tensor_view& t) const noexcept {
-    if (!read_ahead_off_) return;
+error model_file::read_ahead(const tensor_view& t) const noexcept {
+    if (!read_ahead_off_ && !file_.on_demand()) return error();
     const std::string_view b = t.wire_message().bytes();
     const auto begin = reinterpret_cast<std::uintptr_t>(b.data());
     const auto file_begin = reinterpret_cast<std::uintptr_t>(file_.data());
     // A view of other bytes (another model) gets no hint.
     if (b.empty() || b.size() > file_.size() || begin < file_begin || begin - file_begin > file_.size() - b.size())
-        return;
+        return error();
+    if (file_.on_demand()) return file_.ensure(begin - file_begin, b.size());
     (void)file_.advise(access_hint::sequential, begin - file_begin, b.size());
+    return error();
 }
 
 result<tensor_data> model_file::tensor(const tensor_view& t) noexcept {
-    read_ahead(t);
+    if (const error e = read_ahead(t)) return e;
     const external_payload_source src = external();
     return tensor_data::make(t, &src);
 }
 
 result<sparse_data> model_file::sparse_tensor(const sparse_tensor_view& s) noexcept {
-    if (s.has_values()) read_ahead(s.values());
-    if (s.has_indices()) read_ahead(s.indices());
+    if (s.has_values())
+        if (const error e = read_ahead(s.values())) return e;
+    if (s.has_indices())
+        if (const error e = read_ahead(s.indices())) return e;
     const external_payload_source src = external();
     return sparse_data::make(s, &src);
 }

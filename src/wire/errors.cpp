@@ -77,9 +77,12 @@ constexpr errc_text texts[] = {
     {"io_write_failed", "cannot write the file", errc::io_error},
     {"external_not_opened", "the model was opened self-contained: its external data is not read", errc::invalid_argument},
     {"unsupported", "this build lacks the optional library this needs", errc::invalid_argument},
+    {"remote_failed", "the remote read failed", errc::io_error},
+    {"remote_changed", "the remote file changed while it was read", errc::io_error},
+    {"remote_range_ignored", "the server sent the whole file where a byte range was asked", errc::io_error},
 };
 constexpr std::size_t text_count = sizeof(texts) / sizeof(texts[0]);
-static_assert(text_count == static_cast<std::size_t>(errc::unsupported) + 1,
+static_assert(text_count == static_cast<std::size_t>(errc::remote_range_ignored) + 1,
               "every errc needs a text");
 }  // namespace
 

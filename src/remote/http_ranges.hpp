@@ -1,0 +1,72 @@
+// Internal: byte-range requests over libcurl, each answer checked against
+// what was asked. Knows HTTP, not ONNX.
+//
+// One request asks for one range (206 with Content-Range) or several
+// (206 multipart/byteranges; a server may also answer with one part). Every
+// byte written lands inside a range that was asked for, and a body is read
+// no further than the bytes asked plus a bounded framing allowance, so a
+// hostile server cannot make the process read more. Each answer's ETag (or
+// else Last-Modified) must be the first answer's, and later requests carry
+// If-Match: a file replaced while it is read fails with remote_changed.
+// 5xx, 429 and broken connections are retried with a doubling delay.
+#ifndef ONNXVIEW_SRC_REMOTE_HTTP_RANGES_HPP
+#define ONNXVIEW_SRC_REMOTE_HTTP_RANGES_HPP
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "range_plan.hpp"
+#include "remote_url.hpp"
+
+namespace onnxview {
+namespace detail {
+
+struct transfer;
+
+class http_ranges {
+public:
+    http_ranges(remote_target target, const remote_options& opts);
+    ~http_ranges();
+    http_ranges(const http_ranges&) = delete;
+    http_ranges& operator=(const http_ranges&) = delete;
+
+    // The first request: bytes [0, n) into `prefix`, and the file's size and
+    // version. A server that sends the whole file (200) with
+    // allow_full_download: size set, prefix empty (fetch the rest with
+    // fetch_whole). Errors as open_remote's, why set.
+    error open(std::uint64_t n, std::string& prefix, std::uint64_t& size, std::string& why);
+
+    // Fetches `ranges` (ascending, disjoint, inside the file) into the
+    // file's memory [base, base + size), which make_writable must have made
+    // writable for them; the ranges received whole are appended to
+    // `received` (also on error). Errors: remote_failed, remote_changed,
+    // remote_range_ignored, why set.
+    error fetch(char* base, const std::vector<byte_range>& ranges, std::vector<byte_range>& received,
+                std::string& why);
+
+    const remote_stats& stats() const noexcept { return stats_; }
+    remote_stats& stats() noexcept { return stats_; }
+    const remote_target& target() const noexcept { return target_; }
+
+private:
+    friend struct transfer;
+    // Runs the transfers side by side until each ends.
+    void run(std::vector<transfer*>& batch);
+    void prepare(transfer& t);
+
+    remote_target target_;
+    remote_options opts_;
+    void* multi_ = nullptr;  // CURLM*: its connections are kept alive between requests
+    std::vector<void*> easy_;  // CURL* handles, reused
+    std::string etag_;           // the file's version: ETag, or else Last-Modified
+    std::string last_modified_;
+    std::uint64_t size_ = 0;
+    bool multi_range_ = true;
+    remote_stats stats_;
+};
+
+}  // namespace detail
+}  // namespace onnxview
+
+#endif  // ONNXVIEW_SRC_REMOTE_HTTP_RANGES_HPP
