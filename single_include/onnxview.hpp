@@ -833,11 +833,19 @@ enum class model_reads : std::uint8_t {
 // describe the whole file, which must stay readable and unchanged until
 // `release` is called with the same values (release may be null when the
 // bytes need no freeing).
+//
+// `supply`, tried before the others when set, gives a file whose bytes
+// arrive on demand (file.hpp, mapped_file::supplied: a remote file's
+// external data): its memory, size and supplier, which owns the memory and
+// is released through supplier->release (not `release`).
+struct file_supplier;
 struct file_callbacks {
     int (*map)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
     int (*read_whole)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
     void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
     void* user_data = nullptr;
+    int (*supply)(void* user_data, const char* path, const void** data, std::uint64_t* size,
+                  const file_supplier** supplier) = nullptr;
 };
 
 // Where the library's heap memory comes from, cgltf style. Used only when
@@ -5538,7 +5546,8 @@ public:
     static mapped_file from_memory(const void* data, std::size_t size) noexcept;
 
     // Asks the callbacks for the whole file at `path` (passed through
-    // unchanged). Errors: invalid_argument (no map/read_whole, null path),
+    // unchanged), or for a file supplied on demand when they have `supply`.
+    // Errors: invalid_argument (no map/read_whole/supply, null path),
     // callback_failed (group io_error; the callback's code in sys_errno),
     // file_empty (size 0, release is called), file_too_large.
     static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks) noexcept;
@@ -5547,7 +5556,8 @@ public:
     // content `supplier` puts there on demand (nothing is fetched here).
     // The file owns the memory from here on: it goes back through
     // supplier->release. Errors: invalid_argument (null data or supplier,
-    // a supplier without fetch; release is not called), file_empty.
+    // a supplier without fetch; release is not called), file_empty and
+    // file_too_large (over SIZE_MAX: 32-bit hosts), released.
     static result<mapped_file> supplied(const char* data, std::uint64_t size, const file_supplier* supplier) noexcept;
 
     // Makes bytes [offset, offset + length) readable (length 0: to the
@@ -5848,7 +5858,10 @@ public:
     static result<external_data_resolver> create(const options& opts) noexcept;
 
     // The payload of one tensor. `expected_size` is dims x element size, or
-    // unknown_size. Errors: see the list above; the offset of each is 0.
+    // unknown_size. Errors: see the list above; the offset of each is 0. In
+    // a file supplied on demand (file_callbacks::supply, a remote model's)
+    // the span's bytes are not fetched: span.file->ensure(span.offset,
+    // span.size) first (external_source does; a checksum fetches the file).
     result<external_span> resolve(const external_entry* entries, std::size_t count,
                                   std::uint64_t expected_size) noexcept;
 
@@ -6958,10 +6971,13 @@ inline result<std::string_view> fetch_through_resolver(void* user, const tensor_
         entries[count++] = external_entry{kv.key(), kv.value()};
     }
     auto span = resolver->resolve(entries, count, expected_bytes);
-    if (!span) {
+    // A file supplied on demand (a remote model's) fetches the tensor's bytes.
+    const error fetched = span && span->size != 0 ? span->file->ensure(span->offset, span->size) : error();
+    if (!span || !fetched.ok()) {
         // The resolver knows strings, not bytes: its errors point at the tensor.
+        const error e = span ? fetched : span.err();
         const wire::message& m = t.wire_message();
-        return error(span.err().code, m.offset_of(m.begin()), span.err().sys_errno);
+        return error(e.code, m.offset_of(m.begin()), e.sys_errno);
     }
     return span->bytes();
 }
@@ -8209,10 +8225,11 @@ metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_l
 
 // For a file supplied on demand (mapped_file::supplied: a remote file):
 // ensures every byte that views, cursors, verify(), the checker and the
-// printers read of the model, except the numbers of its tensors (a
-// TensorProto's raw_data, float_data or double_data of payload_from bytes or
-// more, outside sparse tensors), which model_file::tensor() fetches when
-// asked. Through file.ensure, in ascending order, one call per field head
+// printers read of the model, except the contents of its tensors (a
+// TensorProto's raw_data, string_data element, float_data or double_data of
+// payload_from bytes or more, outside sparse tensors), which
+// model_file::tensor() fetches when asked. A group (not in ONNX) ends what
+// is known of its message: the rest of it is fetched. Through file.ensure, in ascending order, one call per field head
 // and per metadata body, so the supplier sees the model's layout and may
 // fetch ahead of it. A file under whole_below bytes is ensured in one call.
 // A message that stops being readable has the rest of its bytes ensured
@@ -9154,6 +9171,16 @@ struct remote_report {
 // file_empty, file_too_large, out_of_memory; the sentence saying why is the
 // report's last_error (opts.report).
 result<mapped_file> open_remote(const char* url, const remote_options& opts = {});
+
+// The external data of a remote model, fetched the same way: callbacks for
+// options::external_files, with options::model_path the model's URL (its
+// locations resolve against the URL's folder, after the resolver's checks:
+// no absolute path, no '..'). Each external file is a remote file of its
+// own, opened on the first tensor that needs it; a location holding %, ?,
+// # or a backslash (which a server would decode into another path) is
+// refused. `opts` must outlive every model opened with the callbacks; its
+// report gets the last error (not the external files' costs).
+file_callbacks remote_external_files(const remote_options* opts) noexcept;
 
 // Whether `s` names a remote file (a scheme open_remote takes).
 bool is_remote_url(const char* s) noexcept;
@@ -12845,7 +12872,8 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
     if (opts.external_files != nullptr) {
         r.callbacks_ = *opts.external_files;
         r.use_callbacks_ = true;
-        if (r.callbacks_.map == nullptr && r.callbacks_.read_whole == nullptr) return errc::invalid_argument;
+        if (r.callbacks_.map == nullptr && r.callbacks_.read_whole == nullptr && r.callbacks_.supply == nullptr)
+            return errc::invalid_argument;
     }
 
     // The base directory as given: base_dir, else dirname(model_path), else ".".
@@ -13007,6 +13035,8 @@ result<external_span> external_data_resolver::resolve(const external_entry* entr
         if (expected_size != unknown_size && length != expected_size) return errc::external_rest_of_file_mismatch;
     }
     if (check_sum) {
+        // A file supplied on demand (remote) is fetched whole for its digest.
+        if (const error e = s->file.ensure(0, 0)) return e;
         if (!s->digest_done) {
             detail::sha1::digest(s->file.data(), s->file.size(), s->digest);
             s->digest_done = true;
@@ -13172,8 +13202,16 @@ mapped_file mapped_file::from_memory(const void* data, std::size_t size) noexcep
 }
 
 result<mapped_file> mapped_file::from_callbacks(const char* path, const file_callbacks& callbacks) noexcept {
-    if (path == nullptr || (callbacks.map == nullptr && callbacks.read_whole == nullptr)) {
+    if (path == nullptr || (callbacks.map == nullptr && callbacks.read_whole == nullptr && callbacks.supply == nullptr)) {
         return errc::invalid_argument;
+    }
+    if (callbacks.supply != nullptr) {
+        const void* memory = nullptr;
+        std::uint64_t bytes = 0;
+        const file_supplier* supplier = nullptr;
+        const int rc = callbacks.supply(callbacks.user_data, path, &memory, &bytes, &supplier);
+        if (rc != 0) return error(errc::callback_failed, 0, rc);
+        return supplied(static_cast<const char*>(memory), bytes, supplier);
     }
     const void* data = nullptr;
     std::uint64_t size = 0;
@@ -13200,10 +13238,12 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
 result<mapped_file> mapped_file::supplied(const char* data, std::uint64_t size,
                                           const file_supplier* supplier) noexcept {
     if (data == nullptr || supplier == nullptr || supplier->fetch == nullptr) return errc::invalid_argument;
-    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
-    mapped_file f = detail::file_access::make(data, static_cast<std::size_t>(size), storage::supplied);
+    const bool too_large = size > std::numeric_limits<std::size_t>::max();
+    mapped_file f = detail::file_access::make(data, too_large ? 0 : static_cast<std::size_t>(size), storage::supplied);
     f.give_back_user_ = const_cast<file_supplier*>(supplier);
-    if (size == 0) return errc::file_empty;  // released through the supplier
+    // Both released through the supplier.
+    if (too_large) return errc::file_too_large;
+    if (size == 0) return errc::file_empty;
     return f;
 }
 

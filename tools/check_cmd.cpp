@@ -120,7 +120,7 @@ int run(arguments& a) {
     if (a.numeric) opts = onnxview::stats_file_options(opts), opts.verify = false;
     onnxview::model_file mf;
     if (!open_model("check", path, opts, mf, code)) return code;
-    opts.model_path = path;
+    set_external_source(path, opts);
     std::vector<reported_finding> found;
     const onnxview::check_result r = onnxview::check_model(mf.bytes(), opts, collect_check, &found);
     std::uint64_t errors = r.errors, warnings = r.warnings, infos = 0;

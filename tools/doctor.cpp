@@ -384,13 +384,20 @@ int run(arguments& a) {
     options opts{};
     opts.keep_malformed = true;
     opts.reads = model_reads::metadata;
-    auto opened = model_file::open(path, opts);
-    if (!opened && opened.err().code != errc::file_empty) {
-        print_error("doctor", open_error_message(path, opened.err()));
-        return exit_usage;
-    }
     model_file mf;
-    if (opened) mf = std::move(opened.value());
+    if (is_url(path)) {
+        // doctor weighs every payload (zero-copy, duplicates): a remote file is fetched whole.
+        opts.reads = model_reads::everything;
+        int code = exit_ok;
+        if (!open_model("doctor", path, opts, mf, code)) return code;
+    } else {
+        auto opened = model_file::open(path, opts);
+        if (!opened && opened.err().code != errc::file_empty) {
+            print_error("doctor", open_error_message(path, opened.err()));
+            return exit_usage;
+        }
+        if (opened) mf = std::move(opened.value());
+    }
     const std::string_view bytes = mf.bytes();
     const diagnosis d = diagnose(bytes.data(), bytes.size(), opts);
     if (!d.healthy()) {

@@ -2,6 +2,8 @@
 // (duplicates.hpp).
 #include "duplicates.hpp"
 
+#include "output.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -113,7 +115,7 @@ struct candidate {
 duplicate_report find_duplicates(const tensor_census& census, const char* model_path) {
     duplicate_report r;
     options opts{};
-    opts.model_path = model_path;
+    set_external_source(model_path, opts);
     auto resolver = external_data_resolver::create(opts);
     const external_payload_source src = resolver ? external_source(resolver.value()) : external_payload_source{};
 

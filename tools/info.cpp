@@ -142,7 +142,7 @@ struct info_walk : tensor_scope_visitor<census_adder> {
 void resolve_external(summary& s, const char* model_path) {
     if (s.external.empty()) return;
     options opts{};
-    opts.model_path = model_path;
+    set_external_source(model_path, opts);
     auto r = external_data_resolver::create(opts);
     if (!r) {
         for (auto& kv : s.external) kv.second.problem = errc_message(r.err().code);

@@ -74,6 +74,8 @@ std::string diagnosis_line(const onnxview::diagnosis& d, const char* path) {
 }
 
 std::string diagnosis_suffix(std::string_view bytes, const char* path) {
+    // A remote file's bytes are fetched on demand: the diagnosis would read any of them.
+    if (remote_bytes(bytes)) return {};
     const onnxview::diagnosis d = onnxview::diagnose(bytes.data(), bytes.size());
     if (d.healthy() || d.kind == onnxview::diagnosis_kind::malformed) return {};
     return "; " + diagnosis_line(d, path);
@@ -90,6 +92,20 @@ bool is_url(const char* path) {
            *p == '-' || *p == '.')
         ++p;
     return p != path && std::strncmp(p, "://", 3) == 0;
+}
+
+namespace {
+// The memory of each remote file opened (it stays reserved until the file goes).
+std::vector<std::string_view>& remote_regions() {
+    static std::vector<std::string_view> regions;
+    return regions;
+}
+}  // namespace
+
+bool remote_bytes(std::string_view bytes) {
+    for (std::string_view r : remote_regions())
+        if (bytes.data() >= r.data() && bytes.data() < r.data() + r.size()) return true;
+    return false;
 }
 
 #ifdef ONNXVIEW_CLI_REMOTE
@@ -127,21 +143,49 @@ void report_remote_reads() {
 }
 
 namespace {
-onnxview::result<onnxview::model_file> open_remote_model(const char* url, const onnxview::options& opts) {
+// What each remote model is opened with: its external files are opened
+// with it, for as long as the model lives.
+struct remote_opening {
+    onnxview::remote_options options;
+    onnxview::file_callbacks external;
+};
+
+std::vector<std::pair<std::string, std::unique_ptr<remote_opening>>>& remote_openings() {
+    static std::vector<std::pair<std::string, std::unique_ptr<remote_opening>>> openings;
+    return openings;
+}
+
+onnxview::result<onnxview::model_file> open_remote_model(const char* url, onnxview::options opts) {
     remote_reports().push_back(std::make_unique<onnxview::remote_report>());
-    onnxview::remote_options ro;
-    ro.allow_full_download = remote_cli_settings().allow_full_download;
-    ro.timeout_ms = remote_cli_settings().timeout_ms;
-    ro.report = remote_reports().back().get();
-    auto file = onnxview::open_remote(url, ro);
+    remote_openings().emplace_back(url, std::make_unique<remote_opening>());
+    remote_opening& o = *remote_openings().back().second;
+    o.options.allow_full_download = remote_cli_settings().allow_full_download;
+    o.options.timeout_ms = remote_cli_settings().timeout_ms;
+    o.options.report = remote_reports().back().get();
+    auto file = onnxview::open_remote(url, o.options);
     if (!file) return file.err();
-    // External data is not resolved against the machine's own directories.
-    return onnxview::model_file::adopt_self_contained(std::move(file.value()), opts);
+    remote_regions().push_back(file->bytes());
+    // External data resolves against the model's URL, never the machine's directories.
+    o.external = onnxview::remote_external_files(&o.options);
+    opts.external_files = &o.external;
+    opts.model_path = url;
+    opts.external_base_dir = nullptr;
+    return onnxview::model_file::adopt(std::move(file.value()), opts);
 }
 }  // namespace
+void set_external_source(const char* path, onnxview::options& opts) {
+    opts.model_path = path;
+    for (auto it = remote_openings().rbegin(); it != remote_openings().rend(); ++it)
+        if (it->first == path) {
+            opts.external_files = &it->second->external;
+            opts.external_base_dir = nullptr;
+            return;
+        }
+}
 #else
 std::string remote_error_sentence(onnxview::error) { return {}; }
 void report_remote_reads() {}
+void set_external_source(const char* path, onnxview::options& opts) { opts.model_path = path; }
 #endif
 
 bool open_model(const char* cmd, const char* path, onnxview::options opts,

@@ -67,9 +67,15 @@ struct remote_settings {
 remote_settings& remote_cli_settings();
 // Whether `path` is a URL (scheme://...): read remotely, never as a local path.
 bool is_url(const char* path);
+// Whether `bytes` lie in a remote file's memory, where only what was
+// fetched may be read.
+bool remote_bytes(std::string_view bytes);
 // Prints, to stderr, the cost of each remote file read (with --stats) and
 // a notice for each a server sent whole.
 void report_remote_reads();
+// Where the external data of the model at `path` (opened with open_model)
+// is found: opts.model_path, and for a URL the remote reader's callbacks.
+void set_external_source(const char* path, onnxview::options& opts);
 // For a remote_* error: the remote reader's sentence saying why ("" when
 // none is known).
 std::string remote_error_sentence(onnxview::error e);

@@ -8,6 +8,7 @@
 #include "onnxview/decimal.hpp"
 #include "onnxview/external_source.hpp"
 #include "onnxview/tensor_data.hpp"
+#include "output.hpp"
 
 namespace onnxview_cli {
 namespace {
@@ -105,7 +106,7 @@ class assessor {
 public:
     explicit assessor(const char* model_path) {
         options opts{};
-        opts.model_path = model_path;
+        set_external_source(model_path, opts);
         auto r = external_data_resolver::create(opts);
         if (r) {
             resolver_ = std::move(r.value());

@@ -146,7 +146,10 @@ public:
     static result<external_data_resolver> create(const options& opts) noexcept;
 
     // The payload of one tensor. `expected_size` is dims x element size, or
-    // unknown_size. Errors: see the list above; the offset of each is 0.
+    // unknown_size. Errors: see the list above; the offset of each is 0. In
+    // a file supplied on demand (file_callbacks::supply, a remote model's)
+    // the span's bytes are not fetched: span.file->ensure(span.offset,
+    // span.size) first (external_source does; a checksum fetches the file).
     result<external_span> resolve(const external_entry* entries, std::size_t count,
                                   std::uint64_t expected_size) noexcept;
 

@@ -39,10 +39,13 @@ inline result<std::string_view> fetch_through_resolver(void* user, const tensor_
         entries[count++] = external_entry{kv.key(), kv.value()};
     }
     auto span = resolver->resolve(entries, count, expected_bytes);
-    if (!span) {
+    // A file supplied on demand (a remote model's) fetches the tensor's bytes.
+    const error fetched = span && span->size != 0 ? span->file->ensure(span->offset, span->size) : error();
+    if (!span || !fetched.ok()) {
         // The resolver knows strings, not bytes: its errors point at the tensor.
+        const error e = span ? fetched : span.err();
         const wire::message& m = t.wire_message();
-        return error(span.err().code, m.offset_of(m.begin()), span.err().sys_errno);
+        return error(e.code, m.offset_of(m.begin()), e.sys_errno);
     }
     return span->bytes();
 }

@@ -155,7 +155,8 @@ public:
     static mapped_file from_memory(const void* data, std::size_t size) noexcept;
 
     // Asks the callbacks for the whole file at `path` (passed through
-    // unchanged). Errors: invalid_argument (no map/read_whole, null path),
+    // unchanged), or for a file supplied on demand when they have `supply`.
+    // Errors: invalid_argument (no map/read_whole/supply, null path),
     // callback_failed (group io_error; the callback's code in sys_errno),
     // file_empty (size 0, release is called), file_too_large.
     static result<mapped_file> from_callbacks(const char* path, const file_callbacks& callbacks) noexcept;
@@ -164,7 +165,8 @@ public:
     // content `supplier` puts there on demand (nothing is fetched here).
     // The file owns the memory from here on: it goes back through
     // supplier->release. Errors: invalid_argument (null data or supplier,
-    // a supplier without fetch; release is not called), file_empty.
+    // a supplier without fetch; release is not called), file_empty and
+    // file_too_large (over SIZE_MAX: 32-bit hosts), released.
     static result<mapped_file> supplied(const char* data, std::uint64_t size, const file_supplier* supplier) noexcept;
 
     // Makes bytes [offset, offset + length) readable (length 0: to the

@@ -125,10 +125,11 @@ metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_l
 
 // For a file supplied on demand (mapped_file::supplied: a remote file):
 // ensures every byte that views, cursors, verify(), the checker and the
-// printers read of the model, except the numbers of its tensors (a
-// TensorProto's raw_data, float_data or double_data of payload_from bytes or
-// more, outside sparse tensors), which model_file::tensor() fetches when
-// asked. Through file.ensure, in ascending order, one call per field head
+// printers read of the model, except the contents of its tensors (a
+// TensorProto's raw_data, string_data element, float_data or double_data of
+// payload_from bytes or more, outside sparse tensors), which
+// model_file::tensor() fetches when asked. A group (not in ONNX) ends what
+// is known of its message: the rest of it is fetched. Through file.ensure, in ascending order, one call per field head
 // and per metadata body, so the supplier sees the model's layout and may
 // fetch ahead of it. A file under whole_below bytes is ensured in one call.
 // A message that stops being readable has the rest of its bytes ensured

@@ -62,11 +62,19 @@ enum class model_reads : std::uint8_t {
 // describe the whole file, which must stay readable and unchanged until
 // `release` is called with the same values (release may be null when the
 // bytes need no freeing).
+//
+// `supply`, tried before the others when set, gives a file whose bytes
+// arrive on demand (file.hpp, mapped_file::supplied: a remote file's
+// external data): its memory, size and supplier, which owns the memory and
+// is released through supplier->release (not `release`).
+struct file_supplier;
 struct file_callbacks {
     int (*map)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
     int (*read_whole)(void* user_data, const char* path, const void** data, std::uint64_t* size) = nullptr;
     void (*release)(void* user_data, const void* data, std::uint64_t size) = nullptr;
     void* user_data = nullptr;
+    int (*supply)(void* user_data, const char* path, const void** data, std::uint64_t* size,
+                  const file_supplier** supplier) = nullptr;
 };
 
 // Where the library's heap memory comes from, cgltf style. Used only when

@@ -143,7 +143,8 @@ result<external_data_resolver> external_data_resolver::create(const options& opt
     if (opts.external_files != nullptr) {
         r.callbacks_ = *opts.external_files;
         r.use_callbacks_ = true;
-        if (r.callbacks_.map == nullptr && r.callbacks_.read_whole == nullptr) return errc::invalid_argument;
+        if (r.callbacks_.map == nullptr && r.callbacks_.read_whole == nullptr && r.callbacks_.supply == nullptr)
+            return errc::invalid_argument;
     }
 
     // The base directory as given: base_dir, else dirname(model_path), else ".".
@@ -305,6 +306,8 @@ result<external_span> external_data_resolver::resolve(const external_entry* entr
         if (expected_size != unknown_size && length != expected_size) return errc::external_rest_of_file_mismatch;
     }
     if (check_sum) {
+        // A file supplied on demand (remote) is fetched whole for its digest.
+        if (const error e = s->file.ensure(0, 0)) return e;
         if (!s->digest_done) {
             detail::sha1::digest(s->file.data(), s->file.size(), s->digest);
             s->digest_done = true;

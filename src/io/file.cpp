@@ -93,8 +93,16 @@ mapped_file mapped_file::from_memory(const void* data, std::size_t size) noexcep
 }
 
 result<mapped_file> mapped_file::from_callbacks(const char* path, const file_callbacks& callbacks) noexcept {
-    if (path == nullptr || (callbacks.map == nullptr && callbacks.read_whole == nullptr)) {
+    if (path == nullptr || (callbacks.map == nullptr && callbacks.read_whole == nullptr && callbacks.supply == nullptr)) {
         return errc::invalid_argument;
+    }
+    if (callbacks.supply != nullptr) {
+        const void* memory = nullptr;
+        std::uint64_t bytes = 0;
+        const file_supplier* supplier = nullptr;
+        const int rc = callbacks.supply(callbacks.user_data, path, &memory, &bytes, &supplier);
+        if (rc != 0) return error(errc::callback_failed, 0, rc);
+        return supplied(static_cast<const char*>(memory), bytes, supplier);
     }
     const void* data = nullptr;
     std::uint64_t size = 0;
@@ -121,10 +129,12 @@ result<mapped_file> mapped_file::from_callbacks(const char* path, const file_cal
 result<mapped_file> mapped_file::supplied(const char* data, std::uint64_t size,
                                           const file_supplier* supplier) noexcept {
     if (data == nullptr || supplier == nullptr || supplier->fetch == nullptr) return errc::invalid_argument;
-    if (size > std::numeric_limits<std::size_t>::max()) return errc::file_too_large;
-    mapped_file f = detail::file_access::make(data, static_cast<std::size_t>(size), storage::supplied);
+    const bool too_large = size > std::numeric_limits<std::size_t>::max();
+    mapped_file f = detail::file_access::make(data, too_large ? 0 : static_cast<std::size_t>(size), storage::supplied);
     f.give_back_user_ = const_cast<file_supplier*>(supplier);
-    if (size == 0) return errc::file_empty;  // released through the supplier
+    // Both released through the supplier.
+    if (too_large) return errc::file_too_large;
+    if (size == 0) return errc::file_empty;
     return f;
 }
 

@@ -10,6 +10,7 @@
 #include "onnxview/remote/remote_file.hpp"
 
 #include <sys/mman.h>
+#include <cerrno>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,6 +41,7 @@ struct remote_state {
     bool guarded = true;       // pages not fetched are PROT_NONE
     std::string last_error;
     remote_options opts;
+    remote_report* errors_to = nullptr;  // an external file's: the model's report hears of its errors only
 
     remote_state(std::unique_ptr<detail::http_ranges> h, std::uint64_t size, std::uint64_t page)
         : http(std::move(h)), plan(size, limits(page)) {}
@@ -103,6 +105,7 @@ struct remote_state {
     // The counters and the last error, to the caller's report.
     void tell() {
         http->stats().bytes_fetched = std::min(plan.held_bytes(), plan.size());
+        if (errors_to != nullptr && !last_error.empty()) errors_to->last_error = last_error;
         if (opts.report == nullptr) return;
         opts.report->stats = http->stats();
         opts.report->last_error = last_error;
@@ -143,11 +146,14 @@ bool is_remote_url(const char* s) noexcept {
     return false;
 }
 
-result<mapped_file> open_remote(const char* url, const remote_options& opts) {
+namespace {
+
+// The state of the remote file at `url`, after its first request; its
+// errors told to opts.report.
+result<remote_state*> open_state(const char* url, const remote_options& opts) {
     std::string text;
     remote_report* report = opts.report;
-    if (report != nullptr) *report = remote_report();
-    auto fail = [&](error e) -> result<mapped_file> {
+    auto fail = [&](error e) -> result<remote_state*> {
         if (report != nullptr) report->last_error = std::move(text);
         return e;
     };
@@ -156,7 +162,6 @@ result<mapped_file> open_remote(const char* url, const remote_options& opts) {
         return fail(errc::invalid_argument);
     }
     const std::string display = detail::display_url(url);
-    if (report != nullptr) report->url = display;
     auto target = detail::resolve_remote_url(url, opts, text);
     if (!target) {
         text = display + ": " + text;
@@ -195,9 +200,6 @@ result<mapped_file> open_remote(const char* url, const remote_options& opts) {
     state->supplier.fetch = fetch_remote;
     state->supplier.release = release_remote;
     state->supplier.user_data = state;
-    // From here on the file owns the state: its release frees it.
-    auto file = mapped_file::supplied(state->memory, size, &state->supplier);
-    if (!file) return fail(file.err());
     if (!prefix.empty()) {
         const std::vector<byte_range> first{byte_range{0, prefix.size()}};
         state->protect(first, true);
@@ -206,9 +208,62 @@ result<mapped_file> open_remote(const char* url, const remote_options& opts) {
         state->protect(first, false);
         state->tell();
     } else if (const error e = state->fetch({byte_range{0, size}})) {
-        return e;  // the server sent the whole file where a range was asked (allow_full_download); reported
+        // The server sent the whole file where a range was asked (allow_full_download); reported.
+        release_remote(state, nullptr, 0);
+        return e;
     }
-    return file;
+    return state;
+}
+
+// file_callbacks::supply for a remote model's external files: the
+// location, joined to the model's URL, must not become another path once a
+// server decodes it.
+int supply_external(void* user, const char* url, const void** data, std::uint64_t* size,
+                    const file_supplier** supplier) {
+    const auto& opts = *static_cast<const remote_options*>(user);
+    const char* scheme_end = std::strstr(url, "://");
+    const char* relative = scheme_end ? std::strrchr(url, '/') : nullptr;
+    if (relative == nullptr || std::strpbrk(url + (scheme_end - url) + 3, "%?#\\") != nullptr) {
+        if (opts.report != nullptr)
+            opts.report->last_error = detail::display_url(url) + ": an external location of a remote model may not hold %, ?, # or \\";
+        return static_cast<int>(errc::external_path_unsafe);
+    }
+    remote_options each = opts;
+    remote_report mine;
+    each.report = &mine;
+    auto state = open_state(url, each);
+    if (!state) {
+        if (opts.report != nullptr) opts.report->last_error = mine.last_error;
+        // As errno: the resolver's message says "No such file or directory" for a 404.
+        const std::int32_t status = state.err().sys_errno;
+        return status == 404 || status == 410 ? ENOENT : status == 401 || status == 403 ? EACCES : EIO;
+    }
+    (*state)->opts.report = nullptr;  // `mine` goes out of scope
+    (*state)->errors_to = opts.report;
+    *data = (*state)->memory;
+    *size = (*state)->plan.size();
+    *supplier = &(*state)->supplier;
+    return 0;
+}
+
+}  // namespace
+
+result<mapped_file> open_remote(const char* url, const remote_options& opts) {
+    if (opts.report != nullptr) {
+        *opts.report = remote_report();
+        if (url != nullptr) opts.report->url = detail::display_url(url);
+    }
+    auto state = open_state(url, opts);
+    if (!state) return state.err();
+    // From here on the file owns the state: its release frees it.
+    return mapped_file::supplied((*state)->memory, (*state)->plan.size(), &(*state)->supplier);
+}
+
+file_callbacks remote_external_files(const remote_options* opts) noexcept {
+    file_callbacks c;
+    c.supply = supply_external;
+    c.user_data = const_cast<remote_options*>(opts);
+    return c;
 }
 
 const remote_stats* remote_stats_of(const mapped_file& file) noexcept {

@@ -91,6 +91,16 @@ struct remote_report {
 // report's last_error (opts.report).
 result<mapped_file> open_remote(const char* url, const remote_options& opts = {});
 
+// The external data of a remote model, fetched the same way: callbacks for
+// options::external_files, with options::model_path the model's URL (its
+// locations resolve against the URL's folder, after the resolver's checks:
+// no absolute path, no '..'). Each external file is a remote file of its
+// own, opened on the first tensor that needs it; a location holding %, ?,
+// # or a backslash (which a server would decode into another path) is
+// refused. `opts` must outlive every model opened with the callbacks; its
+// report gets the last error (not the external files' costs).
+file_callbacks remote_external_files(const remote_options* opts) noexcept;
+
 // Whether `s` names a remote file (a scheme open_remote takes).
 bool is_remote_url(const char* s) noexcept;
 
