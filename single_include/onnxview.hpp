@@ -7248,7 +7248,9 @@ std::size_t format_error_location(std::uint64_t offset, const void* data, std::s
 // "MESSAGE (NAME) at byte N[ in PATH][ (SYSTEM MESSAGE)]", e.g. "invalid wire
 // type (bad_wire_type) at byte 0" or "truncated input (truncated) at byte
 // 2756 in graph.initializer[3].doc_string"; the system message (strerror)
-// when e.sys_errno is set. Returns the length of the whole line.
+// when e.sys_errno is set ("(HTTP 404)" for remote_failed and
+// remote_changed, whose sys_errno is a status). Returns the length of the
+// whole line.
 std::size_t format_error(error e, const void* data, std::size_t size, const schema::message_desc& root, char* out,
                          std::size_t out_size, std::uint32_t release = 0) noexcept;
 
@@ -11479,6 +11481,7 @@ std::size_t fmt_double(char* buf, double v) noexcept;
 // ---- src/text/field_path.cpp ----
 // Field path of a byte offset, walking the schema over the wire format.
 
+#include <cstdio>
 #include <cstring>
 
 
@@ -11640,7 +11643,13 @@ std::size_t format_error(error e, const void* data, std::size_t size, const sche
     const std::size_t at = w.len;
     w.len += format_error_location(e.offset, data, size, root, at < out_size ? out + at : nullptr,
                                    at < out_size ? out_size - at : 0, release);
-    if (e.sys_errno != 0) {
+    const bool http_status = e.code == errc::remote_failed || e.code == errc::remote_changed;
+    if (e.sys_errno != 0 && http_status) {
+        // A remote file's error carries the HTTP status, not errno.
+        char status[24];
+        std::snprintf(status, sizeof status, " (HTTP %d)", static_cast<int>(e.sys_errno));
+        w.put(status);
+    } else if (e.sys_errno != 0) {
         w.put(" (");
         w.put(std::strerror(e.sys_errno));
         w.put(')');

@@ -193,6 +193,9 @@ bool open_model(const char* cmd, const char* path, onnxview::options opts,
     opts.keep_malformed = true;
     if (is_url(path)) {
 #ifdef ONNXVIEW_CLI_REMOTE
+        // hash and diff read every payload through the views' spans, which
+        // nothing ensures one by one: the file is fetched whole first.
+        if (std::strcmp(cmd, "hash") == 0 || std::strcmp(cmd, "diff") == 0) opts.reads = onnxview::model_reads::everything;
         auto opened = open_remote_model(path, opts);
         if (!opened) {
             const std::string& why = remote_reports().back()->last_error;

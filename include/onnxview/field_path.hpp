@@ -47,7 +47,9 @@ std::size_t format_error_location(std::uint64_t offset, const void* data, std::s
 // "MESSAGE (NAME) at byte N[ in PATH][ (SYSTEM MESSAGE)]", e.g. "invalid wire
 // type (bad_wire_type) at byte 0" or "truncated input (truncated) at byte
 // 2756 in graph.initializer[3].doc_string"; the system message (strerror)
-// when e.sys_errno is set. Returns the length of the whole line.
+// when e.sys_errno is set ("(HTTP 404)" for remote_failed and
+// remote_changed, whose sys_errno is a status). Returns the length of the
+// whole line.
 std::size_t format_error(error e, const void* data, std::size_t size, const schema::message_desc& root, char* out,
                          std::size_t out_size, std::uint32_t release = 0) noexcept;
 

@@ -30,6 +30,12 @@ struct source {
     onnxview::mapped_file file;  // a standalone TensorProto file otherwise
     bool is_model = false;
     std::string path;  // the model's path: check() resolves external data with it
+    // A remote model's (a URL's) settings, which its external files are
+    // opened with for as long as it lives (model.cpp).
+    std::shared_ptr<void> remote;
+    // Where external data is found: options::model_path and, for a URL,
+    // the remote reader's callbacks.
+    void external_options(onnxview::options& opts) const;
     // The message type of the bytes, for field paths in errors.
     const onnxview::schema::message_desc* root = &onnxview::schema::msg_TensorProto;
 

@@ -6,6 +6,9 @@
 
 #include "binding.hpp"
 #include "onnxview/stats.hpp"
+#ifdef ONNXVIEW_PY_REMOTE
+#include "onnxview/remote/remote_file.hpp"
+#endif
 
 namespace onnxview_py {
 
@@ -22,7 +25,62 @@ source_ptr open_model(const std::string& path, bool verify, model_reads reads) {
     return open_model(path, opts);
 }
 
+#ifdef ONNXVIEW_PY_REMOTE
+namespace {
+struct remote_opening {
+    remote_report report;
+    remote_options options;
+    file_callbacks external;
+};
+
+// The model at a URL: fetched by ranges (its metadata now, each tensor when
+// asked), its external data next to it.
+source_ptr open_remote_model(const std::string& url, options opts) {
+    auto o = std::make_shared<remote_opening>();
+    o->options.report = &o->report;
+    auto file = open_remote(url.c_str(), o->options);
+    auto fail = [&](error e) {
+        const std::string why = o->report.last_error.empty() ? url : o->report.last_error;
+        raise_error(e, nullptr, "cannot open " + why);
+    };
+    if (!file) fail(file.err());
+    o->external = remote_external_files(&o->options);
+    opts.external_files = &o->external;
+    opts.model_path = url.c_str();
+    auto opened = model_file::adopt(std::move(file.value()), opts);
+    if (!opened) fail(opened.err());
+    auto src = std::make_shared<source>();
+    src->model = std::move(opened.value());
+    src->is_model = true;
+    src->root = &schema::msg_ModelProto;
+    src->path = url;
+    src->remote = o;
+    return src;
+}
+}  // namespace
+#endif
+
+void source::external_options(options& opts) const {
+    opts.model_path = path.c_str();
+#ifdef ONNXVIEW_PY_REMOTE
+    if (remote) {
+        opts.external_files = &static_cast<remote_opening*>(remote.get())->external;
+        opts.external_base_dir = nullptr;
+    }
+#endif
+}
+
 source_ptr open_model(const std::string& path, const options& opts) {
+    bool url = false;
+    for (const char* scheme : {"http://", "https://", "s3://", "hf://"}) url = url || path.rfind(scheme, 0) == 0;
+    if (url) {
+#ifdef ONNXVIEW_PY_REMOTE
+        return open_remote_model(path, opts);
+#else
+        raise_error(error(errc::unsupported), nullptr,
+                    "cannot open '" + path + "': this onnxview was built without remote support (libcurl)");
+#endif
+    }
     auto opened = model_file::open(path.c_str(), opts);
     if (!opened) {
         // A malformed ModelProto's offset is in the file: map it again (no
@@ -142,7 +200,7 @@ py::list check_of(const model_ref& m, bool errors_only, bool numeric) {
         bool has_count, numeric;
     };
     std::vector<collected> found;
-    opts.model_path = src->path.c_str();  // external data is checked next to the model
+    src->external_options(opts);  // external data is checked next to the model
     check_model(src->bytes(), opts, [](void* user, const check_finding& f) {
         static_cast<std::vector<collected>*>(user)->push_back(
             {f.severity == check_severity::error ? "error" : "warning", finding_code_name(f.code),

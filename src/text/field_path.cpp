@@ -1,6 +1,7 @@
 // Field path of a byte offset, walking the schema over the wire format.
 #include "onnxview/field_path.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 #include "onnxview/wire.hpp"
@@ -164,7 +165,13 @@ std::size_t format_error(error e, const void* data, std::size_t size, const sche
     const std::size_t at = w.len;
     w.len += format_error_location(e.offset, data, size, root, at < out_size ? out + at : nullptr,
                                    at < out_size ? out_size - at : 0, release);
-    if (e.sys_errno != 0) {
+    const bool http_status = e.code == errc::remote_failed || e.code == errc::remote_changed;
+    if (e.sys_errno != 0 && http_status) {
+        // A remote file's error carries the HTTP status, not errno.
+        char status[24];
+        std::snprintf(status, sizeof status, " (HTTP %d)", static_cast<int>(e.sys_errno));
+        w.put(status);
+    } else if (e.sys_errno != 0) {
         w.put(" (");
         w.put(std::strerror(e.sys_errno));
         w.put(')');
