@@ -456,6 +456,7 @@ void http_ranges::prepare(transfer& t) {
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 10L * static_cast<long>(opts_.timeout_ms));
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, opts_.verify_tls ? 1L : 0L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, opts_.verify_tls ? 2L : 0L);
+    if (!target_.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, target_.ca_file.c_str());
     curl_easy_setopt(e, CURLOPT_USERAGENT, "onnxview/0.1");
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);

@@ -106,6 +106,7 @@ result<remote_target> resolve_remote_url(std::string_view url, const remote_opti
     t.display = display_url(url);
     if (opts.bearer_token != nullptr) t.bearer = opts.bearer_token;
     if (t.bearer.empty()) t.bearer = environment("ONNXVIEW_HTTP_BEARER", opts);
+    t.ca_file = environment("CURL_CA_BUNDLE", opts);
     for (char c : url)
         if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) {
             why = "a URL has no spaces or control characters";

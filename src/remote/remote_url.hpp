@@ -19,6 +19,8 @@ struct remote_target {
     std::string aws_sigv4;
     std::string aws_keys;
     std::string aws_session_token;
+    // Certificates to verify TLS with instead of the system's (CURL_CA_BUNDLE).
+    std::string ca_file;
     // S3 answers a request for several ranges with the whole object: ask for one at a time.
     bool multi_range = true;
     // The hint an answer 401 or 403 gets.

@@ -68,7 +68,8 @@ struct remote_options {
     // Sent as "Authorization: Bearer ..." to the URL's host (never to a host
     // a redirect leads to). Null: HF_TOKEN for hf:// URLs.
     const char* bearer_token = nullptr;
-    // Whether HF_*, AWS_* and ONNXVIEW_HTTP_BEARER are read.
+    // Whether HF_*, AWS_*, ONNXVIEW_HTTP_BEARER and CURL_CA_BUNDLE (the
+    // certificates TLS is verified with, instead of the system's) are read.
     bool read_environment = true;
     // Kept up to date, when set, with what reading the file costs and why
     // its last request failed: the caller's, so it outlives the file (the
