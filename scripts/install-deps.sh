@@ -59,3 +59,8 @@ command -v npm >/dev/null || apt-get install "${apt_opts[@]}" npm
 ort_dir=${ONNXRUNTIME_NODE_DIR:-/opt/onnxruntime-node}
 mkdir -p "$ort_dir"
 (cd "$ort_dir" && npm install --ignore-scripts --no-audit --no-fund onnxruntime-node)
+
+# s3rver, an S3-compatible server, for tests/remote/s3_test.py (pinned: the test uses its API).
+s3rver_dir=${ONNXVIEW_S3RVER_DIR:-/opt/s3rver}
+mkdir -p "$s3rver_dir"
+(cd "$s3rver_dir" && npm install --ignore-scripts --no-audit --no-fund s3rver@3.7.1)

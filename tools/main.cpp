@@ -32,7 +32,7 @@ std::string usage() {
            "the weights until a command reads them.\n"
            "\n"
            "global options (remote files):\n"
-           "  --stats                 print the bytes and requests each remote file cost\n"
+           "  --stats[=json]          print the bytes and requests each remote file cost\n"
            "  --allow-full-download   read a file whose server ignores byte ranges\n"
            "  --timeout SECONDS       fail a request with no progress for this long (30)\n"
            "\n"
@@ -53,8 +53,9 @@ bool take_global_options(int& argc, char**& argv) {
     remote_settings& r = remote_cli_settings();
     while (argc >= 2) {
         const std::string_view a = argv[1];
-        if (a == "--stats") {
+        if (a == "--stats" || a == "--stats=json") {
             r.stats = true;
+            r.stats_json = a == "--stats=json";
         } else if (a == "--allow-full-download") {
             r.allow_full_download = true;
         } else if (a == "--timeout") {

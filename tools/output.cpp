@@ -134,6 +134,15 @@ void report_remote_reads() {
             std::fprintf(stderr, "onnxview: %s: the server ignored the byte ranges: a full download of %llu bytes\n",
                          r->url.c_str(), static_cast<unsigned long long>(s.size));
         if (!remote_cli_settings().stats) continue;
+        if (remote_cli_settings().stats_json) {
+            std::string o = "{\"remote\":";
+            json_quote(o, r->url);
+            o += ",\"size\":" + std::to_string(s.size) + ",\"bytes_fetched\":" + std::to_string(s.bytes_fetched) +
+                 ",\"bytes_received\":" + std::to_string(s.bytes_received) + ",\"requests\":" +
+                 std::to_string(s.requests) + ",\"full_download\":" + (s.full_download ? "true" : "false") + "}\n";
+            std::fputs(o.c_str(), stderr);
+            continue;
+        }
         const double percent = s.size ? 100.0 * static_cast<double>(s.bytes_fetched) / static_cast<double>(s.size) : 0.0;
         std::fprintf(stderr, "onnxview: %s: fetched %llu bytes of %llu (%.2f%%) in %llu requests (%llu bytes received)\n",
                      r->url.c_str(), static_cast<unsigned long long>(s.bytes_fetched),

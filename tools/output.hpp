@@ -61,6 +61,7 @@ std::string open_error_message(const char* path, onnxview::error e);
 // what each remote file opened so far has cost.
 struct remote_settings {
     bool stats = false;
+    bool stats_json = false;  // --stats=json: one JSON object per file
     bool allow_full_download = false;
     std::uint32_t timeout_ms = 30000;
 };

@@ -17,6 +17,25 @@ std::string without_trailing_slash(std::string s) {
     return s;
 }
 
+// An S3 key as the path S3 signs: each byte but A-Z a-z 0-9 - _ . ~ and /
+// percent-encoded (SigV4's canonical URI; libcurl signs the path as sent).
+std::string s3_path(std::string_view key) {
+    static const char hex[] = "0123456789ABCDEF";
+    std::string out;
+    for (const char ch : key) {
+        const auto c = static_cast<unsigned char>(ch);
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+            c == '.' || c == '~' || c == '/') {
+            out += ch;
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
 // hf://[datasets/|spaces/]owner/repo[@revision]/path -> ENDPOINT/[datasets/]owner/repo/resolve/REV/path
 bool hub_url(std::string_view rest, const remote_options& opts, remote_target& t, std::string& why) {
     std::string kind;
@@ -67,9 +86,9 @@ bool s3_url(std::string_view rest, const remote_options& opts, remote_target& t,
     if (region.empty()) region = "us-east-1";
     const std::string endpoint = environment("AWS_ENDPOINT_URL", opts);
     if (!endpoint.empty())
-        t.url = without_trailing_slash(endpoint) + "/" + bucket + "/" + key;
+        t.url = without_trailing_slash(endpoint) + "/" + bucket + "/" + s3_path(key);
     else
-        t.url = "https://" + bucket + ".s3." + region + ".amazonaws.com/" + key;
+        t.url = "https://" + bucket + ".s3." + region + ".amazonaws.com/" + s3_path(key);
     const std::string id = environment("AWS_ACCESS_KEY_ID", opts);
     const std::string secret = environment("AWS_SECRET_ACCESS_KEY", opts);
     if (!id.empty() && !secret.empty()) {
@@ -78,7 +97,9 @@ bool s3_url(std::string_view rest, const remote_options& opts, remote_target& t,
         t.aws_session_token = environment("AWS_SESSION_TOKEN", opts);
     }
     t.multi_range = false;
-    t.auth_hint = "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_REGION) for a private bucket";
+    t.auth_hint = t.aws_keys.empty()
+                      ? "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_REGION) for a private bucket"
+                      : "check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN and AWS_REGION";
     return true;
 }
 
