@@ -8231,11 +8231,11 @@ metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_l
 // TensorProto's raw_data, string_data element, float_data or double_data of
 // payload_from bytes or more, outside sparse tensors), which
 // model_file::tensor() fetches when asked. A group (not in ONNX) ends what
-// is known of its message: the rest of it is fetched. Through file.ensure, in ascending order, one call per field head
+// is known of its message: the rest of it is fetched. Malformed bytes end
+// the walk of their message (the views read no further there). Through file.ensure, in ascending order, one call per field head
 // and per metadata body, so the supplier sees the model's layout and may
 // fetch ahead of it. A file under whole_below bytes is ensured in one call.
-// A message that stops being readable has the rest of its bytes ensured
-// (the views report it). Returns the first error of file.ensure. For other
+// Returns the first error of file.ensure. For other
 // storage: nothing to fetch, ok.
 error fetch_metadata(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
 
@@ -9151,7 +9151,8 @@ struct remote_options {
     // Sent as "Authorization: Bearer ..." to the URL's host (never to a host
     // a redirect leads to). Null: HF_TOKEN for hf:// URLs.
     const char* bearer_token = nullptr;
-    // Whether HF_*, AWS_* and ONNXVIEW_HTTP_BEARER are read.
+    // Whether HF_*, AWS_*, ONNXVIEW_HTTP_BEARER and CURL_CA_BUNDLE (the
+    // certificates TLS is verified with, instead of the system's) are read.
     bool read_environment = true;
     // Kept up to date, when set, with what reading the file costs and why
     // its last request failed: the caller's, so it outlives the file (the
@@ -14726,9 +14727,7 @@ public:
 
     // Fetches the fields of the message [p, end) of type `desc` (null:
     // unknown). keep_payloads: inside a sparse tensor, whose indices the
-    // checker reads. Stops at the first error of the file's supplier; a
-    // message that stops being readable has the rest of its bytes fetched
-    // (the views skip what they cannot read there, groups among it).
+    // checker reads. Stops at the first error of the file's supplier.
     error scan(const char* p, const char* end, const schema::message_desc* desc, unsigned depth,
                bool keep_payloads) noexcept {
         while (p != end) {
@@ -14739,8 +14738,16 @@ public:
             wire::wire_type type{};
             const char* payload = nullptr;
             std::uint64_t length = 0;
-            if (!read_field(p, end, number, type, payload, length))
-                return need(head, static_cast<std::uint64_t>(end - head));
+            if (!read_field(p, end, number, type, payload, length)) {
+                // A group (valid protobuf, not ONNX): the views skip it and read
+                // on, so the rest is fetched. Malformed bytes: the views stop at
+                // this head, already fetched; a file that is no model (a 2 GB
+                // safetensors file at the URL) costs no more than that.
+                const char* at = head;
+                return wire::decode_tag(at, end, number, type) == errc::ok && type == wire::wire_type::start_group
+                           ? need(head, static_cast<std::uint64_t>(end - head))
+                           : error();
+            }
             if (type != wire::wire_type::length_delimited) continue;
             const schema::field_desc* f = desc ? desc->find(number) : nullptr;
             if (length >= limits_.payload_from && f != nullptr) {

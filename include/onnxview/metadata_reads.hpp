@@ -129,11 +129,11 @@ metadata_copy copy_metadata_pages(const mapped_file& file, const metadata_read_l
 // TensorProto's raw_data, string_data element, float_data or double_data of
 // payload_from bytes or more, outside sparse tensors), which
 // model_file::tensor() fetches when asked. A group (not in ONNX) ends what
-// is known of its message: the rest of it is fetched. Through file.ensure, in ascending order, one call per field head
+// is known of its message: the rest of it is fetched. Malformed bytes end
+// the walk of their message (the views read no further there). Through file.ensure, in ascending order, one call per field head
 // and per metadata body, so the supplier sees the model's layout and may
 // fetch ahead of it. A file under whole_below bytes is ensured in one call.
-// A message that stops being readable has the rest of its bytes ensured
-// (the views report it). Returns the first error of file.ensure. For other
+// Returns the first error of file.ensure. For other
 // storage: nothing to fetch, ok.
 error fetch_metadata(const mapped_file& file, const metadata_read_limits& limits = {}) noexcept;
 

@@ -164,9 +164,7 @@ public:
 
     // Fetches the fields of the message [p, end) of type `desc` (null:
     // unknown). keep_payloads: inside a sparse tensor, whose indices the
-    // checker reads. Stops at the first error of the file's supplier; a
-    // message that stops being readable has the rest of its bytes fetched
-    // (the views skip what they cannot read there, groups among it).
+    // checker reads. Stops at the first error of the file's supplier.
     error scan(const char* p, const char* end, const schema::message_desc* desc, unsigned depth,
                bool keep_payloads) noexcept {
         while (p != end) {
@@ -177,8 +175,16 @@ public:
             wire::wire_type type{};
             const char* payload = nullptr;
             std::uint64_t length = 0;
-            if (!read_field(p, end, number, type, payload, length))
-                return need(head, static_cast<std::uint64_t>(end - head));
+            if (!read_field(p, end, number, type, payload, length)) {
+                // A group (valid protobuf, not ONNX): the views skip it and read
+                // on, so the rest is fetched. Malformed bytes: the views stop at
+                // this head, already fetched; a file that is no model (a 2 GB
+                // safetensors file at the URL) costs no more than that.
+                const char* at = head;
+                return wire::decode_tag(at, end, number, type) == errc::ok && type == wire::wire_type::start_group
+                           ? need(head, static_cast<std::uint64_t>(end - head))
+                           : error();
+            }
             if (type != wire::wire_type::length_delimited) continue;
             const schema::field_desc* f = desc ? desc->find(number) : nullptr;
             if (length >= limits_.payload_from && f != nullptr) {

@@ -1098,3 +1098,21 @@ TEST_CASE("supplied model: adopt resolves external data next to opts.model_path"
     }
     CHECK(src.releases == 1);
 }
+
+TEST_CASE("fetch_metadata: a file that is no model costs its first field head, not its size", "[supplied]") {
+    // What a URL may hold instead of a model: 8 MiB of bytes whose first
+    // field is malformed (wire type 7), or a length running past the end.
+    for (const std::string& head : {std::string("\x0f", 1), std::string("\x0a\xff\xff\xff\xff\x0f", 6)}) {
+        std::string bytes = head + pattern(8 * MiB, 3);
+        poisoned_source src(bytes);
+        mapped_file f = src.file();
+        REQUIRE(fetch_metadata(f).ok());
+        CHECK(src.fetched_total() < 64 * KiB);
+        // The views stop where the scan did: the same error as the real bytes give.
+        const model_view m = parse_model(f.data(), f.size());
+        const model_view real = parse_model(bytes.data(), bytes.size());
+        CHECK(m.err().code == real.err().code);
+        CHECK(m.err().offset == real.err().offset);
+        CHECK(!m.ok());
+    }
+}
