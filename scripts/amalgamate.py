@@ -121,9 +121,9 @@ def inputs():
     """(public headers, library sources), absolute paths."""
     headers = []
     for dirpath, dirs, names in os.walk(os.path.join(ROOT, "include", "onnxview")):
-        # include/onnxview/compare/: the optional library over libxxhash
-        # (src/compare/), not part of the dependency-free single header.
-        dirs[:] = [d for d in dirs if d != "compare"]
+        # include/onnxview/compare/ and remote/: the optional libraries over libxxhash and libcurl
+        # (src/compare/, src/remote/), not part of the dependency-free single header.
+        dirs[:] = [d for d in dirs if d not in ("compare", "remote")]
         # graph.hpp, profile.hpp, stats.hpp and scan.hpp: the optional
         # libraries onnxview_graph (src/graph/), onnxview_profile
         # (src/profile/), onnxview_stats (src/stats/) and onnxview_scan

@@ -25,31 +25,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "oracle"))
 from common import SKIP, Checks  # noqa: E402
 from servers import Nginx, skip_reason  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts"))
+from protobuf_wire import f_bytes as field_bytes, f_varint as field_varint, tag as key, varint  # noqa: E402
+
 NO_REMOTE = "without remote support"
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def key(number, wire_type):
-    return varint(number << 3 | wire_type)
-
-
-def field_varint(number, value):
-    return key(number, 0) + varint(value)
-
-
-def field_bytes(number, data):
-    return key(number, 2) + varint(len(data)) + data
 
 
 class Hole:
