@@ -2,7 +2,9 @@
 """Remote reading against downloading, over HTTP with added latency: nginx on
 loopback behind a proxy that delays every chunk by half the round trip in
 each direction (20 ms round trips by default), `onnxview --stats info URL`
-against `curl -o /dev/null URL` of the same file. Prints a Markdown table.
+against `curl -o /dev/null URL` of the same file, and against what reading
+the model otherwise takes: downloading it (`curl -o FILE URL`) and running
+`onnxview info FILE`. Prints a Markdown table.
 
 Usage: bench/remote_latency.py ONNXVIEW MODEL... [--rtt-ms 20] [--runs 3]
 (default models: bench/cache/weights.onnx and meta.onnx)
@@ -11,6 +13,7 @@ import argparse
 import asyncio
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -76,11 +79,11 @@ def start_delay_proxy(target_port, delay):
     return port[0]
 
 
-def best_of(runs, argv):
+def best_of(runs, argv, shell=False):
     best, err = None, ""
     for _ in range(runs):
         t = time.perf_counter()
-        r = subprocess.run(argv, capture_output=True, timeout=600)
+        r = subprocess.run(argv, capture_output=True, timeout=600, shell=shell)
         took = time.perf_counter() - t
         if r.returncode != 0:
             sys.exit(f"{argv}: exit {r.returncode}: {r.stderr.decode()[:300]}")
@@ -104,16 +107,21 @@ def main():
         with Nginx(root) as web:
             origin = int(re.search(r":(\d+)/", web.url("x")).group(1))
             proxy = start_delay_proxy(origin, a.rtt_ms / 2000.0)
-            print(f"| model | size | `onnxview info URL` | fetched | requests | `curl -o /dev/null URL` |")
-            print("| --- | ---: | ---: | ---: | ---: | ---: |")
+            print("| model | size | `onnxview info URL` | fetched | requests | `curl -o /dev/null URL` "
+                  "| `curl -o FILE URL && onnxview info FILE` |")
+            print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
             for m in models:
                 url = f"http://127.0.0.1:{proxy}/{os.path.basename(m)}"
                 took, err = best_of(a.runs, [a.onnxview, "--stats", "info", url])
                 s = re.search(r"fetched (\d+) bytes of (\d+) \(([0-9.]+)%\) in (\d+) requests", err)
                 curl, _ = best_of(a.runs, ["curl", "-s", "-o", "/dev/null", url])
+                copy = os.path.join(root, "downloaded.onnx")
+                then_info, _ = best_of(a.runs, f"curl -s -o {shlex.quote(copy)} {shlex.quote(url)} && "
+                                               f"{shlex.quote(a.onnxview)} info {shlex.quote(copy)} >/dev/null", shell=True)
+                os.unlink(copy)
                 size = os.path.getsize(m)
                 print(f"| {os.path.basename(m)} | {size / 1e6:.1f} MB | {took:.2f} s | {int(s.group(1)) / 1e6:.1f} MB "
-                      f"({s.group(3)}%) | {s.group(4)} | {curl:.2f} s |")
+                      f"({s.group(3)}%) | {s.group(4)} | {curl:.2f} s | {then_info:.2f} s |")
             print(f"\n{a.rtt_ms:g} ms round trips (a proxy delays each chunk), nginx on loopback, best of {a.runs}.")
     finally:
         shutil.rmtree(root, ignore_errors=True)

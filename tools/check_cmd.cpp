@@ -144,11 +144,11 @@ int run(arguments& a) {
     }
     std::string out;
     if (a.sarif) {
-        out = sarif_log(path, found);
+        out = sarif_log(shown_path(path).c_str(), found);
     } else if (a.json) {
         json_writer w;
         w.begin_object();
-        w.field("file", std::string_view(path));
+        w.field("file", shown_path(path));
         json_findings(w, found);
         w.field("errors", errors);
         w.field("warnings", warnings);
@@ -167,12 +167,12 @@ int run(arguments& a) {
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
     if (r.errors != 0) {
-        print_error("check", "'" + std::string(path) + "' is not a valid ONNX model (" + std::to_string(errors) +
+        print_error("check", "'" + shown_path(path) + "' is not a valid ONNX model (" + std::to_string(errors) +
                                  (errors == 1 ? " error)" : " errors)") + diagnosis_suffix(mf.bytes(), path));
         return exit_findings;
     }
     if (errors != 0) {  // the model is valid; its weights are not
-        print_error("check", "the weights of '" + std::string(path) + "' have " + std::to_string(errors) +
+        print_error("check", "the weights of '" + shown_path(path) + "' have " + std::to_string(errors) +
                                  (errors == 1 ? " error" : " errors"));
         return exit_findings;
     }

@@ -94,7 +94,7 @@ bool open_for_diff(const char* path, model_file& mf) {
 }
 
 int fail(const char* path, error e, const model_file& mf) {
-    print_error("diff", "cannot compare '" + std::string(path) + "': " + describe(e, mf.bytes().data(), mf.bytes().size()));
+    print_error("diff", "cannot compare '" + shown_path(path) + "': " + describe(e, mf.bytes().data(), mf.bytes().size()));
     return exit_usage;
 }
 
@@ -123,7 +123,7 @@ int compare(arguments& args) {
     if (!open_for_diff(args.a, fa) || !open_for_diff(args.b, fb)) return exit_usage;
     model_diff d;
     if (error e = diff_models(fa, fb, options, d)) return d.failed_in_b ? fail(args.b, e, fb) : fail(args.a, e, fa);
-    const diff_report_names names{args.a, args.b, args.git_a, args.git_b};
+    const diff_report_names names{shown_path(args.a), shown_path(args.b), args.git_a, args.git_b};
     const std::string report =
         args.json ? diff_report_json(d, options, names) : diff_report_text(d, options, names, args.max_changes);
     std::fwrite(report.data(), 1, report.size(), stdout);

@@ -103,10 +103,11 @@ struct fix {
 // "m.packed.data".
 std::vector<fix> fixes_for(const char* path, std::uint64_t size, const zero_copy_report& z,
                            const duplicate_report* dup) {
-    std::string stem = path;
+    const std::string shown = shown_path(path);
+    std::string stem = shown;
     if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".onnx") == 0) stem.resize(stem.size() - 5);
     std::string pack = "onnxview pack ";
-    text_quote(pack, path);
+    text_quote(pack, shown);
     pack += " ";
     text_quote(pack, stem + ".packed.onnx");
     std::string external = pack + " --external ";
@@ -182,7 +183,7 @@ void text_duplicates(std::string& o, const duplicate_report& r) {
 void print_text(const char* path, std::uint64_t size, const diagnosis& d, const tensor_census& c,
                 const zero_copy_report& z, const duplicate_report* dup) {
     const std::vector<fix> fixes = fixes_for(path, size, z, dup);
-    std::string o = "file: " + q(path) + " (" + n(size) + " bytes)\n";
+    std::string o = "file: " + q(shown_path(path)) + " (" + n(size) + " bytes)\n";
     o += "diagnosis: " + diagnosis_line(d, path) + "\n";
     o += "parameters: " + parameters(c.all) + "\n";
     static const char* const origin_titles[] = {"initializers", "sparse initializers", "Constant nodes",
@@ -299,7 +300,7 @@ void print_json(const char* path, std::uint64_t size, const diagnosis& d, const 
                 const zero_copy_report* z, const duplicate_report* dup) {
     json_writer w;
     w.begin_object();
-    w.field("file", std::string_view(path));
+    w.field("file", shown_path(path));
     w.field("file_size", size);
     json_diagnosis(w, d, path);
     if (c != nullptr && z != nullptr) {
@@ -404,7 +405,7 @@ int run(arguments& a) {
         if (a.json) {
             print_json(path, bytes.size(), d, nullptr, nullptr, nullptr);
         } else {
-            const std::string o = "file: " + q(path) + " (" + n(bytes.size()) + " bytes)\ndiagnosis: " +
+            const std::string o = "file: " + q(shown_path(path)) + " (" + n(bytes.size()) + " bytes)\ndiagnosis: " +
                                   diagnosis_line(d, path) + "\nfindings: 1\n";
             std::fwrite(o.data(), 1, o.size(), stdout);
         }

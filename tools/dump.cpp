@@ -64,7 +64,7 @@ int run(arguments& a) {
                                      : onnxview::print_text(bytes.data(), bytes.size(), *root, sink, opts);
     if (e) {
         std::fflush(stdout);
-        print_error("dump", "'" + std::string(path) + "' is not a valid " + type + ": " +
+        print_error("dump", "'" + shown_path(path) + "' is not a valid " + type + ": " +
                                 describe(e, bytes.data(), bytes.size(), *root) +
                                 (root == &onnxview::schema::msg_ModelProto ? diagnosis_suffix(bytes, path) : ""));
         return exit_findings;

@@ -120,7 +120,7 @@ int run(arguments& a) {
     std::string why;
     result<graph_picture> p = format == "html" ? result<graph_picture>(graph_picture()) : draw_graph(mf.model(), opts);
     result<std::string> laid = std::string();
-    if (p && format == "html") laid = graph_html(mf.model(), opts, base_name(a.model), &why);
+    if (p && format == "html") laid = graph_html(mf.model(), opts, base_name(shown_path(a.model)), &why);
     if (p && format == "svg") laid = graph_svg(*p, &why);
     if (!laid && laid.err().code != errc::not_found) {
         print_error("graph", why);
@@ -130,9 +130,9 @@ int run(arguments& a) {
     if (!p) {
         const bool no_graph = !mf.model().has_graph();
         print_error("graph", p.err().code != errc::not_found ? describe(p.err(), mf.bytes().data(), mf.bytes().size())
-                             : no_graph ? "'" + std::string(a.model) + "' has no graph to draw"
-                             : !opts.around.empty() ? "no node or value named " + quoted(opts.around) + " in '" + a.model + "'"
-                                                    : "no node in the scope " + quoted(opts.within) + " of '" + a.model + "'");
+                             : no_graph ? "'" + shown_path(a.model) + "' has no graph to draw"
+                             : !opts.around.empty() ? "no node or value named " + quoted(opts.around) + " in '" + shown_path(a.model) + "'"
+                                                    : "no node in the scope " + quoted(opts.within) + " of '" + shown_path(a.model) + "'");
         if (!no_graph && p.err().code == errc::not_found) return exit_usage;
         return exit_findings;
     }

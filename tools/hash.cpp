@@ -52,7 +52,7 @@ std::string hex(const onnxview::digest128& d) {
 // "cannot hash 'PATH': ..." for a tensor's payload error, exit 1 (2 when the
 // system refused to read an external file).
 int hash_failure(const char* path, onnxview::error e, const onnxview::model_file& mf) {
-    print_error("hash", "cannot hash '" + std::string(path) + "': " +
+    print_error("hash", "cannot hash '" + shown_path(path) + "': " +
                             describe(e, mf.bytes().data(), mf.bytes().size()));
     return e.sys_errno != 0 ? exit_usage : exit_findings;
 }
@@ -61,7 +61,7 @@ int print_manifest(const char* path, onnxview::model_file& mf, const onnxview::d
     const onnxview::external_payload_source ext = mf.external();
     json_writer j;
     j.begin_object();
-    j.field("file", path);
+    j.field("file", shown_path(path));
     j.field("digest", hex(model));
     j.key("tensors");
     j.begin_array();
@@ -113,7 +113,7 @@ int run(arguments& a) {
     if (a.manifest) {
         code = print_manifest(a.file, mf, *d);
     } else {
-        std::printf("%s  %s\n", hex(*d).c_str(), a.file);
+        std::printf("%s  %s\n", hex(*d).c_str(), shown_path(a.file).c_str());
     }
     if (std::fflush(stdout) != 0) {
         print_error("hash", "cannot write to standard output");

@@ -182,7 +182,7 @@ void print_text(const char* path, std::size_t file_size, const model_view& m, co
                 const tensor_census& c) {
     std::string o;
     auto line = [&](const std::string& k, const std::string& v) { o += k + ": " + v + "\n"; };
-    line("file", q(path) + " (" + std::to_string(file_size) + " bytes)");
+    line("file", q(shown_path(path)) + " (" + std::to_string(file_size) + " bytes)");
     line("ir_version", std::to_string(m.ir_version()));
     std::string prod = q(m.producer_name());
     if (m.has_producer_version()) prod += " " + q(m.producer_version());
@@ -277,7 +277,7 @@ void print_json(const char* path, std::size_t file_size, const model_view& m, co
                 const tensor_census& c) {
     json_writer w;
     w.begin_object();
-    w.field("file", std::string_view(path));
+    w.field("file", shown_path(path));
     w.field("file_size", static_cast<std::uint64_t>(file_size));
     w.field("ir_version", m.ir_version());
     w.field("producer_name", m.producer_name());

@@ -52,7 +52,7 @@ std::string open_error_message(const char* path, onnxview::error e) {
     const std::string remote = remote_error_sentence(e);
     if (!remote.empty()) return "cannot read " + remote;
     std::string msg = "cannot read '";
-    msg += path;
+    msg += shown_path(path);
     msg += "': ";
     msg += onnxview::errc_message(e.code);
     if (e.sys_errno != 0) {
@@ -68,7 +68,7 @@ std::string diagnosis_line(const onnxview::diagnosis& d, const char* path) {
     // Only the placeholder of a suggested command, never text quoted from the file.
     for (const char* placeholder : {" FILE`", " FILE)"}) {
         const std::size_t at = line.rfind(placeholder);
-        if (at != std::string::npos) line.replace(at + 1, 4, path);
+        if (at != std::string::npos) line.replace(at + 1, 4, shown_path(path));
     }
     return line;
 }
@@ -93,6 +93,12 @@ bool is_url(const char* path) {
         ++p;
     return p != path && std::strncmp(p, "://", 3) == 0;
 }
+
+#ifdef ONNXVIEW_CLI_REMOTE
+std::string shown_path(const char* path) { return is_url(path) ? onnxview::display_url(path) : std::string(path); }
+#else
+std::string shown_path(const char* path) { return path; }
+#endif
 
 namespace {
 // The memory of each remote file opened (it stays reserved until the file goes).
@@ -214,15 +220,15 @@ bool open_model(const char* cmd, const char* path, onnxview::options opts,
         }
         out = std::move(opened.value());
         if (opts.verify && !out.model_error().ok()) {
-            print_error(cmd, "'" + std::string(path) + "' is not a valid ONNX model: " +
+            print_error(cmd, "'" + shown_path(path) + "' is not a valid ONNX model: " +
                                  describe(out.model_error(), out.bytes().data(), out.bytes().size()));
             code = exit_findings;
             return false;
         }
         return true;
 #else
-        print_error(cmd, "cannot read '" + std::string(path) +
-                             "': this onnxview was built without remote support (libcurl)");
+        // Not echoed: a URL's query may hold a signature.
+        print_error(cmd, "cannot read a URL: this onnxview was built without remote support (libcurl)");
         code = exit_usage;
         return false;
 #endif

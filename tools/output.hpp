@@ -68,6 +68,9 @@ struct remote_settings {
 remote_settings& remote_cli_settings();
 // Whether `path` is a URL (scheme://...): read remotely, never as a local path.
 bool is_url(const char* path);
+// `path` as outputs show it: a URL without credentials, query or fragment
+// (a presigned URL's signature must not land in a CI log or a report).
+std::string shown_path(const char* path);
 // Whether `bytes` lie in a remote file's memory, where only what was
 // fetched may be read.
 bool remote_bytes(std::string_view bytes);

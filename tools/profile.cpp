@@ -346,12 +346,12 @@ int run(arguments& a) {
         if (!popts.inputs.empty() && (p.err().code == errc::not_found || p.err().code == errc::invalid_argument) &&
             mf.model().has_graph()) {
             print_error("profile", p.err().code == errc::not_found
-                                       ? "an --input names no graph input of '" + std::string(a.model) + "'"
-                                       : "an --input or --dim contradicts the shapes '" + std::string(a.model) +
+                                       ? "an --input names no graph input of '" + shown_path(a.model) + "'"
+                                       : "an --input or --dim contradicts the shapes '" + shown_path(a.model) +
                                              "' declares (rank, a dim_value, or two values for one dim_param)");
             return exit_usage;
         }
-        print_error("profile", "'" + std::string(a.model) + "': " +
+        print_error("profile", "'" + shown_path(a.model) + "': " +
                                    (p.err().code == errc::not_found ? std::string("not an ONNX model: it has no graph")
                                                                     : describe(p.err())));
         return exit_findings;

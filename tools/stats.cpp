@@ -154,7 +154,7 @@ int run(arguments& a) {
     rep.json = a.json;
     if (a.json) {
         rep.w.begin_object();
-        rep.w.field("file", std::string_view(a.model));
+        rep.w.field("file", shown_path(a.model));
         rep.w.key("tensors");
         rep.w.begin_array();
     }
@@ -165,7 +165,7 @@ int run(arguments& a) {
     }
     for (const char* n : a.names)
         if (std::find(rep.names_seen.begin(), rep.names_seen.end(), n) == rep.names_seen.end()) {
-            print_error("stats", "no tensor named " + quoted(n) + " in '" + std::string(a.model) + "'");
+            print_error("stats", "no tensor named " + quoted(n) + " in '" + shown_path(a.model) + "'");
             return exit_usage;
         }
     const model_stats_totals& totals = *r;
@@ -188,7 +188,7 @@ int run(arguments& a) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (totals.unreadable != 0) {
         print_error("stats", std::to_string(totals.unreadable) + (totals.unreadable == 1 ? " tensor" : " tensors") +
-                                 " of '" + a.model + "' could not be read");
+                                 " of '" + shown_path(a.model) + "' could not be read");
         return exit_findings;
     }
     return exit_ok;

@@ -535,7 +535,7 @@ int run(context& c) {
     const std::vector<match> found = find_tensors(m, c.name, other_constant);
     if (found.empty()) {
         std::string msg = "no initializer, sparse initializer or Constant named '" + std::string(c.name) + "' in '" +
-                          c.path + "'";
+                          shown_path(c.path) + "'";
         if (!other_constant.empty())
             msg += " (a Constant named so holds '" + std::string(other_constant) +
                    "', which is not a tensor; see onnxview dump)";

@@ -30,6 +30,8 @@ constexpr std::size_t max_parallel = 4;
 // boundary and headers, and the preamble and epilogue.
 constexpr std::uint64_t framing_per_part = 512;
 constexpr std::uint64_t framing_fixed = 4096;
+// The bytes a stream reads past a need before it waits for the next (see pump).
+constexpr std::uint64_t stream_read_ahead = 1 << 20;
 // A small file a server sends whole instead of a range is what the reader
 // would fetch anyway (fetch_metadata fetches files under 4 MiB whole).
 constexpr std::uint64_t small_whole_file = std::uint64_t(4) << 20;
@@ -114,6 +116,10 @@ struct transfer {
     std::string* prefix = nullptr;   // open(): the first bytes
     std::uint64_t limit = 0;         // body bytes accepted at most
     bool opening = false;
+    http_ranges::writable_fn writable = nullptr;  // a stream's: called before bytes land
+    void* writable_user = nullptr;
+    std::uint64_t pause_at = unknown;  // a stream's: the answer waits when its bytes reach here
+    bool paused = false;
 
     long status = 0;
     std::string content_type, content_range, etag, last_modified;
@@ -148,6 +154,7 @@ struct transfer {
             if (prefix->size() < at + n) prefix->resize(at + n);
             std::memcpy(&(*prefix)[at], data, n);
         } else {
+            if (writable != nullptr) writable(writable_user, at, at + n);
             std::memcpy(base + at, data, n);
         }
     }
@@ -214,6 +221,7 @@ struct transfer {
             return true;
         }
         if (status == 200) {
+            if (writable != nullptr) return false;  // a stream: ends quietly, fetch() will say what the server does
             if (opening) {
                 if (content_length == unknown)
                     return fail(errc::remote_range_ignored, "the server ignored the byte range and did not say the file's size");
@@ -377,6 +385,13 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
     const std::size_t n = size * count;
     if (t.mode == transfer::body::undecided && !t.decide()) return 0;  // 0: curl stops the transfer
     if (t.mode == transfer::body::discard) return 0;
+    if (t.writable != nullptr && t.mode != transfer::body::single) return 0;  // a stream takes one range only
+    if (t.writable != nullptr && t.pos >= t.pause_at) {
+        // curl hands these bytes again once pump resumes the answer; meanwhile
+        // the server waits on the connection's flow control.
+        t.paused = true;
+        return CURL_WRITEFUNC_PAUSE;
+    }
     return t.body_bytes(data, n) ? n : 0;
 }
 
@@ -432,6 +447,8 @@ http_ranges::http_ranges(remote_target target, const remote_options& opts)
 }
 
 http_ranges::~http_ranges() {
+    (void)end_stream();
+    if (stream_easy_ != nullptr) curl_easy_cleanup(static_cast<CURL*>(stream_easy_));
     for (void* e : easy_) curl_easy_cleanup(static_cast<CURL*>(e));
     if (multi_ != nullptr) curl_multi_cleanup(static_cast<CURLM*>(multi_));
 }
@@ -462,6 +479,7 @@ void http_ranges::prepare(transfer& t) {
     curl_easy_setopt(e, CURLOPT_USERAGENT, "onnxview/0.1");
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(e, CURLOPT_BUFFERSIZE, 512L << 10);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.curl_error);
@@ -606,6 +624,62 @@ error http_ranges::fetch(char* base, const std::vector<byte_range>& ranges, std:
         }
     }
     return error();
+}
+
+void http_ranges::begin_stream(char* base, byte_range range, writable_fn writable, void* user) {
+    (void)end_stream();
+    stream_ = std::make_unique<transfer>();
+    transfer& t = *stream_;
+    t.owner = this;
+    t.asked.assign(1, range);
+    t.base = base;
+    t.limit = range.size() + framing_fixed;
+    t.writable = writable;
+    t.writable_user = user;
+    t.pos = range.begin;
+    if (stream_easy_ == nullptr) stream_easy_ = curl_easy_init();
+    t.easy = static_cast<CURL*>(stream_easy_);
+    prepare(t);
+    ++stats_.requests;
+    stream_done_ = curl_multi_add_handle(static_cast<CURLM*>(multi_), t.easy) != CURLM_OK;
+}
+
+std::uint64_t http_ranges::pump(std::uint64_t until) {
+    if (stream_ == nullptr) return 0;
+    transfer& t = *stream_;
+    auto* multi = static_cast<CURLM*>(multi_);
+    // pos is where the next byte goes: the bytes before it have arrived (a
+    // single range is written in order, from the range's start). curl reads
+    // all a socket holds in one go: a stream reads stream_read_ahead past the
+    // need, then waits, so that a reader that leaves the run (to skip a
+    // payload) has not read the payload meanwhile.
+    t.pause_at = until + stream_read_ahead;
+    if (t.paused) {
+        t.paused = false;
+        curl_easy_pause(t.easy, CURLPAUSE_CONT);
+    }
+    while (!stream_done_ && t.pos < until) {
+        int running = 0;
+        if (curl_multi_perform(multi, &running) != CURLM_OK) {
+            stream_done_ = true;
+            break;
+        }
+        int left = 0;
+        while (CURLMsg* m = curl_multi_info_read(multi, &left))
+            if (m->msg == CURLMSG_DONE && m->easy_handle == t.easy) stream_done_ = true;
+        if (!stream_done_ && t.pos < until) curl_multi_poll(multi, nullptr, 0, 500, nullptr);
+    }
+    return t.mode == transfer::body::single ? t.pos : t.asked.front().begin;
+}
+
+std::uint64_t http_ranges::end_stream() {
+    if (stream_ == nullptr) return 0;
+    const std::uint64_t arrived = stream_->mode == transfer::body::single ? stream_->pos : stream_->asked.front().begin;
+    curl_multi_remove_handle(static_cast<CURLM*>(multi_), stream_->easy);
+    curl_slist_free_all(stream_->headers);
+    stream_.reset();
+    stream_done_ = false;
+    return arrived;
 }
 
 }  // namespace detail

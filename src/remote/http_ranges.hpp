@@ -13,6 +13,7 @@
 #define ONNXVIEW_SRC_REMOTE_HTTP_RANGES_HPP
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,24 @@ public:
     error fetch(char* base, const std::vector<byte_range>& ranges, std::vector<byte_range>& received,
                 std::string& why);
 
+    // One range read as it arrives, for a run of metadata too long to wait
+    // for whole: a reader walks its first bytes while the rest comes, in one
+    // request instead of one per window. begin_stream sends the request;
+    // pump drives the answer until its bytes reach `until` or it ends, and
+    // returns where the bytes received from range.begin end (no further
+    // than a read of curl's buffer past `until`: a stream left behind costs
+    // what the socket holds, not its range); end_stream stops it and says
+    // the same. Bytes are written in order, and `writable(user, begin, end)`
+    // is called before any lands in [begin, end). Anything but a 206 for
+    // that one range, or any failure, ends the stream quietly where it is:
+    // the caller then fetches what it still needs with fetch(), which
+    // reports errors and retries. fetch() must not run while a stream does.
+    using writable_fn = void (*)(void* user, std::uint64_t begin, std::uint64_t end);
+    void begin_stream(char* base, byte_range range, writable_fn writable, void* user);
+    std::uint64_t pump(std::uint64_t until);
+    std::uint64_t end_stream();
+    bool streaming() const noexcept { return stream_ != nullptr; }
+
     const remote_stats& stats() const noexcept { return stats_; }
     remote_stats& stats() noexcept { return stats_; }
     const remote_target& target() const noexcept { return target_; }
@@ -59,6 +78,9 @@ private:
     remote_options opts_;
     void* multi_ = nullptr;  // CURLM*: its connections are kept alive between requests
     std::vector<void*> easy_;  // CURL* handles, reused
+    std::unique_ptr<transfer> stream_;
+    void* stream_easy_ = nullptr;
+    bool stream_done_ = false;
     std::string etag_;           // the file's version: ETag, or else Last-Modified
     std::string last_modified_;
     std::uint64_t size_ = 0;

@@ -138,7 +138,7 @@ std::vector<byte_range> range_plan::plan(std::uint64_t offset, std::uint64_t len
     }
     if (!continues) window_ = limits_.first_window;
     if (has(offset, length)) return out;
-    if (continues) window_ = std::min(window_ * 4, limits_.max_window);
+    if (continues) window_ = std::min(window_ * limits_.run_growth, limits_.max_window);
     const std::uint64_t begin = floor_page(offset);
     add_missing(begin, ceil_page(std::max(end, begin + window_)), out);
     if (!continues) {
@@ -147,6 +147,12 @@ std::vector<byte_range> range_plan::plan(std::uint64_t offset, std::uint64_t len
         predict(out);
     }
     return out;
+}
+
+void range_plan::reached(std::uint64_t end) noexcept {
+    if (starts_.empty() || end <= run_end_) return;
+    run_end_ = std::min(end, size_);
+    extents_.back() = std::max(extents_.back(), run_end_ - starts_.back());
 }
 
 }  // namespace detail

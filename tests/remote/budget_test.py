@@ -5,13 +5,14 @@ timings), over nginx on loopback:
   - a model laid out like bench/cache/weights.onnx (750 layers of a 2 MiB
     weight and a 4 KiB bias stored inline, 1.5 GB): at most 2% of the file
     in at most 16 requests, and the same output as the local file;
-  - a model of 24 MB of nodes and no weights: fetched whole, in at most 10
-    requests.
+  - a model of 11 MB of nodes and no weights: fetched whole, in at most 5
+    requests (the first bytes, two windows, then one stream for the rest);
+  - for both, the bytes nginx sent (its log) are at most those the CLI
+    counts plus 8 MiB (a stream left behind has bytes in flight).
 
 The 1.5 GB file is written sparse (its weights are holes of zeros), so it
 costs no disk; nginx serves it as any file. Usage: budget_test.py --onnxview PATH
 """
-import argparse
 import os
 import re
 import shutil
@@ -23,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "oracle"))
 from common import SKIP, Checks  # noqa: E402
-from servers import Nginx, skip_reason  # noqa: E402
+from servers import Nginx, cli_arguments  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts"))
 from protobuf_wire import f_bytes as field_bytes, f_varint as field_varint, tag as key, varint  # noqa: E402
@@ -104,24 +105,21 @@ STATS = re.compile(r"fetched (\d+) bytes of (\d+) \([0-9.]+%\) in (\d+) requests
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--onnxview", required=True)
-    args = ap.parse_args()
-    why = skip_reason()
-    if why:
-        print("SKIP:", why)
+    args = cli_arguments(__doc__.splitlines()[0])
+    if args is None:
         return SKIP
     root = tempfile.mkdtemp(prefix="onnxview-budget-")
     checks = Checks()
     try:
         write(os.path.join(root, "weights.onnx"), weights_like(750))
         write(os.path.join(root, "dense.onnx"), nodes_only(200000))
-        budgets = {"weights.onnx": (0.02, 16), "dense.onnx": (1.0, 10)}
+        budgets = {"weights.onnx": (0.02, 16), "dense.onnx": (1.0, 5)}
         with Nginx(root) as web:
             for name, (share, requests) in budgets.items():
                 local = os.path.join(root, name)
                 url = web.url(name)
                 lr = subprocess.run([args.onnxview, "info", local], capture_output=True, timeout=120)
+                web.clear_logs()
                 rr = subprocess.run([args.onnxview, "--stats", "info", url], capture_output=True, timeout=120)
                 err = rr.stderr.decode("utf-8", "replace")
                 if NO_REMOTE in err:
@@ -137,6 +135,10 @@ def main():
                 print(f"{name}: {size} bytes, fetched {fetched} ({100.0 * fetched / size:.2f}%) in {made} requests")
                 checks.check(fetched <= share * size, f"{name}: fetched {fetched} of {size} bytes, over {share:.0%}")
                 checks.check(made <= requests, f"{name}: {made} requests, over {requests}")
+                log = web.log_lines("origin", at_least=made)
+                sent = sum(line["bytes"] for line in log)
+                checks.check(len(log) == made and sent <= fetched + 8 * 2**20,
+                             f"{name}: nginx sent {sent} bytes in {len(log)} requests, the CLI counts {fetched} in {made}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return checks.finish()

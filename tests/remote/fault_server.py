@@ -32,6 +32,9 @@ Faults, by path prefix /fault/NAME/FILE (state is per server, per path):
                       client must notice that the ETag it is sent differs
   truncate            correct headers (206/200, Content-Length), then half the
                       body and the connection closed
+  truncate-once       the first answer to each distinct (method, Range) as truncate
+                      does, but cut 1001 bytes past the half (inside a page); then
+                      correct answers
   wrong-range         206 with a Content-Range whose start is not the one asked
                       (shifted by one byte) and the bytes of that range; to a
                       request without Range, 206 `bytes 1-LAST/SIZE`
@@ -78,7 +81,7 @@ import urllib.parse
 from collections import deque
 
 HOSTS = {"origin": "127.0.0.1", "cdn": "127.0.0.2"}
-FAULTS = ("ignore-range", "etag-change", "etag-change-no-412", "truncate", "wrong-range", "long-body",
+FAULTS = ("ignore-range", "etag-change", "etag-change-no-412", "truncate", "truncate-once", "wrong-range", "long-body",
           "long-body-chunked", "flaky", "always-500", "slow", "endless", "redirect", "status")
 CHUNK = 64 * 1024
 MAX_RANGES = 256
@@ -406,10 +409,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         chunked = fault in ("long-body-chunked", "endless")
         length = [] if stream else [("Content-Length", str(total))]
         coding = [("Transfer-Encoding", "chunked")] if chunked else []
-        self._start(status, [*ctype, *length, *coding, *common], close=stream or fault == "truncate")
+        cut = fault == "truncate" or (fault == "truncate-once" and not head and
+                                      owner._first_time(("truncate-once", path, self.command, range_header)))
+        self._start(status, [*ctype, *length, *coding, *common], close=stream or cut)
         if head:
             return None
-        budget = total // 2 if fault == "truncate" else None
+        budget = None if not cut else total // 2 if fault == "truncate" else min(total - 1, total // 2 + 1001)
         pace = 1.0 if fault == "slow" else None
         try:
             for p in pieces:

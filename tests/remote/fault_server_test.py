@@ -297,6 +297,12 @@ def run(c, work):
                 f"truncate, several: {r}")
         r = curl(s.url("m.bin", "truncate"), "-I")
         c.check(r.rc == 0 and r.status == 200, f"truncate, HEAD: {r}")
+        # truncate-once: cut inside the body the first time, whole the second, and per range
+        r1 = curl(s.url("m.bin", "truncate-once"), "-r", "0-9999")
+        r2 = curl(s.url("m.bin", "truncate-once"), "-r", "0-9999")
+        r3 = curl(s.url("m.bin", "truncate-once"), "-r", "0-8999")
+        c.check(r1.rc == 18 and r1.status == 206 and r1.body == data[:6001] and r2.rc == 0 and r2.body == data[:10000]
+                and r3.rc == 18 and r3.body == data[:5501], f"truncate-once: {r1} {r2} {r3}")
 
         # wrong-range
         r = curl(s.url("m.bin", "wrong-range"), "-r", "100-199")

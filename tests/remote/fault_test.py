@@ -5,9 +5,10 @@ for each fault.
 
   fault_test.py --onnxview BUILD/tools/onnxview [--only SUBSTRING]... [--keep] [-v]
 
-Models: the smallest .onnx of testdata/ ("small"), and one made here with
+Models: the smallest .onnx of testdata/ ("small"), and two made here with
 python3-onnx and numpy ("big": four initializers of 8 MiB each, inline as
-raw_data, a 32 MiB file of which `info` needs only the metadata). Each case
+raw_data, a 32 MiB file of which `info` needs only the metadata; "dense":
+see below). Each case
 runs the CLI (a 60 s limit) against a fresh server:
 
   correct             exit 0, stdout as `info LOCALPATH` but for the path;
@@ -30,6 +31,15 @@ runs the CLI (a 60 s limit) against a fresh server:
   --stats             big: exit 0, the same output; the line's "N bytes" and "R requests":
                       R is the number of requests the server saw, N < 8 MiB; where it says
                       "B bytes received", B is the number of body bytes the server sent
+
+  dense               a graph of 80,000 nodes (about 8 MB of metadata, read as a
+                      stream) before two 8 MiB payloads: correct, ignore-range,
+                      etag-change(-no-412), truncate, wrong-range, long-body, flaky,
+                      slow, endless as above, within the metadata and 8 MiB sent (flaky:
+                      16 MiB more, the window a failed stream gives way to); --stats:
+                      the server's requests, and its bytes less fewer than 8 MiB in flight
+  truncate-once       dense and big, each answer cut inside a page the first time:
+                      exit 0 and the local output (the rest is asked again)
 
 Exits 77 (skipped) when the CLI says it was built "without remote support".
 The environment's proxies, HF_TOKEN and ONNXVIEW_HTTP_BEARER are not passed to
@@ -102,6 +112,27 @@ def make_big(onnx, path):
     m.ir_version = 8
     onnx.save(m, path)
     return path
+
+
+def make_dense(onnx, path):
+    """A graph of 80,000 nodes (about 6 MB of metadata, which the reader streams,
+    src/remote/remote_file.cpp) followed by two FLOAT initializers of 8 MiB each.
+    Returns (path, bytes of metadata)."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+    n = 2 * MiB
+    nodes, prev = [], "x"
+    for i in range(80000):
+        out = f"/encoder/block.{i}/act_output_0"
+        nodes.append(helper.make_node("Relu", [prev], [out], name=f"/encoder/block.{i}/Relu"))
+        prev = out
+    inits = [numpy_helper.from_array(np.full(n, i + 1, dtype=np.float32), f"w{i}") for i in range(2)]
+    g = helper.make_graph(nodes, "dense", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [n])],
+                          [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [n])], initializer=inits)
+    m = helper.make_model(g, producer_name="onnxview-fault_test", opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.save(m, path)
+    return path, os.path.getsize(path) - 2 * 4 * n
 
 
 def smallest_testdata():
@@ -221,7 +252,10 @@ def main():
             import onnx
             big = make_big(onnx, os.path.join(work, "big.onnx"))
             models["big"] = big
-            print(f"models: small {small} ({os.path.getsize(small)} bytes), big {big} ({os.path.getsize(big)} bytes)")
+            dense, metadata = make_dense(onnx, os.path.join(work, "dense.onnx"))
+            models["dense"] = dense
+            print(f"models: small {small} ({os.path.getsize(small)} bytes), big {big} ({os.path.getsize(big)} bytes), "
+                  f"dense {dense} ({os.path.getsize(dense)} bytes, {metadata} of metadata)")
         except ImportError as e:
             print(f"models: small {small}; no big model, python3-onnx or numpy is missing ({e}): its cases skipped")
 
@@ -231,7 +265,9 @@ def main():
         if "without remote support" in probe.err:
             print(f"SKIP: {probe.err.strip()}")
             return SKIP
-        return Suite(exe, models, args.verbose, args.only).run_all()
+        suite = Suite(exe, models, args.verbose, args.only)
+        suite.dense_bound = metadata + BYTES_BOUND if "dense" in models else 0
+        return suite.run_all()
     finally:
         if args.keep:
             print(f"kept {work}")
@@ -338,6 +374,50 @@ def run_all_cases(t):
             out.append((got == s.bytes_sent(), f"its {got} bytes received are the {s.bytes_sent()} the server sent"))
         return out
     t.case("--stats big", "big", global_opts=["--stats"], check=stats)
+
+    # A dense graph before the weights: its metadata comes as a stream that
+    # the walk reads while it arrives, paused a little past each need, and
+    # left at the first payload. Each fault must give what it gives to the
+    # windows, the stream costing no more than the metadata and a bound.
+    if "dense" not in t.models:
+        return
+
+    def dense_bounded(s, bound):
+        return (s.bytes_sent() < bound, f"fewer than {bound} bytes sent ({s.bytes_sent()})")
+
+    def with_bound(check, more=0):
+        return lambda r, s, url, same: check(r, s, url, same) + [dense_bounded(s, t.dense_bound + more)]
+
+    t.case("correct dense", "dense", check=with_bound(same_as_local))
+    t.case("ignore-range dense", "dense", "ignore-range", check=with_bound(fails_with("ignored the byte range")))
+    t.case("etag-change dense", "dense", "etag-change", check=fails_with("changed while"))
+    t.case("etag-change-no-412 dense", "dense", "etag-change-no-412", check=fails_with("changed while"))
+    t.case("truncate dense", "dense", "truncate", check=fails_with("truncated", "ended after"))
+    t.case("wrong-range dense", "dense", "wrong-range", check=fails_with("Content-Range"))
+    # A stream cut inside a page: what arrived is kept in whole pages, the rest fetched
+    # again (the pages never fetched stay inaccessible: a read of one would crash).
+    t.case("truncate-once dense", "dense", "truncate-once", check=with_bound(same_as_local, 16 * MiB))
+    t.case("truncate-once big", "big", "truncate-once", check=same_as_local)
+    t.case("long-body dense", "dense", "long-body", check=with_bound(
+        lambda r, s, url, same: [((r.rc == 0 and same()) or (r.rc == 2 and has(r.err, "more than")),
+                                  "exit 0 and the local output, or exit 2 and 'more than'")]))
+    # A stream answered with 500 gives way to the window it stood for, fetched whole (16 MiB at most).
+    t.case("flaky dense", "dense", "flaky", check=with_bound(same_as_local, 16 * MiB))
+    t.case("slow dense --timeout 3", "dense", "slow", ["--timeout", "3"],
+           check=fails_with("timeout", "timed out", seconds=20))
+    t.case("endless dense --timeout 3", "dense", "endless", ["--timeout", "3"],
+           check=with_bound(fails_with("timeout", "timed out", "more than", seconds=20)))
+    # The stream left at the first payload had bytes in flight that the client never read:
+    # the server sent at least what the client counts, and at most the bytes in flight more.
+    def dense_stats(r, s, url, same):
+        m = re.search(r"in (\d+) requests \((\d+) bytes received\)", r.err)
+        made, got = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+        return [(r.rc == 0 and same(), "exit 0, the local output"),
+                (made == s.request_count(), f"its {made} requests are the server's {s.request_count()}"),
+                (got is not None and got <= s.bytes_sent() < got + BYTES_BOUND,
+                 f"its {got} bytes received are the {s.bytes_sent()} the server sent, less fewer than {BYTES_BOUND} "
+                 "in flight")]
+    t.case("--stats dense", "dense", global_opts=["--stats"], check=dense_stats)
 
 
 if __name__ == "__main__":

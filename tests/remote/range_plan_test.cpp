@@ -185,36 +185,44 @@ TEST_CASE("range_plan: a first need is one page-aligned range of first_window", 
     }
 }
 
-TEST_CASE("range_plan: a run of contiguous needs grows the window fourfold up to max_window", "[remote][range_plan]") {
-    const range_plan_limits l;  // 16 KiB .. 16 MiB
-    reader rd(80 * MiB);
-    // A dense metadata walk: a 15-byte head and a 200-byte body every 1000 bytes.
-    for (std::uint64_t at = 0; at + 1000 <= 80 * MiB; at += 1000) {
-        rd.need(at, 15);
-        rd.need(at + 15, 200);
+TEST_CASE("range_plan: a run of contiguous needs grows the window by run_growth up to max_window", "[remote][range_plan]") {
+    for (const std::uint64_t growth : {std::uint64_t(16), std::uint64_t(4)}) {
+        range_plan_limits l;  // 16 KiB .. 16 MiB
+        l.run_growth = growth;
+        reader rd(80 * MiB, l);
+        // A dense metadata walk: a 15-byte head and a 200-byte body every 1000 bytes.
+        for (std::uint64_t at = 0; at + 1000 <= 80 * MiB; at += 1000) {
+            rd.need(at, 15);
+            rd.need(at + 15, 200);
+        }
+        std::vector<std::uint64_t> sizes;
+        for (const auto& r : rd.plans) {
+            REQUIRE(r.size() == 1);  // a run: no prediction
+            sizes.push_back(r[0].size());
+        }
+        INFO("growth " << growth << ", windows: " << ::Catch::Detail::stringify(sizes));
+        // The window counts from the need's page, which may be the last one
+        // held already: a range is the window or a page less.
+        auto window = [&](std::uint64_t size, std::uint64_t w) { return size == w || size == w - 4096; };
+        std::uint64_t expected = l.first_window, planned = 0;
+        std::size_t requests = 0;
+        for (std::uint64_t w = l.first_window; planned < 80 * MiB; w = std::min(w * growth, l.max_window)) {
+            planned += w;
+            ++requests;
+        }
+        CHECK(sizes[0] == l.first_window);
+        for (std::size_t i = 1; i + 1 < sizes.size(); ++i) {
+            expected = std::min(expected * growth, l.max_window);
+            CHECK(window(sizes[i], expected));
+        }
+        // 16 KiB, 256 KiB, 4 MiB, then (about) 16 MiB pieces: 8 requests
+        // (fourfold: 16 KiB ... 4 MiB, then 16 MiB pieces: 10).
+        CHECK(rd.plans.size() == requests);
+        CHECK(rd.plans.size() == (growth == 16 ? 8u : 10u));
+        CHECK(rd.planned_bytes == 80 * MiB);
+        // Each range starts where the last ended: one run.
+        for (std::size_t i = 1; i < rd.plans.size(); ++i) CHECK(rd.plans[i][0].begin == rd.plans[i - 1][0].end);
     }
-    std::vector<std::uint64_t> sizes;
-    for (const auto& r : rd.plans) {
-        REQUIRE(r.size() == 1);  // a run: no prediction
-        sizes.push_back(r[0].size());
-    }
-    INFO("windows: " << ::Catch::Detail::stringify(sizes));
-    REQUIRE(sizes.size() >= 7);
-    // The window counts from the need's page, which may be the last one
-    // held already: a range is the window or a page less.
-    auto window = [&](std::uint64_t size, std::uint64_t w) { return size == w || size == w - 4096; };
-    CHECK(sizes[0] == l.first_window);
-    CHECK(window(sizes[1], 4 * l.first_window));
-    CHECK(window(sizes[2], 16 * l.first_window));
-    CHECK(window(sizes[3], 64 * l.first_window));
-    CHECK(window(sizes[4], 256 * l.first_window));
-    CHECK(window(sizes[5], l.max_window));
-    for (std::size_t i = 5; i + 1 < sizes.size(); ++i) CHECK(window(sizes[i], l.max_window));
-    // 80 MiB in 16 KiB + 64 KiB + ... + 4 MiB, then (about) 16 MiB pieces: 10 requests.
-    CHECK(rd.plans.size() == 10);
-    CHECK(rd.planned_bytes == 80 * MiB);
-    // Each range starts where the last ended: one run.
-    for (std::size_t i = 1; i < rd.plans.size(); ++i) CHECK(rd.plans[i][0].begin == rd.plans[i - 1][0].end);
 }
 
 TEST_CASE("range_plan: a need elsewhere starts a new run at first_window", "[remote][range_plan]") {
@@ -231,8 +239,8 @@ TEST_CASE("range_plan: a need elsewhere starts a new run at first_window", "[rem
     for (std::uint64_t at = 100 * MiB + 200; at < 101 * MiB; at += 1000)
         for (const byte_range& x : rd.need(at, 100)) sizes.push_back(x.size());
     REQUIRE(sizes.size() >= 2);
-    CHECK(sizes[0] == 4 * l.first_window);
-    CHECK(sizes[1] == 16 * l.first_window);
+    CHECK(sizes[0] == l.run_growth * l.first_window);
+    CHECK(sizes[1] == std::min(l.run_growth * l.run_growth * l.first_window, l.max_window));
 }
 
 namespace {
@@ -491,4 +499,31 @@ TEST_CASE("range_plan: distances just over a page are predicted without overlapp
     INFO(describe(r));
     CHECK(r.plan_sizes.size() <= 40);
     CHECK(r.planned_bytes <= r.size);
+}
+
+TEST_CASE("range_plan: reached() carries a run over needs it did not plan", "[remote][range_plan]") {
+    const range_plan_limits l;
+    reader rd(200 * MiB);
+    // A run, then a reader that went on to 3 MiB with bytes it had otherwise (a stream).
+    for (std::uint64_t at = 0; at < 20 * KiB; at += 1000) rd.need(at, 100);
+    const std::size_t planned = rd.plans.size();
+    rd.plan.mark(0, 3 * MiB);
+    rd.plan.reached(3 * MiB);
+    // The need right after continues the run: its window is the grown one, not first_window.
+    const auto r = rd.need(3 * MiB + 10, 20);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].begin == 3 * MiB);
+    CHECK(r[0].size() > l.first_window);
+    CHECK(rd.plans.size() == planned + 1);
+    // Without reached(), the same need is a new run at first_window.
+    reader fresh(200 * MiB);
+    for (std::uint64_t at = 0; at < 20 * KiB; at += 1000) fresh.need(at, 100);
+    fresh.plan.mark(0, 3 * MiB);
+    const auto f = fresh.need(3 * MiB + 10, 20);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].size() == l.first_window);
+    // reached() going backwards, or before any need, changes nothing.
+    range_plan empty(10 * MiB);
+    empty.reached(MiB);
+    CHECK(empty.plan(MiB, 10).front().size() == l.first_window);
 }

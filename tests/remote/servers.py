@@ -18,6 +18,7 @@ Two servers over the same root:
 Everything nginx writes (config, pid, error log, access logs, temp dirs) is in
 a fresh temp dir, removed on exit: /etc/nginx and /var/log are never touched.
 """
+import argparse
 import ctypes
 import json
 import os
@@ -69,6 +70,19 @@ def skip_reason():
     if not os.access(NGINX, os.X_OK):
         return f"{NGINX} is not executable"
     return None
+
+
+def cli_arguments(description):
+    """A test's command line, `--onnxview PATH`, parsed; None (said why on stdout) when
+    nginx cannot run here, which the test reports as skipped."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--onnxview", required=True)
+    args = ap.parse_args()
+    why = skip_reason()
+    if why:
+        print("SKIP:", why)
+        return None
+    return args
 
 
 def _free_port(host):

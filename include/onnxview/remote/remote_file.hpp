@@ -105,6 +105,11 @@ file_callbacks remote_external_files(const remote_options* opts) noexcept;
 // Whether `s` names a remote file (a scheme open_remote takes).
 bool is_remote_url(const char* s) noexcept;
 
+// `url` as it may be shown (in a message, a report, a command's output):
+// without user:password@, query or fragment, where credentials and a
+// presigned URL's signature live. remote_report::url is this form.
+std::string display_url(const char* url);
+
 // For a file open_remote returned (null for any other): its counters.
 const remote_stats* remote_stats_of(const mapped_file& file) noexcept;
 // ... and the sentence saying why its last ensure failed ("" when none).
