@@ -68,11 +68,14 @@ inline wire_builder opset(const std::string& domain, std::uint64_t version) {
     return o;
 }
 
+// A FunctionProto `domain`.`name` with input `x`, output `y`, the body's
+// nodes and an import of the default opset 13.
 inline wire_builder function(const std::string& name, const std::string& domain, const std::vector<wire_builder>& body) {
+    using ff = onnxview::function_view::field;
     wire_builder f;
-    f.field_bytes(1, name).field_bytes(2, "x").field_bytes(3, "y");
-    for (const wire_builder& n : body) f.field_message(7, n);
-    f.field_message(9, opset("", 13)).field_bytes(10, domain);
+    f.field_bytes(ff::name, name).field_bytes(ff::input, "x").field_bytes(ff::output, "y");
+    for (const wire_builder& n : body) f.field_message(ff::node, n);
+    f.field_message(ff::opset_import, opset("", 13)).field_bytes(ff::domain, domain);
     return f;
 }
 

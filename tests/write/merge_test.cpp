@@ -147,20 +147,9 @@ wire_builder mt_metadata(const std::string& key, const std::string& value) {
     return f;
 }
 
-// A FunctionProto with input `x` and output `y` (edit_models' function()
-// writes those in fields 2 and 3, which FunctionProto no longer has).
-wire_builder mt_function(const std::string& name, const std::string& domain, const std::vector<wire_builder>& body) {
-    using ff = function_view::field;
-    wire_builder f;
-    f.field_bytes(ff::name, name).field_bytes(ff::input, "x").field_bytes(ff::output, "y");
-    for (const wire_builder& n : body) f.field_message(ff::node, n);
-    f.field_message(ff::opset_import, em::opset("", 13)).field_bytes(ff::domain, domain);
-    return f;
-}
-
 wire_builder mt_function_field(const std::string& name, const std::string& domain) {
     wire_builder f;
-    f.field_message(model_view::field::functions, mt_function(name, domain, {em::node("Identity", {"x"}, {"y"})}));
+    f.field_message(model_view::field::functions, em::function(name, domain, {em::node("Identity", {"x"}, {"y"})}));
     return f;
 }
 
@@ -527,8 +516,8 @@ TEST_CASE("prefix: local functions and the op_type of the nodes calling them") {
     // F's body calls F2, another local function of com.f.
     wire_builder fns;
     fns.field_message(model_view::field::functions,
-                      mt_function("F", "com.f", {em::node("F2", {"x"}, {"y"}, "com.f")}));
-    fns.field_message(model_view::field::functions, mt_function("F2", "com.f", {em::node("Relu", {"x"}, {"y"})}));
+                      em::function("F", "com.f", {em::node("F2", {"x"}, {"y"}, "com.f")}));
+    fns.field_message(model_view::field::functions, em::function("F2", "com.f", {em::node("Relu", {"x"}, {"y"})}));
     const std::string in = mt_model(&g, 8, {{"", 13}, {"com.f", 1}, {"com.other", 1}}, {fns});
 
     const mt_packed r = mt_prefix(in, "p/");
