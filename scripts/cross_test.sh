@@ -108,6 +108,41 @@ if [ "$target" = m32 ]; then
         # past a mapping truncated under it spins in the emulator instead of
         # raising SIGBUS.
         case_filter[io]='~"mapped_file: a sparse file over 4 GiB maps with small RSS" ~"mapped_file: a mapped file truncated under it raises SIGBUS (as documented)"'
+        # A read of an inaccessible page spins there too instead of faulting.
+        case_filter[model_file]='~"*a page never fetched faults"'
+        # Some qemu-i386 builds lose futex wake-ups: two threads taking turns
+        # on a condition variable hang there (a program of ten lines shows
+        # it). The one test whose threads take turns is left out then.
+        cat >"$probe.cpp" <<'CPP'
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+int main() {
+    std::mutex m;
+    std::condition_variable cv;
+    int turn = 0;
+    std::thread t([&] {
+        for (int i = 0; i < 200; ++i) {
+            std::unique_lock<std::mutex> l(m);
+            cv.wait(l, [&] { return turn % 2 == 1; });
+            ++turn;
+            cv.notify_all();
+        }
+    });
+    for (int i = 0; i < 200; ++i) {
+        std::unique_lock<std::mutex> l(m);
+        ++turn;
+        cv.notify_all();
+        cv.wait(l, [&] { return turn % 2 == 0; });
+    }
+    t.join();
+}
+CPP
+        if i686-linux-gnu-g++ -pthread "$probe.cpp" -o "$probe-threads" 2>/dev/null &&
+            ! timeout 20 qemu-i386 -L /usr/i686-linux-gnu "$probe-threads" 2>/dev/null; then
+            echo "cross_test.sh: qemu-i386 here hangs two threads taking turns: stats runs without its two-thread case" >&2
+            case_filter[stats]='~"stats: a large mapped FLOAT weight counted by two threads gives the numbers of one"'
+        fi
     fi
 fi
 {
