@@ -2,8 +2,9 @@
 // speaks HTTP: answers are parsed as they arrive (status line, headers, a
 // single range or a multipart/byteranges body) and checked before a byte is
 // written. One file on purpose, past 600 lines: the answer's parser
-// (`transfer`), curl's callbacks and the retry loop share the rules of what
-// an answer may be, and split apart each would have to repeat them.
+// (`transfer`), curl's callbacks, the retry loop and the stream's pump share
+// the rules of what an answer may be, and split apart each would have to
+// repeat them.
 #include "http_ranges.hpp"
 
 #include <curl/curl.h>
@@ -147,6 +148,9 @@ struct transfer {
         return false;
     }
     std::uint64_t file_size() const { return owner->size_; }
+    // A stream's bytes have arrived from its range's start up to here (a
+    // single range is written in order).
+    std::uint64_t arrived() const { return mode == body::single ? pos : asked.front().begin; }
 
     // Where the byte at `at` goes (inside an asked range: checked before).
     void put(std::uint64_t at, const char* data, std::size_t n) {
@@ -669,12 +673,12 @@ std::uint64_t http_ranges::pump(std::uint64_t until) {
             if (m->msg == CURLMSG_DONE && m->easy_handle == t.easy) stream_done_ = true;
         if (!stream_done_ && t.pos < until) curl_multi_poll(multi, nullptr, 0, 500, nullptr);
     }
-    return t.mode == transfer::body::single ? t.pos : t.asked.front().begin;
+    return t.arrived();
 }
 
 std::uint64_t http_ranges::end_stream() {
     if (stream_ == nullptr) return 0;
-    const std::uint64_t arrived = stream_->mode == transfer::body::single ? stream_->pos : stream_->asked.front().begin;
+    const std::uint64_t arrived = stream_->arrived();
     curl_multi_remove_handle(static_cast<CURLM*>(multi_), stream_->easy);
     curl_slist_free_all(stream_->headers);
     stream_.reset();
